@@ -1,0 +1,432 @@
+//! A strict JSON reader that keeps what GocciaScript's streaming reader
+//! keeps: members in document order, duplicate keys, and the literal text of
+//! numbers. `serde_json::Value` keeps none of these (it sorts keys, lets the
+//! last duplicate win and re-prints numbers), so the `.json` config reader and
+//! the trust-store reader both go through this type instead.
+//!
+//! It also owns the one string escaping GocciaScript 0.14 writes
+//! (`QuoteJSONString`), used for the normalized block and the store file.
+
+use std::fmt::Write as _;
+
+/// Nested arrays and objects deeper than this are refused rather than
+/// recursed into, so a hostile file cannot overflow the stack.
+pub const MAX_DEPTH: usize = 256;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    /// The number exactly as written in the document.
+    Number(String),
+    String(String),
+    Array(Vec<Json>),
+    /// Members in document order, duplicates kept.
+    Object(Vec<(String, Json)>),
+}
+
+/// Why a document is not JSON, with a 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at line {}, column {}", self.message, self.line, self.column)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+impl Json {
+    /// The value of the last member named `key` (JSON.parse's rule), if this
+    /// is an object.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Compact serialization: no whitespace, members in their order, strings
+    /// escaped with [`quote_json_string`], numbers as written.
+    pub fn to_compact(&self) -> String {
+        let mut out = String::new();
+        self.write_compact(&mut out);
+        out
+    }
+
+    pub fn write_compact(&self, out: &mut String) {
+        match self {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => out.push_str(n),
+            Json::String(s) => quote_json_string_into(s, out),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_compact(out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    quote_json_string_into(k, out);
+                    out.push(':');
+                    v.write_compact(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// GocciaScript 0.14's `QuoteJSONString`: `"` and `\` escaped, `\b \t \n \f
+/// \r` by name, every other C0 control as `\u00xx` with lower-case hex; `/`,
+/// DEL and all non-ASCII written raw.
+pub fn quote_json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    quote_json_string_into(s, &mut out);
+    out
+}
+
+pub fn quote_json_string_into(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Parses one JSON document (RFC 8259, no extensions, no BOM). Lone
+/// surrogate escapes are refused: they have no UTF-8 form.
+pub fn parse(text: &str) -> Result<Json, JsonError> {
+    let mut p = Parser {
+        src: text.as_bytes(),
+        pos: 0,
+    };
+    p.skip_ws();
+    if p.pos >= p.src.len() {
+        return Err(p.error("Empty JSON input"));
+    }
+    let value = p.value(0)?;
+    p.skip_ws();
+    if p.pos < p.src.len() {
+        return Err(p.error("Unexpected data after the JSON value"));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> JsonError {
+        let consumed = &self.src[..self.pos.min(self.src.len())];
+        let line = consumed.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = consumed.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&consumed[line_start..]).chars().count() + 1;
+        JsonError {
+            message: message.to_string(),
+            line,
+            column,
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn expect_literal(&mut self, lit: &[u8], value: Json) -> Result<Json, JsonError> {
+        if self.src[self.pos..].starts_with(lit) {
+            self.pos += lit.len();
+            Ok(value)
+        } else {
+            Err(self.error("Unexpected character"))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Json, JsonError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error("JSON nested too deeply"));
+        }
+        match self.peek() {
+            None => Err(self.error("Unexpected end of JSON input")),
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => Ok(Json::String(self.string()?)),
+            Some(b't') => self.expect_literal(b"true", Json::Bool(true)),
+            Some(b'f') => self.expect_literal(b"false", Json::Bool(false)),
+            Some(b'n') => self.expect_literal(b"null", Json::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("Unexpected character")),
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Json, JsonError> {
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Json::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("Expected a double-quoted property name"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("Expected ':' after a property name"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            members.push((key, value));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Json::Object(members));
+                }
+                None => return Err(self.error("Unexpected end of JSON input")),
+                Some(_) => return Err(self.error("Expected ',' or '}' in an object")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Json, JsonError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth + 1)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                None => return Err(self.error("Unexpected end of JSON input")),
+                Some(_) => return Err(self.error("Expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Json, JsonError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(self.peek(), Some(b'0'..=b'9')) {
+                    self.pos += 1;
+                }
+            }
+            _ => return Err(self.error("Invalid number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("Invalid number"));
+            }
+            while matches!(self.peek(), Some(b'0'..=b'9')) {
+                self.pos += 1;
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("Invalid number"));
+            }
+            while matches!(self.peek(), Some(b'0'..=b'9')) {
+                self.pos += 1;
+            }
+        }
+        // The slice is ASCII by construction.
+        Ok(Json::Number(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned()))
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let digits = self
+            .src
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("Invalid \\u escape"))?;
+        let mut v = 0u32;
+        for &d in digits {
+            let n = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.error("Invalid \\u escape"))?;
+            v = v * 16 + n;
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        self.pos += 1; // opening quote
+        let mut out = String::new();
+        loop {
+            let start = self.pos;
+            while let Some(&b) = self.src.get(self.pos) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            // The input is a &str and we only stop on ASCII bytes, so this
+            // slice is valid UTF-8.
+            out.push_str(std::str::from_utf8(&self.src[start..self.pos]).unwrap_or_default());
+            match self.peek() {
+                None => return Err(self.error("Unterminated string")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let esc = self.peek().ok_or_else(|| self.error("Unterminated string"))?;
+                    self.pos += 1;
+                    match esc {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let code = if (0xD800..0xDC00).contains(&hi) {
+                                if self.src.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                                    return Err(self.error("Lone surrogate in \\u escape"));
+                                }
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err(self.error("Lone surrogate in \\u escape"));
+                                }
+                                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                            } else if (0xDC00..0xE000).contains(&hi) {
+                                return Err(self.error("Lone surrogate in \\u escape"));
+                            } else {
+                                hi
+                            };
+                            out.push(char::from_u32(code).ok_or_else(|| self.error("Invalid \\u escape"))?);
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return Err(self.error("Invalid escape in string"));
+                        }
+                    }
+                }
+                Some(_) => return Err(self.error("Control character in string")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_order_duplicates_and_number_text() {
+        let v = parse(r#"{"b": 1.50, "a": [true, null], "b": -0e+3}"#).unwrap();
+        assert_eq!(
+            v,
+            Json::Object(vec![
+                ("b".into(), Json::Number("1.50".into())),
+                ("a".into(), Json::Array(vec![Json::Bool(true), Json::Null])),
+                ("b".into(), Json::Number("-0e+3".into())),
+            ])
+        );
+        assert_eq!(v.get("b"), Some(&Json::Number("-0e+3".into())));
+        assert_eq!(v.to_compact(), r#"{"b":1.50,"a":[true,null],"b":-0e+3}"#);
+    }
+
+    #[test]
+    fn combines_surrogate_pairs_and_refuses_lone_ones() {
+        assert_eq!(parse(r#""\ud83d\ude00""#).unwrap(), Json::String("😀".into()));
+        assert!(parse(r#""\ud83d""#).is_err());
+        assert!(parse(r#""\ude00""#).is_err());
+    }
+
+    #[test]
+    fn escapes_like_goccia() {
+        assert_eq!(
+            quote_json_string("a/b\"c\\d\u{8}\t\n\u{c}\r\u{1}\u{1f}\u{7f}é"),
+            "\"a/b\\\"c\\\\d\\b\\t\\n\\f\\r\\u0001\\u001f\u{7f}é\""
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_strict_json() {
+        for bad in [
+            "", " ", "{", "{,}", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "'a'", "\u{feff}{}",
+            "{\"a\" 1}", "[1 2]", "nul", "\"\t\"", "\"\\x\"", "{} {}", "NaN",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} should be refused");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn empty_input_message() {
+        assert_eq!(parse("").unwrap_err().message, "Empty JSON input");
+    }
+}

@@ -1,0 +1,10 @@
+//! The core: everything GocciaScript 0.14 computes about configs and the
+//! trust store, with no terminal or argument-parsing code. The CLI and the
+//! TUI are two faces of it.
+
+pub mod entries;
+pub mod env;
+pub mod error;
+pub mod exit;
+pub mod json;
+pub mod paths;
