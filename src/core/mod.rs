@@ -8,3 +8,4 @@ pub mod error;
 pub mod exit;
 pub mod json;
 pub mod paths;
+pub mod report;
