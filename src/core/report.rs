@@ -94,3 +94,53 @@ pub enum EntryStatus {
     /// The config exists but fails to load; the message is its load error.
     Unreadable(ConfigError),
 }
+
+/// What the store holds for a config, as shown beside its current state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredInfo {
+    pub sha256: String,
+    pub trusted_at: String,
+    pub trusted_by: String,
+    /// The stored block, re-serialized compactly.
+    pub block: String,
+    pub targets: Vec<(String, String)>,
+}
+
+/// Everything known about one effective config: the row of `scan`, the
+/// detail pane of the TUI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigReport {
+    /// The trust key (canonical directory + unresolved file name).
+    pub key: String,
+    /// The key relative to the working directory when strictly under it.
+    pub display_path: String,
+    pub state: ConfigState,
+    /// The files of the extends chain, the config itself first.
+    pub files: Vec<String>,
+    /// The block's description lines; for `Changed`, the diff against the
+    /// stored block followed by target lines.
+    pub lines: Vec<DiffLine>,
+    /// The normalized block and its SHA-256 (absent on `Error`).
+    pub block: Option<String>,
+    pub sha256: Option<String>,
+    /// Where each path scope resolves now, scope → target.
+    pub targets: Vec<(String, String)>,
+    /// The store's entry for this key, if any.
+    pub stored: Option<StoredInfo>,
+    pub error: Option<ConfigError>,
+}
+
+/// One store entry checked against the disk: a row of `list` and of the
+/// TUI's store view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreEntryReport {
+    pub key: String,
+    pub display_path: String,
+    pub status: EntryStatus,
+    pub trusted_at: String,
+    pub trusted_by: String,
+    /// The stored block's keys: `allow-net, allow-read, unsafe-shadowrealm`.
+    pub summary: String,
+    /// The stored block's lines, diffed against the current block when changed.
+    pub lines: Vec<DiffLine>,
+}
