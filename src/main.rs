@@ -1,1 +1,6 @@
-fn main() {}
+mod cli;
+mod tui_entry;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -1,0 +1,416 @@
+//! The command line: subcommands (parsed by clap) and GocciaScript's own
+//! spellings (`--trust PATH`, `--untrust PATH`, `--list-trusted`, `--yes`,
+//! `--trust-store=PATH`), parsed by hand because their rules are
+//! GocciaScript's, not clap's (goccia-reference.md §12.5, §15.3).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use goccia_trust::core::paths::pascal_trim;
+
+/// Review, trust and audit GocciaScript config permission requests.
+///
+/// Without a subcommand, opens the interactive review of PATH (default `.`)
+/// when stdin and stdout are terminals, and otherwise prints `scan PATH`.
+/// GocciaScript's spellings also work: `--trust PATH`, `--untrust PATH`,
+/// `--list-trusted`, `--yes`.
+#[derive(Debug, Parser)]
+#[command(name = "goccia-trust", version, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub globals: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct GlobalArgs {
+    /// Use this store file instead of the per-user one (value only after `=`).
+    #[arg(long = "trust-store", global = true, require_equals = true, value_name = "PATH")]
+    pub trust_store: Option<String>,
+    /// When to colour output and the TUI.
+    #[arg(long, global = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
+    #[arg(long, global = true, require_equals = true, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Scan(ScanArgs),
+    Trust(TrustArgs),
+    Untrust(UntrustArgs),
+    List(ListArgs),
+    Check(CheckArgs),
+    Inspect(InspectArgs),
+    #[command(name = "policy")]
+    Policy(crate::cli::policy::PolicyArgs),
+    /// Open the interactive review (the default without a subcommand).
+    #[command(hide = true)]
+    Tui(TuiArgs),
+}
+
+/// Every effective config at or under each PATH and its state.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ScanArgs {
+    /// Directories or config files (default `.`).
+    pub paths: Vec<String>,
+    /// Print one JSON object `{"configs": [...]}` (schema in README).
+    #[arg(long)]
+    pub json: bool,
+    /// Also show each config's policy verdict (writes nothing).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<String>,
+}
+
+/// Show the requests of each config at or under PATH and record them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct TrustArgs {
+    /// Config files, or directories scanned for their effective configs.
+    #[arg(required_unless_present = "yes")]
+    pub paths: Vec<String>,
+    /// Trust without a prompt (needed without a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Show what would be recorded and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// With --yes: record only configs this policy allows.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<String>,
+    /// With --policy: trust only configs whose block has one of these SHA-256s.
+    #[arg(long, value_name = "SHA256")]
+    pub expect: Vec<String>,
+    /// Where decision records go (default $GOCCIA_TRUST_STATE_DIR, else the
+    /// per-user state directory).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<String>,
+}
+
+/// Remove the entries of configs at or under each PATH.
+#[derive(Debug, Clone, Default, Args)]
+pub struct UntrustArgs {
+    #[arg(required_unless_present = "missing")]
+    pub paths: Vec<String>,
+    /// Remove every entry whose config file no longer exists.
+    #[arg(long, conflicts_with = "paths")]
+    pub missing: bool,
+}
+
+/// Every store entry, marked (changed) or (missing).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which configs govern these inputs; exit 2 if any would block a run.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CheckArgs {
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A config's key, extends chain, normalized block, sha256, targets and stored entry.
+#[derive(Debug, Clone, Default, Args)]
+pub struct InspectArgs {
+    pub config: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct TuiArgs {
+    pub path: Option<String>,
+}
+
+/// What the command line asks for, whichever spelling was used.
+#[derive(Debug)]
+pub enum Invocation {
+    Clap(Cli),
+    /// GocciaScript's spellings.
+    Trust(GlobalArgs, TrustArgs),
+    Untrust(GlobalArgs, UntrustArgs),
+    ListTrusted(GlobalArgs),
+    /// No subcommand: the TUI on a terminal, else `scan`.
+    Default(GlobalArgs, Option<String>),
+}
+
+/// A usage error (exit 2), printed as `Error: <message>`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+const SUBCOMMANDS: &[&str] = &[
+    "scan", "trust", "untrust", "list", "check", "inspect", "policy", "tui", "help",
+];
+
+/// Splits the two spellings: a first word that is a subcommand (or a help or
+/// version request) goes to clap, everything else is GocciaScript's grammar.
+pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
+    let first_word = args.iter().find(|a| !is_global_flag(a));
+    let clap_mode = match first_word {
+        Some(w) => {
+            SUBCOMMANDS.contains(&w.as_str())
+                || matches!(w.as_str(), "-h" | "--help" | "-V" | "--version")
+        }
+        None => false,
+    };
+    if clap_mode {
+        let argv = std::iter::once("goccia-trust".to_string()).chain(args);
+        return match Cli::try_parse_from(argv) {
+            Ok(cli) => {
+                check_globals(&cli.globals).map_err(ParseOutcome::Usage)?;
+                Ok(Invocation::Clap(cli))
+            }
+            Err(e) => Err(ParseOutcome::Clap(e)),
+        };
+    }
+    parse_goccia(&args).map_err(ParseOutcome::Usage)
+}
+
+#[derive(Debug)]
+pub enum ParseOutcome {
+    Usage(UsageError),
+    Clap(clap::Error),
+}
+
+fn is_global_flag(a: &str) -> bool {
+    a == "--trust-store"
+        || a.starts_with("--trust-store=")
+        || a.starts_with("--color=")
+        || a.starts_with("--theme=")
+}
+
+fn check_globals(g: &GlobalArgs) -> Result<(), UsageError> {
+    if g.trust_store.as_deref() == Some("") {
+        return Err(trust_store_needs_path());
+    }
+    Ok(())
+}
+
+fn trust_store_needs_path() -> UsageError {
+    UsageError("--trust-store needs a path: --trust-store=<path>".into())
+}
+
+fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
+    let mut globals = GlobalArgs::default();
+    let mut trust: Vec<String> = Vec::new();
+    let mut untrust: Vec<String> = Vec::new();
+    let (mut saw_trust, mut saw_untrust, mut list, mut yes) = (false, false, false, false);
+    let (mut accept, mut ignore) = (false, false);
+    let mut inputs: Vec<String> = Vec::new();
+
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let a = arg.as_str();
+        if let Some(v) = a.strip_prefix("--trust-store=") {
+            if v.is_empty() {
+                return Err(trust_store_needs_path());
+            }
+            globals.trust_store = Some(v.to_string());
+        } else if a == "--trust-store" {
+            return Err(trust_store_needs_path());
+        } else if let Some(v) = a.strip_prefix("--color=") {
+            globals.color = ColorChoice::from_str(v, false)
+                .map_err(|_| UsageError(format!("invalid --color value {v:?}; use auto, always or never")))?;
+        } else if let Some(v) = a.strip_prefix("--theme=") {
+            globals.theme = Some(v.to_string());
+        } else if a == "--trust" || a == "--untrust" {
+            let path = it.next().map(String::as_str).unwrap_or("");
+            push_path(a, path, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+        } else if let Some(v) = a.strip_prefix("--trust=") {
+            push_path("--trust", v, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+        } else if let Some(v) = a.strip_prefix("--untrust=") {
+            push_path("--untrust", v, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+        } else if a == "--list-trusted" {
+            list = true;
+        } else if a == "--yes" {
+            yes = true;
+        } else if a == "-P" || a == "--accept-config-permissions" {
+            accept = true;
+        } else if a.starts_with("-P=") || a.starts_with("--accept-config-permissions=") {
+            return Err(UsageError(format!("{} takes no value", a.split('=').next().unwrap_or(a))));
+        } else if a == "--ignore-config-permissions" {
+            ignore = true;
+        } else if a.starts_with('-') && a != "-" {
+            return Err(UsageError(format!(
+                "unknown option {a}; see goccia-trust --help"
+            )));
+        } else {
+            inputs.push(a.to_string());
+        }
+    }
+
+    if accept && ignore {
+        return Err(UsageError(
+            "-P and --ignore-config-permissions cannot be combined".into(),
+        ));
+    }
+    let modes = [saw_trust, saw_untrust, list].iter().filter(|m| **m).count();
+    if modes > 1 {
+        return Err(UsageError(
+            "--trust, --untrust, and --list-trusted cannot be combined; run each on its own".into(),
+        ));
+    }
+    let mode_name = if saw_trust {
+        Some("--trust")
+    } else if saw_untrust {
+        Some("--untrust")
+    } else if list {
+        Some("--list-trusted")
+    } else {
+        None
+    };
+    if yes && !saw_trust {
+        return Err(UsageError("--yes only confirms --trust".into()));
+    }
+    if let Some(name) = mode_name {
+        if !inputs.is_empty() {
+            return Err(UsageError(format!(
+                "{name} cannot be combined with input files; run it on its own"
+            )));
+        }
+        if accept || ignore {
+            return Err(UsageError(format!(
+                "{name} cannot be combined with -P or --ignore-config-permissions"
+            )));
+        }
+    } else if accept || ignore {
+        return Err(UsageError(
+            "-P and --ignore-config-permissions apply to a GocciaScript run; goccia-trust runs no code (use check to see what a run would need)".into(),
+        ));
+    }
+
+    if saw_trust {
+        return Ok(Invocation::Trust(
+            globals,
+            TrustArgs {
+                paths: trust,
+                yes,
+                ..TrustArgs::default()
+            },
+        ));
+    }
+    if saw_untrust {
+        return Ok(Invocation::Untrust(
+            globals,
+            UntrustArgs {
+                paths: untrust,
+                missing: false,
+            },
+        ));
+    }
+    if list {
+        return Ok(Invocation::ListTrusted(globals));
+    }
+    if inputs.len() > 1 {
+        return Err(UsageError(
+            "without a subcommand goccia-trust takes one PATH; use scan for several".into(),
+        ));
+    }
+    Ok(Invocation::Default(globals, inputs.pop()))
+}
+
+fn push_path(
+    flag: &str,
+    path: &str,
+    trust: &mut Vec<String>,
+    untrust: &mut Vec<String>,
+    saw_trust: &mut bool,
+    saw_untrust: &mut bool,
+) -> Result<(), UsageError> {
+    if pascal_trim(path).is_empty() {
+        return Err(UsageError(format!("{flag} needs a path")));
+    }
+    if flag == "--trust" {
+        *saw_trust = true;
+        trust.push(path.to_string());
+    } else {
+        *saw_untrust = true;
+        untrust.push(path.to_string());
+    }
+    Ok(())
+}
+
+/// The blank-path rule of §15.3 for the subcommand spelling.
+pub fn check_paths(flag: &str, paths: &[String]) -> Result<(), UsageError> {
+    if paths.iter().any(|p| pascal_trim(p).is_empty()) {
+        return Err(UsageError(format!("{flag} needs a path")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Invocation, String> {
+        parse(args.iter().map(|s| s.to_string()).collect()).map_err(|e| match e {
+            ParseOutcome::Usage(u) => u.0,
+            ParseOutcome::Clap(c) => c.to_string(),
+        })
+    }
+
+    #[test]
+    fn goccia_rules() {
+        assert_eq!(p(&["--trust", "a", "--untrust", "b"]).unwrap_err(),
+            "--trust, --untrust, and --list-trusted cannot be combined; run each on its own");
+        assert_eq!(p(&["--yes"]).unwrap_err(), "--yes only confirms --trust");
+        assert_eq!(p(&["--untrust", "a", "--yes"]).unwrap_err(), "--yes only confirms --trust");
+        assert_eq!(p(&["--trust", "a", "x.js"]).unwrap_err(),
+            "--trust cannot be combined with input files; run it on its own");
+        assert_eq!(p(&["--list-trusted", "x.js"]).unwrap_err(),
+            "--list-trusted cannot be combined with input files; run it on its own");
+        assert_eq!(p(&["--trust", "a", "-P"]).unwrap_err(),
+            "--trust cannot be combined with -P or --ignore-config-permissions");
+        assert_eq!(p(&["-P", "--ignore-config-permissions", "x"]).unwrap_err(),
+            "-P and --ignore-config-permissions cannot be combined");
+        assert_eq!(p(&["--trust-store", "s", "--list-trusted"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>");
+        assert_eq!(p(&["--trust-store=", "--list-trusted"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>");
+        assert_eq!(p(&["--trust", " "]).unwrap_err(), "--trust needs a path");
+        assert_eq!(p(&["--trust="]).unwrap_err(), "--trust needs a path");
+        assert_eq!(p(&["--untrust="]).unwrap_err(), "--untrust needs a path");
+        assert_eq!(p(&["--trust"]).unwrap_err(), "--trust needs a path");
+    }
+
+    #[test]
+    fn goccia_spellings_parse() {
+        match p(&["--trust-store=/s.json", "--trust", "a", "--trust=b", "--yes"]).unwrap() {
+            Invocation::Trust(g, t) => {
+                assert_eq!(g.trust_store.as_deref(), Some("/s.json"));
+                assert_eq!(t.paths, ["a", "b"]);
+                assert!(t.yes);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(p(&["--list-trusted"]).unwrap(), Invocation::ListTrusted(_)));
+        assert!(matches!(p(&[]).unwrap(), Invocation::Default(_, None)));
+        assert!(matches!(p(&["dir"]).unwrap(), Invocation::Default(_, Some(_))));
+    }
+
+    #[test]
+    fn subcommands_parse_with_globals_anywhere() {
+        match p(&["--trust-store=/s.json", "trust", "a", "--yes"]).unwrap() {
+            Invocation::Clap(cli) => {
+                assert_eq!(cli.globals.trust_store.as_deref(), Some("/s.json"));
+                assert!(matches!(cli.command, Command::Trust(ref t) if t.yes && t.paths == ["a"]));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p(&["list", "--trust-store="]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>");
+        assert!(p(&["list", "--trust-store", "x"]).is_err());
+    }
+}

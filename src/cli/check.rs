@@ -1,0 +1,116 @@
+//! `check INPUT... [--json]`: what a GocciaScript run over these inputs that
+//! honours every grant would decide. Writes nothing; exit 2 with the report
+//! of goccia-reference.md §12.1 when a config would block the run.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::cli::args::{CheckArgs, GlobalArgs};
+use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::Io;
+use goccia_trust::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::key::TrustKey;
+use goccia_trust::core::paths::expand_without_trailing_separator;
+use goccia_trust::core::report::ConfigReport;
+use goccia_trust::core::scan::{discover_all, report_for};
+use goccia_trust::core::store::{Store, locate_store, read_store};
+
+#[derive(Serialize)]
+struct JsonInput {
+    input: String,
+    config: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonCheck {
+    inputs: Vec<JsonInput>,
+    configs: Vec<JsonConfig>,
+    blocked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<String>,
+}
+
+pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    // Each input's governing config; a directory input also brings every
+    // config under it, since the files there are governed by those.
+    let mut keys: Vec<TrustKey> = Vec::new();
+    let mut per_input = Vec::new();
+    for input in &args.inputs {
+        let governing = governing_config(input, env);
+        per_input.push(JsonInput {
+            input: input.clone(),
+            config: governing.as_ref().map(|k| k.as_str().to_string()),
+        });
+        keys.extend(governing);
+        let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
+        if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+            match discover_all(std::slice::from_ref(input), env, &|_| {}) {
+                Ok(found) => keys.extend(found),
+                Err(e) => {
+                    io.error(e);
+                    return exit::FAILURE;
+                }
+            }
+        }
+    }
+    keys.sort();
+    keys.dedup();
+
+    let (store, store_path, problem) = match locate_store(g.trust_store.as_deref(), env) {
+        Err(e) => (Store::default(), None, Some(StoreProblem::CannotLocate(cannot_locate_reason(&e.to_string())))),
+        Ok(loc) => match read_store(&loc.path) {
+            Ok(s) => (s, Some(loc.path), None),
+            Err(e) => (Store::default(), Some(loc.path), Some(StoreProblem::Unreadable(e.to_string()))),
+        },
+    };
+    let reports: Vec<ConfigReport> = keys.par_iter().map(|k| report_for(k, env, &store)).collect();
+    // Every config is loaded before anything runs: the first that fails
+    // ends the command with its own error and exit class.
+    if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
+        io.error(err);
+        return err.class.code();
+    }
+    let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
+    if args.json {
+        let doc = JsonCheck {
+            inputs: per_input,
+            configs: reports.iter().map(JsonConfig::from).collect(),
+            blocked: !blocking.is_empty(),
+            store_error: problem.as_ref().map(|p| match p {
+                StoreProblem::CannotLocate(r) => format!("cannot locate the per-user trust store ({r})"),
+                StoreProblem::Unreadable(m) => m.clone(),
+            }),
+        };
+        let _ = io.out.write_all(to_json(&doc).as_bytes());
+    }
+    if blocking.is_empty() {
+        if !args.json {
+            for r in &reports {
+                let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
+            }
+        }
+        return exit::SUCCESS;
+    }
+    let ctx = ReportContext {
+        env,
+        store_path: store_path.as_deref(),
+        store_problem: problem,
+        trust_store_as_typed: g.trust_store.as_deref(),
+        original_args: &args.inputs,
+    };
+    io.error(untrusted_report(&blocking, &ctx));
+    exit::USAGE
+}
+
+/// `cannot locate the per-user trust store (HOME is not set); …` → `HOME is not set`.
+fn cannot_locate_reason(message: &str) -> String {
+    message
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(reason, _)| reason.to_string())
+        .unwrap_or_else(|| message.to_string())
+}

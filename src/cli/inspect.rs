@@ -1,0 +1,107 @@
+//! `inspect CONFIG [--json]`: everything GocciaScript computes for one
+//! config, and what the store holds for it.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::args::{GlobalArgs, InspectArgs};
+use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
+use crate::cli::scan::store_or_empty;
+use crate::cli::Io;
+use goccia_trust::core::config::load_config;
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::key::trust_key_for_path;
+use goccia_trust::core::paths::expand_file_name;
+use goccia_trust::core::status::compare;
+
+#[derive(Serialize)]
+struct JsonInspect {
+    key: String,
+    format: &'static str,
+    files: Vec<String>,
+    block: String,
+    sha256: String,
+    targets: std::collections::BTreeMap<String, String>,
+    lines: Vec<String>,
+    #[serde(rename = "requestsGrants")]
+    requests_grants: bool,
+    state: &'static str,
+    stored: Option<JsonStored>,
+    diff: Vec<JsonDiffLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<String>,
+}
+
+pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    let expanded = expand_file_name(&args.config, &env.cwd, &env.home);
+    if !std::fs::metadata(&expanded).is_ok_and(|m| m.is_file()) {
+        io.error(format!("config file not found: {}", args.config));
+        return exit::FAILURE;
+    }
+    let key = trust_key_for_path(&args.config, env);
+    let snapshot = match load_config(&key, env) {
+        Ok(s) => s,
+        Err(e) => {
+            io.error(&e);
+            return e.class.code();
+        }
+    };
+    let (store, _, store_error) = store_or_empty(g, env);
+    let stored = store.get(key.as_str());
+    let comparison = compare(&snapshot, stored);
+    if args.json {
+        let doc = JsonInspect {
+            key: key.as_str().to_string(),
+            format: snapshot.format(),
+            files: snapshot.files.clone(),
+            block: snapshot.block.as_str().to_string(),
+            sha256: snapshot.sha256.clone(),
+            targets: snapshot.targets.iter().map(|(a, b)| (a.clone(), b.clone())).collect(),
+            lines: snapshot.lines.clone(),
+            requests_grants: snapshot.requests_grants(),
+            state: comparison.state.json_name(),
+            stored: stored.map(|s| JsonStored {
+                sha256: s.sha256.clone(),
+                trusted_at: s.trusted_at.clone(),
+                trusted_by: s.trusted_by.clone(),
+            }),
+            diff: comparison.lines.iter().map(JsonDiffLine::from).collect(),
+            store_error,
+        };
+        let _ = io.out.write_all(to_json(&doc).as_bytes());
+        return exit::SUCCESS;
+    }
+    let mut out = String::new();
+    out.push_str(&format!("Key:     {}\n", key.as_str()));
+    out.push_str(&format!("Format:  {}\n", snapshot.format()));
+    for (i, f) in snapshot.files.iter().enumerate() {
+        let label = if i == 0 { "Files:  " } else { "        " };
+        out.push_str(&format!("{label} {f}\n"));
+    }
+    out.push_str(&format!("Block:   {}\n", snapshot.block.as_str()));
+    out.push_str(&format!("SHA-256: {}\n", snapshot.sha256));
+    out.push_str(&format!("State:   {}\n", comparison.state.label()));
+    if let Some(s) = stored {
+        out.push_str(&format!("Trusted: {} by {}\n", s.trusted_at, s.trusted_by));
+    }
+    if let Some(problem) = store_error {
+        out.push_str(&format!("Store:   {problem}\n"));
+    }
+    out.push_str("Requests:\n");
+    if comparison.lines.is_empty() {
+        out.push_str("    (none)\n");
+    }
+    for line in &comparison.lines {
+        out.push_str(&format!("{}\n", line.render()));
+    }
+    if !snapshot.targets.is_empty() {
+        out.push_str("Targets:\n");
+        for (scope, target) in snapshot.targets.iter() {
+            out.push_str(&format!("    {scope} -> {target}\n"));
+        }
+    }
+    let _ = io.out.write_all(out.as_bytes());
+    exit::SUCCESS
+}

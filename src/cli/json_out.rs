@@ -1,0 +1,159 @@
+//! The JSON shapes of `scan --json`, `list --json`, `check --json` and
+//! `inspect --json` (documented in README "JSON output"). Structs, not
+//! `serde_json::json!`, so members keep a stable, readable order.
+
+use serde::Serialize;
+
+use goccia_trust::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+
+#[derive(Serialize)]
+pub struct JsonDiffLine {
+    /// `added`, `removed`, `unchanged` or `target`.
+    pub change: &'static str,
+    /// The line as printed (`  + allow-read: /x`).
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<String>,
+}
+
+impl From<&DiffLine> for JsonDiffLine {
+    fn from(l: &DiffLine) -> Self {
+        let text = l.render();
+        let plain = |change, line: &String| JsonDiffLine {
+            change,
+            text: text.clone(),
+            line: Some(line.clone()),
+            scope: None,
+            recorded: None,
+            current: None,
+        };
+        match l {
+            DiffLine::Added(s) => plain("added", s),
+            DiffLine::Removed(s) => plain("removed", s),
+            DiffLine::Unchanged(s) => plain("unchanged", s),
+            DiffLine::Target {
+                scope,
+                recorded,
+                current,
+            } => JsonDiffLine {
+                change: "target",
+                text: text.clone(),
+                line: None,
+                scope: Some(scope.clone()),
+                recorded: Some(recorded.clone()),
+                current: Some(current.clone()),
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct JsonStored {
+    pub sha256: String,
+    #[serde(rename = "trustedAt")]
+    pub trusted_at: String,
+    #[serde(rename = "trustedBy")]
+    pub trusted_by: String,
+}
+
+#[derive(Serialize)]
+pub struct JsonConfig {
+    pub key: String,
+    pub path: String,
+    pub state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<Vec<JsonDiffLine>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<JsonStored>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<serde_json::Value>,
+}
+
+impl From<&ConfigReport> for JsonConfig {
+    fn from(r: &ConfigReport) -> Self {
+        use goccia_trust::core::report::ConfigState;
+        let current_lines: Vec<String> = r
+            .lines
+            .iter()
+            .filter_map(|l| match l {
+                DiffLine::Added(s) | DiffLine::Unchanged(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        JsonConfig {
+            key: r.key.clone(),
+            path: r.display_path.clone(),
+            state: r.state.json_name(),
+            sha256: r.sha256.clone(),
+            lines: (r.state != ConfigState::Error).then_some(current_lines),
+            diff: (r.state == ConfigState::Changed).then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
+            stored: r.stored.as_ref().map(|s| JsonStored {
+                sha256: s.sha256.clone(),
+                trusted_at: s.trusted_at.clone(),
+                trusted_by: s.trusted_by.clone(),
+            }),
+            error: r.error.as_ref().map(|e| e.message.clone()),
+            exit: r.error.as_ref().map(|e| e.class.code()),
+            policy: None,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct JsonEntry {
+    pub key: String,
+    pub status: &'static str,
+    #[serde(rename = "trustedAt")]
+    pub trusted_at: String,
+    #[serde(rename = "trustedBy")]
+    pub trusted_by: String,
+    pub keys: Vec<String>,
+    pub lines: Vec<JsonDiffLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl From<&StoreEntryReport> for JsonEntry {
+    fn from(r: &StoreEntryReport) -> Self {
+        let (status, error) = match &r.status {
+            EntryStatus::Ok => ("ok", None),
+            EntryStatus::Changed => ("changed", None),
+            EntryStatus::Missing => ("missing", None),
+            EntryStatus::Unreadable(e) => ("unreadable", Some(e.message.clone())),
+        };
+        JsonEntry {
+            key: r.key.clone(),
+            status,
+            trusted_at: r.trusted_at.clone(),
+            trusted_by: r.trusted_by.clone(),
+            keys: if r.summary.is_empty() {
+                Vec::new()
+            } else {
+                r.summary.split(", ").map(str::to_string).collect()
+            },
+            lines: r.lines.iter().map(JsonDiffLine::from).collect(),
+            error,
+        }
+    }
+}
+
+/// Pretty JSON with a trailing newline.
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("serializable");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,37 @@
+//! `list [--json]`, also spelled `--list-trusted`: every store entry with
+//! `(changed)`, `(missing)` or `(unreadable: …)` (goccia-reference.md §12.4).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::args::{GlobalArgs, ListArgs};
+use crate::cli::json_out::{JsonEntry, to_json};
+use crate::cli::{Io, load_store};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::listing::{list_entries, render_list_trusted};
+
+#[derive(Serialize)]
+struct JsonList {
+    store: String,
+    entries: Vec<JsonEntry>,
+}
+
+pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    let (loc, store) = match load_store(g, env, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let reports = list_entries(&store, env);
+    let text = if args.json {
+        to_json(&JsonList {
+            store: loc.path.clone(),
+            entries: reports.iter().map(JsonEntry::from).collect(),
+        })
+    } else {
+        render_list_trusted(&loc.path, &reports)
+    };
+    let _ = io.out.write_all(text.as_bytes());
+    exit::SUCCESS
+}

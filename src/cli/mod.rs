@@ -1,0 +1,138 @@
+//! The command line: one file per command over the core.
+
+pub mod args;
+pub mod check;
+pub mod inspect;
+pub mod json_out;
+pub mod list;
+pub mod policy;
+pub mod scan;
+pub mod trust;
+pub mod untrust;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use crate::cli::args::{Command, GlobalArgs, Invocation, ParseOutcome, ScanArgs};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
+
+/// Where a command writes. Commands never print directly, so tests can run
+/// them in-process and a broken pipe is an error, not a panic.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+impl Io<'_> {
+    /// Prints `Error: <message>` on stderr.
+    pub fn error(&mut self, message: impl std::fmt::Display) {
+        let _ = writeln!(self.err, "Error: {message}");
+    }
+}
+
+pub fn main() -> ExitCode {
+    let args: Result<Vec<String>, _> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    let mut io = Io {
+        out: &mut out,
+        err: &mut err,
+    };
+    let Ok(args) = args else {
+        io.error("arguments must be valid UTF-8");
+        return ExitCode::from(exit::USAGE);
+    };
+    let env = match Env::from_process() {
+        Ok(env) => env,
+        Err(e) => {
+            io.error(format!("cannot read the working directory: {e}"));
+            return ExitCode::from(exit::FAILURE);
+        }
+    };
+    let code = run(args, &env, &mut io);
+    let _ = io.out.flush();
+    ExitCode::from(code)
+}
+
+/// Parses and runs one command line, returning its exit code.
+pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
+    let invocation = match args::parse(args) {
+        Ok(inv) => inv,
+        Err(ParseOutcome::Usage(e)) => {
+            io.error(e.0);
+            return exit::USAGE;
+        }
+        Err(ParseOutcome::Clap(e)) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+            let _ = if e.use_stderr() {
+                write!(io.err, "{}", e.render())
+            } else {
+                write!(io.out, "{}", e.render())
+            };
+            return code;
+        }
+    };
+    match invocation {
+        Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
+        Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
+        Invocation::ListTrusted(g) => list::run(&g, &args::ListArgs::default(), env, io),
+        Invocation::Default(g, path) => default_command(&g, path, env, io),
+        Invocation::Clap(cli) => {
+            let g = &cli.globals;
+            match &cli.command {
+                Command::Scan(a) => scan::run(g, a, env, io),
+                Command::Trust(a) => trust::run(g, a, env, io),
+                Command::Untrust(a) => untrust::run(g, a, env, io),
+                Command::List(a) => list::run(g, a, env, io),
+                Command::Check(a) => check::run(g, a, env, io),
+                Command::Inspect(a) => inspect::run(g, a, env, io),
+                Command::Policy(a) => policy::run(a, env, io),
+                Command::Tui(a) => default_command(g, a.path.clone(), env, io),
+            }
+        }
+    }
+}
+
+/// No subcommand: the TUI when stdin and stdout are terminals, else `scan`.
+fn default_command(g: &GlobalArgs, path: Option<String>, env: &Env, io: &mut Io<'_>) -> u8 {
+    let path = path.unwrap_or_else(|| ".".to_string());
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        return crate::tui_entry::run(g, &path, env, io);
+    }
+    scan::run(
+        g,
+        &ScanArgs {
+            paths: vec![path],
+            ..ScanArgs::default()
+        },
+        env,
+        io,
+    )
+}
+
+/// Locates and reads the store for a command that needs it whole (`--trust`,
+/// `--untrust`, `--list-trusted`): any problem is exit 1.
+pub fn load_store(g: &GlobalArgs, env: &Env, io: &mut Io<'_>) -> Result<(StoreLocation, Store), u8> {
+    let loc = locate_store(g.trust_store.as_deref(), env).map_err(|e| {
+        io.error(&e);
+        exit::FAILURE
+    })?;
+    let store = read_store(&loc.path).map_err(|e| {
+        io.error(&e);
+        exit::FAILURE
+    })?;
+    Ok((loc, store))
+}
+
+/// Reports a failed store write or lock (exit 1).
+pub fn store_failure(e: &StoreError, io: &mut Io<'_>) -> u8 {
+    io.error(e);
+    exit::FAILURE
+}

@@ -1,0 +1,116 @@
+//! `scan [PATH...] [--json]`: every effective config and its state. A store
+//! that cannot be read makes every config count as untrusted, and the
+//! problem is named; a config that fails to load is an error row, and the
+//! exit code reports the worst error class at the end.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::args::{GlobalArgs, ScanArgs};
+use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::Io;
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::report::{ConfigReport, ConfigState, DiffLine};
+use goccia_trust::core::scan::scan;
+use goccia_trust::core::status::diff_summary;
+use goccia_trust::core::store::{Store, locate_store, read_store};
+
+#[derive(Serialize)]
+struct JsonScan {
+    configs: Vec<JsonConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<String>,
+}
+
+/// The store for a read-only command: any problem is reported and the store
+/// treated as empty, as GocciaScript does at run time.
+pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<String>, Option<String>) {
+    match locate_store(g.trust_store.as_deref(), env) {
+        Err(e) => (Store::default(), None, Some(e.to_string())),
+        Ok(loc) => match read_store(&loc.path) {
+            Ok(store) => (store, Some(loc.path), None),
+            Err(e) => (Store::default(), Some(loc.path), Some(e.to_string())),
+        },
+    }
+}
+
+pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    if args.policy.is_some() {
+        return crate::cli::policy::scan_with_policy(g, args, env, io);
+    }
+    let paths = if args.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        args.paths.clone()
+    };
+    let (store, _, store_error) = store_or_empty(g, env);
+    let reports = match scan(&paths, env, &store) {
+        Ok(r) => r,
+        Err(e) => {
+            io.error(e);
+            return exit::FAILURE;
+        }
+    };
+    if args.json {
+        let doc = JsonScan {
+            configs: reports.iter().map(JsonConfig::from).collect(),
+            store_error: store_error.clone(),
+        };
+        let _ = io.out.write_all(to_json(&doc).as_bytes());
+    } else {
+        if let Some(problem) = &store_error {
+            let _ = writeln!(io.err, "Warning: {problem}; every config counts as untrusted");
+        }
+        let _ = io.out.write_all(render_table(&reports).as_bytes());
+    }
+    worst_exit(&reports)
+}
+
+/// The exit code of a scan: the worst error class among its configs.
+pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
+    reports
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|e| e.class.code()))
+        .max()
+        .unwrap_or(exit::SUCCESS)
+}
+
+/// One-line summary of a config, as in the TUI's list.
+pub fn summary(r: &ConfigReport) -> String {
+    match r.state {
+        ConfigState::Error => r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default(),
+        ConfigState::Changed => diff_summary(&r.lines),
+        _ => {
+            let n = r
+                .lines
+                .iter()
+                .filter(|l| matches!(l, DiffLine::Unchanged(_) | DiffLine::Added(_)))
+                .count();
+            match n {
+                0 => "asks for nothing".to_string(),
+                1 => "1 request".to_string(),
+                n => format!("{n} requests"),
+            }
+        }
+    }
+}
+
+/// A readable table: state, path, summary; a changed config's lines below it.
+pub fn render_table(reports: &[ConfigReport]) -> String {
+    if reports.is_empty() {
+        return "No configs found\n".to_string();
+    }
+    let width = reports.iter().map(|r| r.display_path.chars().count()).max().unwrap_or(0).max(6);
+    let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
+    for r in reports {
+        out.push_str(&format!("{:<13}  {:<width$}  {}\n", r.state.label(), r.display_path, summary(r)));
+        if r.state == ConfigState::Changed {
+            for line in &r.lines {
+                out.push_str(&format!("{}\n", line.render()));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,126 @@
+//! `trust PATH... [--yes] [--dry-run]`, also spelled `--trust PATH [--yes]`:
+//! list what each config asks for and what changed, confirm, record
+//! (goccia-reference.md §12.2, §15.1–§15.3).
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
+use crate::cli::{Io, load_store, store_failure};
+use goccia_trust::core::config::ConfigSnapshot;
+use goccia_trust::core::display::{count_config_files, describe_targets, display_path};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::exit;
+use goccia_trust::core::paths::{expand_file_name, pascal_trim};
+use goccia_trust::core::trust::{PlanError, TrustPlan, plan_trust, record_trust};
+
+pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    if let Err(e) = check_paths("--trust", &args.paths) {
+        io.error(e.0);
+        return exit::USAGE;
+    }
+    for path in &args.paths {
+        let expanded = expand_file_name(path, &env.cwd, &env.home);
+        if std::fs::metadata(&expanded).is_err() {
+            io.error(format!("--trust path not found: {path}"));
+            return exit::FAILURE;
+        }
+    }
+    if args.policy.is_some() || !args.expect.is_empty() {
+        return crate::cli::policy::trust_with_policy(g, args, env, io);
+    }
+    let (loc, store) = match load_store(g, env, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let plan = match plan_trust(&args.paths, env, &store) {
+        Ok(plan) => plan,
+        Err(e) => return plan_failure(&e, io),
+    };
+    let targets = describe_targets(&args.paths, env);
+    if let Some(code) = print_nothing_to_do(&plan, &targets, io) {
+        return code;
+    }
+    print_listing(&plan, &targets, env, io);
+    let count = count_config_files(plan.candidates.len());
+    if args.dry_run {
+        let _ = writeln!(io.out, "Dry run: {count} would be trusted in {}; nothing was written", loc.path);
+        return exit::SUCCESS;
+    }
+    if !args.yes {
+        if !std::io::stdin().is_terminal() {
+            let _ = io.out.flush();
+            io.error("--trust needs confirmation; re-run with --yes to trust without a prompt");
+            return exit::USAGE;
+        }
+        let _ = write!(io.out, "Trust {count}? [y/N] ");
+        let _ = io.out.flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        let answer = pascal_trim(&answer).to_ascii_lowercase();
+        if answer != "y" && answer != "yes" {
+            let _ = writeln!(io.out, "Nothing was trusted.");
+            return exit::FAILURE;
+        }
+    }
+    let snapshots: Vec<&ConfigSnapshot> = plan.candidates.iter().map(|c| &c.snapshot).collect();
+    match record_trust(&loc, &snapshots) {
+        Ok(_) => {
+            let _ = writeln!(io.out, "Trusted {count} in {}", loc.path);
+            exit::SUCCESS
+        }
+        Err(e) => store_failure(&e, io),
+    }
+}
+
+/// A config that fails to load fails the command with its own error and exit
+/// class; a walk failure is exit 1.
+pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
+    match e {
+        PlanError::Config(c) => {
+            io.error(c);
+            c.class.code()
+        }
+        PlanError::Discover(d) => {
+            io.error(d);
+            exit::FAILURE
+        }
+    }
+}
+
+/// `No config under … requests permissions` and the already-trusted lines.
+pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> Option<u8> {
+    if plan.requesting() == 0 {
+        let _ = writeln!(io.out, "No config under {targets} requests permissions");
+        return Some(exit::SUCCESS);
+    }
+    if plan.candidates.is_empty() {
+        if plan.unchanged == 1 {
+            let _ = writeln!(io.out, "The config file under {targets} is already trusted");
+        } else {
+            let _ = writeln!(
+                io.out,
+                "All {} config files under {targets} are already trusted",
+                plan.unchanged
+            );
+        }
+        return Some(exit::SUCCESS);
+    }
+    None
+}
+
+/// The listing of §15.2, ending with its always-present empty line.
+pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>) {
+    let _ = writeln!(io.out, "Permission requests under {targets}:");
+    for c in &plan.candidates {
+        let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
+        let tag = if c.changed { "changed" } else { "new" };
+        let _ = writeln!(io.out, "\n  {shown} ({tag})");
+        for line in &c.lines {
+            let _ = writeln!(io.out, "{}", line.render());
+        }
+    }
+    if plan.unchanged > 0 {
+        let _ = writeln!(io.out, "\n  {} more already trusted and unchanged.", plan.unchanged);
+    }
+    let _ = writeln!(io.out);
+}

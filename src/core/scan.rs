@@ -1,0 +1,104 @@
+//! Every effective config at or under some paths, each with its state against
+//! the store. Discovery, loading and hashing run in parallel; the result is
+//! in key byte order whatever the parallelism.
+
+use rayon::prelude::*;
+
+use crate::core::config::load_config;
+use crate::core::discover::{DiscoverError, WalkProgress, discover};
+use crate::core::display::display_path;
+use crate::core::env::Env;
+use crate::core::key::TrustKey;
+use crate::core::report::{ConfigReport, ConfigState, DiffLine, StoredInfo};
+use crate::core::status::compare;
+use crate::core::store::{Store, StoredEntry};
+
+/// Progress and results of a scan, for callers that show them as they come.
+#[derive(Debug, Clone)]
+pub enum ScanEvent {
+    Progress(WalkProgress),
+    Config(Box<ConfigReport>),
+}
+
+/// The keys of every effective config at or under each path, de-duplicated
+/// and in key byte order.
+pub fn discover_all(
+    paths: &[String],
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+) -> Result<Vec<TrustKey>, DiscoverError> {
+    let mut keys = Vec::new();
+    for path in paths {
+        keys.extend(discover(path, env, progress)?);
+    }
+    keys.sort();
+    keys.dedup();
+    Ok(keys)
+}
+
+/// Reports for every config at or under `paths`, in key byte order.
+pub fn scan(paths: &[String], env: &Env, store: &Store) -> Result<Vec<ConfigReport>, DiscoverError> {
+    let keys = discover_all(paths, env, &|_| {})?;
+    Ok(keys.par_iter().map(|key| report_for(key, env, store)).collect())
+}
+
+/// Like [`scan`], but sends progress and each report as soon as it is ready
+/// (in no particular order), for the TUI.
+pub fn scan_streaming(
+    paths: &[String],
+    env: &Env,
+    store: &Store,
+    on_event: &(dyn Fn(ScanEvent) + Sync),
+) -> Result<usize, DiscoverError> {
+    let keys = discover_all(paths, env, &|p| on_event(ScanEvent::Progress(p)))?;
+    keys.par_iter().for_each(|key| {
+        on_event(ScanEvent::Config(Box::new(report_for(key, env, store))));
+    });
+    Ok(keys.len())
+}
+
+/// One config's report against the store.
+pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
+    let stored = store.get(key.as_str());
+    let display = display_path(key.as_str(), &env.cwd);
+    let stored_info = stored.map(stored_info);
+    match load_config(key, env) {
+        Ok(snapshot) => {
+            let comparison = compare(&snapshot, stored);
+            ConfigReport {
+                key: key.as_str().to_string(),
+                display_path: display,
+                state: comparison.state,
+                files: snapshot.files.clone(),
+                lines: comparison.lines,
+                block: Some(snapshot.block.as_str().to_string()),
+                sha256: Some(snapshot.sha256.clone()),
+                targets: snapshot.targets.iter().map(|(s, t)| (s.clone(), t.clone())).collect(),
+                stored: stored_info,
+                error: None,
+            }
+        }
+        Err(error) => ConfigReport {
+            key: key.as_str().to_string(),
+            display_path: display,
+            state: ConfigState::Error,
+            files: vec![key.as_str().to_string()],
+            lines: Vec::<DiffLine>::new(),
+            block: None,
+            sha256: None,
+            targets: Vec::new(),
+            stored: stored_info,
+            error: Some(error),
+        },
+    }
+}
+
+pub fn stored_info(entry: &StoredEntry) -> StoredInfo {
+    StoredInfo {
+        sha256: entry.sha256.clone(),
+        trusted_at: entry.trusted_at.clone(),
+        trusted_by: entry.trusted_by.clone(),
+        block: entry.block.to_compact(),
+        targets: entry.targets.clone(),
+    }
+}

@@ -1,0 +1,134 @@
+//! A config compared with its store entry: its state and the `+`/`-`/`~`
+//! lines GocciaScript shows (goccia-reference.md §10, §11).
+
+use similar::{Algorithm, ChangeTag, utils::diff_slices};
+
+use crate::core::config::ConfigSnapshot;
+use crate::core::describe::description_lines;
+use crate::core::report::{ConfigState, DiffLine};
+use crate::core::store::StoredEntry;
+use crate::core::targets::target_changes;
+
+/// The verdict on one loaded config against the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    pub state: ConfigState,
+    /// Description lines; for `Changed`, the diff and the target lines.
+    pub lines: Vec<DiffLine>,
+}
+
+/// Compares a config with what the store holds for its key.
+pub fn compare(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> Comparison {
+    let unchanged = || snapshot.lines.iter().cloned().map(DiffLine::Unchanged).collect();
+    if !snapshot.requests_grants() {
+        return Comparison {
+            state: ConfigState::NoRequest,
+            lines: unchanged(),
+        };
+    }
+    let Some(stored) = stored else {
+        return Comparison {
+            state: ConfigState::NeverTrusted,
+            lines: unchanged(),
+        };
+    };
+    let moved = moved_targets(stored);
+    if stored.sha256 == snapshot.sha256 && moved.is_empty() {
+        return Comparison {
+            state: ConfigState::Trusted,
+            lines: unchanged(),
+        };
+    }
+    let old_lines = description_lines(&stored.block);
+    let mut lines = diff_lines(&old_lines, &snapshot.lines);
+    lines.extend(moved);
+    Comparison {
+        state: ConfigState::Changed,
+        lines,
+    }
+}
+
+/// Whether a stored entry still matches the config as it is now.
+pub fn entry_matches(snapshot: &ConfigSnapshot, stored: &StoredEntry) -> bool {
+    stored.sha256 == snapshot.sha256 && moved_targets(stored).is_empty()
+}
+
+/// The recorded targets that now resolve elsewhere, as `~` lines.
+pub fn moved_targets(stored: &StoredEntry) -> Vec<DiffLine> {
+    target_changes(&stored.targets)
+        .into_iter()
+        .map(|(scope, recorded, current)| DiffLine::Target {
+            scope,
+            recorded,
+            current,
+        })
+        .collect()
+}
+
+/// Removed lines first, then every current line marked unchanged or added.
+pub fn diff_lines(old: &[String], new: &[String]) -> Vec<DiffLine> {
+    let changes = diff_slices(Algorithm::Myers, old, new);
+    let mut removed = Vec::new();
+    let mut current = Vec::new();
+    for (tag, slice) in changes {
+        for line in slice {
+            match tag {
+                ChangeTag::Delete => removed.push(DiffLine::Removed(line.clone())),
+                ChangeTag::Equal => current.push(DiffLine::Unchanged(line.clone())),
+                ChangeTag::Insert => current.push(DiffLine::Added(line.clone())),
+            }
+        }
+    }
+    removed.extend(current);
+    removed
+}
+
+/// `+2 -1 ~1`: the counts of a changed config's diff, for one-line summaries.
+pub fn diff_summary(lines: &[DiffLine]) -> String {
+    let (mut add, mut del, mut moved) = (0, 0, 0);
+    for l in lines {
+        match l {
+            DiffLine::Added(_) => add += 1,
+            DiffLine::Removed(_) => del += 1,
+            DiffLine::Target { .. } => moved += 1,
+            DiffLine::Unchanged(_) => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if add > 0 {
+        parts.push(format!("+{add}"));
+    }
+    if del > 0 {
+        parts.push(format!("-{del}"));
+    }
+    if moved > 0 {
+        parts.push(format!("~{moved}"));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn removed_first_then_current_in_order() {
+        let lines = diff_lines(
+            &s(&["allow-ffi: /a", "allow-net: x"]),
+            &s(&["allow-ffi: /a", "allow-read: /r"]),
+        );
+        assert_eq!(
+            lines,
+            vec![
+                DiffLine::Removed("allow-net: x".into()),
+                DiffLine::Unchanged("allow-ffi: /a".into()),
+                DiffLine::Added("allow-read: /r".into()),
+            ]
+        );
+        assert_eq!(diff_summary(&lines), "+1 -1");
+    }
+}

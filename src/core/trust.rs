@@ -1,0 +1,224 @@
+//! Trusting and untrusting: what `--trust` would record, recording it under
+//! the store lock, and removing entries (goccia-reference.md §12.2, §12.3,
+//! §15).
+
+use rayon::prelude::*;
+
+use crate::core::config::{ConfigSnapshot, load_config};
+use crate::core::discover::DiscoverError;
+use crate::core::env::Env;
+use crate::core::error::ConfigError;
+use crate::core::json;
+use crate::core::key::{TrustKey, is_under, trust_key_for_directory, trust_key_for_path};
+use crate::core::listing::config_exists;
+use crate::core::report::DiffLine;
+use crate::core::scan::discover_all;
+use crate::core::status::{compare, entry_matches};
+use crate::core::store::{Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now};
+use crate::core::report::ConfigState;
+
+/// `trustedBy` of every entry this tool writes.
+pub fn trusted_by() -> String {
+    format!("goccia-trust {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A config that `--trust` lists: new, or changed since trusted.
+#[derive(Debug, Clone)]
+pub struct TrustCandidate {
+    pub snapshot: ConfigSnapshot,
+    /// `false` for `(new)`, `true` for `(changed)`.
+    pub changed: bool,
+    pub lines: Vec<DiffLine>,
+}
+
+/// What `--trust PATH...` found.
+#[derive(Debug, Clone, Default)]
+pub struct TrustPlan {
+    /// New or changed configs, in key byte order.
+    pub candidates: Vec<TrustCandidate>,
+    /// Requesting configs already trusted and unchanged.
+    pub unchanged: usize,
+}
+
+impl TrustPlan {
+    pub fn requesting(&self) -> usize {
+        self.candidates.len() + self.unchanged
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error("{0}")]
+    Config(ConfigError),
+}
+
+/// Scans and loads every config at or under `paths` and compares it with the
+/// store. A config that fails to load fails the plan with its own error (the
+/// first in key order, as GocciaScript processes them).
+pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPlan, PlanError> {
+    let keys = discover_all(paths, env, &|_| {})?;
+    let loaded: Vec<Result<ConfigSnapshot, ConfigError>> =
+        keys.par_iter().map(|k| load_config(k, env)).collect();
+    let mut plan = TrustPlan::default();
+    for result in loaded {
+        let snapshot = result.map_err(PlanError::Config)?;
+        let stored = store.get(snapshot.key.as_str());
+        let comparison = compare(&snapshot, stored);
+        match comparison.state {
+            ConfigState::NoRequest => {}
+            ConfigState::Trusted => plan.unchanged += 1,
+            state => plan.candidates.push(TrustCandidate {
+                snapshot,
+                changed: state == ConfigState::Changed,
+                lines: comparison.lines,
+            }),
+        }
+    }
+    Ok(plan)
+}
+
+/// The store entry that trusting this snapshot records now.
+pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
+    StoredEntry {
+        sha256: snapshot.sha256.clone(),
+        block: json::parse(snapshot.block.as_str()).expect("a normalized block is valid JSON"),
+        targets: snapshot
+            .targets
+            .iter()
+            .map(|(s, t)| (s.clone(), t.clone()))
+            .collect(),
+        trusted_at: trusted_at.to_string(),
+        trusted_by: trusted_by(),
+    }
+}
+
+/// Records the snapshots under the store lock, merged into the store as it
+/// is on disk at that moment.
+pub fn record_trust(loc: &StoreLocation, snapshots: &[&ConfigSnapshot]) -> Result<usize, StoreError> {
+    let now = utc_timestamp_now();
+    let entries: Vec<(String, StoredEntry)> = snapshots
+        .iter()
+        .map(|s| (s.key.as_str().to_string(), entry_for(s, &now)))
+        .collect();
+    update_store(loc, |store| {
+        for (key, entry) in entries {
+            store.put(key, entry);
+        }
+        Ok(snapshots.len())
+    })
+}
+
+/// What a reviewer saw of a config and agreed to trust.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownConfig {
+    pub key: String,
+    pub sha256: String,
+    pub targets: Vec<(String, String)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BoundTrustError {
+    /// The config no longer is what was shown; nothing was written.
+    #[error("{key} changed since it was shown; nothing was trusted")]
+    Changed { key: String },
+    #[error("{key}: {error}")]
+    Config { key: String, error: ConfigError },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Trusts exactly what was shown: every config is re-read and re-hashed, and
+/// if any differs from what the reviewer saw, nothing is written.
+pub fn trust_as_shown(loc: &StoreLocation, shown: &[ShownConfig], env: &Env) -> Result<usize, BoundTrustError> {
+    let mut snapshots = Vec::new();
+    for s in shown {
+        let snapshot = load_config(&TrustKey(s.key.clone()), env).map_err(|error| BoundTrustError::Config {
+            key: s.key.clone(),
+            error,
+        })?;
+        let targets: Vec<(String, String)> =
+            snapshot.targets.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+        if snapshot.sha256 != s.sha256 || targets != s.targets {
+            return Err(BoundTrustError::Changed { key: s.key.clone() });
+        }
+        snapshots.push(snapshot);
+    }
+    let refs: Vec<&ConfigSnapshot> = snapshots.iter().collect();
+    Ok(record_trust(loc, &refs)?)
+}
+
+/// The key prefix a `--untrust` argument removes entries at or under.
+pub fn untrust_root(arg: &str, env: &Env) -> String {
+    let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
+    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+        trust_key_for_directory(arg, env)
+    } else {
+        trust_key_for_path(arg, env).0
+    }
+}
+
+/// Removes, per root, the entries equal to it or under it, saving the store
+/// only when something goes. Returns how many each root removed.
+pub fn untrust_roots(loc: &StoreLocation, roots: &[String], current: &Store) -> Result<Vec<usize>, StoreError> {
+    let would_remove = |store: &Store, root: &str| store.iter().filter(|(k, _)| is_under(k, root)).count();
+    if roots.iter().all(|r| would_remove(current, r) == 0) {
+        return Ok(vec![0; roots.len()]);
+    }
+    update_store(loc, |store| {
+        let mut counts = Vec::with_capacity(roots.len());
+        for root in roots {
+            let doomed: Vec<String> = store
+                .iter()
+                .filter(|(k, _)| is_under(k, root))
+                .map(|(k, _)| k.clone())
+                .collect();
+            for k in &doomed {
+                store.remove(k);
+            }
+            counts.push(doomed.len());
+        }
+        Ok(counts)
+    })
+}
+
+/// Removes every entry whose key is not an existing file; returns their keys.
+pub fn untrust_missing(loc: &StoreLocation, current: &Store) -> Result<Vec<String>, StoreError> {
+    if current.iter().all(|(k, _)| config_exists(k)) {
+        return Ok(Vec::new());
+    }
+    update_store(loc, |store| {
+        let gone: Vec<String> = store
+            .iter()
+            .filter(|(k, _)| !config_exists(k))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in &gone {
+            store.remove(k);
+        }
+        Ok(gone)
+    })
+}
+
+/// Removes the given keys (the TUI's untrust and prune), only those present.
+pub fn untrust_keys(loc: &StoreLocation, keys: &[String]) -> Result<usize, StoreError> {
+    update_store(loc, |store| {
+        let mut n = 0;
+        for k in keys {
+            if store.get(k).is_some() {
+                store.remove(k);
+                n += 1;
+            }
+        }
+        Ok(n)
+    })
+}
+
+/// Whether a stored entry still matches its config (used by callers that
+/// re-check before acting).
+pub fn still_trusted(snapshot: &ConfigSnapshot, store: &Store) -> bool {
+    store
+        .get(snapshot.key.as_str())
+        .is_some_and(|e| entry_matches(snapshot, e))
+}
