@@ -5,6 +5,7 @@
 pub mod entries;
 pub mod env;
 pub mod error;
+pub mod extends;
 pub mod exit;
 pub mod json;
 pub mod paths;
