@@ -10,3 +10,4 @@ pub mod exit;
 pub mod json;
 pub mod paths;
 pub mod report;
+pub mod validate;
