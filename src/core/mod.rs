@@ -8,6 +8,7 @@ pub mod error;
 pub mod extends;
 pub mod exit;
 pub mod json;
+pub mod key;
 pub mod paths;
 pub mod report;
 pub mod validate;
