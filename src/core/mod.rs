@@ -2,6 +2,7 @@
 //! trust store, with no terminal or argument-parsing code. The CLI and the
 //! TUI are two faces of it.
 
+pub mod discover;
 pub mod entries;
 pub mod env;
 pub mod error;
