@@ -305,3 +305,45 @@ fn a_wide_tree_gives_the_same_answer_every_time() {
         assert_eq!(t.keys("."), first);
     }
 }
+
+/// DESIGN.md "Performance": 50,000 directories with 5,000 configs should be
+/// walked faster than `find` walks them with the same prune. Slow to set up,
+/// so run by hand: `cargo test --release --lib discover::tests::perf -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn perf_against_find() {
+    let t = Tree::new();
+    for i in 0..50 {
+        for j in 0..100 {
+            let d = format!("{}/p{i}/q{j}", t.root);
+            for k in 0..9 {
+                fs::create_dir_all(format!("{d}/r{k}")).unwrap();
+            }
+            fs::write(format!("{d}/goccia.json"), "{}").unwrap();
+        }
+    }
+    let start = std::time::Instant::now();
+    let keys = discover(&t.root, &t.env(), &|_| {}).unwrap();
+    let ours = start.elapsed();
+    assert_eq!(keys.len(), 5000);
+    let start = std::time::Instant::now();
+    let out = std::process::Command::new("find")
+        .args([
+            &t.root,
+            "(",
+            "-name",
+            "node_modules",
+            "-o",
+            "-name",
+            ".git",
+            ")",
+            "-prune",
+            "-o",
+            "-print",
+        ])
+        .output()
+        .unwrap();
+    let find = start.elapsed();
+    assert!(out.status.success());
+    println!("discover: {ours:?}, find: {find:?}");
+}
