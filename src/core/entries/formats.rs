@@ -260,6 +260,10 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        // Integers beyond 2^53 are doubles in JS, printed as such.
+        if v.unsigned_abs() > 1u64 << 53 {
+            return Ok(Node::Number(js_number_text(v as f64)));
+        }
         Ok(Node::Number(v.to_string()))
     }
 

@@ -200,7 +200,7 @@ fn entries_carry_their_source_path() {
 #[test]
 fn json5_values_and_number_texts() {
     let text = "// c\n{a: 'x', b: 0x10, c: +1.5e3, d: .5, e: NaN, f: -Infinity, g: 18446744073709551616, \
-                h: 9007199254740993, i: [null, [], {}], j: {k: {l: 1}}, m: -0, n: 1e21,}";
+                h: 9007199254740993, h2: -9007199254740993, i: [null, [], {}], j: {k: {l: 1}}, m: -0, n: 1e21,}";
     assert_eq!(
         ok("goccia.json5", text),
         [
@@ -212,6 +212,7 @@ fn json5_values_and_number_texts() {
             "f=-Infinity(n)",
             "g=18446744073709552000(n)",
             "h=9007199254740992(n)",
+            "h2=-9007199254740992(n)",
             "i[]=null(unsup)",
             "i[]=array(unsup)",
             "i[]=object(unsup)",
