@@ -6,7 +6,10 @@ mod common;
 use common::{TestEnv, redact_timestamps};
 
 fn proj(env: &TestEnv) {
-    env.write("proj/goccia.json", r#"{"permissions": {"allow-net": ["example.com"]}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["example.com"]}}"#,
+    );
 }
 
 #[test]
@@ -56,7 +59,10 @@ fn trusting_again_changes_nothing() {
     assert_eq!(env.run(&["--trust", "proj", "--yes"]).code, 0);
     let before = std::fs::read(env.default_store()).unwrap();
     let out = env.run(&["--trust", "proj", "--yes"]);
-    assert_eq!(out.to_string(), "The config file under proj/ is already trusted\n[exit status: 0]");
+    assert_eq!(
+        out.to_string(),
+        "The config file under proj/ is already trusted\n[exit status: 0]"
+    );
     assert_eq!(std::fs::read(env.default_store()).unwrap(), before);
 
     env.write("proj/b/goccia.json", r#"{"unsafe-shadowrealm": true}"#);
@@ -71,19 +77,34 @@ fn trusting_again_changes_nothing() {
 #[test]
 fn deny_only_configs_request_nothing() {
     let env = TestEnv::new();
-    env.write("proj/goccia.json", r#"{"permissions": {"deny-net": true, "allow-read": false, "allow-ffi": []}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"deny-net": true, "allow-read": false, "allow-ffi": []}}"#,
+    );
     let out = env.run(&["--trust", "proj", "--yes"]);
-    assert_eq!(out.to_string(), "No config under proj/ requests permissions\n[exit status: 0]");
+    assert_eq!(
+        out.to_string(),
+        "No config under proj/ requests permissions\n[exit status: 0]"
+    );
     assert!(!env.default_store().exists());
 }
 
 #[test]
 fn changed_config_lists_removed_then_current_lines() {
     let env = TestEnv::new();
-    env.write("proj/goccia.json", r#"{"permissions": {"allow-net": ["a.test"], "allow-ffi": ["/lib/x.so"]}}"#);
-    env.write("proj/other/goccia.json", r#"{"permissions": {"allow-net": ["b.test"]}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"], "allow-ffi": ["/lib/x.so"]}}"#,
+    );
+    env.write(
+        "proj/other/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
     assert_eq!(env.run(&["--trust", ".", "--yes"]).code, 0);
-    env.write("proj/goccia.json", r#"{"permissions": {"allow-read": ["/data"], "allow-ffi": ["/lib/x.so"]}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-read": ["/data"], "allow-ffi": ["/lib/x.so"]}}"#,
+    );
     let out = env.run(&["--trust", "."]);
     assert_eq!(
         out.to_string(),
@@ -107,7 +128,8 @@ fn trust_argument_errors() {
         "--- stderr ---\nError: --trust needs a path\n[exit status: 2]"
     );
     assert_eq!(
-        env.run(&["--trust-store", "x", "--list-trusted"]).to_string(),
+        env.run(&["--trust-store", "x", "--list-trusted"])
+            .to_string(),
         "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]"
     );
 }
@@ -115,13 +137,19 @@ fn trust_argument_errors() {
 #[test]
 fn a_bad_config_fails_trust_with_its_own_error_and_class() {
     let env = TestEnv::new();
-    env.write("proj/goccia.json", r#"{"permissions": {"allow-nett": ["x"]}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-nett": ["x"]}}"#,
+    );
     let out = env.run(&["--trust", "proj", "--yes"]);
     assert_eq!(
         out.to_string(),
         "--- stderr ---\nError: $ROOT/work/proj/goccia.json: unknown permission \"allow-nett\" (valid: allow-read, allow-net, allow-ffi, allow-import, deny-read, deny-net, deny-ffi, deny-import)\n[exit status: 2]"
     );
-    env.write("proj/goccia.json", r#"{"permissions": {"allow-net": ["http://x"]}}"#);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["http://x"]}}"#,
+    );
     let out = env.run(&["--trust", "proj", "--yes"]);
     assert_eq!(out.code, 1, "{out}");
     assert!(!env.default_store().exists());
@@ -130,11 +158,20 @@ fn a_bad_config_fails_trust_with_its_own_error_and_class() {
 #[test]
 fn untrust_removes_at_or_under_with_boundaries() {
     let env = TestEnv::new();
-    env.write("a/b/goccia.json", r#"{"permissions": {"allow-net": ["x.test"]}}"#);
-    env.write("a/bc/goccia.json", r#"{"permissions": {"allow-net": ["y.test"]}}"#);
+    env.write(
+        "a/b/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write(
+        "a/bc/goccia.json",
+        r#"{"permissions": {"allow-net": ["y.test"]}}"#,
+    );
     assert_eq!(env.run(&["--trust", "a", "--yes"]).code, 0);
     let out = env.run(&["--untrust", "a/b"]);
-    assert_eq!(out.to_string(), "Removed trust for 1 config file under a/b/\n[exit status: 0]");
+    assert_eq!(
+        out.to_string(),
+        "Removed trust for 1 config file under a/b/\n[exit status: 0]"
+    );
     let out = env.run(&["untrust", "a/b", "gone1", "."]);
     assert_eq!(
         out.to_string(),
@@ -150,10 +187,19 @@ fn untrust_removes_at_or_under_with_boundaries() {
 fn list_trusted_marks_changed_and_missing() {
     let env = TestEnv::new();
     env.write("p/goccia.json", r#"{"permissions": {"allow-net": ["x.test"], "allow-read": ["/r"]}, "unsafe-shadowrealm": true}"#);
-    env.write("q/goccia.json", r#"{"permissions": {"allow-net": ["x.test"]}}"#);
-    env.write("r/goccia.json", r#"{"permissions": {"allow-net": ["x.test"]}}"#);
+    env.write(
+        "q/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write(
+        "r/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
     assert_eq!(env.run(&["--trust", ".", "--yes"]).code, 0);
-    env.write("q/goccia.json", r#"{"permissions": {"allow-net": ["z.test"]}}"#);
+    env.write(
+        "q/goccia.json",
+        r#"{"permissions": {"allow-net": ["z.test"]}}"#,
+    );
     std::fs::remove_file(env.work.join("r/goccia.json")).unwrap();
     let out = redact_timestamps(&env.run(&["--list-trusted"]).to_string());
     assert_eq!(
@@ -165,7 +211,10 @@ fn list_trusted_marks_changed_and_missing() {
          [exit status: 0]"
     );
     let out = env.run(&["untrust", "--missing"]);
-    assert_eq!(out.to_string(), "Removed trust for missing r/goccia.json\n[exit status: 0]");
+    assert_eq!(
+        out.to_string(),
+        "Removed trust for missing r/goccia.json\n[exit status: 0]"
+    );
     let out = env.run(&["untrust", "--missing"]);
     assert_eq!(
         out.to_string(),
@@ -200,7 +249,11 @@ fn an_unreadable_store_is_never_overwritten() {
     let store = env.default_store();
     std::fs::create_dir_all(store.parent().unwrap()).unwrap();
     std::fs::write(&store, "{not json").unwrap();
-    for args in [&["--trust", "proj", "--yes"][..], &["--untrust", "proj"], &["--list-trusted"]] {
+    for args in [
+        &["--trust", "proj", "--yes"][..],
+        &["--untrust", "proj"],
+        &["--list-trusted"],
+    ] {
         let out = env.run(args);
         assert_eq!(
             out.to_string(),
@@ -214,8 +267,14 @@ fn an_unreadable_store_is_never_overwritten() {
 #[test]
 fn check_reports_blocking_configs_like_a_run() {
     let env = TestEnv::new();
-    env.write("tests/ffi/goccia.json", r#"{"permissions": {"allow-ffi": ["/opt/ffi"]}}"#);
-    env.write("tests/fetch/goccia.json", r#"{"permissions": {"allow-net": ["example.com", "127.0.0.1", "0.0.0.0"]}}"#);
+    env.write(
+        "tests/ffi/goccia.json",
+        r#"{"permissions": {"allow-ffi": ["/opt/ffi"]}}"#,
+    );
+    env.write(
+        "tests/fetch/goccia.json",
+        r#"{"permissions": {"allow-net": ["example.com", "127.0.0.1", "0.0.0.0"]}}"#,
+    );
     env.write("tests/fetch/a.js", "");
     env.write("tests/ffi/b.js", "");
     env.write("plain/c.js", "");
@@ -226,21 +285,39 @@ fn check_reports_blocking_configs_like_a_run() {
     );
     assert_eq!(env.run(&["--trust", "tests", "--yes"]).code, 0);
     let out = env.run(&["check", "tests/fetch/a.js"]);
-    assert_eq!(out.to_string(), "tests/fetch/goccia.json (trusted)\n[exit status: 0]");
+    assert_eq!(
+        out.to_string(),
+        "tests/fetch/goccia.json (trusted)\n[exit status: 0]"
+    );
 }
 
 #[test]
 fn check_with_more_than_three_configs_suggests_their_common_directory() {
     let env = TestEnv::new();
     for d in ["a", "b", "c", "d"] {
-        env.write(&format!("x y/{d}/goccia.json"), r#"{"unsafe-function-constructor": true}"#);
+        env.write(
+            &format!("x y/{d}/goccia.json"),
+            r#"{"unsafe-function-constructor": true}"#,
+        );
         env.write(&format!("x y/{d}/m.js"), "");
     }
-    let out = env.run(&["--trust-store=my store.json", "check", "x y/a/m.js", "x y/b/m.js", "x y/c/m.js", "x y/d/m.js"]);
+    let out = env.run(&[
+        "--trust-store=my store.json",
+        "check",
+        "x y/a/m.js",
+        "x y/b/m.js",
+        "x y/c/m.js",
+        "x y/d/m.js",
+    ]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("\n  goccia-trust '--trust-store=my store.json' --trust 'x y/'\n"),
+        out.stderr
+            .contains("\n  goccia-trust '--trust-store=my store.json' --trust 'x y/'\n"),
         "{out}"
     );
-    assert!(out.stderr.contains("goccia-trust -P 'x y/a/m.js' 'x y/b/m.js'"), "{out}");
+    assert!(
+        out.stderr
+            .contains("goccia-trust -P 'x y/a/m.js' 'x y/b/m.js'"),
+        "{out}"
+    );
 }

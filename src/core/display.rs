@@ -8,7 +8,10 @@ use crate::core::paths::expand_without_trailing_separator;
 /// prefix on Linux), else the path itself.
 pub fn display_path(path: &str, cwd: &str) -> String {
     let prefix: &str = if cwd == "/" { "" } else { cwd };
-    match path.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('/')) {
+    match path
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.strip_prefix('/'))
+    {
         Some(rel) if !rel.is_empty() => rel.to_string(),
         _ => path.to_string(),
     }
@@ -95,7 +98,10 @@ mod tests {
 
     #[test]
     fn quoting() {
-        assert_eq!(shell_quote("a/b-c_d.e=f:g,h@i%j+k"), "a/b-c_d.e=f:g,h@i%j+k");
+        assert_eq!(
+            shell_quote("a/b-c_d.e=f:g,h@i%j+k"),
+            "a/b-c_d.e=f:g,h@i%j+k"
+        );
         assert_eq!(shell_quote(""), "''");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
@@ -104,8 +110,14 @@ mod tests {
 
     #[test]
     fn common_dirs() {
-        assert_eq!(common_directory(["/w/a/x/goccia.json", "/w/a/y/goccia.json"]), "/w/a");
-        assert_eq!(common_directory(["/w/ab/goccia.json", "/w/a/goccia.json"]), "/w");
+        assert_eq!(
+            common_directory(["/w/a/x/goccia.json", "/w/a/y/goccia.json"]),
+            "/w/a"
+        );
+        assert_eq!(
+            common_directory(["/w/ab/goccia.json", "/w/a/goccia.json"]),
+            "/w"
+        );
         assert_eq!(common_directory(["/a/goccia.json", "/b/goccia.json"]), "/");
     }
 

@@ -2,11 +2,15 @@
 //! trust store, with no terminal or argument-parsing code. The CLI and the
 //! TUI are two faces of it.
 
+pub mod discover;
+pub mod display;
 pub mod entries;
 pub mod env;
 pub mod error;
 pub mod exit;
+pub mod extends;
 pub mod json;
+pub mod key;
 pub mod paths;
 pub mod report;
-pub mod display;
+pub mod validate;
