@@ -9,3 +9,4 @@ pub mod exit;
 pub mod json;
 pub mod paths;
 pub mod report;
+pub mod store;
