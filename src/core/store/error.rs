@@ -85,7 +85,7 @@ pub(crate) fn io_cause(err: &std::io::Error) -> String {
 
 fn describe_wait(waited: Duration) -> String {
     let ms = waited.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         let s = ms / 1000;
         format!("{s} second{}", if s == 1 { "" } else { "s" })
     } else {

@@ -158,3 +158,7 @@ fn check_targets(key: &str, value: &Json) -> Result<Vec<(String, String)>, Strin
 fn is_sha256(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;
