@@ -68,7 +68,7 @@ pub fn update_store_with_timeout<R>(
     }
 
     let dir = store_dir(&loc.path);
-    prepare_dir(dir, loc.is_default)?;
+    prepare_dir(&loc.path, dir, loc.is_default)?;
     let _lock = acquire_lock(loc, timeout)?;
     let mut store = read_store(&loc.path)?;
     let value = apply(&mut store)?;
@@ -97,7 +97,7 @@ fn store_dir(path: &str) -> &Path {
 
 /// Creates missing directories 0700 (explicitly, whatever the umask) and
 /// makes the per-user default directory private again on every save.
-fn prepare_dir(dir: &Path, is_default: bool) -> Result<(), StoreError> {
+fn prepare_dir(store_path: &str, dir: &Path, is_default: bool) -> Result<(), StoreError> {
     let fail = |d: &Path, e: &std::io::Error| StoreError::CreateDir {
         dir: d.display().to_string(),
         cause: io_cause(e),
@@ -123,8 +123,12 @@ fn prepare_dir(dir: &Path, is_default: bool) -> Result<(), StoreError> {
         }
     }
     if is_default {
-        fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR))
-            .map_err(|e| fail(dir, &e))?;
+        fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR)).map_err(|e| {
+            StoreError::Write {
+                path: store_path.to_string(),
+                cause: format!("making {} private: {}", dir.display(), io_cause(&e)),
+            }
+        })?;
     }
     Ok(())
 }
