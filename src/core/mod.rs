@@ -13,4 +13,5 @@ pub mod json;
 pub mod key;
 pub mod paths;
 pub mod report;
+pub mod store;
 pub mod validate;

@@ -1,0 +1,29 @@
+//! The per-user trust store, byte-compatible with GocciaScript 0.14
+//! (goccia-reference.md §9, goccia-permissions.md "The store").
+//!
+//! * [`locate_store`] finds the file (`--trust-store=<path>` or the
+//!   per-user default); no environment variable selects a store.
+//! * [`read_store`] reads and validates it without locking: a run, `list`
+//!   and `scan` read once and never lock.
+//! * [`serialize_store`] produces the exact bytes GocciaScript writes.
+//! * [`update_store`] is the only way to change the file: it takes the OS
+//!   lock on `<store>.lock`, re-reads the store, applies the caller's
+//!   changes and replaces the file in one rename, so concurrent writers
+//!   merge and readers always see a whole store.
+//!
+//! The store's directory only ever holds `trust.json`, `trust.json.lock` and,
+//! while a write is under way, `trust.json.<pid>.tmp` (DESIGN.md).
+
+mod error;
+mod location;
+mod model;
+mod read;
+mod update;
+mod write;
+
+pub use error::StoreError;
+pub use location::{StoreLocation, locate_store};
+pub use model::{Store, StoredEntry};
+pub use read::{parse_store, read_store};
+pub use update::{LOCK_TIMEOUT, Updated, update_store, update_store_with_timeout};
+pub use write::{serialize_store, utc_timestamp_now};

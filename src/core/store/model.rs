@@ -1,0 +1,202 @@
+//! The store in memory: entries in file order, looked up by trust key.
+
+use std::collections::HashMap;
+
+use crate::core::json::Json;
+
+/// One trusted config (goccia-reference.md §9.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEntry {
+    /// 64 lower-case hex digits.
+    pub sha256: String,
+    /// The normalized block as stored; only used to show what changed.
+    pub block: Json,
+    /// Scope → where it resolved when trusted, outside the hash.
+    pub targets: Vec<(String, String)>,
+    /// `yyyy-mm-ddThh:mm:ssZ`.
+    pub trusted_at: String,
+    /// `<program> <version>`.
+    pub trusted_by: String,
+}
+
+/// The entries of a store, in the order they were read or added. A key put
+/// twice keeps its first position and takes the later data, which is also
+/// how a key occurring twice in the file is read (§15.5).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Store {
+    entries: Vec<(String, StoredEntry)>,
+    /// Folded key → index in `entries`; a 10,000-entry store must read and
+    /// merge in milliseconds.
+    index: HashMap<String, usize>,
+    /// Whether `put`/`remove`/`retain` changed anything since the store was
+    /// read: an update that changes nothing writes nothing.
+    modified: bool,
+}
+
+/// Keys compare exactly on Linux/BSD and ignoring ASCII case on macOS
+/// (goccia-reference.md §6).
+#[cfg(target_os = "macos")]
+fn fold(key: &str) -> std::borrow::Cow<'_, str> {
+    std::borrow::Cow::Owned(key.to_ascii_lowercase())
+}
+
+#[cfg(not(target_os = "macos"))]
+fn fold(key: &str) -> std::borrow::Cow<'_, str> {
+    std::borrow::Cow::Borrowed(key)
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, key: &str) -> Option<&StoredEntry> {
+        self.index
+            .get(fold(key).as_ref())
+            .map(|&i| &self.entries[i].1)
+    }
+
+    /// The entries in store order (file order for a store read from disk).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &StoredEntry)> {
+        self.entries.iter().map(|(k, e)| (k.as_str(), e))
+    }
+
+    /// Adds or replaces the entry for `key`. Replacing an entry with an
+    /// identical one is not a change.
+    pub fn put(&mut self, key: impl Into<String>, entry: StoredEntry) {
+        let key = key.into();
+        match self.index.get(fold(&key).as_ref()) {
+            Some(&i) => {
+                if self.entries[i].0 != key || self.entries[i].1 != entry {
+                    self.entries[i] = (key, entry);
+                    self.modified = true;
+                }
+            }
+            None => {
+                self.index
+                    .insert(fold(&key).into_owned(), self.entries.len());
+                self.entries.push((key, entry));
+                self.modified = true;
+            }
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<StoredEntry> {
+        let i = *self.index.get(fold(key).as_ref())?;
+        let (_, entry) = self.entries.remove(i);
+        self.modified = true;
+        self.reindex();
+        Some(entry)
+    }
+
+    /// Keeps the entries `keep` accepts and returns the keys of the others,
+    /// in store order (`--untrust <dir>`, `untrust --missing`).
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &StoredEntry) -> bool) -> Vec<String> {
+        let mut removed = Vec::new();
+        self.entries.retain(|(k, e)| {
+            let kept = keep(k, e);
+            if !kept {
+                removed.push(k.clone());
+            }
+            kept
+        });
+        if !removed.is_empty() {
+            self.modified = true;
+            self.reindex();
+        }
+        removed
+    }
+
+    /// Whether `put`, `remove` or `retain` changed the store since it was
+    /// read or created.
+    pub fn is_modified(&self) -> bool {
+        self.modified
+    }
+
+    /// For the reader: a store fresh from disk has no changes of its own.
+    pub(super) fn mark_unmodified(&mut self) {
+        self.modified = false;
+    }
+
+    fn reindex(&mut self) {
+        self.index.clear();
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            self.index.insert(fold(k).into_owned(), i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(hash_digit: char) -> StoredEntry {
+        StoredEntry {
+            sha256: hash_digit.to_string().repeat(64),
+            block: Json::Object(vec![("version".into(), Json::Number("1".into()))]),
+            targets: vec![],
+            trusted_at: "2026-09-25T10:12:03Z".into(),
+            trusted_by: "goccia-trust 0.1.0".into(),
+        }
+    }
+
+    #[test]
+    fn a_key_put_again_keeps_its_place_and_takes_the_new_data() {
+        let mut s = Store::new();
+        s.put("/b", entry('1'));
+        s.put("/a", entry('2'));
+        s.put("/b", entry('3'));
+        let keys: Vec<_> = s
+            .iter()
+            .map(|(k, e)| (k, e.sha256.chars().next().unwrap()))
+            .collect();
+        assert_eq!(keys, [("/b", '3'), ("/a", '2')]);
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn tracks_whether_anything_changed() {
+        let mut s = Store::new();
+        assert!(!s.is_modified());
+        s.put("/a", entry('1'));
+        s.mark_unmodified();
+        s.put("/a", entry('1'));
+        assert!(!s.is_modified(), "an identical put is no change");
+        assert!(s.retain(|_, _| true).is_empty());
+        assert!(s.remove("/nope").is_none());
+        assert!(!s.is_modified());
+        assert_eq!(s.remove("/a"), Some(entry('1')));
+        assert!(s.is_modified() && s.is_empty());
+    }
+
+    #[test]
+    fn retain_reports_removed_keys_in_order_and_reindexes() {
+        let mut s = Store::new();
+        for k in ["/a/x", "/b", "/a/y", "/c"] {
+            s.put(k, entry('0'));
+        }
+        assert_eq!(s.retain(|k, _| !k.starts_with("/a/")), ["/a/x", "/a/y"]);
+        assert!(s.get("/c").is_some() && s.get("/a/y").is_none());
+        s.put("/d", entry('1'));
+        assert_eq!(
+            s.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            ["/b", "/c", "/d"]
+        );
+    }
+
+    #[cfg(not(target_os = "macos"))]
+    #[test]
+    fn keys_are_case_sensitive_on_linux() {
+        let mut s = Store::new();
+        s.put("/A/goccia.json", entry('1'));
+        assert!(s.get("/a/goccia.json").is_none());
+    }
+}

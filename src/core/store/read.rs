@@ -1,0 +1,164 @@
+//! Reading and validating a store (goccia-reference.md §9.3).
+//!
+//! Precedence: not UTF-8 or not JSON; then a `version` above 1, whatever
+//! the shape; then the first shape problem met walking the document in
+//! order (top-level members in order, each entry's fields in order, each
+//! target in order), so the problem reported is the one nearest the start
+//! of the file; then, after everything, `no "version"`, `no "trusted"`, and
+//! a version below 1.
+
+use std::io::ErrorKind;
+
+use super::error::io_cause;
+use super::{Store, StoreError, StoredEntry};
+use crate::core::json::{self, Json};
+
+/// Reads the store at `path` without locking. A missing file (or a missing
+/// directory on the way) is an empty store.
+pub fn read_store(path: &str) -> Result<Store, StoreError> {
+    match std::fs::read(path) {
+        Ok(bytes) => parse_store(path, &bytes),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            Ok(Store::new())
+        }
+        Err(e) => Err(StoreError::Unreadable {
+            path: path.to_string(),
+            cause: io_cause(&e),
+        }),
+    }
+}
+
+/// Validates the bytes of a store file; `path` is only used in messages.
+pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
+    let not_json = || StoreError::NotJson {
+        path: path.to_string(),
+    };
+    let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
+    let doc = json::parse(text).map_err(|_| not_json())?;
+
+    // A newer GocciaScript may have changed the shape entirely, so its
+    // version is the one thing read before the shape is judged. As with
+    // JSON.parse, the last `version` member counts.
+    if let Some(version) = doc.get("version").and_then(integer)
+        && version > 1
+    {
+        return Err(StoreError::Newer {
+            path: path.to_string(),
+            version,
+        });
+    }
+
+    let mut store = Store::new();
+    check_document(&doc, &mut store).map_err(|problem| StoreError::Invalid {
+        path: path.to_string(),
+        problem,
+    })?;
+    store.mark_unmodified();
+    Ok(store)
+}
+
+/// An integer written without fraction or exponent that fits an Int64
+/// (`1.0` and `1e0` are not integers).
+fn integer(value: &Json) -> Option<i64> {
+    match value {
+        Json::Number(text) if !text.contains(['.', 'e', 'E']) => text.parse().ok(),
+        _ => None,
+    }
+}
+
+fn check_document(doc: &Json, store: &mut Store) -> Result<(), String> {
+    let Json::Object(members) = doc else {
+        return Err("the top level is not an object".into());
+    };
+    let mut version = None;
+    let mut has_trusted = false;
+    for (name, value) in members {
+        match name.as_str() {
+            "version" => version = Some(integer(value).ok_or("\"version\" is not an integer")?),
+            "trusted" => {
+                has_trusted = true;
+                let Json::Object(entries) = value else {
+                    return Err("\"trusted\" is not an object".into());
+                };
+                for (key, entry) in entries {
+                    store.put(key.clone(), check_entry(key, entry)?);
+                }
+            }
+            other => return Err(format!("unknown key \"{other}\"")),
+        }
+    }
+    let version = version.ok_or("no \"version\"")?;
+    if !has_trusted {
+        return Err("no \"trusted\"".into());
+    }
+    if version < 1 {
+        return Err(format!("unknown \"version\" {version}"));
+    }
+    Ok(())
+}
+
+fn check_entry(key: &str, entry: &Json) -> Result<StoredEntry, String> {
+    let Json::Object(fields) = entry else {
+        return Err(format!("the entry for {key} is not an object"));
+    };
+    let (mut sha256, mut block, mut trusted_at, mut trusted_by) = (None, None, None, None);
+    let mut targets: Vec<(String, String)> = Vec::new();
+    for (field, value) in fields {
+        let string = || match value {
+            Json::String(s) => Ok(s.clone()),
+            _ => Err(format!("\"{field}\" of {key} is not a string")),
+        };
+        match field.as_str() {
+            "sha256" => {
+                let hash = string()?;
+                if !is_sha256(&hash) {
+                    return Err(format!("\"sha256\" of {key} is not a SHA-256"));
+                }
+                sha256 = Some(hash);
+            }
+            "block" => match value {
+                Json::Object(_) => block = Some(value.clone()),
+                _ => return Err(format!("\"block\" of {key} is not an object")),
+            },
+            "trustedAt" => trusted_at = Some(string()?),
+            "trustedBy" => trusted_by = Some(string()?),
+            "targets" => targets = check_targets(key, value)?,
+            other => return Err(format!("unknown key \"{other}\" in the entry for {key}")),
+        }
+    }
+    let missing = |field: &str| format!("{key} has no \"{field}\"");
+    Ok(StoredEntry {
+        sha256: sha256.ok_or_else(|| missing("sha256"))?,
+        block: block.ok_or_else(|| missing("block"))?,
+        trusted_at: trusted_at.ok_or_else(|| missing("trustedAt"))?,
+        trusted_by: trusted_by.ok_or_else(|| missing("trustedBy"))?,
+        targets,
+    })
+}
+
+/// `targets` is optional; a scope that occurs twice keeps its first place
+/// and its last target, like a key of the store.
+fn check_targets(key: &str, value: &Json) -> Result<Vec<(String, String)>, String> {
+    let Json::Object(pairs) = value else {
+        return Err(format!("\"targets\" of {key} is not an object"));
+    };
+    let mut targets: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+    for (scope, target) in pairs {
+        let Json::String(target) = target else {
+            return Err(format!("the target of {scope} in {key} is not a string"));
+        };
+        match targets.iter_mut().find(|(s, _)| s == scope) {
+            Some(slot) => slot.1 = target.clone(),
+            None => targets.push((scope.clone(), target.clone())),
+        }
+    }
+    Ok(targets)
+}
+
+fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;

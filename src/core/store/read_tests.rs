@@ -1,0 +1,311 @@
+//! Every message of goccia-reference.md §9.3 and the order they come in.
+
+use super::*;
+
+const H: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+fn entry(extra: &str) -> String {
+    format!(
+        r#"{{"sha256": "{H}", "block": {{"version": 1}}, "trustedAt": "2026-09-20T10:12:03Z", "trustedBy": "GocciaTestRunner 0.14.0"{extra}}}"#
+    )
+}
+
+/// The message for a document, with the common frame cut off for
+/// shape problems: `trust store P is not a valid trust store (X); fix
+/// or delete it` → `X`.
+fn problem(doc: &str) -> String {
+    match parse_store("P", doc.as_bytes()) {
+        Ok(s) => format!("accepted {} entries", s.len()),
+        Err(StoreError::Invalid { problem, .. }) => problem,
+        Err(other) => other.to_string(),
+    }
+}
+
+#[test]
+fn not_json_and_not_utf8() {
+    let msg = "trust store P is not valid JSON; fix or delete it";
+    for doc in [
+        "",
+        "{\"version\": 1, \"trusted\": ",
+        "\u{feff}{\"version\": 1, \"trusted\": {}}",
+        "{'a': 1}",
+    ] {
+        assert_eq!(problem(doc), msg, "{doc:?}");
+    }
+    let latin1 = b"{\"version\": 1, \"trusted\": {\"/caf\xe9\": {}}}";
+    assert_eq!(parse_store("P", latin1).unwrap_err().to_string(), msg);
+}
+
+#[test]
+fn newer_version_comes_first_whatever_the_shape() {
+    let newer = |v: u32| {
+        format!(
+            "trust store P was written by a newer GocciaScript (version {v}); upgrade GocciaScript or remove the file"
+        )
+    };
+    assert_eq!(
+        problem(r#"{"version": 2, "trusted": {}, "future": [1, 2]}"#),
+        newer(2)
+    );
+    assert_eq!(
+        problem(r#"{"trusted": 5, "extra": 1, "version": 3}"#),
+        newer(3)
+    );
+    assert_eq!(problem(r#"{"version": "x", "version": 2}"#), newer(2));
+    // Only an integer is a version: 2.0 is a shape problem.
+    assert_eq!(
+        problem(r#"{"version": 2.0, "trusted": {}}"#),
+        r#""version" is not an integer"#
+    );
+    // Not JSON still wins over everything.
+    assert_eq!(
+        problem(r#"{"version": 2, "trusted": {},}"#),
+        "trust store P is not valid JSON; fix or delete it"
+    );
+}
+
+#[test]
+fn every_shape_problem() {
+    let cases = [
+        ("[]", "the top level is not an object".to_string()),
+        ("\"x\"", "the top level is not an object".into()),
+        (
+            r#"{"version": "1", "trusted": {}}"#,
+            r#""version" is not an integer"#.into(),
+        ),
+        (
+            r#"{"version": 1.0, "trusted": {}}"#,
+            r#""version" is not an integer"#.into(),
+        ),
+        (
+            r#"{"version": 1e0, "trusted": {}}"#,
+            r#""version" is not an integer"#.into(),
+        ),
+        (
+            r#"{"version": null, "trusted": {}}"#,
+            r#""version" is not an integer"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": []}"#,
+            r#""trusted" is not an object"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {}, "extra": true}"#,
+            r#"unknown key "extra""#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a/goccia.json": []}}"#,
+            "the entry for /a/goccia.json is not an object".into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"sha256": 5, "block": {}, "trustedAt": "t", "trustedBy": "b"}}}"#,
+            r#""sha256" of /a is not a string"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"sha256": "abc", "block": {}, "trustedAt": "t", "trustedBy": "b"}}}"#,
+            r#""sha256" of /a is not a SHA-256"#.into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{}"}}}}}}"#,
+                H.to_uppercase()
+            ),
+            r#""sha256" of /a is not a SHA-256"#.into(),
+        ),
+        (
+            &format!(r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{H}0"}}}}}}"#),
+            r#""sha256" of /a is not a SHA-256"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"block": []}}}"#,
+            r#""block" of /a is not an object"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"block": "{}"}}}"#,
+            r#""block" of /a is not an object"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"trustedAt": 1}}}"#,
+            r#""trustedAt" of /a is not a string"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"trustedBy": null}}}"#,
+            r#""trustedBy" of /a is not a string"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"targets": []}}}"#,
+            r#""targets" of /a is not an object"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"targets": {"/s": "/t", "/u": 1}}}}"#,
+            "the target of /u in /a is not a string".into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {"hash": "x"}}}"#,
+            r#"unknown key "hash" in the entry for /a"#.into(),
+        ),
+        (
+            r#"{"version": 1, "trusted": {"/a": {}}}"#,
+            r#"/a has no "sha256""#.into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{H}", "trustedAt": "t", "trustedBy": "b"}}}}}}"#
+            ),
+            r#"/a has no "block""#.into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{H}", "block": {{}}, "trustedBy": "b"}}}}}}"#
+            ),
+            r#"/a has no "trustedAt""#.into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{H}", "block": {{}}, "trustedAt": "t"}}}}}}"#
+            ),
+            r#"/a has no "trustedBy""#.into(),
+        ),
+        (r#"{"trusted": {}}"#, r#"no "version""#.into()),
+        (r#"{"version": 1}"#, r#"no "trusted""#.into()),
+        (
+            r#"{"version": 0, "trusted": {}}"#,
+            r#"unknown "version" 0"#.into(),
+        ),
+        (
+            r#"{"version": -1, "trusted": {}}"#,
+            r#"unknown "version" -1"#.into(),
+        ),
+    ];
+    for (doc, want) in cases {
+        assert_eq!(problem(doc), want, "{doc}");
+    }
+    let full = parse_store("/h/trust.json", b"[]").unwrap_err().to_string();
+    assert_eq!(
+        full,
+        "trust store /h/trust.json is not a valid trust store (the top level is not an object); fix or delete it"
+    );
+}
+
+#[test]
+fn the_first_problem_in_document_order_wins() {
+    assert_eq!(
+        problem(r#"{"extra": 1, "version": "x"}"#),
+        r#"unknown key "extra""#
+    );
+    assert_eq!(
+        problem(r#"{"version": "x", "extra": 1}"#),
+        r#""version" is not an integer"#
+    );
+    // Within an entry, fields in order; missing fields once the entry ends.
+    assert_eq!(
+        problem(r#"{"version": 1, "trusted": {"/a": {"sha256": 5, "x": 1}}}"#),
+        r#""sha256" of /a is not a string"#
+    );
+    assert_eq!(
+        problem(r#"{"version": 1, "trusted": {"/a": {"x": 1, "sha256": 5}}}"#),
+        r#"unknown key "x" in the entry for /a"#
+    );
+    assert_eq!(
+        problem(r#"{"version": 1, "trusted": {"/a": {}, "/b": []}}"#),
+        r#"/a has no "sha256""#
+    );
+    assert_eq!(
+        problem(r#"{"version": 1, "trusted": {"/b": [], "/a": {}}}"#),
+        "the entry for /b is not an object"
+    );
+    // Any shape problem beats the checks made after everything.
+    assert_eq!(
+        problem(r#"{"trusted": {"/a": []}}"#),
+        "the entry for /a is not an object"
+    );
+    assert_eq!(
+        problem(r#"{"trusted": {}, "other": 1}"#),
+        r#"unknown key "other""#
+    );
+    assert_eq!(problem("{}"), r#"no "version""#);
+    assert_eq!(problem(r#"{"version": 0}"#), r#"no "trusted""#);
+    // A later duplicate is checked too.
+    let doc = format!(
+        r#"{{"version": 1, "trusted": {{"/a": {}, "/a": {{"sha256": 1}}}}}}"#,
+        entry("")
+    );
+    assert_eq!(problem(&doc), r#""sha256" of /a is not a string"#);
+}
+
+#[test]
+fn accepts_the_schema_with_and_without_targets() {
+    let doc = format!(
+        r#"{{"version": 1, "trusted": {{"/a": {}, "/b": {}}}}}"#,
+        entry(""),
+        entry(r#", "targets": {"/s": "/t", "/s": "/u", "/r": "/r"}"#)
+    );
+    let store = parse_store("P", doc.as_bytes()).unwrap();
+    assert!(!store.is_modified());
+    assert!(store.get("/a").unwrap().targets.is_empty());
+    let b = store.get("/b").unwrap();
+    assert_eq!(
+        b.targets,
+        [
+            ("/s".to_string(), "/u".to_string()),
+            ("/r".into(), "/r".into())
+        ]
+    );
+    assert_eq!(
+        (b.trusted_at.as_str(), b.trusted_by.as_str()),
+        ("2026-09-20T10:12:03Z", "GocciaTestRunner 0.14.0")
+    );
+}
+
+#[test]
+fn a_duplicated_key_keeps_its_first_place_and_its_last_data() {
+    let later = entry("").replace("GocciaTestRunner", "GocciaScriptLoader");
+    let doc = format!(
+        r#"{{"version": 1, "trusted": {{"/b": {}, "/a": {}, "/b": {later}}}}}"#,
+        entry(""),
+        entry("")
+    );
+    let store = parse_store("P", doc.as_bytes()).unwrap();
+    let keys: Vec<_> = store
+        .iter()
+        .map(|(k, e)| (k, e.trusted_by.as_str()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("/b", "GocciaScriptLoader 0.14.0"),
+            ("/a", "GocciaTestRunner 0.14.0")
+        ]
+    );
+}
+
+#[test]
+fn the_block_is_reserialized_compactly_in_file_order() {
+    let doc = format!(
+        r#"{{"version": 1, "trusted": {{"/a": {{"sha256": "{H}", "block": {{ "z": "\/x\u0041\u00e9", "a": [ true ] }}, "trustedAt": "t", "trustedBy": "b"}}}}}}"#
+    );
+    let store = parse_store("P", doc.as_bytes()).unwrap();
+    assert_eq!(
+        store.get("/a").unwrap().block.to_compact(),
+        r#"{"z":"/xAé","a":[true]}"#
+    );
+}
+
+#[test]
+fn missing_and_unreadable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none/trust.json");
+    assert!(read_store(missing.to_str().unwrap()).unwrap().is_empty());
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    assert!(
+        read_store(file.join("trust.json").to_str().unwrap())
+            .unwrap()
+            .is_empty()
+    );
+    let d = dir.path().to_str().unwrap();
+    assert_eq!(
+        read_store(d).unwrap_err().to_string(),
+        format!("cannot read trust store {d}: Is a directory")
+    );
+}
