@@ -20,7 +20,7 @@ pub fn config_exists(key: &str) -> bool {
 
 /// One report per entry, in the order the store file lists them.
 pub fn list_entries(store: &Store, env: &Env) -> Vec<StoreEntryReport> {
-    let entries: Vec<(&String, &StoredEntry)> = store.iter().collect();
+    let entries: Vec<(&str, &StoredEntry)> = store.iter().collect();
     entries
         .par_iter()
         .map(|(key, entry)| entry_report(key, entry, env))

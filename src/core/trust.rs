@@ -13,9 +13,9 @@ use crate::core::key::{TrustKey, is_under, trust_key_for_directory, trust_key_fo
 use crate::core::listing::config_exists;
 use crate::core::report::DiffLine;
 use crate::core::scan::discover_all;
-use crate::core::status::{compare, entry_matches};
-use crate::core::store::{Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now};
+use crate::core::status::compare;
 use crate::core::report::ConfigState;
+use crate::core::store::{Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now};
 
 /// `trustedBy` of every entry this tool writes.
 pub fn trusted_by() -> String {
@@ -103,11 +103,12 @@ pub fn record_trust(loc: &StoreLocation, snapshots: &[&ConfigSnapshot]) -> Resul
         .map(|s| (s.key.as_str().to_string(), entry_for(s, &now)))
         .collect();
     update_store(loc, |store| {
-        for (key, entry) in entries {
-            store.put(key, entry);
+        for (key, entry) in &entries {
+            store.put(key.clone(), entry.clone());
         }
         Ok(snapshots.len())
     })
+    .map(|u| u.value)
 }
 
 /// What a reviewer saw of a config and agreed to trust.
@@ -161,64 +162,25 @@ pub fn untrust_root(arg: &str, env: &Env) -> String {
 
 /// Removes, per root, the entries equal to it or under it, saving the store
 /// only when something goes. Returns how many each root removed.
-pub fn untrust_roots(loc: &StoreLocation, roots: &[String], current: &Store) -> Result<Vec<usize>, StoreError> {
-    let would_remove = |store: &Store, root: &str| store.iter().filter(|(k, _)| is_under(k, root)).count();
-    if roots.iter().all(|r| would_remove(current, r) == 0) {
-        return Ok(vec![0; roots.len()]);
-    }
+pub fn untrust_roots(loc: &StoreLocation, roots: &[String]) -> Result<Vec<usize>, StoreError> {
+    // The store decides on an unlocked read whether anything goes, then
+    // re-applies this under the lock to the store as it is on disk.
     update_store(loc, |store| {
-        let mut counts = Vec::with_capacity(roots.len());
-        for root in roots {
-            let doomed: Vec<String> = store
-                .iter()
-                .filter(|(k, _)| is_under(k, root))
-                .map(|(k, _)| k.clone())
-                .collect();
-            for k in &doomed {
-                store.remove(k);
-            }
-            counts.push(doomed.len());
-        }
-        Ok(counts)
+        Ok(roots
+            .iter()
+            .map(|root| store.retain(|k, _| !is_under(k, root)).len())
+            .collect())
     })
+    .map(|u| u.value)
 }
 
 /// Removes every entry whose key is not an existing file; returns their keys.
-pub fn untrust_missing(loc: &StoreLocation, current: &Store) -> Result<Vec<String>, StoreError> {
-    if current.iter().all(|(k, _)| config_exists(k)) {
-        return Ok(Vec::new());
-    }
-    update_store(loc, |store| {
-        let gone: Vec<String> = store
-            .iter()
-            .filter(|(k, _)| !config_exists(k))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for k in &gone {
-            store.remove(k);
-        }
-        Ok(gone)
-    })
+pub fn untrust_missing(loc: &StoreLocation) -> Result<Vec<String>, StoreError> {
+    update_store(loc, |store| Ok(store.retain(|k, _| config_exists(k)))).map(|u| u.value)
 }
 
 /// Removes the given keys (the TUI's untrust and prune), only those present.
 pub fn untrust_keys(loc: &StoreLocation, keys: &[String]) -> Result<usize, StoreError> {
-    update_store(loc, |store| {
-        let mut n = 0;
-        for k in keys {
-            if store.get(k).is_some() {
-                store.remove(k);
-                n += 1;
-            }
-        }
-        Ok(n)
-    })
-}
-
-/// Whether a stored entry still matches its config (used by callers that
-/// re-check before acting).
-pub fn still_trusted(snapshot: &ConfigSnapshot, store: &Store) -> bool {
-    store
-        .get(snapshot.key.as_str())
-        .is_some_and(|e| entry_matches(snapshot, e))
+    update_store(loc, |store| Ok(keys.iter().filter(|k| store.remove(k).is_some()).count()))
+        .map(|u| u.value)
 }
