@@ -8,4 +8,6 @@ pub mod error;
 pub mod exit;
 pub mod json;
 pub mod paths;
+pub mod policy;
 pub mod report;
+pub mod spawn;
