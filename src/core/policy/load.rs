@@ -220,9 +220,15 @@ pub fn parse_policy(
     let system_read_only_roots = root_list("system_read_only_roots")?;
     let personal_data_roots = root_list("personal_data_roots")?;
     let mut denied_roots = root_list("denied_roots")?;
-    let store = store_dir.to_string_lossy().into_owned();
+    let mut store = store_dir.to_string_lossy().into_owned();
     if !store.is_empty() {
-        denied_roots.push(Root::new(&store, lexical_path(&store, &env.cwd)));
+        let root = Root::new(&store, lexical_path(&store, &env.cwd));
+        // Already listed (the defaults name `~/.config/goccia`): nothing to add.
+        if denied_roots.iter().any(|r| r.lexical == root.lexical) {
+            store.clear();
+        } else {
+            denied_roots.push(root);
+        }
     }
 
     let string_map = |key: &'static str| -> Result<Vec<(String, String)>, PolicyError> {

@@ -1,0 +1,3 @@
+//! The command line: one file per command, clap only here.
+
+pub mod policy;
