@@ -120,12 +120,10 @@ fn tree() -> Tree {
     let (home, ws) = (home.display().to_string(), ws.display().to_string());
     let env = env_at(&ws, &home);
     let pol = policy(
-        &format!(
-            r#"{{"approved_workspaces": ["."], "personal_data_roots": ["~"],
-                 "system_read_only_roots": ["/etc"], "denied_roots": ["~/.ssh"],
-                 "grants": {{"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow"}},
-                 "risk_to_level": {{"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE"}}}}"#
-        ),
+        r#"{"approved_workspaces": ["."], "personal_data_roots": ["~"],
+            "system_read_only_roots": ["/etc"], "denied_roots": ["~/.ssh"],
+            "grants": {"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow"},
+            "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE"}}"#,
         &env,
     );
     Tree {
