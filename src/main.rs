@@ -1,6 +1,3 @@
-mod cli;
-mod tui_entry;
-
 fn main() -> std::process::ExitCode {
-    cli::main()
+    goccia_trust::cli::main()
 }

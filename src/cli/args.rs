@@ -5,7 +5,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use goccia_trust::core::paths::pascal_trim;
+use crate::core::paths::pascal_trim;
 
 /// Review, trust and audit GocciaScript config permission requests.
 ///

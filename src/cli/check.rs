@@ -10,14 +10,14 @@ use serde::Serialize;
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::Io;
-use goccia_trust::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::key::TrustKey;
-use goccia_trust::core::paths::expand_without_trailing_separator;
-use goccia_trust::core::report::ConfigReport;
-use goccia_trust::core::scan::{discover_all, report_for};
-use goccia_trust::core::store::{Store, locate_store, read_store};
+use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::key::TrustKey;
+use crate::core::paths::expand_without_trailing_separator;
+use crate::core::report::ConfigReport;
+use crate::core::scan::{discover_all, report_for};
+use crate::core::store::{Store, locate_store, read_store};
 
 #[derive(Serialize)]
 struct JsonInput {

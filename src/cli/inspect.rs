@@ -9,12 +9,12 @@ use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
 use crate::cli::scan::store_or_empty;
 use crate::cli::Io;
-use goccia_trust::core::config::load_config;
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::key::trust_key_for_path;
-use goccia_trust::core::paths::expand_file_name;
-use goccia_trust::core::status::compare;
+use crate::core::config::load_config;
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::key::trust_key_for_path;
+use crate::core::paths::expand_file_name;
+use crate::core::status::compare;
 
 #[derive(Serialize)]
 struct JsonInspect {

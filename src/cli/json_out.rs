@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use goccia_trust::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
 
 #[derive(Serialize)]
 pub struct JsonDiffLine {
@@ -85,7 +85,7 @@ pub struct JsonConfig {
 
 impl From<&ConfigReport> for JsonConfig {
     fn from(r: &ConfigReport) -> Self {
-        use goccia_trust::core::report::ConfigState;
+        use crate::core::report::ConfigState;
         let current_lines: Vec<String> = r
             .lines
             .iter()

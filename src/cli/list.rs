@@ -8,9 +8,9 @@ use serde::Serialize;
 use crate::cli::args::{GlobalArgs, ListArgs};
 use crate::cli::json_out::{JsonEntry, to_json};
 use crate::cli::{Io, load_store};
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::listing::{list_entries, render_list_trusted};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::listing::{list_entries, render_list_trusted};
 
 #[derive(Serialize)]
 struct JsonList {

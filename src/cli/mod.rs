@@ -8,15 +8,16 @@ pub mod list;
 pub mod policy;
 pub mod scan;
 pub mod trust;
+pub mod tui;
 pub mod untrust;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::cli::args::{Command, GlobalArgs, Invocation, ParseOutcome, ScanArgs};
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic.
@@ -93,7 +94,7 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
                 Command::List(a) => list::run(g, a, env, io),
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),
-                Command::Policy(a) => policy::run(a, env, io),
+                Command::Policy(a) => policy_command(g, a, env, io),
                 Command::Tui(a) => default_command(g, a.path.clone(), env, io),
             }
         }
@@ -104,7 +105,7 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
 fn default_command(g: &GlobalArgs, path: Option<String>, env: &Env, io: &mut Io<'_>) -> u8 {
     let path = path.unwrap_or_else(|| ".".to_string());
     if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        return crate::tui_entry::run(g, &path, env, io);
+        return crate::cli::tui::run(g, &path, env, io);
     }
     scan::run(
         g,
@@ -135,4 +136,16 @@ pub fn load_store(g: &GlobalArgs, env: &Env, io: &mut Io<'_>) -> Result<(StoreLo
 pub fn store_failure(e: &StoreError, io: &mut Io<'_>) -> u8 {
     io.error(e);
     exit::FAILURE
+}
+
+/// `policy ...`: the store's own directory is always a denied root, so the
+/// gate needs to know where the store is.
+fn policy_command(g: &GlobalArgs, args: &policy::PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    let mut args = args.clone();
+    args.store_dir = match locate_store(g.trust_store.as_deref(), env) {
+        Ok(loc) => Some(std::path::Path::new(&loc.path).parent().unwrap_or(std::path::Path::new("/")).to_path_buf()),
+        Err(_) => None,
+    };
+    let _ = io.out.flush();
+    policy::run(&args, env)
 }

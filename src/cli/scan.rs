@@ -10,12 +10,12 @@ use serde::Serialize;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::Io;
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::report::{ConfigReport, ConfigState, DiffLine};
-use goccia_trust::core::scan::scan;
-use goccia_trust::core::status::diff_summary;
-use goccia_trust::core::store::{Store, locate_store, read_store};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::report::{ConfigReport, ConfigState, DiffLine};
+use crate::core::scan::scan;
+use crate::core::status::diff_summary;
+use crate::core::store::{Store, locate_store, read_store};
 
 #[derive(Serialize)]
 struct JsonScan {

@@ -6,12 +6,12 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
-use goccia_trust::core::config::ConfigSnapshot;
-use goccia_trust::core::display::{count_config_files, describe_targets, display_path};
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::paths::{expand_file_name, pascal_trim};
-use goccia_trust::core::trust::{PlanError, TrustPlan, plan_trust, record_trust};
+use crate::core::config::ConfigSnapshot;
+use crate::core::display::{count_config_files, describe_targets, display_path};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::{expand_file_name, pascal_trim};
+use crate::core::trust::{PlanError, TrustPlan, plan_trust, record_trust};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if let Err(e) = check_paths("--trust", &args.paths) {

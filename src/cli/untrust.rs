@@ -5,10 +5,10 @@ use std::io::Write;
 
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
-use goccia_trust::core::display::{describe_target, display_path};
-use goccia_trust::core::env::Env;
-use goccia_trust::core::exit;
-use goccia_trust::core::trust::{untrust_missing, untrust_root, untrust_roots};
+use crate::core::display::{describe_target, display_path};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::trust::{untrust_missing, untrust_root, untrust_roots};
 
 pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if !args.missing

@@ -12,6 +12,8 @@ pub mod extends;
 pub mod json;
 pub mod key;
 pub mod paths;
+pub mod policy;
 pub mod report;
+pub mod spawn;
 pub mod store;
 pub mod validate;

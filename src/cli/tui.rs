@@ -2,9 +2,9 @@
 
 use crate::cli::Io;
 use crate::cli::args::GlobalArgs;
-use goccia_trust::core::env::Env;
+use crate::core::env::Env;
 
 pub fn run(_g: &GlobalArgs, _path: &str, _env: &Env, io: &mut Io<'_>) -> u8 {
     io.error("the interactive review is not wired in yet");
-    goccia_trust::core::exit::FAILURE
+    crate::core::exit::FAILURE
 }

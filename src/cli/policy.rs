@@ -1,0 +1,456 @@
+//! `goccia-trust policy show|evaluate|run`: the policy gate on the command
+//! line (spec/policy-gate.md, as adapted in policy-reference.md §11).
+//!
+//! Output follows the reference's `policy`, `evaluate` and `run` verbs: one
+//! JSON document on stdout, compact, or pretty (2 spaces) with `--json`.
+//! Errors print `Error: <message>` on stderr, and with `--json` also
+//! `{"error":"<message>"}` on stdout.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::policy::record::{RecordHandle, iso_now};
+use crate::core::policy::{
+    Class, Decision, Policy, ResolvedTarget, Verdict, evaluate, load_policy, sha256_hex, state_dir,
+    write_record,
+};
+use crate::core::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
+
+/// Decide, before anything is trusted or run, whether an operation is
+/// ALLOWED (exit 0), DENIED (exit 3) or NEEDS_AUTH (exit 4); exit 2 for a
+/// usage or policy error.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PolicyArgs {
+    #[command(subcommand)]
+    pub command: PolicyCommand,
+    /// The trust store's directory, always a denied root. Filled in by the
+    /// caller from `--trust-store`; the platform default otherwise.
+    #[arg(skip)]
+    pub store_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum PolicyCommand {
+    /// Print the policy in force (the shipped default unless --policy).
+    Show(ShowArgs),
+    /// Decide one operation and print the decision; executes and records
+    /// nothing.
+    Evaluate(EvaluateArgs),
+    /// Decide one operation, record the decision, and execute it only when
+    /// ALLOWED.
+    Run(RunArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct PolicyFileArgs {
+    /// Policy file, relative to the working directory. Without it, the
+    /// default policy shipped for this platform.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<String>,
+    /// Pretty-print the JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: PolicyFileArgs,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvaluateArgs {
+    /// Risk class, e.g. R0..R4, looked up exactly in the policy's
+    /// risk_to_level.
+    #[arg(long, value_name = "R")]
+    pub risk: String,
+    /// Target path, relative to the working directory. Without one, only the
+    /// level's grant decides.
+    #[arg(long, value_name = "T")]
+    pub target: Option<String>,
+    #[command(flatten)]
+    pub common: PolicyFileArgs,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// Risk class the operation is declared at.
+    #[arg(long, value_name = "R")]
+    pub risk: String,
+    /// `read` (needs --target) or `spawn` (needs `-- COMMAND [ARGS...]`).
+    #[arg(long, value_name = "OP")]
+    pub op: String,
+    /// File to read, relative to the working directory.
+    #[arg(long, value_name = "T")]
+    pub target: Option<String>,
+    /// Where decision records go: DIR/decisions/. Default
+    /// $GOCCIA_TRUST_STATE_DIR, else $XDG_STATE_HOME/goccia-trust, else
+    /// ~/.local/state/goccia-trust.
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<String>,
+    /// Time limit of a spawned command; at the limit it gets SIGTERM, then
+    /// SIGKILL after --kill-grace-ms.
+    #[arg(long, value_name = "MS", default_value_t = 15_000)]
+    pub timeout_ms: u64,
+    /// Time between SIGTERM and SIGKILL at the limit.
+    #[arg(long, value_name = "MS", default_value_t = 2_000)]
+    pub kill_grace_ms: u64,
+    #[command(flatten)]
+    pub common: PolicyFileArgs,
+    /// The command to spawn, in the working directory, with this exact
+    /// argument vector.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+/// A failure with its exit code; printed once by [`run`].
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: exit::USAGE,
+        }
+    }
+    fn failed(message: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: message.to_string(),
+            code: exit::FAILURE,
+        }
+    }
+}
+
+/// Runs `policy ...` and returns the exit code.
+pub fn run(args: &PolicyArgs, env: &Env) -> u8 {
+    let (common, result) = match &args.command {
+        PolicyCommand::Show(a) => (&a.common, show(a, args, env)),
+        PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env)),
+        PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env)),
+    };
+    match result {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("Error: {}", f.message);
+            if common.json {
+                println!("{}", serde_json::json!({ "error": f.message }));
+            }
+            f.code
+        }
+    }
+}
+
+/// The platform's default trust-store directory, as GocciaScript computes it
+/// (goccia-permissions.md, "The store").
+pub fn default_store_dir(env: &Env) -> PathBuf {
+    if cfg!(target_os = "macos") {
+        Path::new(&env.home).join("Library/Application Support/Goccia")
+    } else if env.xdg_config_home.starts_with('/') {
+        Path::new(&env.xdg_config_home).join("goccia")
+    } else {
+        Path::new(&env.home).join(".config/goccia")
+    }
+}
+
+fn load(common: &PolicyFileArgs, args: &PolicyArgs, env: &Env) -> Result<Policy, Failure> {
+    let store = args
+        .store_dir
+        .clone()
+        .unwrap_or_else(|| default_store_dir(env));
+    load_policy(common.policy.as_deref(), env, &store).map_err(|e| Failure::usage(e.to_string()))
+}
+
+fn print_json<T: Serialize>(value: &T, pretty: bool) {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    println!("{}", text.expect("plain data serializes"));
+}
+
+fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
+    let policy = load(&a.common, args, env)?;
+    println!("{}", policy.to_json(a.common.json));
+    Ok(exit::SUCCESS)
+}
+
+fn evaluate_cmd(a: &EvaluateArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
+    if a.risk.is_empty() {
+        return Err(Failure::usage(
+            "usage: policy evaluate --risk R [--target T]",
+        ));
+    }
+    let policy = load(&a.common, args, env)?;
+    // As in the reference, an empty --target is no target.
+    let target = a.target.as_deref().filter(|t| !t.is_empty());
+    let decision = evaluate(&policy, &a.risk, target, env);
+    print_json(&decision, a.common.json);
+    Ok(decision.verdict.exit_code())
+}
+
+/// The decision part of a `run` record; the outcome fields follow once the
+/// operation has run.
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    op: &'a str,
+    risk: &'a str,
+    verdict: Verdict,
+    reason: &'a str,
+    level: Option<&'a str>,
+    classification: Option<Class>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'a str>,
+    resolved_target: Option<&'a ResolvedTarget>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cwd: Option<&'a str>,
+    policy: String,
+    policy_sha256: &'a str,
+    executed: bool,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+#[derive(Serialize, Default)]
+struct Outcome {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_sha256: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    started: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended: Option<String>,
+    #[serde(flatten)]
+    spawn: Option<SpawnFields>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    execution_error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct SpawnFields {
+    exit_code: Option<i32>,
+    signal: Option<String>,
+    stdout_sha256: String,
+    stderr_sha256: String,
+    stdout_bytes: u64,
+    stderr_bytes: u64,
+    timed_out: bool,
+}
+
+impl Outcome {
+    fn from_spawn(o: &SpawnOutcome, started: String) -> Outcome {
+        Outcome {
+            started: Some(started),
+            ended: Some(iso_now()),
+            spawn: Some(SpawnFields {
+                exit_code: o.exit_code,
+                signal: o.signal.clone(),
+                stdout_sha256: o.stdout_sha256.clone(),
+                stderr_sha256: o.stderr_sha256.clone(),
+                stdout_bytes: o.stdout_bytes,
+                stderr_bytes: o.stderr_bytes,
+                timed_out: o.timed_out,
+            }),
+            ..Outcome::default()
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct NotExecuted<'a> {
+    #[serde(flatten)]
+    decision: &'a Decision,
+    executed: bool,
+    record: String,
+}
+
+// stdout of an executed run, in the reference's key order (serde_json's
+// `json!` would sort the keys).
+#[derive(Serialize)]
+struct ReadDone {
+    executed: bool,
+    bytes: u64,
+    content_sha256: String,
+    record: String,
+}
+
+#[derive(Serialize)]
+struct SpawnDone<'a> {
+    executed: bool,
+    exit_code: Option<i32>,
+    signal: Option<&'a str>,
+    timed_out: bool,
+    record: String,
+}
+
+#[derive(Serialize)]
+struct ExecFailed {
+    executed: bool,
+    error: String,
+    record: String,
+}
+
+fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
+    const USAGE: &str =
+        "usage: policy run --risk R --op read --target T | --op spawn -- COMMAND [ARGS...]";
+    if a.risk.is_empty() {
+        return Err(Failure::usage(USAGE));
+    }
+    let target = a.target.as_deref().filter(|t| !t.is_empty());
+    match a.op.as_str() {
+        "read" if target.is_none() => return Err(Failure::usage("read op requires --target")),
+        "read" if !a.command.is_empty() => {
+            return Err(Failure::usage("read op takes no command after --"));
+        }
+        "spawn" if a.command.is_empty() => {
+            return Err(Failure::usage("spawn op requires -- COMMAND [ARGS...]"));
+        }
+        "spawn" if a.target.is_some() => {
+            return Err(Failure::usage(
+                "spawn op takes no --target (it is judged on the working directory)",
+            ));
+        }
+        "read" | "spawn" => {}
+        other => {
+            return Err(Failure::usage(format!(
+                "unknown op \"{other}\" (supported: read, spawn)"
+            )));
+        }
+    }
+    let policy = load(&a.common, args, env)?;
+    let is_spawn = a.op == "spawn";
+    // A spawn is judged on the directory it runs in.
+    let judged = if is_spawn {
+        Some(env.cwd.as_str())
+    } else {
+        target
+    };
+    let decision = evaluate(&policy, &a.risk, judged, env);
+
+    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let dir =
+        state_dir(a.state_dir.as_deref(), env_dir.as_deref(), env).map_err(Failure::failed)?;
+    let mut rec = RunRecord {
+        op: &a.op,
+        risk: &a.risk,
+        verdict: decision.verdict,
+        reason: &decision.reason,
+        level: decision.level.as_deref(),
+        classification: decision.classification,
+        target,
+        resolved_target: decision.target.as_ref(),
+        command: is_spawn.then(|| a.command[0].as_str()),
+        args: is_spawn.then(|| &a.command[1..]),
+        cwd: is_spawn.then_some(env.cwd.as_str()),
+        policy: policy.source.to_string(),
+        policy_sha256: &policy.sha256,
+        executed: false,
+        outcome: Outcome::default(),
+    };
+    // The record is written before anything runs; without it, nothing runs.
+    let handle = write_record(&dir, &rec).map_err(Failure::failed)?;
+    let record = handle.path.display().to_string();
+    let pretty = a.common.json;
+
+    if decision.verdict != Verdict::Allowed {
+        let out = NotExecuted {
+            decision: &decision,
+            executed: false,
+            record,
+        };
+        print_json(&out, pretty);
+        return Ok(decision.verdict.exit_code());
+    }
+
+    if is_spawn {
+        let limits = SpawnLimits {
+            timeout: Duration::from_millis(a.timeout_ms),
+            grace: Duration::from_millis(a.kill_grace_ms),
+        };
+        let started = iso_now();
+        match run_bounded(&a.command[0], &a.command[1..], Path::new(&env.cwd), limits) {
+            Ok(o) => {
+                rec.executed = true;
+                rec.outcome = Outcome::from_spawn(&o, started);
+                finish(&handle, &rec)?;
+                let out = SpawnDone {
+                    executed: true,
+                    exit_code: o.exit_code,
+                    signal: o.signal.as_deref(),
+                    timed_out: o.timed_out,
+                    record,
+                };
+                print_json(&out, pretty);
+                // The child's code, or 1 when a signal ended it.
+                Ok(o.exit_code.map_or(exit::FAILURE, |c| c as u8))
+            }
+            Err(e) => {
+                let message = format!("cannot run {}: {e}", a.command[0]);
+                failed_execution(&handle, &mut rec, message, record, pretty)
+            }
+        }
+    } else {
+        let resolved = decision.target.as_ref().expect("read has a target");
+        // Read what was judged: the canonical path, so a link swapped in
+        // after classification is not followed to a new place.
+        let path = resolved.canonical.as_ref().unwrap_or(&resolved.lexical);
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let sha = sha256_hex(&bytes);
+                rec.executed = true;
+                rec.outcome = Outcome {
+                    bytes: Some(bytes.len() as u64),
+                    content_sha256: Some(sha.clone()),
+                    ..Outcome::default()
+                };
+                finish(&handle, &rec)?;
+                let out = ReadDone {
+                    executed: true,
+                    bytes: bytes.len() as u64,
+                    content_sha256: sha,
+                    record,
+                };
+                print_json(&out, pretty);
+                Ok(exit::SUCCESS)
+            }
+            Err(e) => {
+                let message = format!("cannot read {path}: {e}");
+                failed_execution(&handle, &mut rec, message, record, pretty)
+            }
+        }
+    }
+}
+
+fn finish(handle: &RecordHandle, rec: &RunRecord) -> Result<(), Failure> {
+    handle.update(rec).map_err(Failure::failed)
+}
+
+fn failed_execution(
+    handle: &RecordHandle,
+    rec: &mut RunRecord,
+    message: String,
+    record: String,
+    pretty: bool,
+) -> Result<u8, Failure> {
+    rec.outcome.execution_error = Some(message.clone());
+    finish(handle, rec)?;
+    let out = ExecFailed {
+        executed: false,
+        error: message,
+        record,
+    };
+    print_json(&out, pretty);
+    Ok(exit::FAILURE)
+}

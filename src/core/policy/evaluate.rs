@@ -1,0 +1,131 @@
+//! The decision: policy-reference.md §5, reasons byte for byte, with one
+//! change (§11.8): every grant applies, READ_ONLY and DISCOVERY_ONLY
+//! included. The reference ignores the grant of a read level whenever there
+//! is a target, so `"READ_ONLY": "deny"` still let every workspace read
+//! through; here it denies them. Where the grant is `allow` the outcome and
+//! the texts are the reference's.
+
+use serde::Serialize;
+
+use super::classify::{ResolvedTarget, classify, resolve_target};
+use super::load::{Grant, Policy};
+use super::{Class, Verdict};
+use crate::core::env::Env;
+
+/// One decision, serialized in the reference's key order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub reason: String,
+    pub risk: String,
+    /// `None` for an unknown risk class.
+    pub level: Option<String>,
+    /// `None` without a target when the decision is DENIED (the reference's
+    /// rule); `APPROVED_WORKSPACE` without a target otherwise.
+    pub classification: Option<Class>,
+    /// The target as judged; not part of the `evaluate` output.
+    #[serde(skip)]
+    pub target: Option<ResolvedTarget>,
+}
+
+const READ_LEVELS: [&str; 2] = ["READ_ONLY", "DISCOVERY_ONLY"];
+
+/// Decides `risk` on `target` (relative to `env.cwd`). `None` is the
+/// reference's target-less evaluation, where only the grant decides; config
+/// requests on paths never use it (an unscoped path grant targets `/`).
+pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) -> Decision {
+    let target = target.map(|t| resolve_target(t, &env.cwd));
+    let class = target.as_ref().map(|t| classify(policy, t));
+    let decide = |verdict, reason: String, level: Option<&str>, classification| Decision {
+        verdict,
+        reason,
+        risk: risk.to_string(),
+        level: level.map(str::to_string),
+        classification,
+        target: target.clone(),
+    };
+
+    // Exact lookup: `r0`, `R0 ` and `constructor` are simply unknown.
+    let Some(level) = policy.risk_to_level.get(risk).map(String::as_str) else {
+        return decide(
+            Verdict::Denied,
+            format!("unknown risk class \"{risk}\" (default denial)"),
+            None,
+            class,
+        );
+    };
+    let grant = policy.grants.get(level).copied();
+    let is_read = READ_LEVELS.contains(&level);
+
+    if let Some(cls) = class {
+        let name = cls.as_str();
+        if matches!(cls, Class::PersonalDataPath | Class::DeniedRoot) {
+            return decide(
+                Verdict::Denied,
+                format!("target classified {name} \u{2014} denied at any risk level"),
+                Some(level),
+                class,
+            );
+        }
+        if is_read {
+            if !matches!(cls, Class::ApprovedWorkspace | Class::SystemPath) {
+                return decide(
+                    Verdict::Denied,
+                    format!("{name} not readable at {risk}"),
+                    Some(level),
+                    class,
+                );
+            }
+            if grant == Some(Grant::Allow) {
+                return decide(
+                    Verdict::Allowed,
+                    format!("{name} read at {risk}"),
+                    Some(level),
+                    class,
+                );
+            }
+            // Not allowed outright: fall through to the grant, as for
+            // every other level (§11.8).
+        } else if cls != Class::ApprovedWorkspace {
+            return decide(
+                Verdict::Denied,
+                format!(
+                    "{name} outside approved workspace \u{2014} writes/effects only inside workspace"
+                ),
+                Some(level),
+                class,
+            );
+        }
+    }
+
+    let reported = class.or(Some(Class::ApprovedWorkspace));
+    match grant {
+        Some(Grant::Allow) => decide(
+            Verdict::Allowed,
+            format!("{level} granted at {risk}"),
+            Some(level),
+            reported,
+        ),
+        Some(Grant::NeedsAuth) => decide(
+            Verdict::NeedsAuth,
+            format!("{level} requires explicit authorization at {risk}"),
+            Some(level),
+            reported,
+        ),
+        // The reference names the value it found; a missing grant reads
+        // `undefined` there, and the differential suite compares the text.
+        other => decide(
+            Verdict::Denied,
+            format!(
+                "unknown grant \"{}\" for {level} (default denial)",
+                other.map_or("undefined", Grant::as_str)
+            ),
+            Some(level),
+            class,
+        ),
+    }
+}
+
+#[cfg(test)]
+#[path = "evaluate_tests.rs"]
+mod tests;

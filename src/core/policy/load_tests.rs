@@ -1,0 +1,213 @@
+use super::*;
+use crate::core::policy::test_support::env_at;
+
+const MINIMAL: &str = r#"{"grants": {}, "risk_to_level": {}}"#;
+
+fn parse(text: &str) -> Result<Policy, PolicyError> {
+    parse_policy(
+        text.as_bytes(),
+        PolicySource::File("/p/policy.json".into()),
+        &env_at("/cwd", "/home/u"),
+        Path::new(""),
+    )
+}
+
+fn error(text: &str) -> String {
+    parse(text).map(|_| ()).unwrap_err().to_string()
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env_at(&dir.path().display().to_string(), "/home/u");
+    let e = load_policy(Some("nope.json"), &env, Path::new("")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("policy not found: {}/nope.json", dir.path().display())
+    );
+}
+
+#[test]
+fn a_directory_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env_at("/", "/home/u");
+    let e = load_policy(Some(&dir.path().display().to_string()), &env, Path::new(""));
+    assert!(matches!(e, Err(PolicyError::InvalidJson { .. })), "{e:?}");
+}
+
+#[test]
+fn every_load_error_names_the_file_and_the_problem() {
+    let cases: &[(&str, &str)] = &[
+        ("", "policy invalid JSON: /p/policy.json (Empty JSON input"),
+        ("{\"grants\": {},}", "policy invalid JSON: /p/policy.json ("),
+        (
+            "\u{feff}{\"grants\": {}, \"risk_to_level\": {}}",
+            "policy invalid JSON: /p/policy.json (starts with a UTF-8 byte order mark)",
+        ),
+        (
+            "null",
+            "policy invalid: /p/policy.json (the top level must be an object)",
+        ),
+        (
+            "[]",
+            "policy invalid: /p/policy.json (the top level must be an object)",
+        ),
+        (
+            r#"{"risk_to_level": {}}"#,
+            "policy missing grants: /p/policy.json",
+        ),
+        (
+            r#"{"grants": {}}"#,
+            "policy missing risk_to_level: /p/policy.json",
+        ),
+        (
+            r#"{"grants": null, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (grants must be an object of strings)",
+        ),
+        (
+            r#"{"grants": [], "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (grants must be an object of strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": "R0"}"#,
+            "policy invalid: /p/policy.json (risk_to_level must be an object of strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {"R0": ""}}"#,
+            "policy invalid: /p/policy.json (risk_to_level.\"R0\" must be a non-empty string)",
+        ),
+        (
+            r#"{"grants": {"READ_ONLY": "Allow"}, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (grant \"Allow\" for READ_ONLY must be allow, needs_auth or deny)",
+        ),
+        (
+            r#"{"grants": {"READ_ONLY": "needs-auth"}, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (grant \"needs-auth\" for READ_ONLY must be allow, needs_auth or deny)",
+        ),
+        (
+            r#"{"grants": {"READ_ONLY": true}, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (grants.\"READ_ONLY\" must be a non-empty string)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "approved_workspaces": "."}"#,
+            "policy invalid: /p/policy.json (approved_workspaces must be an array of non-empty strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "denied_roots": [""]}"#,
+            "policy invalid: /p/policy.json (denied_roots must be an array of non-empty strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "personal_data_roots": [5]}"#,
+            "policy invalid: /p/policy.json (personal_data_roots must be an array of non-empty strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "system_read_only_roots": [null]}"#,
+            "policy invalid: /p/policy.json (system_read_only_roots must be an array of non-empty strings)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "personal_data_roots": ["C:\\Users"]}"#,
+            "policy invalid: /p/policy.json (root \"C:\\\\Users\" is a Windows path; this platform needs POSIX roots)",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "extra": 1}"#,
+            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
+        ),
+        (
+            r#"{"grants": {}, "grants": {}, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (duplicate key \"grants\")",
+        ),
+        (
+            r#"{"grants": {"READ_ONLY": "deny", "READ_ONLY": "allow"}, "risk_to_level": {}}"#,
+            "policy invalid: /p/policy.json (duplicate key \"READ_ONLY\")",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "requests": {"allow-reed": "R0"}}"#,
+            "policy invalid: /p/policy.json (requests: unknown request kind \"allow-reed\" (known: allow-read, ",
+        ),
+        (
+            r#"{"grants": {}, "risk_to_level": {}, "requests": {"allow-read": 0}}"#,
+            "policy invalid: /p/policy.json (requests.\"allow-read\" must be a non-empty string)",
+        ),
+    ];
+    for (text, want) in cases {
+        let got = error(text);
+        assert!(got.starts_with(want), "{text}\n got: {got}\nwant: {want}");
+    }
+}
+
+#[test]
+fn a_home_root_needs_an_absolute_home() {
+    let e = parse_policy(
+        br#"{"grants": {}, "risk_to_level": {}, "personal_data_roots": ["~"]}"#,
+        PolicySource::Default("t"),
+        &env_at("/cwd", ""),
+        Path::new(""),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("needs $HOME"), "{e}");
+}
+
+#[test]
+fn roots_expand_home_and_the_working_directory() {
+    let pol = parse(
+        r#"{"grants": {"READ_ONLY": "allow"}, "risk_to_level": {"R0": "READ_ONLY"},
+            "approved_workspaces": [".", "sub/../x"], "personal_data_roots": ["~", "~/docs/", "~user"]}"#,
+    )
+    .unwrap();
+    let lex = |r: &[Root]| r.iter().map(|r| r.lexical.clone()).collect::<Vec<_>>();
+    assert_eq!(lex(&pol.approved_workspaces), ["/cwd", "/cwd/x"]);
+    assert_eq!(
+        lex(&pol.personal_data_roots),
+        ["/home/u", "/home/u/docs", "/cwd/~user"]
+    );
+    assert_eq!(pol.grants.get("READ_ONLY"), Some(&Grant::Allow));
+    assert_eq!(
+        pol.risk_to_level.get("R0").map(String::as_str),
+        Some("READ_ONLY")
+    );
+}
+
+#[test]
+fn the_store_directory_is_always_denied_and_shown() {
+    let env = env_at("/cwd", "/home/u");
+    let pol = parse_policy(
+        MINIMAL.as_bytes(),
+        PolicySource::Default("t"),
+        &env,
+        Path::new("/st/goccia"),
+    )
+    .unwrap();
+    assert_eq!(pol.denied_roots.len(), 1);
+    assert_eq!(pol.denied_roots[0].lexical, "/st/goccia");
+    assert_eq!(
+        pol.to_json(false),
+        r#"{"grants":{},"risk_to_level":{},"denied_roots":["/st/goccia"]}"#
+    );
+}
+
+#[test]
+fn the_default_policy_loads_and_prints_in_document_order() {
+    let env = env_at("/home/u/repo", "/home/u");
+    let pol = load_policy(None, &env, Path::new("/home/u/.config/goccia")).unwrap();
+    assert!(matches!(pol.source, PolicySource::Default(_)));
+    let shown = pol.to_json(true);
+    assert!(
+        shown.starts_with("{\n  \"approved_workspaces\": [\n    \".\"\n  ],\n"),
+        "{shown}"
+    );
+    // `~/.config/goccia` is the store directory here: listed once.
+    assert_eq!(shown.matches(".config/goccia").count(), 1, "{shown}");
+    assert!(pol.denied_roots.iter().any(|r| r.lexical == "/home/u/.ssh"));
+    assert_eq!(pol.risk_for(RequestKind::AllowNet), "R2");
+    let reparsed: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(reparsed["grants"]["EXTERNAL_EFFECT"], "needs_auth");
+}
+
+#[test]
+fn the_policy_hash_is_of_the_file_bytes() {
+    let pol = parse(MINIMAL).unwrap();
+    assert_eq!(
+        pol.sha256,
+        crate::core::policy::sha256_hex(MINIMAL.as_bytes())
+    );
+}

@@ -1,0 +1,193 @@
+//! The policy gate: decides, before anything is trusted or executed, whether
+//! an operation of a risk class on a target path is ALLOWED, DENIED or
+//! NEEDS_AUTH (spec/policy-gate.md, adapted as spec/policy-reference.md §11).
+//!
+//! - [`load`] reads and strictly validates a policy file (or the shipped one);
+//! - [`classify`] puts a target path into one of five classes;
+//! - [`evaluate`] turns risk + class + grant into a [`Decision`];
+//! - [`requests`] maps a config's permission requests to operations;
+//! - [`record`] writes the decision records.
+
+pub mod classify;
+pub mod evaluate;
+pub mod load;
+mod net;
+pub mod record;
+pub mod requests;
+
+pub use classify::{ResolvedTarget, classify, resolve_target};
+pub use evaluate::{Decision, evaluate};
+pub use load::{Grant, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy};
+pub use record::{RecordError, record_config_decision, state_dir, write_record};
+pub use requests::{
+    ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config,
+    net_scope_reaches_private,
+};
+
+use serde::Serialize;
+
+/// Where a target path falls, tested in the order of the variants' `rank`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Class {
+    DeniedRoot,
+    ApprovedWorkspace,
+    PersonalDataPath,
+    SystemPath,
+    ExternalPath,
+}
+
+impl Class {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::DeniedRoot => "DENIED_ROOT",
+            Class::ApprovedWorkspace => "APPROVED_WORKSPACE",
+            Class::PersonalDataPath => "PERSONAL_DATA_PATH",
+            Class::SystemPath => "SYSTEM_PATH",
+            Class::ExternalPath => "EXTERNAL_PATH",
+        }
+    }
+
+    /// How much a class restricts, higher is stricter. A target is judged
+    /// both as written and with symlinks resolved; when the two spellings
+    /// land in different classes the stricter one wins, so a link can only
+    /// ever make a target less trusted, never more:
+    ///
+    /// DENIED_ROOT > PERSONAL_DATA_PATH > EXTERNAL_PATH > SYSTEM_PATH >
+    /// APPROVED_WORKSPACE.
+    ///
+    /// Denied and personal paths are refused at every level and say so
+    /// explicitly (denied roots are the operator's hard switch, so they rank
+    /// first); external paths are refused at every level too but only by
+    /// default; system paths are still readable; only the workspace grants
+    /// writes.
+    pub fn strictness(self) -> u8 {
+        match self {
+            Class::DeniedRoot => 4,
+            Class::PersonalDataPath => 3,
+            Class::ExternalPath => 2,
+            Class::SystemPath => 1,
+            Class::ApprovedWorkspace => 0,
+        }
+    }
+
+    /// The stricter of two classes (see [`Class::strictness`]).
+    pub fn stricter(self, other: Class) -> Class {
+        if other.strictness() > self.strictness() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// The outcome of a decision; also the process exit code of `policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    // Declared from best to worst, so `max` picks the worst of a config's
+    // operations.
+    Allowed,
+    NeedsAuth,
+    Denied,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Allowed => "ALLOWED",
+            Verdict::NeedsAuth => "NEEDS_AUTH",
+            Verdict::Denied => "DENIED",
+        }
+    }
+
+    /// 0 ALLOWED, 3 DENIED, 4 NEEDS_AUTH (DESIGN.md exit codes).
+    pub fn exit_code(self) -> u8 {
+        use crate::core::exit;
+        match self {
+            Verdict::Allowed => exit::SUCCESS,
+            Verdict::Denied => exit::POLICY_DENIED,
+            Verdict::NeedsAuth => exit::POLICY_NEEDS_AUTH,
+        }
+    }
+}
+
+/// Lower-case hex SHA-256 (sha2 0.11 digests do not implement `LowerHex`).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(bytes))
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+    use crate::core::env::Env;
+    use std::path::Path;
+
+    pub fn env_at(cwd: &str, home: &str) -> Env {
+        Env {
+            cwd: cwd.into(),
+            home: home.into(),
+            xdg_config_home: String::new(),
+            xdg_state_home: String::new(),
+        }
+    }
+
+    /// A policy from inline JSON, with no store directory.
+    pub fn policy(json: &str, env: &Env) -> Policy {
+        parse_policy(
+            json.as_bytes(),
+            PolicySource::Default("test"),
+            env,
+            Path::new(""),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stricter_follows_the_documented_order() {
+        use Class::*;
+        let order = [
+            ApprovedWorkspace,
+            SystemPath,
+            ExternalPath,
+            PersonalDataPath,
+            DeniedRoot,
+        ];
+        for (i, a) in order.iter().enumerate() {
+            for (j, b) in order.iter().enumerate() {
+                let want = order[i.max(j)];
+                assert_eq!(a.stricter(*b), want, "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn worst_verdict_is_the_max() {
+        use Verdict::*;
+        assert_eq!([Allowed, Denied, NeedsAuth].into_iter().max(), Some(Denied));
+        assert_eq!([Allowed, NeedsAuth].into_iter().max(), Some(NeedsAuth));
+    }
+
+    #[test]
+    fn sha256_of_empty_input() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! Decision records: every decision the gate makes (except `policy evaluate`,
+//! which only reports) is written to
+//! `<state dir>/decisions/<timestamp>-<pid>-<random>.json` before anything it
+//! allows is executed. Unlike the reference (policy-reference.md §8), a
+//! record that cannot be written is an error and the operation does not run:
+//! an audit trail with silent holes is not one.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::classify::{ResolvedTarget, lexical_path};
+use super::load::Policy;
+use super::requests::ConfigDecision;
+use super::{Class, Verdict};
+use crate::core::env::Env;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error(
+        "no state directory for decision records: pass --state-dir, or set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME"
+    )]
+    NoStateDir,
+    #[error("cannot write decision record in {}: {source}", .dir.display())]
+    Io {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The state directory: `--state-dir`, else `$GOCCIA_TRUST_STATE_DIR`, else
+/// `$XDG_STATE_HOME/goccia-trust` (only when absolute, per the XDG spec),
+/// else `~/.local/state/goccia-trust`. Relative values of the first two
+/// resolve against the working directory. Empty values count as unset. This
+/// only says where records go; no location is ever approved by it.
+pub fn state_dir(
+    flag: Option<&str>,
+    env_var: Option<&str>,
+    env: &Env,
+) -> Result<PathBuf, RecordError> {
+    let explicit = flag
+        .filter(|s| !s.is_empty())
+        .or(env_var.filter(|s| !s.is_empty()));
+    if let Some(dir) = explicit {
+        return Ok(PathBuf::from(lexical_path(dir, &env.cwd)));
+    }
+    if env.xdg_state_home.starts_with('/') {
+        return Ok(Path::new(&env.xdg_state_home).join("goccia-trust"));
+    }
+    if env.home.starts_with('/') {
+        return Ok(Path::new(&env.home).join(".local/state/goccia-trust"));
+    }
+    Err(RecordError::NoStateDir)
+}
+
+#[derive(Serialize)]
+struct Envelope<'a, T: Serialize> {
+    id: &'a str,
+    enforced_before_execution: bool,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// A record on disk; [`RecordHandle::update`] rewrites it in place once an
+/// allowed operation has run.
+#[derive(Debug, Clone)]
+pub struct RecordHandle {
+    pub id: String,
+    pub path: PathBuf,
+}
+
+/// Writes a new record. `body` must serialize as a JSON object; its fields
+/// follow `id` and `enforced_before_execution` in their declared order.
+pub fn write_record<T: Serialize>(state_dir: &Path, body: &T) -> Result<RecordHandle, RecordError> {
+    let dir = state_dir.join("decisions");
+    let io = |source| RecordError::Io {
+        dir: dir.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    // The random part makes collisions unlikely; persist_noclobber makes
+    // them impossible, so retry with a fresh id on the rare clash.
+    for _ in 0..8 {
+        let handle = RecordHandle {
+            id: new_id(),
+            path: PathBuf::new(),
+        };
+        let path = dir.join(format!("{}.json", handle.id));
+        let tmp = persist_tmp(&dir, &handle.id, body).map_err(io)?;
+        match tmp.persist_noclobber(&path) {
+            Ok(_) => return Ok(RecordHandle { path, ..handle }),
+            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io(e.error)),
+        }
+    }
+    Err(io(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        "no free record name",
+    )))
+}
+
+impl RecordHandle {
+    /// Replaces the record with `body` (same id), atomically: a reader sees
+    /// the decision or the decision with its outcome, never half of either.
+    pub fn update<T: Serialize>(&self, body: &T) -> Result<(), RecordError> {
+        let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let io = |source| RecordError::Io {
+            dir: dir.clone(),
+            source,
+        };
+        let tmp = persist_tmp(&dir, &self.id, body).map_err(io)?;
+        tmp.persist(&self.path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+}
+
+fn persist_tmp<T: Serialize>(
+    dir: &Path,
+    id: &str,
+    body: &T,
+) -> std::io::Result<tempfile::NamedTempFile> {
+    let envelope = Envelope {
+        id,
+        enforced_before_execution: true,
+        body,
+    };
+    let mut text = serde_json::to_string_pretty(&envelope).map_err(std::io::Error::other)?;
+    text.push('\n');
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".record-")
+        .tempfile_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    Ok(tmp)
+}
+
+/// `2026-12-02T07-56-07-664Z-12725-kamz1z`: sortable by time, unique per
+/// process, safe in every file system.
+fn new_id() -> String {
+    let now = jiff::Timestamp::now();
+    let stamp = now.strftime("%Y-%m-%dT%H-%M-%S").to_string();
+    let millis = now.subsec_millisecond();
+    format!(
+        "{stamp}-{millis:03}Z-{}-{}",
+        std::process::id(),
+        random_base36(6)
+    )
+}
+
+/// ISO 8601 UTC with milliseconds, as JavaScript's `toISOString`.
+pub fn iso_now() -> String {
+    let now = jiff::Timestamp::now();
+    format!(
+        "{}.{:03}Z",
+        now.strftime("%Y-%m-%dT%H:%M:%S"),
+        now.subsec_millisecond()
+    )
+}
+
+fn random_base36(len: usize) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    // RandomState is seeded from the OS per instance: enough to tell apart
+    // records of the same process and millisecond, without a rand crate.
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    let mut n = h.finish();
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    (0..len)
+        .map(|_| {
+            let d = digits[(n % 36) as usize] as char;
+            n /= 36;
+            d
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct RequestRecord<'a> {
+    kind: &'a str,
+    scope: Option<&'a str>,
+    risk: &'a str,
+    level: Option<&'a str>,
+    target: Option<&'a str>,
+    resolved_target: Option<&'a ResolvedTarget>,
+    classification: Option<Class>,
+    verdict: Verdict,
+    reason: &'a str,
+}
+
+#[derive(Serialize)]
+struct ConfigRecord<'a> {
+    op: &'static str,
+    config_key: &'a str,
+    block_sha256: &'a str,
+    policy: String,
+    policy_sha256: &'a str,
+    risk: Option<&'a str>,
+    verdict: Verdict,
+    reason: String,
+    executed: bool,
+    requests: Vec<RequestRecord<'a>>,
+}
+
+/// Records a config-trust decision: the config's key, its block's sha256,
+/// the policy and its sha256, the verdict, and every request's verdict and
+/// resolved target. `risk` and `reason` are those of the first request with
+/// the config's (worst) verdict. `executed` is always false: the record is
+/// written before the trust is, and the caller must not trust the config if
+/// this fails. Returns the record's path.
+pub fn record_config_decision(
+    state_dir: &Path,
+    config_key: &str,
+    block_sha256: &str,
+    policy: &Policy,
+    decision: &ConfigDecision,
+) -> Result<PathBuf, RecordError> {
+    let deciding = decision
+        .operations
+        .iter()
+        .find(|o| o.decision.verdict == decision.verdict);
+    let reason = match deciding {
+        Some(o) => format!("{}: {}", o.operation.kind.name(), o.decision.reason),
+        None => "the config requests nothing".to_string(),
+    };
+    let body = ConfigRecord {
+        op: "config-trust",
+        config_key,
+        block_sha256,
+        policy: policy.source.to_string(),
+        policy_sha256: &policy.sha256,
+        risk: deciding.map(|o| o.decision.risk.as_str()),
+        verdict: decision.verdict,
+        reason,
+        executed: false,
+        requests: decision
+            .operations
+            .iter()
+            .map(|o| RequestRecord {
+                kind: o.operation.kind.name(),
+                scope: o.operation.scope.as_deref(),
+                risk: &o.decision.risk,
+                level: o.decision.level.as_deref(),
+                target: o.operation.target.as_deref(),
+                resolved_target: o.decision.target.as_ref(),
+                classification: o.decision.classification,
+                verdict: o.decision.verdict,
+                reason: &o.decision.reason,
+            })
+            .collect(),
+    };
+    write_record(state_dir, &body).map(|h| h.path)
+}
+
+#[cfg(test)]
+#[path = "record_tests.rs"]
+mod tests;

@@ -1,0 +1,229 @@
+//! A config's permission requests as gate operations (policy-reference.md
+//! §11, "Suggested mapping"): a path scope is the target, the capability is
+//! the risk class. Denies are never evaluated: they need no trust.
+//!
+//! Request kinds, by the name a policy's `requests` map uses, and their
+//! default risk class:
+//!
+//! | name | request | risk | target |
+//! |---|---|---|---|
+//! | `allow-read` | `allow-read` path, or unscoped | R0 | the path, `/` unscoped |
+//! | `sandbox-copy` | `sandbox` `copy` input | R0 | the host path |
+//! | `allow-import-node-modules` | `allow-import` `node_modules[=<dir>]` | R1 | `<dir>`, default `<config dir>/node_modules` |
+//! | `sandbox-copy-rw` | `sandbox` `copy-rw` input | R1 | the host path |
+//! | `diff-file` | `sandbox` `diff-file` | R1 | the file |
+//! | `allow-net` | `allow-net` host, or unscoped | R2 | none |
+//! | `allow-import-github` | `allow-import` `github[:owner[/repo]]` | R2 | none |
+//! | `allow-net-private` | `allow-net` `private`, or an IP/CIDR reaching private space | R3 | none |
+//! | `allow-ffi` | `allow-ffi` library, or unscoped | R3 | the library, `/` unscoped |
+//! | `unsafe-function-constructor` | the top-level key | R3 | none |
+//! | `unsafe-shadowrealm` | the top-level key | R3 | none |
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::classify::lexical_path;
+use super::evaluate::{Decision, evaluate};
+use super::load::Policy;
+use super::net::reaches_private;
+use super::{Class, Verdict};
+use crate::core::env::Env;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestKind {
+    AllowRead,
+    SandboxCopy,
+    AllowImportNodeModules,
+    SandboxCopyRw,
+    DiffFile,
+    AllowNet,
+    AllowImportGithub,
+    AllowNetPrivate,
+    AllowFfi,
+    UnsafeFunctionConstructor,
+    UnsafeShadowrealm,
+}
+
+impl RequestKind {
+    pub const ALL: [RequestKind; 11] = [
+        RequestKind::AllowRead,
+        RequestKind::SandboxCopy,
+        RequestKind::AllowImportNodeModules,
+        RequestKind::SandboxCopyRw,
+        RequestKind::DiffFile,
+        RequestKind::AllowNet,
+        RequestKind::AllowImportGithub,
+        RequestKind::AllowNetPrivate,
+        RequestKind::AllowFfi,
+        RequestKind::UnsafeFunctionConstructor,
+        RequestKind::UnsafeShadowrealm,
+    ];
+
+    /// The name used in a policy's `requests` map and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestKind::AllowRead => "allow-read",
+            RequestKind::SandboxCopy => "sandbox-copy",
+            RequestKind::AllowImportNodeModules => "allow-import-node-modules",
+            RequestKind::SandboxCopyRw => "sandbox-copy-rw",
+            RequestKind::DiffFile => "diff-file",
+            RequestKind::AllowNet => "allow-net",
+            RequestKind::AllowImportGithub => "allow-import-github",
+            RequestKind::AllowNetPrivate => "allow-net-private",
+            RequestKind::AllowFfi => "allow-ffi",
+            RequestKind::UnsafeFunctionConstructor => "unsafe-function-constructor",
+            RequestKind::UnsafeShadowrealm => "unsafe-shadowrealm",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RequestKind> {
+        RequestKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The risk class used when the policy's `requests` map says nothing.
+    pub fn default_risk(self) -> &'static str {
+        match self {
+            RequestKind::AllowRead | RequestKind::SandboxCopy => "R0",
+            RequestKind::AllowImportNodeModules
+            | RequestKind::SandboxCopyRw
+            | RequestKind::DiffFile => "R1",
+            RequestKind::AllowNet | RequestKind::AllowImportGithub => "R2",
+            RequestKind::AllowNetPrivate
+            | RequestKind::AllowFfi
+            | RequestKind::UnsafeFunctionConstructor
+            | RequestKind::UnsafeShadowrealm => "R3",
+        }
+    }
+
+    /// Whether the request names a host path (and so always has a target).
+    pub fn is_path(self) -> bool {
+        matches!(
+            self,
+            RequestKind::AllowRead
+                | RequestKind::SandboxCopy
+                | RequestKind::AllowImportNodeModules
+                | RequestKind::SandboxCopyRw
+                | RequestKind::DiffFile
+                | RequestKind::AllowFfi
+        )
+    }
+
+    /// `allow-net` scopes split by whether they reach private space.
+    pub fn for_net_scope(scope: Option<&str>) -> RequestKind {
+        match scope {
+            Some(s) if net_scope_reaches_private(s) => RequestKind::AllowNetPrivate,
+            _ => RequestKind::AllowNet,
+        }
+    }
+
+    /// `allow-import` scopes: `node_modules[=<dir>]` or a provider.
+    pub fn for_import_scope(scope: &str) -> RequestKind {
+        if scope == "node_modules" || scope.starts_with("node_modules=") {
+            RequestKind::AllowImportNodeModules
+        } else {
+            RequestKind::AllowImportGithub
+        }
+    }
+}
+
+/// Whether an `allow-net` scope reaches private, loopback, link-local, CGNAT
+/// or similar space: `private`, an address in such a range (with or without
+/// a port, IPv4-mapped and other IPv4-embedding IPv6 forms included), or a
+/// CIDR that overlaps one (`0.0.0.0/0` does). Host names never do: GocciaScript
+/// judges a name's resolved address against the ranges separately.
+pub fn net_scope_reaches_private(scope: &str) -> bool {
+    reaches_private(scope)
+}
+
+/// One request of a config.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Operation {
+    pub kind: RequestKind,
+    /// The scope as shown in the block; `None` for an unscoped request.
+    pub scope: Option<String>,
+    /// The host path judged; `None` for requests that name no path.
+    pub target: Option<String>,
+}
+
+impl Operation {
+    /// The operation for one request, with its target per the table in this
+    /// module: relative scopes (and `node_modules=<dir>`) resolve against
+    /// the declaring config's directory, unscoped path grants target `/`.
+    pub fn for_request(kind: RequestKind, scope: Option<&str>, config_dir: &Path) -> Operation {
+        let dir = config_dir.to_string_lossy();
+        let target = match (kind, scope) {
+            (RequestKind::AllowImportNodeModules, Some(s)) => {
+                Some(match s.strip_prefix("node_modules=") {
+                    Some(d) => lexical_path(d, &dir),
+                    None => lexical_path("node_modules", &dir),
+                })
+            }
+            (RequestKind::AllowImportNodeModules, None) => Some(lexical_path("node_modules", &dir)),
+            (k, Some(s)) if k.is_path() => Some(lexical_path(s, &dir)),
+            (k, None) if k.is_path() => Some("/".to_string()),
+            _ => None,
+        };
+        Operation {
+            kind,
+            scope: scope.map(str::to_string),
+            target,
+        }
+    }
+}
+
+/// One operation's decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationDecision {
+    pub operation: Operation,
+    pub decision: Decision,
+}
+
+impl OperationDecision {
+    pub fn class(&self) -> Option<Class> {
+        self.decision.classification
+    }
+}
+
+/// A config's decision: the worst of its operations, every one kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigDecision {
+    /// DENIED if any operation is, else NEEDS_AUTH if any is, else ALLOWED
+    /// (a config with no operations is ALLOWED: it asks for nothing).
+    pub verdict: Verdict,
+    pub operations: Vec<OperationDecision>,
+}
+
+/// Evaluates every operation of a config.
+pub fn evaluate_config(policy: &Policy, ops: &[Operation], env: &Env) -> ConfigDecision {
+    let operations: Vec<OperationDecision> = ops
+        .iter()
+        .map(|op| {
+            // A path request is never evaluated without a target (§11.1):
+            // the reference would then skip denied and personal roots.
+            let target = match (&op.target, op.kind.is_path()) {
+                (Some(t), _) => Some(t.as_str()),
+                (None, true) => Some("/"),
+                (None, false) => None,
+            };
+            OperationDecision {
+                operation: op.clone(),
+                decision: evaluate(policy, &policy.risk_for(op.kind), target, env),
+            }
+        })
+        .collect();
+    let verdict = operations
+        .iter()
+        .map(|o| o.decision.verdict)
+        .max()
+        .unwrap_or(Verdict::Allowed);
+    ConfigDecision {
+        verdict,
+        operations,
+    }
+}
+
+#[cfg(test)]
+#[path = "requests_tests.rs"]
+mod tests;

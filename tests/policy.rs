@@ -1,0 +1,518 @@
+//! `goccia-trust policy ...` end to end, in a fixed environment: a temp
+//! HOME, a temp workspace as the working directory, a temp state dir.
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+struct Env {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    ws: PathBuf,
+    state: PathBuf,
+}
+
+fn setup() -> Env {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let (home, ws, state) = (root.join("home"), root.join("ws"), root.join("state"));
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "secret").unwrap();
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(ws.join("README.md"), "héllo\n").unwrap();
+    Env {
+        _dir: dir,
+        home,
+        ws,
+        state,
+    }
+}
+
+impl Env {
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::cargo_bin("goccia-trust").unwrap();
+        c.env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GOCCIA_TRUST_STATE_DIR", &self.state)
+            .current_dir(&self.ws)
+            .arg("policy")
+            .args(args);
+        c
+    }
+
+    /// (exit code, stdout, stderr)
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.cmd(args).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn records(&self) -> Vec<serde_json::Value> {
+        let Ok(rd) = std::fs::read_dir(self.state.join("decisions")) else {
+            return Vec::new();
+        };
+        let mut paths: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).unwrap();
+                assert!(text.ends_with("}\n"));
+                serde_json::from_str(&text).unwrap()
+            })
+            .collect()
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        std::fs::write(self.ws.join(name), text).unwrap();
+        name.to_string()
+    }
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
+}
+
+#[test]
+fn evaluate_prints_the_reference_object() {
+    let e = setup();
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R2", "--target", "README.md"]);
+    assert_eq!(code, 4);
+    assert_eq!(
+        out,
+        "{\"verdict\":\"NEEDS_AUTH\",\"reason\":\"EXTERNAL_EFFECT requires explicit authorization at R2\",\"risk\":\"R2\",\"level\":\"EXTERNAL_EFFECT\",\"classification\":\"APPROVED_WORKSPACE\"}\n"
+    );
+    let (code, out, _) = e.run(&[
+        "evaluate",
+        "--risk",
+        "R0",
+        "--target",
+        "README.md",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "{\n  \"verdict\": \"ALLOWED\",\n  \"reason\": \"APPROVED_WORKSPACE read at R0\",\n  \"risk\": \"R0\",\n  \"level\": \"READ_ONLY\",\n  \"classification\": \"APPROVED_WORKSPACE\"\n}\n"
+    );
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R9"]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        out,
+        "{\"verdict\":\"DENIED\",\"reason\":\"unknown risk class \\\"R9\\\" (default denial)\",\"risk\":\"R9\",\"level\":null,\"classification\":null}\n"
+    );
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R1", "--target", "/etc/passwd"]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        json(&out)["reason"],
+        "SYSTEM_PATH outside approved workspace \u{2014} writes/effects only inside workspace"
+    );
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "/etc/passwd"]);
+    assert_eq!(
+        (code, json(&out)["classification"].clone()),
+        (0, "SYSTEM_PATH".into())
+    );
+    // evaluate records nothing
+    assert!(e.records().is_empty());
+}
+
+#[test]
+fn a_workspace_link_to_ssh_is_denied() {
+    let e = setup();
+    symlink(e.home.join(".ssh"), e.ws.join("vendor")).unwrap();
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "./vendor"]);
+    assert_eq!(code, 3);
+    assert_eq!(json(&out)["classification"], "DENIED_ROOT");
+    let (code, out, _) = e.run(&[
+        "run",
+        "--risk",
+        "R0",
+        "--op",
+        "read",
+        "--target",
+        "vendor/id_rsa",
+    ]);
+    assert_eq!(code, 3);
+    let v = json(&out);
+    assert_eq!(v["executed"], false);
+    assert!(v.get("bytes").is_none());
+}
+
+#[test]
+fn read_only_deny_denies_reads() {
+    let e = setup();
+    let p = e.write(
+        "p.json",
+        r#"{"approved_workspaces": ["."], "grants": {"READ_ONLY": "deny"}, "risk_to_level": {"R0": "READ_ONLY"}}"#,
+    );
+    let (code, out, _) = e.run(&[
+        "evaluate",
+        "--risk",
+        "R0",
+        "--target",
+        "README.md",
+        "--policy",
+        &p,
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        json(&out)["reason"],
+        "unknown grant \"deny\" for READ_ONLY (default denial)"
+    );
+}
+
+#[test]
+fn policy_errors_exit_2_naming_the_file() {
+    let e = setup();
+    let ws = e.ws.display().to_string();
+    let cases: &[(&str, &[u8], &str)] = &[
+        (
+            "bom.json",
+            b"\xEF\xBB\xBF{\"grants\":{},\"risk_to_level\":{}}",
+            "policy invalid JSON: WS/bom.json (starts with a UTF-8 byte order mark)",
+        ),
+        ("bad.json", b"{", "policy invalid JSON: WS/bad.json ("),
+        (
+            "nog.json",
+            b"{\"risk_to_level\":{}}",
+            "policy missing grants: WS/nog.json",
+        ),
+        (
+            "nor.json",
+            b"{\"grants\":{}}",
+            "policy missing risk_to_level: WS/nor.json",
+        ),
+        (
+            "dup.json",
+            b"{\"grants\":{},\"grants\":{},\"risk_to_level\":{}}",
+            "policy invalid: WS/dup.json (duplicate key \"grants\")",
+        ),
+        (
+            "key.json",
+            b"{\"grants\":{},\"risk_to_level\":{},\"x\":1}",
+            "policy invalid: WS/key.json (unknown key \"x\"",
+        ),
+        (
+            "root.json",
+            b"{\"grants\":{},\"risk_to_level\":{},\"denied_roots\":\"/x\"}",
+            "policy invalid: WS/root.json (denied_roots must be an array of non-empty strings)",
+        ),
+        (
+            "empty.json",
+            b"{\"grants\":{},\"risk_to_level\":{},\"denied_roots\":[\"\"]}",
+            "policy invalid: WS/empty.json (denied_roots must be an array of non-empty strings)",
+        ),
+        (
+            "grant.json",
+            b"{\"grants\":{\"R\":\"yes\"},\"risk_to_level\":{}}",
+            "policy invalid: WS/grant.json (grant \"yes\" for R must be allow, needs_auth or deny)",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        std::fs::write(e.ws.join(name), bytes).unwrap();
+        let want = want.replace("WS", &ws);
+        for verb in [&["evaluate", "--risk", "R0"][..], &["show"][..]] {
+            let mut args = verb.to_vec();
+            args.extend(["--policy", name]);
+            let (code, out, err) = e.run(&args);
+            assert_eq!(code, 2, "{name}");
+            assert!(out.is_empty(), "{name}: {out}");
+            assert!(err.starts_with(&format!("Error: {want}")), "{name}: {err}");
+            args.push("--json");
+            let (code, out, _) = e.run(&args);
+            assert_eq!(code, 2);
+            assert!(
+                json(&out)["error"].as_str().unwrap().starts_with(&want),
+                "{out}"
+            );
+        }
+    }
+    let (code, out, err) = e.run(&[
+        "evaluate",
+        "--risk",
+        "R0",
+        "--policy",
+        "missing.json",
+        "--json",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        out,
+        format!("{{\"error\":\"policy not found: {ws}/missing.json\"}}\n")
+    );
+    assert_eq!(err, format!("Error: policy not found: {ws}/missing.json\n"));
+}
+
+#[test]
+fn show_prints_the_policy_in_force() {
+    let e = setup();
+    let (code, out, _) = e.run(&["show", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["approved_workspaces"], serde_json::json!(["."]));
+    assert_eq!(v["personal_data_roots"], serde_json::json!(["~"]));
+    assert!(
+        v["denied_roots"]
+            .as_array()
+            .unwrap()
+            .contains(&"~/.ssh".into())
+    );
+    assert!(
+        v["system_read_only_roots"]
+            .as_array()
+            .unwrap()
+            .contains(&"/usr".into())
+    );
+    assert_eq!(v["grants"]["READ_ONLY"], "allow");
+    let (_, compact, _) = e.run(&["show"]);
+    assert_eq!(compact.lines().count(), 1);
+    assert!(compact.starts_with("{\"approved_workspaces\":"));
+}
+
+#[test]
+fn run_read_records_bytes_and_hash() {
+    let e = setup();
+    let (code, out, _) = e.run(&[
+        "run",
+        "--risk",
+        "R0",
+        "--op",
+        "read",
+        "--target",
+        "README.md",
+    ]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["executed"], true);
+    assert_eq!(v["bytes"], 7);
+    let want_sha = v["content_sha256"].as_str().unwrap().to_string();
+    assert_eq!(want_sha.len(), 64);
+    let recs = e.records();
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(
+        v["record"],
+        e.state
+            .join("decisions")
+            .join(format!("{}.json", r["id"].as_str().unwrap()))
+            .display()
+            .to_string()
+    );
+    assert_eq!(r["enforced_before_execution"], true);
+    assert_eq!(r["op"], "read");
+    assert_eq!(r["risk"], "R0");
+    assert_eq!(r["verdict"], "ALLOWED");
+    assert_eq!(r["reason"], "APPROVED_WORKSPACE read at R0");
+    assert_eq!(r["target"], "README.md");
+    assert_eq!(r["executed"], true);
+    assert_eq!(r["bytes"], 7);
+    assert_eq!(r["content_sha256"], want_sha.as_str());
+    assert!(
+        r["policy"]
+            .as_str()
+            .unwrap()
+            .starts_with("<built-in default-")
+    );
+
+    // Not allowed: recorded, not executed.
+    let (code, out, _) = e.run(&[
+        "run",
+        "--risk",
+        "R2",
+        "--op",
+        "read",
+        "--target",
+        "README.md",
+    ]);
+    assert_eq!(code, 4);
+    let v = json(&out);
+    assert_eq!(v["verdict"], "NEEDS_AUTH");
+    assert_eq!(v["executed"], false);
+    let recs = e.records();
+    assert_eq!(recs.len(), 2);
+    assert!(recs.iter().any(|r| r["verdict"] == "NEEDS_AUTH"
+        && r["executed"] == false
+        && r.get("bytes").is_none()));
+}
+
+#[test]
+fn run_read_failure_exits_1_and_is_recorded() {
+    let e = setup();
+    let (code, out, _) = e.run(&[
+        "run", "--risk", "R0", "--op", "read", "--target", "nope.txt",
+    ]);
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert_eq!(v["executed"], false);
+    assert!(v["error"].as_str().unwrap().contains("nope.txt"));
+    assert!(e.records()[0]["execution_error"].is_string());
+}
+
+#[test]
+fn run_spawn_propagates_the_exit_code_and_digests_output() {
+    let e = setup();
+    let (code, out, _) = e.run(&[
+        "run",
+        "--risk",
+        "R1",
+        "--op",
+        "spawn",
+        "--",
+        "sh",
+        "-c",
+        "printf 'é a'; printf x >&2; pwd > where; exit 7",
+    ]);
+    assert_eq!(code, 7);
+    let v = json(&out);
+    assert_eq!(v["executed"], true);
+    assert_eq!(v["exit_code"], 7);
+    assert_eq!(v["signal"], serde_json::Value::Null);
+    // It ran in the working directory.
+    assert_eq!(
+        std::fs::read_to_string(e.ws.join("where")).unwrap().trim(),
+        e.ws.display().to_string()
+    );
+    let r = &e.records()[0];
+    assert_eq!(r["op"], "spawn");
+    assert_eq!(r["command"], "sh");
+    assert_eq!(
+        r["args"][1],
+        "printf 'é a'; printf x >&2; pwd > where; exit 7"
+    );
+    assert_eq!(r["stdout_bytes"], 4); // é is two bytes
+    assert_eq!(r["stderr_bytes"], 1);
+    assert_eq!(
+        r["stderr_sha256"],
+        "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+    );
+    assert_eq!(r["timed_out"], false);
+    assert!(r["started"].is_string() && r["ended"].is_string());
+}
+
+#[test]
+fn run_spawn_timeout_kills_a_child_that_ignores_sigterm() {
+    let e = setup();
+    let start = std::time::Instant::now();
+    let (code, out, _) = e.run(&[
+        "run",
+        "--risk",
+        "R1",
+        "--op",
+        "spawn",
+        "--timeout-ms",
+        "300",
+        "--kill-grace-ms",
+        "300",
+        "--",
+        "sh",
+        "-c",
+        "trap '' TERM; sleep 30; touch survived",
+    ]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert_eq!(v["signal"], "SIGKILL");
+    assert_eq!(v["exit_code"], serde_json::Value::Null);
+    assert_eq!(v["timed_out"], true);
+    assert_eq!(e.records()[0]["timed_out"], true);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(!e.ws.join("survived").exists());
+}
+
+#[test]
+fn a_record_write_failure_exits_1_and_runs_nothing() {
+    let e = setup();
+    std::fs::write(e.ws.join("statefile"), "").unwrap();
+    let (code, out, err) = e.run(&[
+        "run",
+        "--risk",
+        "R1",
+        "--op",
+        "spawn",
+        "--state-dir",
+        "statefile",
+        "--",
+        "sh",
+        "-c",
+        "touch ran",
+    ]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("Error: cannot write decision record in "),
+        "{err}"
+    );
+    assert!(!e.ws.join("ran").exists());
+    // Denied decisions are not silently unrecorded either.
+    let (code, _, _) = e.run(&[
+        "run",
+        "--risk",
+        "R2",
+        "--op",
+        "read",
+        "--target",
+        "README.md",
+        "--state-dir",
+        "statefile",
+    ]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn run_usage_errors_exit_2_without_a_record() {
+    let e = setup();
+    for args in [
+        &["run", "--risk", "R0", "--op", "read"][..],
+        &["run", "--risk", "R0", "--op", "spawn"][..],
+        &["run", "--risk", "R0", "--op", "write", "--target", "x"][..],
+        &["run", "--risk", "", "--op", "read", "--target", "x"][..],
+    ] {
+        let (code, _, err) = e.run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("Error: "));
+    }
+    assert!(e.records().is_empty());
+}
+
+#[test]
+fn state_dir_falls_back_to_xdg_then_home() {
+    let e = setup();
+    let xdg = e.home.join("xdg");
+    let mut c = e.cmd(&[
+        "run",
+        "--risk",
+        "R2",
+        "--op",
+        "read",
+        "--target",
+        "README.md",
+    ]);
+    c.env_remove("GOCCIA_TRUST_STATE_DIR")
+        .env("XDG_STATE_HOME", &xdg);
+    assert_eq!(c.output().unwrap().status.code(), Some(4));
+    assert_eq!(
+        std::fs::read_dir(xdg.join("goccia-trust/decisions"))
+            .unwrap()
+            .count(),
+        1
+    );
+    let mut c = e.cmd(&[
+        "run",
+        "--risk",
+        "R2",
+        "--op",
+        "read",
+        "--target",
+        "README.md",
+    ]);
+    c.env_remove("GOCCIA_TRUST_STATE_DIR")
+        .env("XDG_STATE_HOME", "relative");
+    assert_eq!(c.output().unwrap().status.code(), Some(4));
+    let home_state: &Path = &e.home.join(".local/state/goccia-trust/decisions");
+    assert_eq!(std::fs::read_dir(home_state).unwrap().count(), 1);
+}
