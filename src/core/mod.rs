@@ -2,6 +2,8 @@
 //! trust store, with no terminal or argument-parsing code. The CLI and the
 //! TUI are two faces of it.
 
+pub mod block;
+pub mod describe;
 pub mod entries;
 pub mod env;
 pub mod error;
@@ -9,3 +11,7 @@ pub mod exit;
 pub mod json;
 pub mod paths;
 pub mod report;
+pub mod request;
+pub mod sandbox;
+pub mod scope;
+pub mod targets;
