@@ -46,7 +46,10 @@ impl NormalizedBlock {
 
         // Already in byte order.
         let unsafe_keys: Vec<&str> = [
-            ("unsafe-function-constructor", request.unsafe_function_constructor),
+            (
+                "unsafe-function-constructor",
+                request.unsafe_function_constructor,
+            ),
             ("unsafe-shadowrealm", request.unsafe_shadowrealm),
         ]
         .into_iter()
@@ -54,7 +57,10 @@ impl NormalizedBlock {
         .collect();
         if !unsafe_keys.is_empty() {
             text.push_str("\"unsafe\":{");
-            let members: Vec<(String, String)> = unsafe_keys.iter().map(|k| (k.to_string(), "true".to_owned())).collect();
+            let members: Vec<(String, String)> = unsafe_keys
+                .iter()
+                .map(|k| (k.to_string(), "true".to_owned()))
+                .collect();
             push_members(&mut text, &members);
             text.push_str("},");
         }
@@ -114,7 +120,11 @@ fn scopes_json(capability: Capability, key: &KeyRequest) -> String {
     if key.unscoped {
         return "true".to_owned();
     }
-    let mut scopes: Vec<String> = key.scopes.iter().map(|s| normalize_scope(capability, &s.resolved)).collect();
+    let mut scopes: Vec<String> = key
+        .scopes
+        .iter()
+        .map(|s| normalize_scope(capability, &s.resolved))
+        .collect();
     scopes.sort();
     scopes.dedup();
     string_array(scopes.iter().map(String::as_str))
@@ -144,7 +154,10 @@ fn sandbox_json(sandbox: &SandboxRequest) -> String {
     for (key, inputs) in [("copy", &sandbox.copy), ("copy-rw", &sandbox.copy_rw)] {
         if !inputs.is_empty() {
             let texts: Vec<String> = inputs.iter().map(|i| i.block_text()).collect();
-            members.push((key.to_owned(), string_array(texts.iter().map(String::as_str))));
+            members.push((
+                key.to_owned(),
+                string_array(texts.iter().map(String::as_str)),
+            ));
         }
     }
     if let Some(diff) = sandbox.diff {

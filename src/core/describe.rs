@@ -21,7 +21,10 @@ pub fn description_lines(block: &Json) -> Vec<String> {
 /// The keys a `--list-trusted` line shows: the part of each description line
 /// before its first `:`, joined by `, `.
 pub fn summary_keys(lines: &[String]) -> String {
-    let keys: Vec<&str> = lines.iter().map(|l| l.split(':').next().unwrap_or(l)).collect();
+    let keys: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split(':').next().unwrap_or(l))
+        .collect();
     keys.join(", ")
 }
 
@@ -105,13 +108,15 @@ impl Walker {
                     self.visit(member);
                 }
                 if self.depth == 2 && self.section == "sandbox" && self.sandbox_lines == 0 {
-                    self.lines.push("sandbox: no inputs (sandbox mode only)".to_owned());
+                    self.lines
+                        .push("sandbox: no inputs (sandbox mode only)".to_owned());
                 }
                 self.depth -= 1;
             }
             Json::Array(items) => {
                 self.depth += 1;
-                let opens_list = self.depth == 3 && (self.section == "permissions" || self.section == "sandbox");
+                let opens_list =
+                    self.depth == 3 && (self.section == "permissions" || self.section == "sandbox");
                 if opens_list {
                     self.scopes = Some(String::new());
                 }

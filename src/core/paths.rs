@@ -76,7 +76,8 @@ pub fn expand_file_name(path: &str, cwd: &str, home: &str) -> String {
     }
 
     let mut result = format!("/{dirs}");
-    if result.len() > 1 && result.ends_with('/') && !path.is_empty() && !path.ends_with(['/', '\\']) {
+    if result.len() > 1 && result.ends_with('/') && !path.is_empty() && !path.ends_with(['/', '\\'])
+    {
         // A trailing separator survives only when the caller wrote one; a
         // trailing backslash counts, since it became `/` first.
         result.pop();

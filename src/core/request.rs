@@ -22,7 +22,12 @@ pub enum Capability {
 
 impl Capability {
     /// In GocciaScript's declaration order, which its messages list.
-    pub const ALL: [Capability; 4] = [Capability::Read, Capability::Net, Capability::Ffi, Capability::Import];
+    pub const ALL: [Capability; 4] = [
+        Capability::Read,
+        Capability::Net,
+        Capability::Ffi,
+        Capability::Import,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -140,7 +145,9 @@ impl PermissionRequest {
         self.unsafe_function_constructor
             || self.unsafe_shadowrealm
             || self.sandbox.is_some()
-            || Capability::ALL.iter().any(|&c| self.allow.get(c).requests_any())
+            || Capability::ALL
+                .iter()
+                .any(|&c| self.allow.get(c).requests_any())
     }
 
     /// `allow` (true) or `deny` (false) keys.
@@ -154,9 +161,15 @@ impl PermissionRequest {
         for capability in Capability::ALL {
             let key = self.allow.get(capability);
             if key.unscoped {
-                out.push(AllowRequest { capability, scope: None });
+                out.push(AllowRequest {
+                    capability,
+                    scope: None,
+                });
             } else {
-                out.extend(key.scopes.iter().map(|s| AllowRequest { capability, scope: Some(s) }));
+                out.extend(key.scopes.iter().map(|s| AllowRequest {
+                    capability,
+                    scope: Some(s),
+                }));
             }
         }
         out
@@ -165,13 +178,20 @@ impl PermissionRequest {
     /// The host paths the sandbox section names: every `copy` and `copy-rw`
     /// host path in order, then the `diff-file`. Empty without a section.
     pub fn sandbox_host_paths(&self) -> Vec<(SandboxPathKind, &str)> {
-        self.sandbox.as_ref().map(SandboxRequest::host_paths).unwrap_or_default()
+        self.sandbox
+            .as_ref()
+            .map(SandboxRequest::host_paths)
+            .unwrap_or_default()
     }
 
     /// Reads the request from the merged entries of the config at
     /// `config_path` (child first, then bases). Errors carry GocciaScript's
     /// message and exit class; the first problem in entry order wins.
-    pub fn from_entries(entries: &[Entry], config_path: &str, env: &Env) -> Result<PermissionRequest, ConfigError> {
+    pub fn from_entries(
+        entries: &[Entry],
+        config_path: &str,
+        env: &Env,
+    ) -> Result<PermissionRequest, ConfigError> {
         let mut request = PermissionRequest {
             config_path: config_path.to_owned(),
             ..PermissionRequest::default()
@@ -179,7 +199,11 @@ impl PermissionRequest {
         let mut unsafe_seen = [false; 2];
         let mut sandbox = crate::core::sandbox::SandboxReader::default();
         for entry in entries {
-            let location: &str = if entry.source.is_empty() { config_path } else { &entry.source };
+            let location: &str = if entry.source.is_empty() {
+                config_path
+            } else {
+                &entry.source
+            };
 
             if let Some(index) = ["unsafe-function-constructor", "unsafe-shadowrealm"]
                 .iter()
@@ -226,7 +250,12 @@ impl PermissionRequest {
                      allow-import, deny-read, deny-net, deny-ffi, deny-import)"
                 )));
             };
-            let key = if allow { &mut request.allow } else { &mut request.deny }.get_mut(capability);
+            let key = if allow {
+                &mut request.allow
+            } else {
+                &mut request.deny
+            }
+            .get_mut(capability);
             read_permission_value(key, capability, entry, location, env)?;
         }
         request.sandbox = sandbox.finish();
@@ -265,7 +294,10 @@ fn read_permission_value(
         EntryKind::EmptyArray => {}
         EntryKind::String if entry.in_array => {
             if crate::core::paths::pascal_trim(&entry.value).is_empty() {
-                return Err(ConfigError::invalid(format!("{location}: \"{}\" has an empty scope", entry.key)));
+                return Err(ConfigError::invalid(format!(
+                    "{location}: \"{}\" has an empty scope",
+                    entry.key
+                )));
             }
             let resolved = resolve_scope(capability, &entry.value, declaring_dir(location), env);
             if !is_valid_scope(capability, &resolved) {
@@ -295,4 +327,4 @@ fn read_permission_value(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

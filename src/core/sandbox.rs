@@ -71,9 +71,18 @@ pub struct SandboxRequest {
 impl SandboxRequest {
     /// Every host path: `copy` hosts, then `copy-rw` hosts, then `diff-file`.
     pub fn host_paths(&self) -> Vec<(SandboxPathKind, &str)> {
-        let copy = self.copy.iter().map(|i| (SandboxPathKind::Copy, i.host.as_str()));
-        let copy_rw = self.copy_rw.iter().map(|i| (SandboxPathKind::CopyRw, i.host.as_str()));
-        let diff_file = self.diff_file.as_deref().map(|p| (SandboxPathKind::DiffFile, p));
+        let copy = self
+            .copy
+            .iter()
+            .map(|i| (SandboxPathKind::Copy, i.host.as_str()));
+        let copy_rw = self
+            .copy_rw
+            .iter()
+            .map(|i| (SandboxPathKind::CopyRw, i.host.as_str()));
+        let diff_file = self
+            .diff_file
+            .as_deref()
+            .map(|p| (SandboxPathKind::DiffFile, p));
         copy.chain(copy_rw).chain(diff_file).collect()
     }
 }
@@ -93,11 +102,17 @@ impl SandboxReader {
         self.request
     }
 
-    pub(crate) fn read(&mut self, entry: &Entry, location: &str, env: &Env) -> Result<(), ConfigError> {
+    pub(crate) fn read(
+        &mut self,
+        entry: &Entry,
+        location: &str,
+        env: &Env,
+    ) -> Result<(), ConfigError> {
         let usage = |message: String| Err(ConfigError::usage(format!("{location}: {message}")));
         if entry.key == "sandbox" && entry.kind != EntryKind::Object {
             return usage(
-                "\"sandbox\" must be an object with copy, copy-rw, entry, diff, diff-file keys".to_owned(),
+                "\"sandbox\" must be an object with copy, copy-rw, entry, diff, diff-file keys"
+                    .to_owned(),
             );
         }
         let request = self.request.get_or_insert_with(|| SandboxRequest {
@@ -161,7 +176,10 @@ impl SandboxReader {
                     None => (entry.value.as_str(), None),
                 };
                 if host.is_empty() {
-                    return usage(format!("\"{key}\" entry \"{}\" names no host path", entry.value));
+                    return usage(format!(
+                        "\"{key}\" entry \"{}\" names no host path",
+                        entry.value
+                    ));
                 }
                 let input = SandboxInput {
                     spec: entry.value.clone(),
@@ -189,7 +207,11 @@ impl SandboxReader {
                     (EntryKind::Boolean, false, _) => None,
                     (EntryKind::String, false, "json") => Some(SandboxDiff::Json),
                     (EntryKind::String, false, "unified") => Some(SandboxDiff::Unified),
-                    _ => return usage(format!("\"{key}\" must be true, false, \"json\", or \"unified\"")),
+                    _ => {
+                        return usage(format!(
+                            "\"{key}\" must be true, false, \"json\", or \"unified\""
+                        ));
+                    }
                 };
                 // `false` leaves an earlier value of the same file in place.
                 if !overridden && diff.is_some() {

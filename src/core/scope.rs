@@ -63,13 +63,21 @@ pub(crate) fn strip_prefix_ignore_ascii_case<'a>(text: &'a str, prefix: &str) ->
 /// declares it (§3.3): read/ffi become absolute lexical paths, the directory
 /// of `node_modules=<dir>` too (with the prefix lower-cased), and everything
 /// else is only trimmed.
-pub fn resolve_scope(capability: Capability, written: &str, dir_with_separator: &str, env: &Env) -> String {
+pub fn resolve_scope(
+    capability: Capability,
+    written: &str,
+    dir_with_separator: &str,
+    env: &Env,
+) -> String {
     let scope = pascal_trim(written);
     match capability {
         Capability::Read | Capability::Ffi => absolute_path(scope, dir_with_separator, env),
         Capability::Import => match strip_prefix_ignore_ascii_case(scope, NODE_MODULES_PREFIX) {
             Some(dir) if !dir.is_empty() => {
-                format!("{NODE_MODULES_PREFIX}{}", absolute_path(dir, dir_with_separator, env))
+                format!(
+                    "{NODE_MODULES_PREFIX}{}",
+                    absolute_path(dir, dir_with_separator, env)
+                )
             }
             _ => scope.to_owned(),
         },
@@ -110,7 +118,11 @@ pub fn is_valid_import_scope(scope: &str) -> bool {
     let Some(path) = rest.strip_prefix(':') else {
         return false;
     };
-    let name_ok = |s: &str| !s.is_empty() && s.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-'));
+    let name_ok = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-'))
+    };
     match path.split_once('/') {
         None => name_ok(path),
         Some((owner, repo)) => name_ok(owner) && name_ok(repo),
@@ -202,7 +214,9 @@ fn parse_ipv4(text: &str) -> bool {
     let parts: Vec<&str> = text.split('.').collect();
     parts.len() == 4
         && parts.iter().all(|p| {
-            (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok_and(|v| v <= 255)
+            (1..=3).contains(&p.len())
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|v| v <= 255)
         })
 }
 

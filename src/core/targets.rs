@@ -29,7 +29,10 @@ impl Targets {
 
     /// As `(scope, target)` pairs, the shape [`target_changes`] takes.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
-        self.map.iter().map(|(s, t)| (s.clone(), t.clone())).collect()
+        self.map
+            .iter()
+            .map(|(s, t)| (s.clone(), t.clone()))
+            .collect()
     }
 }
 
@@ -130,7 +133,11 @@ pub fn target_changes(recorded: &[(String, String)]) -> Vec<(String, String, Str
 /// `realpath(3)`, `None` on any failure or a result that is not UTF-8 (which
 /// GocciaScript cannot compare, so it treats it as unresolved too).
 fn realpath(path: &str) -> Option<String> {
-    std::fs::canonicalize(path).ok()?.into_os_string().into_string().ok()
+    std::fs::canonicalize(path)
+        .ok()?
+        .into_os_string()
+        .into_string()
+        .ok()
 }
 
 fn strip_trailing_separators(path: &str) -> &str {

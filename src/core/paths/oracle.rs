@@ -22,20 +22,31 @@ fn unhex(s: &str) -> String {
 /// Runs the oracle on `requests` (`(mode, input)`) with the given working
 /// directory and `$HOME` (`None` = unset), returning one answer per request.
 fn ask(requests: &[(char, String)], cwd: &str, home: Option<&str>) -> Vec<String> {
-    let oracle = std::env::var("GOCCIA_FPC_ORACLE").expect("set GOCCIA_FPC_ORACLE to the compiled oracle");
+    let oracle =
+        std::env::var("GOCCIA_FPC_ORACLE").expect("set GOCCIA_FPC_ORACLE to the compiled oracle");
     let mut command = Command::new(oracle);
-    command.current_dir(cwd).stdin(Stdio::piped()).stdout(Stdio::piped());
+    command
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
     match home {
         Some(h) => command.env("HOME", h),
         None => command.env_remove("HOME"),
     };
     let mut child = command.spawn().unwrap();
-    let input: String = requests.iter().map(|(m, s)| format!("{m} {}\n", hex(s))).collect();
+    let input: String = requests
+        .iter()
+        .map(|(m, s)| format!("{m} {}\n", hex(s)))
+        .collect();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    String::from_utf8(output.stdout).unwrap().lines().map(str::to_owned).collect()
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A small deterministic generator: no dependency, reproducible failures.
@@ -51,7 +62,9 @@ impl Gen {
 
     fn string(&mut self, pieces: &[&str], max: u64) -> String {
         let n = self.next() % (max + 1);
-        (0..n).map(|_| pieces[(self.next() % pieces.len() as u64) as usize]).collect()
+        (0..n)
+            .map(|_| pieces[(self.next() % pieces.len() as u64) as usize])
+            .collect()
     }
 }
 
@@ -59,10 +72,17 @@ impl Gen {
 #[ignore = "needs the Free Pascal oracle (tools/fpc-oracle)"]
 fn expand_file_name_matches_free_pascal() {
     let pieces = [
-        "/", "/", "/", "\\", ".", "..", "...", "~", "~/", "a", "b", " ", "é", "//", "/.", "./", "../", "/..", "\u{1}",
+        "/", "/", "/", "\\", ".", "..", "...", "~", "~/", "a", "b", " ", "é", "//", "/.", "./",
+        "../", "/..", "\u{1}",
     ];
     let mut generator = Gen(0x9E37_79B9_7F4A_7C15);
-    for (cwd, home) in [("/tmp", Some("/home/u")), ("/", Some("/")), ("/tmp", None), ("/tmp", Some("/h/")), ("/tmp", Some("rel"))] {
+    for (cwd, home) in [
+        ("/tmp", Some("/home/u")),
+        ("/", Some("/")),
+        ("/tmp", None),
+        ("/tmp", Some("/h/")),
+        ("/tmp", Some("rel")),
+    ] {
         let inputs: Vec<String> = (0..30_000).map(|_| generator.string(&pieces, 12)).collect();
         let requests: Vec<(char, String)> = inputs.iter().map(|s| ('E', s.clone())).collect();
         let answers = ask(&requests, cwd, home);
@@ -70,10 +90,18 @@ fn expand_file_name_matches_free_pascal() {
         for (input, answer) in inputs.iter().zip(&answers) {
             let ours = expand_file_name(input, cwd, home.unwrap_or(""));
             if ours != unhex(answer) {
-                failures.push(format!("{input:?} (cwd {cwd}, home {home:?}): fpc {:?}, ours {ours:?}", unhex(answer)));
+                failures.push(format!(
+                    "{input:?} (cwd {cwd}, home {home:?}): fpc {:?}, ours {ours:?}",
+                    unhex(answer)
+                ));
             }
         }
-        assert!(failures.is_empty(), "{} mismatches, e.g.\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} mismatches, e.g.\n{}",
+            failures.len(),
+            failures[..failures.len().min(20)].join("\n")
+        );
     }
 }
 
@@ -81,8 +109,31 @@ fn expand_file_name_matches_free_pascal() {
 #[ignore = "needs the Free Pascal oracle (tools/fpc-oracle)"]
 fn try_str_to_int_and_trim_match_free_pascal() {
     let pieces = [
-        "0", "1", "8", "9", "5", "a", "f", "F", "g", "x", "X", "$", "%", "&", "+", "-", " ", "\t", "\0", "é", "65535",
-        "4294967296", "9223372036854775807", "18446744073709551616", "\n",
+        "0",
+        "1",
+        "8",
+        "9",
+        "5",
+        "a",
+        "f",
+        "F",
+        "g",
+        "x",
+        "X",
+        "$",
+        "%",
+        "&",
+        "+",
+        "-",
+        " ",
+        "\t",
+        "\0",
+        "é",
+        "65535",
+        "4294967296",
+        "9223372036854775807",
+        "18446744073709551616",
+        "\n",
     ];
     let mut generator = Gen(0x2545_F491_4F6C_DD1D);
     let inputs: Vec<String> = (0..40_000).map(|_| generator.string(&pieces, 6)).collect();
@@ -103,7 +154,12 @@ fn try_str_to_int_and_trim_match_free_pascal() {
             failures.push(format!("Trim({input:?}): fpc {:?}", unhex(trim)));
         }
     }
-    assert!(failures.is_empty(), "{} mismatches, e.g.\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches, e.g.\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }
 
 #[test]
@@ -117,7 +173,15 @@ fn extract_file_dir_and_path_match_free_pascal() {
     let answers = ask(&requests, "/tmp", Some("/"));
     let (dirs, paths) = answers.split_at(inputs.len());
     for ((input, dir), path) in inputs.iter().zip(dirs).zip(paths) {
-        assert_eq!(crate::core::targets::fpc_extract_file_dir(input), unhex(dir), "ExtractFileDir({input:?})");
-        assert_eq!(crate::core::scope::declaring_dir(input), unhex(path), "ExtractFilePath({input:?})");
+        assert_eq!(
+            crate::core::targets::fpc_extract_file_dir(input),
+            unhex(dir),
+            "ExtractFileDir({input:?})"
+        );
+        assert_eq!(
+            crate::core::scope::declaring_dir(input),
+            unhex(path),
+            "ExtractFilePath({input:?})"
+        );
     }
 }

@@ -14,7 +14,13 @@ pub(crate) fn env() -> Env {
     }
 }
 
-pub(crate) fn entry(key: &str, value: &str, kind: EntryKind, in_array: bool, source: &str) -> Entry {
+pub(crate) fn entry(
+    key: &str,
+    value: &str,
+    kind: EntryKind,
+    in_array: bool,
+    source: &str,
+) -> Entry {
     Entry {
         key: key.into(),
         value: value.into(),
@@ -40,7 +46,9 @@ pub(crate) fn flatten(text: &str, source: &str) -> Vec<Entry> {
     }
     fn member(key: &str, value: &Json, depth: usize, source: &str, out: &mut Vec<Entry>) {
         match value {
-            Json::Array(items) if items.is_empty() => out.push(entry(key, "", EntryKind::EmptyArray, true, source)),
+            Json::Array(items) if items.is_empty() => {
+                out.push(entry(key, "", EntryKind::EmptyArray, true, source))
+            }
             Json::Array(items) => items.iter().for_each(|i| scalar(key, i, true, source, out)),
             Json::Object(members) if depth == 2 => {
                 out.push(entry(key, "", EntryKind::Object, false, source));
@@ -88,11 +96,26 @@ fn resolved(key: &KeyRequest) -> Vec<&str> {
 #[test]
 fn the_flattener_matches_the_reference_shape() {
     assert_eq!(
-        flatten(r#"{"permissions": {"allow-net": ["a"], "deny-read": [], "x": {"y": 1}}, "k": null}"#, CONFIG),
+        flatten(
+            r#"{"permissions": {"allow-net": ["a"], "deny-read": [], "x": {"y": 1}}, "k": null}"#,
+            CONFIG
+        ),
         vec![
             entry("permissions", "", EntryKind::Object, false, CONFIG),
-            entry("permissions.allow-net", "a", EntryKind::String, true, CONFIG),
-            entry("permissions.deny-read", "", EntryKind::EmptyArray, true, CONFIG),
+            entry(
+                "permissions.allow-net",
+                "a",
+                EntryKind::String,
+                true,
+                CONFIG
+            ),
+            entry(
+                "permissions.deny-read",
+                "",
+                EntryKind::EmptyArray,
+                true,
+                CONFIG
+            ),
             entry("permissions.x", "", EntryKind::Unsupported, false, CONFIG),
             entry("k", "null", EntryKind::Unsupported, false, CONFIG),
         ]
@@ -104,7 +127,8 @@ fn every_error_message_and_exit_class() {
     use ExitClass::{Invalid, Usage};
     let valid = "(valid: allow-read, allow-net, allow-ffi, allow-import, deny-read, deny-net, deny-ffi, deny-import)";
     let malformed = "must be true, false, or an array of strings";
-    let copy_grammar = "must be a string or an array of strings in the --copy grammar <host>[=<sandbox>]";
+    let copy_grammar =
+        "must be a string or an array of strings in the --copy grammar <host>[=<sandbox>]";
     let cases: Vec<(&str, ExitClass, String)> = vec![
         (r#"{"unsafe-shadowrealm": "yes"}"#, Invalid, r#""unsafe-shadowrealm" must be true or false, got "yes""#.into()),
         (r#"{"unsafe-function-constructor": null}"#, Invalid, r#""unsafe-function-constructor" must be true or false, got "null""#.into()),
@@ -163,16 +187,37 @@ fn every_error_message_and_exit_class() {
 #[test]
 fn a_base_value_is_checked_and_named_even_when_overridden() {
     let cases = [
-        (r#"{"permissions": {"allow-net": ["a.test"]}}"#, r#"{"permissions": {"allow-net": ["http://x"]}}"#),
-        (r#"{"permissions": {"allow-net": false}}"#, r#"{"permissions": {"allow-net": "a.test"}}"#),
-        (r#"{"permissions": {"allow-import": []}}"#, r#"{"permissions": {"allow-import": true}}"#),
-        (r#"{"permissions": {}}"#, r#"{"permissions": {"deny-nett": []}}"#),
-        (r#"{"sandbox": {"copy": ["a"]}}"#, r#"{"sandbox": {"copy": [""]}}"#),
-        (r#"{"sandbox": {"diff": true}}"#, r#"{"sandbox": {"diff": "yes"}}"#),
+        (
+            r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+            r#"{"permissions": {"allow-net": ["http://x"]}}"#,
+        ),
+        (
+            r#"{"permissions": {"allow-net": false}}"#,
+            r#"{"permissions": {"allow-net": "a.test"}}"#,
+        ),
+        (
+            r#"{"permissions": {"allow-import": []}}"#,
+            r#"{"permissions": {"allow-import": true}}"#,
+        ),
+        (
+            r#"{"permissions": {}}"#,
+            r#"{"permissions": {"deny-nett": []}}"#,
+        ),
+        (
+            r#"{"sandbox": {"copy": ["a"]}}"#,
+            r#"{"sandbox": {"copy": [""]}}"#,
+        ),
+        (
+            r#"{"sandbox": {"diff": true}}"#,
+            r#"{"sandbox": {"diff": "yes"}}"#,
+        ),
     ];
     for (child, base) in cases {
         let message = read(&chain(child, base)).unwrap_err().message;
-        assert!(message.starts_with(&format!("{BASE}: ")), "{base}: {message}");
+        assert!(
+            message.starts_with(&format!("{BASE}: ")),
+            "{base}: {message}"
+        );
     }
 }
 
@@ -194,7 +239,10 @@ fn the_nearest_file_owns_each_key() {
     assert!(request.requests_grants());
 
     // A null in the child is an error, not a fall-through to the base.
-    let err = read(&chain(r#"{"permissions": {"allow-net": null}}"#, r#"{"permissions": {"allow-net": ["a.test"]}}"#));
+    let err = read(&chain(
+        r#"{"permissions": {"allow-net": null}}"#,
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    ));
     assert_eq!(err.unwrap_err().class, ExitClass::Usage);
 }
 
@@ -210,7 +258,11 @@ fn one_file_accumulates_duplicate_keys() {
 
 #[test]
 fn unsafe_keys_take_the_first_value() {
-    let request = read(&chain(r#"{"unsafe-shadowrealm": false}"#, r#"{"unsafe-shadowrealm": "bad"}"#)).unwrap();
+    let request = read(&chain(
+        r#"{"unsafe-shadowrealm": false}"#,
+        r#"{"unsafe-shadowrealm": "bad"}"#,
+    ))
+    .unwrap();
     assert!(!request.unsafe_shadowrealm);
     let request = read(&chain(r#"{}"#, r#"{"unsafe-function-constructor": true}"#)).unwrap();
     assert!(request.unsafe_function_constructor && request.requests_grants());
@@ -220,10 +272,22 @@ fn unsafe_keys_take_the_first_value() {
 
 #[test]
 fn scopes_keep_their_text_and_source() {
-    let request = read_json(r#"{"permissions": {"allow-read": [" ../shared/ "], "allow-import": ["NODE_MODULES=lib", "GitHub:Me"]}}"#);
+    let request = read_json(
+        r#"{"permissions": {"allow-read": [" ../shared/ "], "allow-import": ["NODE_MODULES=lib", "GitHub:Me"]}}"#,
+    );
     let scope = &request.allow.read.scopes[0];
-    assert_eq!((scope.resolved.as_str(), scope.written.as_str(), &*scope.source), ("/shared", " ../shared/ ", CONFIG));
-    assert_eq!(resolved(&request.allow.import), ["node_modules=/p/lib", "GitHub:Me"]);
+    assert_eq!(
+        (
+            scope.resolved.as_str(),
+            scope.written.as_str(),
+            &*scope.source
+        ),
+        ("/shared", " ../shared/ ", CONFIG)
+    );
+    assert_eq!(
+        resolved(&request.allow.import),
+        ["node_modules=/p/lib", "GitHub:Me"]
+    );
 }
 
 #[test]
@@ -231,8 +295,14 @@ fn requests_grants_follows_section_2_2() {
     let cases = [
         (r#"{}"#, false),
         (r#"{"permissions": {}}"#, false),
-        (r#"{"permissions": {"deny-read": true, "deny-net": ["x.test"]}}"#, false),
-        (r#"{"permissions": {"allow-net": false, "allow-read": []}}"#, false),
+        (
+            r#"{"permissions": {"deny-read": true, "deny-net": ["x.test"]}}"#,
+            false,
+        ),
+        (
+            r#"{"permissions": {"allow-net": false, "allow-read": []}}"#,
+            false,
+        ),
         (r#"{"unsafe-shadowrealm": false}"#, false),
         (r#"{"permissions": {"allow-ffi": true}}"#, true),
         (r#"{"permissions": {"allow-net": ["x.test"]}}"#, true),
@@ -253,7 +323,10 @@ fn sandbox_section() {
     ))
     .unwrap_err();
     // entry 5 in the base is still checked.
-    assert_eq!(request.message, format!("{BASE}: \"sandbox.entry\" must be a string"));
+    assert_eq!(
+        request.message,
+        format!("{BASE}: \"sandbox.entry\" must be a string")
+    );
 
     let request = read(&chain(
         r#"{"sandbox": {"copy": ["src", "fixtures= /data ", "src"], "diff": "unified"}}"#,
@@ -281,12 +354,17 @@ fn sandbox_section() {
 
     // A sandbox key alone declares the section, at its file.
     let request = read(&chain(r#"{}"#, r#"{"sandbox": {"diff": false}}"#)).unwrap();
-    assert_eq!(request.sandbox.map(|s| (s.source.to_string(), s.diff)), Some((BASE.to_owned(), None)));
+    assert_eq!(
+        request.sandbox.map(|s| (s.source.to_string(), s.diff)),
+        Some((BASE.to_owned(), None))
+    );
 }
 
 #[test]
 fn policy_view_of_the_allow_requests() {
-    let request = read_json(r#"{"permissions": {"allow-net": ["a.test", "b.test"], "allow-read": true, "allow-read": ["x"], "deny-ffi": true}}"#);
+    let request = read_json(
+        r#"{"permissions": {"allow-net": ["a.test", "b.test"], "allow-read": true, "allow-read": ["x"], "deny-ffi": true}}"#,
+    );
     let listed: Vec<(Capability, Option<&str>)> = request
         .allow_requests()
         .iter()
@@ -294,13 +372,26 @@ fn policy_view_of_the_allow_requests() {
         .collect();
     assert_eq!(
         listed,
-        [(Capability::Read, None), (Capability::Net, Some("a.test")), (Capability::Net, Some("b.test"))]
+        [
+            (Capability::Read, None),
+            (Capability::Net, Some("a.test")),
+            (Capability::Net, Some("b.test"))
+        ]
     );
 }
 
 #[test]
 fn an_empty_source_falls_back_to_the_config_path() {
-    let entries = [entry("permissions.allow-net", "", EntryKind::String, true, "")];
+    let entries = [entry(
+        "permissions.allow-net",
+        "",
+        EntryKind::String,
+        true,
+        "",
+    )];
     let e = PermissionRequest::from_entries(&entries, "/q/goccia.toml", &env()).unwrap_err();
-    assert_eq!(e.message, "/q/goccia.toml: \"permissions.allow-net\" has an empty scope");
+    assert_eq!(
+        e.message,
+        "/q/goccia.toml: \"permissions.allow-net\" has an empty scope"
+    );
 }

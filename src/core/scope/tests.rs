@@ -34,7 +34,11 @@ fn path_scopes_resolve_against_the_declaring_directory() {
     ];
     for (written, resolved) in cases {
         for cap in [Capability::Read, Capability::Ffi] {
-            assert_eq!(resolve_scope(cap, written, "/p/", &env()), resolved, "{written:?}");
+            assert_eq!(
+                resolve_scope(cap, written, "/p/", &env()),
+                resolved,
+                "{written:?}"
+            );
         }
     }
     assert_eq!(resolve_scope(Capability::Read, "x", "/", &env()), "/x");
@@ -44,7 +48,10 @@ fn path_scopes_resolve_against_the_declaring_directory() {
 fn import_and_net_scopes_resolve_as_text() {
     let e = env();
     let r = |cap, s| resolve_scope(cap, s, "/p/", &e);
-    assert_eq!(r(Capability::Import, "Node_Modules=../Lib/"), "node_modules=/Lib");
+    assert_eq!(
+        r(Capability::Import, "Node_Modules=../Lib/"),
+        "node_modules=/Lib"
+    );
     assert_eq!(r(Capability::Import, " NODE_MODULES=. "), "node_modules=/p");
     assert_eq!(r(Capability::Import, "node_modules="), "node_modules=");
     assert_eq!(r(Capability::Import, " GitHub:Owner "), "GitHub:Owner");
