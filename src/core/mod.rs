@@ -2,6 +2,10 @@
 //! trust store, with no terminal or argument-parsing code. The CLI and the
 //! TUI are two faces of it.
 
+pub mod block;
+pub mod check;
+pub mod config;
+pub mod describe;
 pub mod discover;
 pub mod display;
 pub mod entries;
@@ -11,9 +15,17 @@ pub mod exit;
 pub mod extends;
 pub mod json;
 pub mod key;
+pub mod listing;
 pub mod paths;
 pub mod policy;
 pub mod report;
+pub mod request;
+pub mod sandbox;
+pub mod scan;
+pub mod scope;
 pub mod spawn;
+pub mod status;
 pub mod store;
+pub mod targets;
+pub mod trust;
 pub mod validate;

@@ -76,9 +76,10 @@ pub fn expand_file_name(path: &str, cwd: &str, home: &str) -> String {
     }
 
     let mut result = format!("/{dirs}");
-    if result.len() > 1 && result.ends_with('/') && !path.is_empty() && !path.ends_with('/') {
-        // A trailing separator survives only when the caller wrote one. The
-        // test is on the original text, so `x\` (a backslash) drops it too.
+    if result.len() > 1 && result.ends_with('/') && !path.is_empty() && !path.ends_with(['/', '\\'])
+    {
+        // A trailing separator survives only when the caller wrote one; a
+        // trailing backslash counts, since it became `/` first.
         result.pop();
     }
     result
@@ -129,6 +130,9 @@ pub fn file_name(path: &str) -> &str {
 }
 
 #[cfg(test)]
+mod oracle;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -159,6 +163,38 @@ mod tests {
         assert_eq!(x(".."), "/w");
         assert_eq!(x("/./a"), "/a");
         assert_eq!(x("/../a"), "/a");
+    }
+
+    #[test]
+    fn a_trailing_backslash_keeps_the_separator() {
+        // Checked against Free Pascal 3.2.2: the backslash became `/` first.
+        assert_eq!(x("b\\"), "/w/d/b/");
+        assert_eq!(x("a.//\\"), "/w/d/a./");
+        assert_eq!(x("//./\\"), "//");
+        assert_eq!(expand_without_trailing_separator("b\\", "/w", ""), "/w/b");
+    }
+
+    #[test]
+    fn spaces_quotes_and_non_ascii_are_plain_characters() {
+        assert_eq!(x(" a \"b\" é/"), "/w/d/ a \"b\" é/");
+        assert_eq!(x("~ /x"), "/w/d/~ /x");
+        assert_eq!(x("/a/é/../ü"), "/a/ü");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn expanding_an_absolute_result_again_changes_nothing(path in "[/\\\\.~a é]{0,16}", home in "(/[a-z]{0,3}){0,2}/?") {
+            let once = expand_file_name(&path, "/w/d", &home);
+            if once.starts_with('/') {
+                proptest::prop_assert_eq!(expand_file_name(&once, "/elsewhere", "/other"), once.clone());
+            }
+        }
+
+        #[test]
+        fn expansion_never_panics(path in "\\PC{0,24}", cwd in "/\\PC{0,8}", home in "\\PC{0,8}") {
+            let out = expand_file_name(&path, &cwd, &home);
+            let _ = expand_without_trailing_separator(&out, &cwd, &home);
+        }
     }
 
     #[test]
