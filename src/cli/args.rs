@@ -25,7 +25,12 @@ pub struct Cli {
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
     /// Use this store file instead of the per-user one (value only after `=`).
-    #[arg(long = "trust-store", global = true, require_equals = true, value_name = "PATH")]
+    #[arg(
+        long = "trust-store",
+        global = true,
+        require_equals = true,
+        value_name = "PATH"
+    )]
     pub trust_store: Option<String>,
     /// When to colour output and the TUI.
     #[arg(long, global = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -221,17 +226,41 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
         } else if a == "--trust-store" {
             return Err(trust_store_needs_path());
         } else if let Some(v) = a.strip_prefix("--color=") {
-            globals.color = ColorChoice::from_str(v, false)
-                .map_err(|_| UsageError(format!("invalid --color value {v:?}; use auto, always or never")))?;
+            globals.color = ColorChoice::from_str(v, false).map_err(|_| {
+                UsageError(format!(
+                    "invalid --color value {v:?}; use auto, always or never"
+                ))
+            })?;
         } else if let Some(v) = a.strip_prefix("--theme=") {
             globals.theme = Some(v.to_string());
         } else if a == "--trust" || a == "--untrust" {
             let path = it.next().map(String::as_str).unwrap_or("");
-            push_path(a, path, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+            push_path(
+                a,
+                path,
+                &mut trust,
+                &mut untrust,
+                &mut saw_trust,
+                &mut saw_untrust,
+            )?;
         } else if let Some(v) = a.strip_prefix("--trust=") {
-            push_path("--trust", v, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+            push_path(
+                "--trust",
+                v,
+                &mut trust,
+                &mut untrust,
+                &mut saw_trust,
+                &mut saw_untrust,
+            )?;
         } else if let Some(v) = a.strip_prefix("--untrust=") {
-            push_path("--untrust", v, &mut trust, &mut untrust, &mut saw_trust, &mut saw_untrust)?;
+            push_path(
+                "--untrust",
+                v,
+                &mut trust,
+                &mut untrust,
+                &mut saw_trust,
+                &mut saw_untrust,
+            )?;
         } else if a == "--list-trusted" {
             list = true;
         } else if a == "--yes" {
@@ -239,7 +268,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
         } else if a == "-P" || a == "--accept-config-permissions" {
             accept = true;
         } else if a.starts_with("-P=") || a.starts_with("--accept-config-permissions=") {
-            return Err(UsageError(format!("{} takes no value", a.split('=').next().unwrap_or(a))));
+            return Err(UsageError(format!(
+                "{} takes no value",
+                a.split('=').next().unwrap_or(a)
+            )));
         } else if a == "--ignore-config-permissions" {
             ignore = true;
         } else if a.starts_with('-') && a != "-" {
@@ -256,7 +288,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             "-P and --ignore-config-permissions cannot be combined".into(),
         ));
     }
-    let modes = [saw_trust, saw_untrust, list].iter().filter(|m| **m).count();
+    let modes = [saw_trust, saw_untrust, list]
+        .iter()
+        .filter(|m| **m)
+        .count();
     if modes > 1 {
         return Err(UsageError(
             "--trust, --untrust, and --list-trusted cannot be combined; run each on its own".into(),
@@ -363,22 +398,39 @@ mod tests {
 
     #[test]
     fn goccia_rules() {
-        assert_eq!(p(&["--trust", "a", "--untrust", "b"]).unwrap_err(),
-            "--trust, --untrust, and --list-trusted cannot be combined; run each on its own");
+        assert_eq!(
+            p(&["--trust", "a", "--untrust", "b"]).unwrap_err(),
+            "--trust, --untrust, and --list-trusted cannot be combined; run each on its own"
+        );
         assert_eq!(p(&["--yes"]).unwrap_err(), "--yes only confirms --trust");
-        assert_eq!(p(&["--untrust", "a", "--yes"]).unwrap_err(), "--yes only confirms --trust");
-        assert_eq!(p(&["--trust", "a", "x.js"]).unwrap_err(),
-            "--trust cannot be combined with input files; run it on its own");
-        assert_eq!(p(&["--list-trusted", "x.js"]).unwrap_err(),
-            "--list-trusted cannot be combined with input files; run it on its own");
-        assert_eq!(p(&["--trust", "a", "-P"]).unwrap_err(),
-            "--trust cannot be combined with -P or --ignore-config-permissions");
-        assert_eq!(p(&["-P", "--ignore-config-permissions", "x"]).unwrap_err(),
-            "-P and --ignore-config-permissions cannot be combined");
-        assert_eq!(p(&["--trust-store", "s", "--list-trusted"]).unwrap_err(),
-            "--trust-store needs a path: --trust-store=<path>");
-        assert_eq!(p(&["--trust-store=", "--list-trusted"]).unwrap_err(),
-            "--trust-store needs a path: --trust-store=<path>");
+        assert_eq!(
+            p(&["--untrust", "a", "--yes"]).unwrap_err(),
+            "--yes only confirms --trust"
+        );
+        assert_eq!(
+            p(&["--trust", "a", "x.js"]).unwrap_err(),
+            "--trust cannot be combined with input files; run it on its own"
+        );
+        assert_eq!(
+            p(&["--list-trusted", "x.js"]).unwrap_err(),
+            "--list-trusted cannot be combined with input files; run it on its own"
+        );
+        assert_eq!(
+            p(&["--trust", "a", "-P"]).unwrap_err(),
+            "--trust cannot be combined with -P or --ignore-config-permissions"
+        );
+        assert_eq!(
+            p(&["-P", "--ignore-config-permissions", "x"]).unwrap_err(),
+            "-P and --ignore-config-permissions cannot be combined"
+        );
+        assert_eq!(
+            p(&["--trust-store", "s", "--list-trusted"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>"
+        );
+        assert_eq!(
+            p(&["--trust-store=", "--list-trusted"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>"
+        );
         assert_eq!(p(&["--trust", " "]).unwrap_err(), "--trust needs a path");
         assert_eq!(p(&["--trust="]).unwrap_err(), "--trust needs a path");
         assert_eq!(p(&["--untrust="]).unwrap_err(), "--untrust needs a path");
@@ -387,7 +439,15 @@ mod tests {
 
     #[test]
     fn goccia_spellings_parse() {
-        match p(&["--trust-store=/s.json", "--trust", "a", "--trust=b", "--yes"]).unwrap() {
+        match p(&[
+            "--trust-store=/s.json",
+            "--trust",
+            "a",
+            "--trust=b",
+            "--yes",
+        ])
+        .unwrap()
+        {
             Invocation::Trust(g, t) => {
                 assert_eq!(g.trust_store.as_deref(), Some("/s.json"));
                 assert_eq!(t.paths, ["a", "b"]);
@@ -395,9 +455,15 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(p(&["--list-trusted"]).unwrap(), Invocation::ListTrusted(_)));
+        assert!(matches!(
+            p(&["--list-trusted"]).unwrap(),
+            Invocation::ListTrusted(_)
+        ));
         assert!(matches!(p(&[]).unwrap(), Invocation::Default(_, None)));
-        assert!(matches!(p(&["dir"]).unwrap(), Invocation::Default(_, Some(_))));
+        assert!(matches!(
+            p(&["dir"]).unwrap(),
+            Invocation::Default(_, Some(_))
+        ));
     }
 
     #[test]
@@ -409,8 +475,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(p(&["list", "--trust-store="]).unwrap_err(),
-            "--trust-store needs a path: --trust-store=<path>");
+        assert_eq!(
+            p(&["list", "--trust-store="]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>"
+        );
         assert!(p(&["list", "--trust-store", "x"]).is_err());
     }
 }

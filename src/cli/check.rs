@@ -2,14 +2,12 @@
 //! honours every grant would decide. Writes nothing; exit 2 with the report
 //! of goccia-reference.md §12.1 when a config would block the run.
 
-use std::io::Write;
-
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::cli::Io;
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
-use crate::cli::Io;
 use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -61,13 +59,26 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     keys.dedup();
 
     let (store, store_path, problem) = match locate_store(g.trust_store.as_deref(), env) {
-        Err(e) => (Store::default(), None, Some(StoreProblem::CannotLocate(cannot_locate_reason(&e.to_string())))),
+        Err(e) => (
+            Store::default(),
+            None,
+            Some(StoreProblem::CannotLocate(cannot_locate_reason(
+                &e.to_string(),
+            ))),
+        ),
         Ok(loc) => match read_store(&loc.path) {
             Ok(s) => (s, Some(loc.path), None),
-            Err(e) => (Store::default(), Some(loc.path), Some(StoreProblem::Unreadable(e.to_string()))),
+            Err(e) => (
+                Store::default(),
+                Some(loc.path),
+                Some(StoreProblem::Unreadable(e.to_string())),
+            ),
         },
     };
-    let reports: Vec<ConfigReport> = keys.par_iter().map(|k| report_for(k, env, &store)).collect();
+    let reports: Vec<ConfigReport> = keys
+        .par_iter()
+        .map(|k| report_for(k, env, &store))
+        .collect();
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
@@ -81,7 +92,9 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             configs: reports.iter().map(JsonConfig::from).collect(),
             blocked: !blocking.is_empty(),
             store_error: problem.as_ref().map(|p| match p {
-                StoreProblem::CannotLocate(r) => format!("cannot locate the per-user trust store ({r})"),
+                StoreProblem::CannotLocate(r) => {
+                    format!("cannot locate the per-user trust store ({r})")
+                }
                 StoreProblem::Unreadable(m) => m.clone(),
             }),
         };

@@ -1,14 +1,12 @@
 //! `inspect CONFIG [--json]`: everything GocciaScript computes for one
 //! config, and what the store holds for it.
 
-use std::io::Write;
-
 use serde::Serialize;
 
+use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
 use crate::cli::scan::store_or_empty;
-use crate::cli::Io;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -58,7 +56,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
             files: snapshot.files.clone(),
             block: snapshot.block.as_str().to_string(),
             sha256: snapshot.sha256.clone(),
-            targets: snapshot.targets.iter().map(|(a, b)| (a.clone(), b.clone())).collect(),
+            targets: snapshot.targets.map.clone(),
             lines: snapshot.lines.clone(),
             requests_grants: snapshot.requests_grants(),
             state: comparison.state.json_name(),

@@ -100,7 +100,8 @@ impl From<&ConfigReport> for JsonConfig {
             state: r.state.json_name(),
             sha256: r.sha256.clone(),
             lines: (r.state != ConfigState::Error).then_some(current_lines),
-            diff: (r.state == ConfigState::Changed).then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
+            diff: (r.state == ConfigState::Changed)
+                .then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
             stored: r.stored.as_ref().map(|s| JsonStored {
                 sha256: s.sha256.clone(),
                 trusted_at: s.trusted_at.clone(),

@@ -1,8 +1,6 @@
 //! `list [--json]`, also spelled `--list-trusted`: every store entry with
 //! `(changed)`, `(missing)` or `(unreadable: …)` (goccia-reference.md §12.4).
 
-use std::io::Write;
-
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ListArgs};

@@ -6,6 +6,7 @@ pub mod inspect;
 pub mod json_out;
 pub mod list;
 pub mod policy;
+pub mod policy_trust;
 pub mod scan;
 pub mod trust;
 pub mod tui;
@@ -71,7 +72,11 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
             return exit::USAGE;
         }
         Err(ParseOutcome::Clap(e)) => {
-            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+            let code = if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::SUCCESS
+            };
             let _ = if e.use_stderr() {
                 write!(io.err, "{}", e.render())
             } else {
@@ -120,7 +125,11 @@ fn default_command(g: &GlobalArgs, path: Option<String>, env: &Env, io: &mut Io<
 
 /// Locates and reads the store for a command that needs it whole (`--trust`,
 /// `--untrust`, `--list-trusted`): any problem is exit 1.
-pub fn load_store(g: &GlobalArgs, env: &Env, io: &mut Io<'_>) -> Result<(StoreLocation, Store), u8> {
+pub fn load_store(
+    g: &GlobalArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(StoreLocation, Store), u8> {
     let loc = locate_store(g.trust_store.as_deref(), env).map_err(|e| {
         io.error(&e);
         exit::FAILURE
@@ -143,7 +152,12 @@ pub fn store_failure(e: &StoreError, io: &mut Io<'_>) -> u8 {
 fn policy_command(g: &GlobalArgs, args: &policy::PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let mut args = args.clone();
     args.store_dir = match locate_store(g.trust_store.as_deref(), env) {
-        Ok(loc) => Some(std::path::Path::new(&loc.path).parent().unwrap_or(std::path::Path::new("/")).to_path_buf()),
+        Ok(loc) => Some(
+            std::path::Path::new(&loc.path)
+                .parent()
+                .unwrap_or(std::path::Path::new("/"))
+                .to_path_buf(),
+        ),
         Err(_) => None,
     };
     let _ = io.out.flush();

@@ -3,13 +3,11 @@
 //! problem is named; a config that fails to load is an error row, and the
 //! exit code reports the worst error class at the end.
 
-use std::io::Write;
-
 use serde::Serialize;
 
+use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
-use crate::cli::Io;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState, DiffLine};
@@ -38,7 +36,7 @@ pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<String>, Opti
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if args.policy.is_some() {
-        return crate::cli::policy::scan_with_policy(g, args, env, io);
+        return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
     let paths = if args.paths.is_empty() {
         vec![".".to_string()]
@@ -61,7 +59,10 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         let _ = io.out.write_all(to_json(&doc).as_bytes());
     } else {
         if let Some(problem) = &store_error {
-            let _ = writeln!(io.err, "Warning: {problem}; every config counts as untrusted");
+            let _ = writeln!(
+                io.err,
+                "Warning: {problem}; every config counts as untrusted"
+            );
         }
         let _ = io.out.write_all(render_table(&reports).as_bytes());
     }
@@ -80,8 +81,14 @@ pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
 /// One-line summary of a config, as in the TUI's list.
 pub fn summary(r: &ConfigReport) -> String {
     match r.state {
-        ConfigState::Error => r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default(),
+        ConfigState::Error => r
+            .error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default(),
         ConfigState::Changed => diff_summary(&r.lines),
+        ConfigState::NoRequest if r.lines.is_empty() => "asks for nothing".to_string(),
+        ConfigState::NoRequest => "only denies".to_string(),
         _ => {
             let n = r
                 .lines
@@ -102,10 +109,20 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
     if reports.is_empty() {
         return "No configs found\n".to_string();
     }
-    let width = reports.iter().map(|r| r.display_path.chars().count()).max().unwrap_or(0).max(6);
+    let width = reports
+        .iter()
+        .map(|r| r.display_path.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
     let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
     for r in reports {
-        out.push_str(&format!("{:<13}  {:<width$}  {}\n", r.state.label(), r.display_path, summary(r)));
+        out.push_str(&format!(
+            "{:<13}  {:<width$}  {}\n",
+            r.state.label(),
+            r.display_path,
+            summary(r)
+        ));
         if r.state == ConfigState::Changed {
             for line in &r.lines {
                 out.push_str(&format!("{}\n", line.render()));

@@ -2,7 +2,7 @@
 //! list what each config asks for and what changed, confirm, record
 //! (goccia-reference.md §12.2, §15.1–§15.3).
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
@@ -26,7 +26,7 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         }
     }
     if args.policy.is_some() || !args.expect.is_empty() {
-        return crate::cli::policy::trust_with_policy(g, args, env, io);
+        return crate::cli::policy_trust::trust_with_policy(g, args, env, io);
     }
     let (loc, store) = match load_store(g, env, io) {
         Ok(s) => s,
@@ -43,7 +43,11 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     print_listing(&plan, &targets, env, io);
     let count = count_config_files(plan.candidates.len());
     if args.dry_run {
-        let _ = writeln!(io.out, "Dry run: {count} would be trusted in {}; nothing was written", loc.path);
+        let _ = writeln!(
+            io.out,
+            "Dry run: {count} would be trusted in {}; nothing was written",
+            loc.path
+        );
         return exit::SUCCESS;
     }
     if !args.yes {
@@ -120,7 +124,11 @@ pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>
         }
     }
     if plan.unchanged > 0 {
-        let _ = writeln!(io.out, "\n  {} more already trusted and unchanged.", plan.unchanged);
+        let _ = writeln!(
+            io.out,
+            "\n  {} more already trusted and unchanged.",
+            plan.unchanged
+        );
     }
     let _ = writeln!(io.out);
 }

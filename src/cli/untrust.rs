@@ -1,8 +1,6 @@
 //! `untrust PATH...` (also `--untrust PATH`) and `untrust --missing`
 //! (goccia-reference.md §12.3, §15.4).
 
-use std::io::Write;
-
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
 use crate::core::display::{describe_target, display_path};
@@ -29,7 +27,11 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8
             }
             Ok(gone) => {
                 for key in &gone {
-                    let _ = writeln!(io.out, "Removed trust for missing {}", display_path(key, &env.cwd));
+                    let _ = writeln!(
+                        io.out,
+                        "Removed trust for missing {}",
+                        display_path(key, &env.cwd)
+                    );
                 }
                 exit::SUCCESS
             }

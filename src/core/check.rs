@@ -17,7 +17,11 @@ pub fn nearest_config(dir: &str, env: &Env) -> Option<TrustKey> {
     let mut dir = dir.to_string();
     loop {
         for name in CONFIG_NAMES {
-            let candidate = if dir == "/" { format!("/{name}") } else { format!("{dir}/{name}") };
+            let candidate = if dir == "/" {
+                format!("/{name}")
+            } else {
+                format!("{dir}/{name}")
+            };
             if std::fs::metadata(&candidate).is_ok_and(|m| m.is_file()) {
                 return Some(trust_key_for_path(&candidate, env));
             }
@@ -98,7 +102,10 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
             trust_cmd.push("--trust-store=<path>".to_string());
         }
         Some(StoreProblem::Unreadable(problem)) => {
-            out.push_str(&format!("{}. Then, to trust these requests:\n", upper_first(problem)));
+            out.push_str(&format!(
+                "{}. Then, to trust these requests:\n",
+                upper_first(problem)
+            ));
         }
         None => out.push_str(&format!(
             "Nothing was run. To trust these requests (stored in {}):\n",
@@ -117,7 +124,11 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
         } else {
             display_path(&common, &ctx.env.cwd)
         };
-        let shown = if shown.ends_with('/') { shown } else { format!("{shown}/") };
+        let shown = if shown.ends_with('/') {
+            shown
+        } else {
+            format!("{shown}/")
+        };
         trust_cmd.push("--trust".to_string());
         trust_cmd.push(shell_quote(&shown));
     } else {
@@ -132,7 +143,9 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     out.push_str("To accept them for this run only:\n");
     out.push_str(&format!("  goccia-trust -P {args}\n"));
     out.push_str("To run with command-line grants only:\n");
-    out.push_str(&format!("  goccia-trust --ignore-config-permissions {args}"));
+    out.push_str(&format!(
+        "  goccia-trust --ignore-config-permissions {args}"
+    ));
     out
 }
 

@@ -30,7 +30,13 @@ pub fn list_entries(store: &Store, env: &Env) -> Vec<StoreEntryReport> {
 pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryReport {
     let stored_lines = description_lines(&entry.block);
     let summary = summary_keys(&stored_lines);
-    let as_is = || stored_lines.iter().cloned().map(DiffLine::Unchanged).collect::<Vec<_>>();
+    let as_is = || {
+        stored_lines
+            .iter()
+            .cloned()
+            .map(DiffLine::Unchanged)
+            .collect::<Vec<_>>()
+    };
     let (status, lines) = if !config_exists(key) {
         (EntryStatus::Missing, as_is())
     } else {
@@ -67,7 +73,10 @@ pub fn render_list_trusted(store_path: &str, reports: &[StoreEntryReport]) -> St
         return out;
     }
     for r in reports {
-        out.push_str(&format!("{}  trusted {}  {}", r.key, r.trusted_at, r.summary));
+        out.push_str(&format!(
+            "{}  trusted {}  {}",
+            r.key, r.trusted_at, r.summary
+        ));
         match &r.status {
             EntryStatus::Ok => {}
             EntryStatus::Missing => out.push_str("  (missing)"),

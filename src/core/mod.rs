@@ -13,6 +13,7 @@ pub mod env;
 pub mod error;
 pub mod exit;
 pub mod extends;
+pub mod gate;
 pub mod json;
 pub mod key;
 pub mod listing;

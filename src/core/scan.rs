@@ -37,9 +37,16 @@ pub fn discover_all(
 }
 
 /// Reports for every config at or under `paths`, in key byte order.
-pub fn scan(paths: &[String], env: &Env, store: &Store) -> Result<Vec<ConfigReport>, DiscoverError> {
+pub fn scan(
+    paths: &[String],
+    env: &Env,
+    store: &Store,
+) -> Result<Vec<ConfigReport>, DiscoverError> {
     let keys = discover_all(paths, env, &|_| {})?;
-    Ok(keys.par_iter().map(|key| report_for(key, env, store)).collect())
+    Ok(keys
+        .par_iter()
+        .map(|key| report_for(key, env, store))
+        .collect())
 }
 
 /// Like [`scan`], but sends progress and each report as soon as it is ready
@@ -73,7 +80,7 @@ pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
                 lines: comparison.lines,
                 block: Some(snapshot.block.as_str().to_string()),
                 sha256: Some(snapshot.sha256.clone()),
-                targets: snapshot.targets.iter().map(|(s, t)| (s.clone(), t.clone())).collect(),
+                targets: snapshot.targets.to_pairs(),
                 stored: stored_info,
                 error: None,
             }

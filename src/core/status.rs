@@ -19,7 +19,14 @@ pub struct Comparison {
 
 /// Compares a config with what the store holds for its key.
 pub fn compare(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> Comparison {
-    let unchanged = || snapshot.lines.iter().cloned().map(DiffLine::Unchanged).collect();
+    let unchanged = || {
+        snapshot
+            .lines
+            .iter()
+            .cloned()
+            .map(DiffLine::Unchanged)
+            .collect()
+    };
     if !snapshot.requests_grants() {
         return Comparison {
             state: ConfigState::NoRequest,

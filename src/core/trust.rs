@@ -11,11 +11,13 @@ use crate::core::error::ConfigError;
 use crate::core::json;
 use crate::core::key::{TrustKey, is_under, trust_key_for_directory, trust_key_for_path};
 use crate::core::listing::config_exists;
+use crate::core::report::ConfigState;
 use crate::core::report::DiffLine;
 use crate::core::scan::discover_all;
 use crate::core::status::compare;
-use crate::core::report::ConfigState;
-use crate::core::store::{Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now};
+use crate::core::store::{
+    Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now,
+};
 
 /// `trustedBy` of every entry this tool writes.
 pub fn trusted_by() -> String {
@@ -84,11 +86,7 @@ pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
     StoredEntry {
         sha256: snapshot.sha256.clone(),
         block: json::parse(snapshot.block.as_str()).expect("a normalized block is valid JSON"),
-        targets: snapshot
-            .targets
-            .iter()
-            .map(|(s, t)| (s.clone(), t.clone()))
-            .collect(),
+        targets: snapshot.targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),
     }
@@ -96,7 +94,10 @@ pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
 
 /// Records the snapshots under the store lock, merged into the store as it
 /// is on disk at that moment.
-pub fn record_trust(loc: &StoreLocation, snapshots: &[&ConfigSnapshot]) -> Result<usize, StoreError> {
+pub fn record_trust(
+    loc: &StoreLocation,
+    snapshots: &[&ConfigSnapshot],
+) -> Result<usize, StoreError> {
     let now = utc_timestamp_now();
     let entries: Vec<(String, StoredEntry)> = snapshots
         .iter()
@@ -132,15 +133,20 @@ pub enum BoundTrustError {
 
 /// Trusts exactly what was shown: every config is re-read and re-hashed, and
 /// if any differs from what the reviewer saw, nothing is written.
-pub fn trust_as_shown(loc: &StoreLocation, shown: &[ShownConfig], env: &Env) -> Result<usize, BoundTrustError> {
+pub fn trust_as_shown(
+    loc: &StoreLocation,
+    shown: &[ShownConfig],
+    env: &Env,
+) -> Result<usize, BoundTrustError> {
     let mut snapshots = Vec::new();
     for s in shown {
-        let snapshot = load_config(&TrustKey(s.key.clone()), env).map_err(|error| BoundTrustError::Config {
-            key: s.key.clone(),
-            error,
+        let snapshot = load_config(&TrustKey(s.key.clone()), env).map_err(|error| {
+            BoundTrustError::Config {
+                key: s.key.clone(),
+                error,
+            }
         })?;
-        let targets: Vec<(String, String)> =
-            snapshot.targets.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
+        let targets: Vec<(String, String)> = snapshot.targets.to_pairs();
         if snapshot.sha256 != s.sha256 || targets != s.targets {
             return Err(BoundTrustError::Changed { key: s.key.clone() });
         }
@@ -181,6 +187,8 @@ pub fn untrust_missing(loc: &StoreLocation) -> Result<Vec<String>, StoreError> {
 
 /// Removes the given keys (the TUI's untrust and prune), only those present.
 pub fn untrust_keys(loc: &StoreLocation, keys: &[String]) -> Result<usize, StoreError> {
-    update_store(loc, |store| Ok(keys.iter().filter(|k| store.remove(k).is_some()).count()))
-        .map(|u| u.value)
+    update_store(loc, |store| {
+        Ok(keys.iter().filter(|k| store.remove(k).is_some()).count())
+    })
+    .map(|u| u.value)
 }

@@ -1,0 +1,370 @@
+//! `trust --yes --policy FILE [--expect SHA256]... PATH...` and
+//! `scan --policy FILE`: CI trust bootstrap gated by a reviewed policy. Only
+//! configs whose every request the policy ALLOWS (and, with `--expect`,
+//! whose block hash was reviewed) are recorded; every decision is recorded
+//! before anything is trusted.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
+use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::scan::{render_table, store_or_empty, worst_exit};
+use crate::cli::trust::{plan_failure, print_nothing_to_do};
+use crate::cli::{Io, load_store, store_failure};
+use crate::core::config::{ConfigSnapshot, load_config};
+use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::gate::decide;
+use crate::core::key::TrustKey;
+use crate::core::policy::{
+    ConfigDecision, Policy, Verdict, load_policy, record_config_decision, state_dir, write_record,
+};
+use crate::core::scan::scan;
+use crate::core::trust::{plan_trust, record_trust};
+
+/// The policy, given or shipped, with the store's directory always denied.
+fn policy_for(
+    file: Option<&str>,
+    store_path: &str,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<Policy, u8> {
+    let store_dir = Path::new(store_path).parent().unwrap_or(Path::new("/"));
+    load_policy(file, env, store_dir).map_err(|e| {
+        io.error(e);
+        exit::USAGE
+    })
+}
+
+#[derive(Serialize)]
+struct ExpectRecord<'a> {
+    op: &'static str,
+    config_key: &'a str,
+    block_sha256: &'a str,
+    verdict: Verdict,
+    reason: String,
+    executed: bool,
+}
+
+/// One config's outcome under the gate.
+struct Judged<'a> {
+    snapshot: &'a ConfigSnapshot,
+    changed: bool,
+    verdict: Verdict,
+    /// The policy's decision, absent when `--expect` refused the hash first.
+    decision: Option<ConfigDecision>,
+    expect_refusal: Option<String>,
+}
+
+pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    if !args.yes && !args.dry_run {
+        io.error("--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)");
+        return exit::USAGE;
+    }
+    let (loc, store) = match load_store(g, env, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let records = match state_dir(args.state_dir.as_deref(), env_state.as_deref(), env) {
+        Ok(d) => d,
+        Err(e) => {
+            io.error(e);
+            return exit::FAILURE;
+        }
+    };
+    let plan = match plan_trust(&args.paths, env, &store) {
+        Ok(plan) => plan,
+        Err(e) => return plan_failure(&e, io),
+    };
+    let targets = describe_targets(&args.paths, env);
+    if let Some(code) = print_nothing_to_do(&plan, &targets, io) {
+        return code;
+    }
+
+    let expected: Vec<String> = args.expect.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let judged: Vec<Judged<'_>> = plan
+        .candidates
+        .iter()
+        .map(|c| {
+            let sha = &c.snapshot.sha256;
+            if !expected.is_empty() && !expected.contains(sha) {
+                return Judged {
+                    snapshot: &c.snapshot,
+                    changed: c.changed,
+                    verdict: Verdict::Denied,
+                    decision: None,
+                    expect_refusal: Some(format!("block sha256 {sha} is not one of --expect")),
+                };
+            }
+            let decision = decide(&policy, &c.snapshot, env);
+            Judged {
+                snapshot: &c.snapshot,
+                changed: c.changed,
+                verdict: decision.verdict,
+                decision: Some(decision),
+                expect_refusal: None,
+            }
+        })
+        .collect();
+
+    // Every decision is on disk before anything is trusted; a record that
+    // cannot be written stops the command with nothing trusted.
+    if !args.dry_run {
+        for j in &judged {
+            let written = match (&j.decision, &j.expect_refusal) {
+                (Some(d), _) => record_config_decision(
+                    &records,
+                    j.snapshot.key.as_str(),
+                    &j.snapshot.sha256,
+                    &policy,
+                    d,
+                )
+                .map(|_| ()),
+                (None, Some(reason)) => write_record(
+                    &records,
+                    &ExpectRecord {
+                        op: "config-trust",
+                        config_key: j.snapshot.key.as_str(),
+                        block_sha256: &j.snapshot.sha256,
+                        verdict: Verdict::Denied,
+                        reason: reason.clone(),
+                        executed: false,
+                    },
+                )
+                .map(|_| ()),
+                (None, None) => Ok(()),
+            };
+            if let Err(e) = written {
+                io.error(format!("{e}; nothing was trusted"));
+                return exit::FAILURE;
+            }
+        }
+    }
+
+    let _ = writeln!(
+        io.out,
+        "Permission requests under {targets}, judged by policy {}:",
+        policy.source
+    );
+    for j in &judged {
+        print_judged(j, env, io);
+    }
+    if plan.unchanged > 0 {
+        let _ = writeln!(
+            io.out,
+            "\n  {} more already trusted and unchanged.",
+            plan.unchanged
+        );
+    }
+    let _ = writeln!(io.out);
+
+    let allowed: Vec<&ConfigSnapshot> = judged
+        .iter()
+        .filter(|j| j.verdict == Verdict::Allowed)
+        .map(|j| j.snapshot)
+        .collect();
+    if args.dry_run {
+        let _ = writeln!(
+            io.out,
+            "Dry run: {} would be trusted in {}; nothing was written",
+            count_config_files(allowed.len()),
+            loc.path
+        );
+    } else if !allowed.is_empty() {
+        if let Err(e) = record_trust(&loc, &allowed) {
+            return store_failure(&e, io);
+        }
+        let _ = writeln!(
+            io.out,
+            "Trusted {} in {}",
+            count_config_files(allowed.len()),
+            loc.path
+        );
+    } else {
+        let _ = writeln!(io.out, "Nothing was trusted.");
+    }
+
+    let needs: Vec<&Judged<'_>> = judged
+        .iter()
+        .filter(|j| j.verdict == Verdict::NeedsAuth)
+        .collect();
+    let denied = judged
+        .iter()
+        .filter(|j| j.verdict == Verdict::Denied)
+        .count();
+    if !needs.is_empty() {
+        let mut cmd = vec!["goccia-trust".to_string()];
+        if let Some(typed) = &g.trust_store {
+            cmd.push(shell_quote(&format!("--trust-store={typed}")));
+        }
+        for j in &needs {
+            cmd.push("--trust".into());
+            cmd.push(shell_quote(&display_path(
+                j.snapshot.key.as_str(),
+                &env.cwd,
+            )));
+        }
+        let _ = writeln!(
+            io.out,
+            "{} need{} authorization; a person reviews and trusts them with:\n  {}",
+            count_config_files(needs.len()),
+            if needs.len() == 1 { "s" } else { "" },
+            cmd.join(" ")
+        );
+    }
+    if denied > 0 {
+        let _ = writeln!(
+            io.out,
+            "{} denied by the policy; nothing was recorded for {}",
+            count_config_files(denied),
+            if denied == 1 { "it" } else { "them" }
+        );
+    }
+    if denied > 0 {
+        exit::POLICY_DENIED
+    } else if !needs.is_empty() {
+        exit::POLICY_NEEDS_AUTH
+    } else {
+        exit::SUCCESS
+    }
+}
+
+fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) {
+    let shown = display_path(j.snapshot.key.as_str(), &env.cwd);
+    let tag = if j.changed { "changed" } else { "new" };
+    let _ = writeln!(io.out, "\n  {shown} ({tag}): {}", j.verdict.as_str());
+    if let Some(reason) = &j.expect_refusal {
+        let _ = writeln!(io.out, "    {reason}");
+    }
+    if let Some(d) = &j.decision {
+        for o in &d.operations {
+            let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
+            let class = o.decision.classification.map(|c| c.as_str()).unwrap_or("-");
+            let _ = writeln!(
+                io.out,
+                "    {} {scope}: {} {} {} — {}",
+                o.operation.kind.name(),
+                o.decision.risk,
+                class,
+                o.decision.verdict.as_str(),
+                o.decision.reason
+            );
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonPolicyRequest<'a> {
+    kind: &'static str,
+    scope: Option<&'a str>,
+    target: Option<&'a str>,
+    risk: &'a str,
+    level: Option<&'a str>,
+    classification: Option<&'static str>,
+    verdict: &'static str,
+    reason: &'a str,
+}
+
+/// `scan --policy FILE`: the verdicts beside the states; writes nothing.
+pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    let paths = if args.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        args.paths.clone()
+    };
+    let (store, store_path, store_error) = store_or_empty(g, env);
+    let store_path = store_path.unwrap_or_default();
+    let policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let reports = match scan(&paths, env, &store) {
+        Ok(r) => r,
+        Err(e) => {
+            io.error(e);
+            return exit::FAILURE;
+        }
+    };
+    let decisions: Vec<Option<ConfigDecision>> = reports
+        .iter()
+        .map(|r| {
+            load_config(&TrustKey(r.key.clone()), env)
+                .ok()
+                .filter(|s| s.requests_grants())
+                .map(|s| decide(&policy, &s, env))
+        })
+        .collect();
+    if args.json {
+        let configs: Vec<JsonConfig> = reports
+            .iter()
+            .zip(&decisions)
+            .map(|(r, d)| {
+                let mut c = JsonConfig::from(r);
+                c.policy = d.as_ref().map(|d| {
+                    let requests: Vec<JsonPolicyRequest<'_>> = d
+                        .operations
+                        .iter()
+                        .map(|o| JsonPolicyRequest {
+                            kind: o.operation.kind.name(),
+                            scope: o.operation.scope.as_deref(),
+                            target: o.operation.target.as_deref(),
+                            risk: &o.decision.risk,
+                            level: o.decision.level.as_deref(),
+                            classification: o.decision.classification.map(|c| c.as_str()),
+                            verdict: o.decision.verdict.as_str(),
+                            reason: &o.decision.reason,
+                        })
+                        .collect();
+                    serde_json::json!({ "verdict": d.verdict.as_str(), "requests": requests })
+                });
+                c
+            })
+            .collect();
+        #[derive(Serialize)]
+        struct Doc {
+            configs: Vec<JsonConfig>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            store_error: Option<String>,
+        }
+        let _ = io.out.write_all(
+            to_json(&Doc {
+                configs,
+                store_error,
+            })
+            .as_bytes(),
+        );
+    } else {
+        if let Some(problem) = &store_error {
+            let _ = writeln!(
+                io.err,
+                "Warning: {problem}; every config counts as untrusted"
+            );
+        }
+        let _ = writeln!(io.out, "Policy: {}", policy.source);
+        let _ = io.out.write_all(render_table(&reports).as_bytes());
+        for (r, d) in reports.iter().zip(&decisions) {
+            if let Some(d) = d {
+                let _ = writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str());
+                for o in &d.operations {
+                    let _ = writeln!(
+                        io.out,
+                        "    {} {}: {} — {}",
+                        o.operation.kind.name(),
+                        o.operation.scope.as_deref().unwrap_or("(unscoped)"),
+                        o.decision.verdict.as_str(),
+                        o.decision.reason
+                    );
+                }
+            }
+        }
+    }
+    worst_exit(&reports)
+}
