@@ -35,7 +35,11 @@ pub struct JsonError {
 
 impl std::fmt::Display for JsonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at line {}, column {}", self.message, self.line, self.column)
+        write!(
+            f,
+            "{} at line {}, column {}",
+            self.message, self.line, self.column
+        )
     }
 }
 
@@ -148,8 +152,14 @@ impl Parser<'_> {
     fn error(&self, message: &str) -> JsonError {
         let consumed = &self.src[..self.pos.min(self.src.len())];
         let line = consumed.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = consumed.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&consumed[line_start..]).chars().count() + 1;
+        let line_start = consumed
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&consumed[line_start..])
+            .chars()
+            .count()
+            + 1;
         JsonError {
             message: message.to_string(),
             line,
@@ -292,7 +302,9 @@ impl Parser<'_> {
             }
         }
         // The slice is ASCII by construction.
-        Ok(Json::Number(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned()))
+        Ok(Json::Number(
+            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+        ))
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
@@ -333,7 +345,9 @@ impl Parser<'_> {
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    let esc = self.peek().ok_or_else(|| self.error("Unterminated string"))?;
+                    let esc = self
+                        .peek()
+                        .ok_or_else(|| self.error("Unterminated string"))?;
                     self.pos += 1;
                     match esc {
                         b'"' => out.push('"'),
@@ -361,7 +375,10 @@ impl Parser<'_> {
                             } else {
                                 hi
                             };
-                            out.push(char::from_u32(code).ok_or_else(|| self.error("Invalid \\u escape"))?);
+                            out.push(
+                                char::from_u32(code)
+                                    .ok_or_else(|| self.error("Invalid \\u escape"))?,
+                            );
                         }
                         _ => {
                             self.pos -= 1;
@@ -396,7 +413,10 @@ mod tests {
 
     #[test]
     fn combines_surrogate_pairs_and_refuses_lone_ones() {
-        assert_eq!(parse(r#""\ud83d\ude00""#).unwrap(), Json::String("😀".into()));
+        assert_eq!(
+            parse(r#""\ud83d\ude00""#).unwrap(),
+            Json::String("😀".into())
+        );
         assert!(parse(r#""\ud83d""#).is_err());
         assert!(parse(r#""\ude00""#).is_err());
     }
@@ -412,8 +432,25 @@ mod tests {
     #[test]
     fn refuses_what_is_not_strict_json() {
         for bad in [
-            "", " ", "{", "{,}", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "'a'", "\u{feff}{}",
-            "{\"a\" 1}", "[1 2]", "nul", "\"\t\"", "\"\\x\"", "{} {}", "NaN",
+            "",
+            " ",
+            "{",
+            "{,}",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "'a'",
+            "\u{feff}{}",
+            "{\"a\" 1}",
+            "[1 2]",
+            "nul",
+            "\"\t\"",
+            "\"\\x\"",
+            "{} {}",
+            "NaN",
         ] {
             assert!(parse(bad).is_err(), "{bad:?} should be refused");
         }
