@@ -38,7 +38,7 @@ pub fn fake_hash(seed: &str) -> String {
         .map(|i| {
             format!(
                 "{:016x}",
-                h.rotate_left(i * 16) ^ (i as u64 * 0x9e3779b97f4a7c15)
+                h.rotate_left(i * 16) ^ (i as u64).wrapping_mul(0x9e3779b97f4a7c15)
             )
         })
         .collect()

@@ -45,6 +45,12 @@ fn mark(marked: bool, theme: &Theme) -> Span<'static> {
     }
 }
 
+/// `s` padded with spaces to `w` columns (never cut: the row clips).
+fn pad(s: &str, w: usize) -> String {
+    let have = Span::raw(s).width();
+    format!("{s}{}", " ".repeat(w.saturating_sub(have)))
+}
+
 fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
     for (i, line) in lines.into_iter().enumerate() {
         let r = Rect {
@@ -73,6 +79,15 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
 
     let rows = inner.height as usize;
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
+    // Align summaries on the widest path in the window, leaving the
+    // summary some room on narrow screens.
+    let cap = (inner.width as usize).saturating_sub(2 + 16 + 14).max(8);
+    let path_w = state.visible[first..last]
+        .iter()
+        .map(|&i| Span::raw(clean(&state.configs[i].display_path)).width())
+        .max()
+        .unwrap_or(0)
+        .min(cap);
     let lines: Vec<Line> = state.visible[first..last]
         .iter()
         .enumerate()
@@ -84,7 +99,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                     format!("{:<16}", state_marker(r.state)),
                     theme.style(state_role(r.state)),
                 ),
-                Span::styled(clean(&r.display_path).into_owned(), Style::default()),
+                Span::styled(pad(&clean(&r.display_path), path_w), Style::default()),
                 Span::styled(
                     format!("  {}", clean(&summary(r))),
                     theme.style(if r.state == crate::core::report::ConfigState::Error {
@@ -138,6 +153,13 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 
     let rows = inner.height as usize;
     let (first, last) = window(&store.cursor, store.entries.len(), rows);
+    let cap = (inner.width as usize).saturating_sub(2 + 13 + 14).max(8);
+    let path_w = store.entries[first..last]
+        .iter()
+        .map(|e| Span::raw(clean(&e.display_path)).width())
+        .max()
+        .unwrap_or(0)
+        .min(cap);
     let lines: Vec<Line> = store.entries[first..last]
         .iter()
         .enumerate()
@@ -146,7 +168,7 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
             let spans = vec![
                 mark(store.marked.contains(&e.key), theme),
                 Span::styled(format!("{marker:<13}"), theme.style(role)),
-                Span::raw(clean(&e.display_path).into_owned()),
+                Span::raw(pad(&clean(&e.display_path), path_w)),
                 Span::styled(format!("  {}", clean(&e.summary)), theme.style(Role::Muted)),
             ];
             row(spans, first + i == store.cursor.selected, theme)

@@ -117,10 +117,11 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             .filter(|c| c.state == crate::core::report::ConfigState::Error)
             .count();
         spans.push(Span::raw(format!(
-            " {} configs · {} need review · {} errors ",
+            " {} configs · {} need review · {} error{} ",
             state.configs.len(),
             state.needs_review_count(),
-            errors
+            errors,
+            if errors == 1 { "" } else { "s" }
         )));
     }
     if state.mode == Mode::Filter {
