@@ -64,7 +64,14 @@ fn scanning_shows_progress_and_partial_results() {
     let job = state.scan.job;
     let mut some = fixtures::sample().configs;
     some.truncate(3);
-    update(&mut state, Msg::ScanProgress { job, dirs: 1234, configs: 3 });
+    update(
+        &mut state,
+        Msg::ScanProgress {
+            job,
+            dirs: 1234,
+            configs: 3,
+        },
+    );
     update(&mut state, Msg::ScanFound { job, reports: some });
     update(&mut state, Msg::Tick);
     let buf = draw(&state, &Theme::default(), 120, 35);
@@ -101,8 +108,23 @@ fn assert_no_raw_controls(buf: &ratatui::buffer::Buffer, what: &str) {
 fn hostile_text_never_reaches_the_buffer_raw() {
     let theme = Theme::default();
     let flows = [
-        "", "j", "jj", "jJJJJ", "<enter>", "j<enter>", "jj<enter>", " j j t", "u", " j u", "<tab>",
-        "<tab>j", "<tab>jj", "<tab>p", "<tab> j j u", "?", "/\u{1b}[31m\u{202e}",
+        "",
+        "j",
+        "jj",
+        "jJJJJ",
+        "<enter>",
+        "j<enter>",
+        "jj<enter>",
+        " j j t",
+        "u",
+        " j u",
+        "<tab>",
+        "<tab>j",
+        "<tab>jj",
+        "<tab>p",
+        "<tab> j j u",
+        "?",
+        "/\u{1b}[31m\u{202e}",
     ];
     let mut escapes_seen = false;
     for keys in flows {
@@ -131,7 +153,17 @@ fn hostile_text_never_reaches_the_buffer_raw() {
 
 #[test]
 fn tiny_sizes_never_panic() {
-    let sizes = [(1, 1), (2, 2), (5, 3), (10, 4), (20, 5), (30, 8), (59, 14), (60, 15), (61, 16)];
+    let sizes = [
+        (1, 1),
+        (2, 2),
+        (5, 3),
+        (10, 4),
+        (20, 5),
+        (30, 8),
+        (59, 14),
+        (60, 15),
+        (61, 16),
+    ];
     for (name, mut h) in views() {
         for (w, ht) in sizes {
             sized(&mut h, w, ht);
@@ -152,8 +184,7 @@ fn ten_thousand_rows_draw_quickly() {
     sized(&mut h, 120, 35);
     assert_eq!(h.state.visible.len(), 10_000);
     let theme = Theme::default();
-    let mut terminal =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 35)).unwrap();
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 35)).unwrap();
     let frames = 50;
     let start = Instant::now();
     for i in 0..frames {

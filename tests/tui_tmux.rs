@@ -14,7 +14,10 @@ struct Tmux {
 
 impl Tmux {
     fn available() -> bool {
-        let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+        let ok = Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success());
         if !ok {
             eprintln!("skipped: tmux is not installed");
         }
@@ -27,8 +30,26 @@ impl Tmux {
         let socket = format!("goccia-trust-test-{}-{name}", std::process::id());
         let t = Tmux { socket };
         let status = Command::new("tmux")
-            .args(["-L", &t.socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "35"])
-            .args(["env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "PS1=$ ", "sh"])
+            .args([
+                "-L",
+                &t.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "120",
+                "-y",
+                "35",
+            ])
+            .args([
+                "env",
+                "-i",
+                "PATH=/usr/bin:/bin",
+                "TERM=xterm-256color",
+                "PS1=$ ",
+                "sh",
+            ])
             .status()
             .expect("tmux new-session");
         assert!(status.success(), "tmux new-session failed");
@@ -79,7 +100,9 @@ impl Tmux {
 
     /// Whether the pane is on the alternate screen (the TUI's).
     fn alternate_on(&self) -> bool {
-        self.tmux(&["display-message", "-p", "-t", "0", "#{alternate_on}"]).trim() == "1"
+        self.tmux(&["display-message", "-p", "-t", "0", "#{alternate_on}"])
+            .trim()
+            == "1"
     }
 
     /// Whether the terminal is back in cooked mode with echo.
@@ -92,7 +115,9 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         // Our own server only (its private socket), never anyone else's.
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).status();
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
     }
 }
 
@@ -124,7 +149,10 @@ fn demo_shows_the_list_and_quitting_restores_the_terminal() {
 
     t.send_keys(&["q"]);
     let screen = t.wait_for("goccia-trust demo: bye", WAIT);
-    assert!(!screen.contains("Configs 7/7"), "the TUI is gone:\n{screen}");
+    assert!(
+        !screen.contains("Configs 7/7"),
+        "the TUI is gone:\n{screen}"
+    );
     assert!(!t.alternate_on(), "back on the main screen");
     t.assert_cooked();
 }

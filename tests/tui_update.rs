@@ -42,7 +42,11 @@ fn navigation_moves_and_clamps() {
     h.keys("gk");
     assert_eq!(h.selected_path(), ORDER[0], "stays on the first row");
     h.keys("<pgdn>");
-    assert_eq!(h.selected_path(), ORDER[6], "a page is longer than the list");
+    assert_eq!(
+        h.selected_path(),
+        ORDER[6],
+        "a page is longer than the list"
+    );
     h.keys("<pgup>");
     assert_eq!(h.selected_path(), ORDER[0]);
 }
@@ -54,7 +58,10 @@ fn page_moves_scroll_a_long_list() {
     h.keys("<pgdn><pgdn>");
     let c = h.state.cursor;
     assert!(c.selected > 40 && c.selected < 80, "{c:?}");
-    assert!(c.offset <= c.selected && c.selected < c.offset + 35, "{c:?}");
+    assert!(
+        c.offset <= c.selected && c.selected < c.offset + 35,
+        "{c:?}"
+    );
     h.keys("G");
     assert_eq!(h.state.cursor.selected, 999);
 }
@@ -138,11 +145,7 @@ fn cancel_writes_nothing() {
     h.keys("t<esc>");
     assert_eq!(h.state.mode, Mode::Normal);
     assert!(h.backend.data().calls.is_empty());
-    assert!(
-        !h.effects
-            .iter()
-            .any(|e| matches!(e, Effect::Commit(_)))
-    );
+    assert!(!h.effects.iter().any(|e| matches!(e, Effect::Commit(_))));
 }
 
 #[test]
@@ -151,7 +154,14 @@ fn trusting_a_trusted_config_does_nothing() {
     h.keys("jjjjt");
     assert_eq!(h.selected_path(), "goccia.json");
     assert_eq!(h.state.mode, Mode::Normal);
-    assert!(h.state.status.as_ref().unwrap().text.contains("already trusted"));
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("already trusted")
+    );
 }
 
 #[test]
@@ -169,7 +179,8 @@ fn stale_commit_is_refused_and_the_new_state_shown() {
             .iter_mut()
             .find(|c| c.display_path == ORDER[1])
             .unwrap();
-        web.lines.push(DiffLine::Unchanged("allow-read: any path".into()));
+        web.lines
+            .push(DiffLine::Unchanged("allow-read: any path".into()));
         web.sha256 = Some("0".repeat(64));
     }
     h.keys("y");
@@ -179,8 +190,19 @@ fn stale_commit_is_refused_and_the_new_state_shown() {
     assert!(status.text.starts_with("Refused:"), "{}", status.text);
     assert!(status.text.contains(ORDER[1]));
     // Nothing was recorded, and the list shows what is on disk now.
-    assert!(h.state.store.entries.iter().all(|e| e.display_path != ORDER[1]));
-    let web = h.state.configs.iter().find(|c| c.display_path == ORDER[1]).unwrap();
+    assert!(
+        h.state
+            .store
+            .entries
+            .iter()
+            .all(|e| e.display_path != ORDER[1])
+    );
+    let web = h
+        .state
+        .configs
+        .iter()
+        .find(|c| c.display_path == ORDER[1])
+        .unwrap();
     assert_eq!(web.state, ConfigState::NeverTrusted);
     assert_eq!(web.lines.len(), 5);
     assert_eq!(web.sha256.as_deref(), Some("0".repeat(64).as_str()));
@@ -189,8 +211,9 @@ fn stale_commit_is_refused_and_the_new_state_shown() {
 #[test]
 fn a_held_lock_is_a_status_not_a_crash() {
     let mut h = Harness::new(fixtures::sample());
-    h.backend.data().fail_next_commit =
-        Some(CommitError::Locked("trust.json.lock is held by pid 4242".into()));
+    h.backend.data().fail_next_commit = Some(CommitError::Locked(
+        "trust.json.lock is held by pid 4242".into(),
+    ));
     h.keys(" t");
     h.keys("y");
     let status = h.state.status.clone().unwrap();
@@ -224,7 +247,10 @@ fn untrust_and_prune_from_the_store_view() {
     let Mode::Confirm(c) = &h.state.mode else {
         panic!()
     };
-    assert_eq!(c.pending.keys(), ["/home/dev/shop/packages/api/goccia.toml"]);
+    assert_eq!(
+        c.pending.keys(),
+        ["/home/dev/shop/packages/api/goccia.toml"]
+    );
     h.keys("y");
     assert_eq!(h.state.store.entries.len(), 3);
 
