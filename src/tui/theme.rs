@@ -312,3 +312,79 @@ fn parse_color(s: &str) -> Result<Color, String> {
         format!("unknown colour `{s}` (a name like `green`, `#rrggbb`, or an index 0-255)")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_parses_and_styles_every_role_it_names() {
+        for (name, _) in BUILTIN {
+            let t = Theme::builtin(name).unwrap();
+            assert_eq!(t.name, name);
+        }
+        let d = Theme::default();
+        assert_eq!(d.style(Role::Added).fg, Some(Color::Green));
+    }
+
+    #[test]
+    fn no_color_and_never_give_mono() {
+        let mono = Theme::mono();
+        let t = load_theme_with(Some("light"), ColorChoice::Never, None, false).unwrap();
+        assert_eq!(t, mono);
+        let t = load_theme_with(None, ColorChoice::Auto, None, true).unwrap();
+        assert_eq!(t, mono);
+        let t = load_theme_with(None, ColorChoice::Always, None, true).unwrap();
+        assert_eq!(t.name, "default", "--color=always beats NO_COLOR");
+        for role in Role::ALL {
+            assert!(mono.style(role).fg.is_none() && mono.style(role).bg.is_none());
+        }
+    }
+
+    #[test]
+    fn a_user_file_overrides_a_builtin_and_paths_work() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("themes")).unwrap();
+        let file = dir.path().join("themes/light.toml");
+        std::fs::write(&file, "[styles]\nadded = { fg = \"#010203\" }\n").unwrap();
+        let t = load_theme_with(Some("light"), ColorChoice::Auto, Some(dir.path()), false).unwrap();
+        assert_eq!(t.style(Role::Added).fg, Some(Color::Rgb(1, 2, 3)));
+        let by_path = file.to_str().unwrap();
+        let t = load_theme_with(Some(by_path), ColorChoice::Auto, None, false).unwrap();
+        assert_eq!(t.style(Role::Added).fg, Some(Color::Rgb(1, 2, 3)));
+    }
+
+    #[test]
+    fn bad_themes_name_the_file_and_the_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bad.toml");
+        let path = file.to_str().unwrap();
+        let err = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            load_theme_with(Some(path), ColorChoice::Auto, None, false)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("[styles]\nadded = { fg = \"greenish\" }\n");
+        assert!(
+            e.starts_with(&format!(
+                "invalid theme file {path}: styles.added: unknown colour `greenish`"
+            )),
+            "{e}"
+        );
+        let e = err("[styles]\nadditions = {}\n");
+        assert!(e.contains("unknown style `additions`"), "{e}");
+        let e = err("[styles]\nadded = { fg = \"red\", modifiers = [\"blink\"] }\n");
+        assert!(e.contains("unknown modifier `blink`"), "{e}");
+        let e = err("[styles\n");
+        assert!(e.starts_with(&format!("invalid theme file {path}:")), "{e}");
+        let missing = dir.path().join("nope.toml");
+        let e = load_theme_with(missing.to_str(), ColorChoice::Auto, None, false).unwrap_err();
+        assert!(e.to_string().starts_with("cannot read theme file"), "{e}");
+        let e = load_theme_with(Some("solarized"), ColorChoice::Auto, None, false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown theme `solarized` (built-in: default, light, high-contrast, mono; or give a path to a .toml file)"
+        );
+    }
+}
