@@ -1,0 +1,201 @@
+//! Render the real views from fixture data into `screenshots/*.svg`,
+//! offline and reproducibly (no terminal, no clock, no network):
+//!
+//!   cargo run --example screenshots [-- OUT_DIR]
+//!
+//! `scripts/screenshots.sh` runs this and converts the SVGs to PNG with
+//! `rsvg-convert`. The SVG is drawn cell by cell from the ratatui buffer
+//! with DejaVu Sans Mono metrics, so box lines join.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use goccia_trust::tui::effects::execute;
+use goccia_trust::tui::fake::FakeBackend;
+use goccia_trust::tui::fixtures;
+use goccia_trust::tui::msg::Msg;
+use goccia_trust::tui::state::State;
+use goccia_trust::tui::update::{init, update};
+use goccia_trust::tui::{Theme, views};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+
+const W: u16 = 120;
+const H: u16 = 35;
+/// DejaVu Sans Mono at 14px: advance 0.602em; rows at 1.2em.
+const CW: f64 = 8.43;
+const CH: f64 = 17.0;
+const FG: &str = "#d8dee9";
+const BG: &str = "#1e222a";
+
+/// Drive a fresh TUI over the sample with `keys`, effects run inline.
+fn state_after(keys: &[KeyEvent]) -> State {
+    let backend = FakeBackend::new(fixtures::sample());
+    let mut state = State::new("/home/dev/shop");
+    state.size = (W, H);
+    let mut effects: VecDeque<_> = init(&mut state).into();
+    let mut keys: VecDeque<_> = keys.iter().copied().collect();
+    loop {
+        let mut msgs = Vec::new();
+        while let Some(e) = effects.pop_front() {
+            execute(&backend, e, &|_| true, &mut |m| msgs.push(m));
+        }
+        if msgs.is_empty() {
+            match keys.pop_front() {
+                Some(k) => msgs.push(Msg::Key(k)),
+                None => return state,
+            }
+        }
+        for m in msgs {
+            effects.extend(update(&mut state, m));
+        }
+    }
+}
+
+fn k(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+fn code(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+fn hex(c: Color, default: &str) -> String {
+    const ANSI: [&str; 16] = [
+        "#1e222a", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#abb2bf",
+        "#5c6370", "#ff7b86", "#b5e890", "#ffd68a", "#8cc8ff", "#e0a0f5", "#7fdbe6", "#ffffff",
+    ];
+    match c {
+        Color::Reset => default.to_string(),
+        Color::Black => ANSI[0].into(),
+        Color::Red => ANSI[1].into(),
+        Color::Green => ANSI[2].into(),
+        Color::Yellow => ANSI[3].into(),
+        Color::Blue => ANSI[4].into(),
+        Color::Magenta => ANSI[5].into(),
+        Color::Cyan => ANSI[6].into(),
+        Color::Gray => ANSI[7].into(),
+        Color::DarkGray => ANSI[8].into(),
+        Color::LightRed => ANSI[9].into(),
+        Color::LightGreen => ANSI[10].into(),
+        Color::LightYellow => ANSI[11].into(),
+        Color::LightBlue => ANSI[12].into(),
+        Color::LightMagenta => ANSI[13].into(),
+        Color::LightCyan => ANSI[14].into(),
+        Color::White => ANSI[15].into(),
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        Color::Indexed(i) if i < 16 => ANSI[i as usize].into(),
+        Color::Indexed(i) if i >= 232 => {
+            let v = 8 + (i - 232) * 10;
+            format!("#{v:02x}{v:02x}{v:02x}")
+        }
+        Color::Indexed(i) => {
+            let i = i - 16;
+            let lvl = |n: u8| if n == 0 { 0 } else { 55 + n * 40 };
+            format!(
+                "#{:02x}{:02x}{:02x}",
+                lvl(i / 36),
+                lvl(i / 6 % 6),
+                lvl(i % 6)
+            )
+        }
+    }
+}
+
+fn escape_xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn to_svg(buf: &Buffer, fg0: &str, bg0: &str) -> String {
+    let (w, h) = (buf.area.width, buf.area.height);
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" font-family="DejaVu Sans Mono" font-size="14px">"#,
+        w as f64 * CW + 16.0,
+        h as f64 * CH + 16.0
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="{bg0}"/>"#);
+    let _ = writeln!(svg, r#"<g transform="translate(8 8)">"#);
+    for y in 0..h {
+        for x in 0..w {
+            let cell = &buf[(x, y)];
+            let rev = cell.modifier.contains(Modifier::REVERSED);
+            let (mut fg, mut bg) = (hex(cell.fg, fg0), hex(cell.bg, bg0));
+            if rev {
+                std::mem::swap(&mut fg, &mut bg);
+            }
+            let (px, py) = (x as f64 * CW, y as f64 * CH);
+            if bg != bg0 {
+                let _ = writeln!(
+                    svg,
+                    r#"<rect x="{px:.2}" y="{py:.2}" width="{:.2}" height="{CH}" fill="{bg}"/>"#,
+                    CW + 0.3
+                );
+            }
+            let sym = cell.symbol();
+            if sym.trim().is_empty() {
+                continue;
+            }
+            let mut attrs = String::new();
+            if cell.modifier.contains(Modifier::BOLD) {
+                attrs.push_str(r#" font-weight="bold""#);
+            }
+            if cell.modifier.contains(Modifier::DIM) {
+                attrs.push_str(r#" opacity="0.6""#);
+            }
+            if cell.modifier.contains(Modifier::ITALIC) {
+                attrs.push_str(r#" font-style="italic""#);
+            }
+            if cell.modifier.contains(Modifier::UNDERLINED) {
+                attrs.push_str(r#" text-decoration="underline""#);
+            }
+            let _ = writeln!(
+                svg,
+                r#"<text x="{px:.2}" y="{:.2}" fill="{fg}"{attrs} xml:space="preserve">{}</text>"#,
+                py + 13.0,
+                escape_xml(sym)
+            );
+        }
+    }
+    svg.push_str("</g>\n</svg>\n");
+    svg
+}
+
+fn main() -> std::io::Result<()> {
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "screenshots".to_string());
+    std::fs::create_dir_all(&out)?;
+    let shots: Vec<(&str, Vec<KeyEvent>, &str)> = vec![
+        ("configs", vec![k(' '), k(' '), k('k')], "default"),
+        ("detail-diff", vec![], "default"),
+        ("inspect", vec![k('j'), code(KeyCode::Enter)], "default"),
+        ("store", vec![code(KeyCode::Tab), k('j')], "default"),
+        ("confirm", vec![k(' '), k(' '), k('t')], "default"),
+        ("help", vec![k('?')], "default"),
+        ("configs-light", vec![k('j')], "light"),
+    ];
+    for (name, keys, theme_name) in shots {
+        let theme = Theme::builtin(theme_name).expect("built-in theme");
+        let state = state_after(&keys);
+        let mut terminal = Terminal::new(TestBackend::new(W, H)).expect("test terminal");
+        terminal
+            .draw(|f| views::view(&state, &theme, f))
+            .expect("draw");
+        let (fg, bg) = if theme_name == "light" {
+            ("#24292f", "#ffffff")
+        } else {
+            (FG, BG)
+        };
+        let path = format!("{out}/{name}.svg");
+        std::fs::write(&path, to_svg(terminal.backend().buffer(), fg, bg))?;
+        println!("{path}");
+    }
+    Ok(())
+}

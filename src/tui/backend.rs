@@ -1,0 +1,122 @@
+//! The seam between the TUI and the core. The TUI only ever talks to a
+//! `TuiBackend`, so it can be driven by the in-memory fake in tests and by
+//! the real core in the binary, and every call can run on a worker thread.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use crate::core::report::{ConfigReport, StoreEntryReport};
+
+/// What a scan reports while it runs. A backend sends `Progress` as often as
+/// it likes (the TUI throttles), each `Found` as soon as the config is
+/// loaded and compared with the store, and exactly one `Done` at the end.
+#[derive(Debug, Clone)]
+pub enum ScanEvent {
+    Progress {
+        dirs: u64,
+        configs: u64,
+    },
+    Found(Box<ConfigReport>),
+    /// The scan could not run at all (root missing, store unreadable ...).
+    /// Per-config failures are `Found` reports in the `Error` state instead.
+    Failed(String),
+    Done {
+        dirs: u64,
+        configs: u64,
+    },
+}
+
+/// One file of an extends chain, as read from disk for the inspect view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    pub path: String,
+    /// The raw text, or why it could not be read.
+    pub source: Result<String, String>,
+}
+
+/// Everything the inspect view shows for one config key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InspectData {
+    pub key: String,
+    /// The config itself first, then each file it extends.
+    pub files: Vec<SourceFile>,
+    /// The normalized block exactly as hashed, and its SHA-256.
+    pub block: Option<String>,
+    pub sha256: Option<String>,
+    /// Scope -> where it resolves now.
+    pub targets: Vec<(String, String)>,
+    /// The load error, when the config does not load.
+    pub error: Option<String>,
+}
+
+/// A commit that went through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitOutcome {
+    /// How many store entries were written or removed.
+    pub count: usize,
+    /// A one-line summary for the status bar, e.g.
+    /// `Trusted 2 config files in /home/u/.config/goccia/trust.json`.
+    pub message: String,
+}
+
+/// A commit that did not go through. Nothing was written in any case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommitError {
+    /// What is on disk differs from what the user was shown. `current` holds
+    /// the fresh reports of the configs that differ (possibly empty when a
+    /// config vanished), so the TUI can show the new state at once.
+    Stale {
+        message: String,
+        current: Vec<ConfigReport>,
+    },
+    /// Another process holds `trust.json.lock`.
+    Locked(String),
+    /// The store cannot be read or validated; it is never overwritten.
+    StoreUnreadable(String),
+    /// Any other failure (write, rename ...).
+    Failed(String),
+}
+
+impl fmt::Display for CommitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommitError::Stale { message, .. } => {
+                write!(f, "refused, changed since shown: {message}")
+            }
+            CommitError::Locked(m) => write!(f, "store is locked: {m}"),
+            CommitError::StoreUnreadable(m) => write!(f, "store unreadable: {m}"),
+            CommitError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for CommitError {}
+
+/// Everything the TUI asks of the core. Every method may block (disk, lock);
+/// the TUI calls them only from worker threads, never from the render loop.
+pub trait TuiBackend: Send + Sync + 'static {
+    /// Walk `root` and report every effective config through `on_event`.
+    /// When `on_event` returns `Break` the scan has been superseded by a
+    /// newer one: stop as soon as convenient (no `Done` needed).
+    fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>);
+
+    /// Every store entry, checked against the disk (ok / changed / missing /
+    /// unreadable), in key byte order. `Err` when the store itself cannot be
+    /// read (message shown in the status bar).
+    fn store_entries(&self) -> Result<Vec<StoreEntryReport>, String>;
+
+    /// Raw sources of the extends chain and the normalized block of `key`.
+    fn inspect(&self, key: &str) -> Result<InspectData, String>;
+
+    /// Record exactly what was shown: under the store lock, re-read and
+    /// re-hash every config of `shown`; if any key's block, sha256, lines or
+    /// targets differ from its report, write nothing and return `Stale`.
+    fn trust(&self, shown: &[ConfigReport]) -> Result<CommitOutcome, CommitError>;
+
+    /// Remove the entries with exactly these keys (no subtree expansion).
+    fn untrust(&self, keys: &[String]) -> Result<CommitOutcome, CommitError>;
+
+    /// Remove these entries, each only if its key is still missing under the
+    /// lock (a config that came back is kept and reported as `Stale`).
+    fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError>;
+}

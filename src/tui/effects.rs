@@ -1,0 +1,160 @@
+//! Running effects: each backend call runs on its own worker thread and
+//! reports back through the message channel, so the render loop never
+//! waits on the disk or the store lock.
+
+use std::ops::ControlFlow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use crate::tui::backend::{ScanEvent, TuiBackend};
+use crate::tui::msg::{Effect, Msg, Pending};
+
+/// Found reports are sent in batches of this many, or after `FLUSH`.
+const BATCH: usize = 256;
+const FLUSH: Duration = Duration::from_millis(40);
+
+/// A message from the runner to the loop itself: a worker panicked. The
+/// panic hook has already restored the terminal, so the TUI must stop.
+pub struct WorkerPanicked(pub String);
+
+pub enum Event {
+    Msg(Msg),
+    Panicked(WorkerPanicked),
+}
+
+pub struct Runner {
+    backend: Arc<dyn TuiBackend>,
+    tx: Sender<Event>,
+    /// The newest scan job; older scans are told to stop.
+    latest_scan: Arc<AtomicU64>,
+}
+
+impl Runner {
+    pub fn new(backend: Arc<dyn TuiBackend>, tx: Sender<Event>) -> Runner {
+        Runner {
+            backend,
+            tx,
+            latest_scan: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    pub fn spawn(&self, effect: Effect) {
+        if let Effect::Scan { job, .. } = &effect {
+            self.latest_scan.store(*job, Ordering::SeqCst);
+        }
+        let backend = Arc::clone(&self.backend);
+        let tx = self.tx.clone();
+        let latest = Arc::clone(&self.latest_scan);
+        std::thread::spawn(move || {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                let is_current = |job| latest.load(Ordering::SeqCst) == job;
+                // A closed channel means the TUI has quit: nothing to do.
+                execute(&*backend, effect, &is_current, &mut |m| {
+                    let _ = tx.send(Event::Msg(m));
+                });
+            }));
+            if let Err(p) = result {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                let _ = tx.send(Event::Panicked(WorkerPanicked(what)));
+            }
+        });
+    }
+}
+
+/// Run one effect to completion on the calling thread, sending its
+/// messages through `send`. Tests call this directly for determinism.
+pub fn execute(
+    backend: &dyn TuiBackend,
+    effect: Effect,
+    is_current: &dyn Fn(u64) -> bool,
+    send: &mut dyn FnMut(Msg),
+) {
+    match effect {
+        Effect::Scan { job, root } => scan(backend, job, &root, is_current, send),
+        Effect::LoadStore { job } => send(Msg::StoreLoaded {
+            job,
+            result: backend.store_entries(),
+        }),
+        Effect::Inspect { key } => {
+            let result = backend.inspect(&key);
+            send(Msg::Inspected { key, result });
+        }
+        Effect::Commit(pending) => {
+            let result = match &pending {
+                Pending::Trust(reports) => backend.trust(reports),
+                Pending::Untrust(_) => backend.untrust(&pending.keys()),
+                Pending::Prune(_) => backend.prune_missing(&pending.keys()),
+            };
+            send(Msg::Committed { result });
+        }
+    }
+}
+
+fn scan(
+    backend: &dyn TuiBackend,
+    job: u64,
+    root: &str,
+    is_current: &dyn Fn(u64) -> bool,
+    send: &mut dyn FnMut(Msg),
+) {
+    let mut batch = Vec::new();
+    let mut last_flush = Instant::now();
+    let mut progress = (0, 0);
+    let mut finished = false;
+    backend.scan(root, &mut |event| {
+        if !is_current(job) {
+            return ControlFlow::Break(());
+        }
+        let due = last_flush.elapsed() >= FLUSH;
+        match event {
+            ScanEvent::Progress { dirs, configs } => progress = (dirs, configs),
+            ScanEvent::Found(report) => batch.push(*report),
+            ScanEvent::Failed(message) => {
+                finished = true;
+                send(Msg::ScanFailed { job, message });
+                return ControlFlow::Continue(());
+            }
+            ScanEvent::Done { dirs, configs } => {
+                if !batch.is_empty() {
+                    let reports = std::mem::take(&mut batch);
+                    send(Msg::ScanFound { job, reports });
+                }
+                finished = true;
+                send(Msg::ScanDone { job, dirs, configs });
+                return ControlFlow::Continue(());
+            }
+        }
+        if due || batch.len() >= BATCH {
+            last_flush = Instant::now();
+            send(Msg::ScanProgress {
+                job,
+                dirs: progress.0,
+                configs: progress.1,
+            });
+            if !batch.is_empty() {
+                let reports = std::mem::take(&mut batch);
+                send(Msg::ScanFound { job, reports });
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    // A backend that returns without `Done` still ends the scan, so the
+    // spinner cannot spin forever.
+    if !finished && is_current(job) {
+        if !batch.is_empty() {
+            send(Msg::ScanFound {
+                job,
+                reports: batch,
+            });
+        }
+        let (dirs, configs) = progress;
+        send(Msg::ScanDone { job, dirs, configs });
+    }
+}

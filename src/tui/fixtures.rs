@@ -1,0 +1,301 @@
+//! Report fixtures for the demo, the screenshots and the tests: a small
+//! realistic repository, a large generated one, and a hostile one whose
+//! every string tries to smuggle control sequences onto the screen.
+
+use std::collections::HashMap;
+
+use crate::core::error::ConfigError;
+use crate::core::report::{
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, StoredInfo,
+};
+
+/// What a `FakeBackend` serves.
+#[derive(Debug, Clone, Default)]
+pub struct Fixture {
+    pub configs: Vec<ConfigReport>,
+    pub store: Vec<StoreEntryReport>,
+    /// Raw sources by path, for inspect.
+    pub sources: HashMap<String, String>,
+}
+
+const ROOT: &str = "/home/dev/shop";
+const BY: &str = "goccia-trust 0.1.0";
+
+fn unchanged(lines: &[&str]) -> Vec<DiffLine> {
+    lines
+        .iter()
+        .map(|l| DiffLine::Unchanged(l.to_string()))
+        .collect()
+}
+
+/// A fake but well-formed hash, distinct per seed.
+pub fn fake_hash(seed: &str) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in seed.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+    }
+    (0..4)
+        .map(|i| {
+            format!(
+                "{:016x}",
+                h.rotate_left(i * 16) ^ (i as u64).wrapping_mul(0x9e3779b97f4a7c15)
+            )
+        })
+        .collect()
+}
+
+pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigReport {
+    let key = if rel.starts_with('/') {
+        rel.to_string()
+    } else {
+        format!("{ROOT}/{rel}")
+    };
+    let loads = state != ConfigState::Error;
+    let stored = matches!(state, ConfigState::Trusted | ConfigState::Changed).then(|| StoredInfo {
+        sha256: fake_hash(&format!("{key}@stored")),
+        trusted_at: "2025-11-03T09:12:44Z".to_string(),
+        trusted_by: BY.to_string(),
+        block: "{\"version\":1}".to_string(),
+        targets: Vec::new(),
+    });
+    let sha = match state {
+        ConfigState::Trusted => stored.as_ref().map(|s| s.sha256.clone()),
+        _ if loads => Some(fake_hash(&key)),
+        _ => None,
+    };
+    ConfigReport {
+        display_path: key
+            .strip_prefix(&format!("{ROOT}/"))
+            .unwrap_or(&key)
+            .to_string(),
+        files: vec![key.clone()],
+        key,
+        state,
+        lines,
+        block: loads.then(|| "{\"version\":1}".to_string()),
+        sha256: sha,
+        targets: Vec::new(),
+        stored,
+        error: None,
+    }
+}
+
+fn entry_of(r: &ConfigReport, status: EntryStatus, summary: &str) -> StoreEntryReport {
+    StoreEntryReport {
+        key: r.key.clone(),
+        display_path: r.display_path.clone(),
+        status,
+        trusted_at: "2025-11-03T09:12:44Z".to_string(),
+        trusted_by: BY.to_string(),
+        summary: summary.to_string(),
+        lines: r.lines.clone(),
+    }
+}
+
+/// A small monorepo with one config in every state.
+pub fn sample() -> Fixture {
+    let root = report(
+        "goccia.json",
+        ConfigState::Trusted,
+        unchanged(&["allow-read: /home/dev/shop/src", "allow-net: api.shop.test"]),
+    );
+    let mut api = report(
+        "packages/api/goccia.toml",
+        ConfigState::Changed,
+        vec![
+            DiffLine::Removed("allow-net: api.shop.test".into()),
+            DiffLine::Added("allow-net: api.shop.test, payments.example".into()),
+            DiffLine::Unchanged("allow-read: /home/dev/shop/data".into()),
+            DiffLine::Added("unsafe-function-constructor: true".into()),
+            DiffLine::Target {
+                scope: "/home/dev/shop/data".into(),
+                recorded: "/srv/shop-data".into(),
+                current: "/tmp/shop-data".into(),
+            },
+        ],
+    );
+    api.targets = vec![("/home/dev/shop/data".into(), "/tmp/shop-data".into())];
+    if let Some(s) = &mut api.stored {
+        s.targets = vec![("/home/dev/shop/data".into(), "/srv/shop-data".into())];
+    }
+    let mut web = report(
+        "packages/web/goccia.json5",
+        ConfigState::NeverTrusted,
+        unchanged(&[
+            "allow-import: node_modules=/home/dev/shop/packages/web/node_modules",
+            "allow-net: any public host",
+            "unsafe-shadowrealm: true",
+            "sandbox.copy: /home/dev/shop/packages/web/public=/public",
+        ]),
+    );
+    web.files.push(format!("{ROOT}/base.json5"));
+    let scripts = report(
+        "scripts/goccia.toml",
+        ConfigState::NeverTrusted,
+        unchanged(&["allow-ffi: any library"]),
+    );
+    let mut tools = report("tools/goccia.json", ConfigState::Error, vec![]);
+    tools.error = Some(ConfigError::usage(
+        "Invalid config file /home/dev/shop/tools/goccia.json: permissions.allow-read must be an array of strings",
+    ));
+    let docs = report(
+        "docs/goccia.json",
+        ConfigState::NoRequest,
+        unchanged(&["deny-net: any host"]),
+    );
+    let bench = report("bench/goccia.json", ConfigState::NoRequest, vec![]);
+
+    let gone = report(
+        "/home/dev/old-shop/goccia.json",
+        ConfigState::Trusted,
+        unchanged(&["allow-read: any path"]),
+    );
+    let other = report(
+        "/home/dev/notes/goccia.toml",
+        ConfigState::Trusted,
+        unchanged(&["allow-net: notes.test"]),
+    );
+    let store = vec![
+        entry_of(&other, EntryStatus::Ok, "allow-net"),
+        entry_of(&gone, EntryStatus::Missing, "allow-read"),
+        entry_of(&root, EntryStatus::Ok, "allow-net, allow-read"),
+        entry_of(&api, EntryStatus::Changed, "allow-net, allow-read"),
+    ];
+
+    let mut sources = HashMap::new();
+    sources.insert(
+        web.key.clone(),
+        "{\n  // the web app\n  \"extends\": \"../../base.json5\",\n  permissions: {\n    \"allow-import\": [\"node_modules=./node_modules\"],\n    \"allow-net\": true,\n  },\n  \"unsafe-shadowrealm\": true,\n}\n".to_string(),
+    );
+    sources.insert(
+        format!("{ROOT}/base.json5"),
+        "{\n  sandbox: {\n\tcopy: [\"./public=/public\"],\n  },\n}\n".to_string(),
+    );
+    sources.insert(
+        api.key.clone(),
+        "[permissions]\nallow-net = [\"api.shop.test\", \"payments.example\"]\nallow-read = [\"../../data\"]\n\nunsafe-function-constructor = true\n".to_string(),
+    );
+    Fixture {
+        configs: vec![root, api, web, scripts, tools, docs, bench],
+        store,
+        sources,
+    }
+}
+
+/// `n` configs in a deterministic mix of states, for size and speed tests.
+pub fn generated(n: usize) -> Fixture {
+    let states = [
+        ConfigState::Trusted,
+        ConfigState::Trusted,
+        ConfigState::NeverTrusted,
+        ConfigState::NoRequest,
+        ConfigState::Changed,
+        ConfigState::Trusted,
+        ConfigState::Error,
+    ];
+    let configs = (0..n)
+        .map(|i| {
+            let state = states[i % states.len()];
+            let path = format!(
+                "services/svc-{:05}/goccia.{}",
+                i,
+                ["json", "toml", "json5"][i % 3]
+            );
+            let lines = match state {
+                ConfigState::Changed => vec![
+                    DiffLine::Removed(format!("allow-net: svc-{i}.internal")),
+                    DiffLine::Added(format!("allow-net: svc-{i}.internal, metrics.internal")),
+                    DiffLine::Unchanged("allow-read: ./data".into()),
+                ],
+                ConfigState::NoRequest | ConfigState::Error => vec![],
+                _ => unchanged(&["allow-read: ./data", "allow-net: registry.internal"]),
+            };
+            let mut r = report(&path, state, lines);
+            if state == ConfigState::Error {
+                r.error = Some(ConfigError::usage(format!(
+                    "Config file {path} is not valid JSON at line {}",
+                    i % 40 + 1
+                )));
+            }
+            r
+        })
+        .collect::<Vec<_>>();
+    let store = configs
+        .iter()
+        .filter(|c| c.stored.is_some())
+        .map(|c| {
+            let status = if c.state == ConfigState::Changed {
+                EntryStatus::Changed
+            } else {
+                EntryStatus::Ok
+            };
+            entry_of(c, status, "allow-net, allow-read")
+        })
+        .collect();
+    Fixture {
+        configs,
+        store,
+        sources: HashMap::new(),
+    }
+}
+
+/// Every string carries ESC sequences, NUL, DEL, C1 controls or bidi
+/// overrides. Rendering any view of it must put none of them on screen.
+pub fn hostile() -> Fixture {
+    let evil = "\u{1b}[2J\u{1b}]0;pwned\u{7}\u{0}\u{7f}\u{9b}31m\u{202e}moc.live\u{202c}\u{2066}x\u{2069}\u{200e}\u{200f}\u{061c}\r\n\t";
+    let path = format!("evil{evil}dir/goccia.json");
+    let mut never = report(
+        &path,
+        ConfigState::NeverTrusted,
+        unchanged(&[
+            &format!("allow-net: {evil}.example"),
+            &format!("allow-read: /tmp/{evil}"),
+        ]),
+    );
+    never.files.push(format!("/home/dev/shop/base{evil}.json"));
+    let mut changed = report(
+        &format!("ch{evil}/goccia.toml"),
+        ConfigState::Changed,
+        vec![
+            DiffLine::Removed(format!("allow-net: old{evil}")),
+            DiffLine::Added(format!("allow-net: new{evil}")),
+            DiffLine::Target {
+                scope: format!("/data{evil}"),
+                recorded: format!("/srv{evil}"),
+                current: format!("/tmp{evil}"),
+            },
+        ],
+    );
+    if let Some(s) = &mut changed.stored {
+        s.trusted_by = format!("goccia-trust{evil}");
+        s.trusted_at = format!("2025{evil}");
+        s.targets = vec![(format!("/data{evil}"), format!("/srv{evil}"))];
+    }
+    changed.targets = vec![(format!("/data{evil}"), format!("/tmp{evil}"))];
+    let mut broken = report(
+        &format!("err{evil}/goccia.json"),
+        ConfigState::Error,
+        vec![],
+    );
+    broken.error = Some(ConfigError::usage(format!(
+        "Invalid config {evil}: bad\n{evil} second line"
+    )));
+    let mut store: Vec<StoreEntryReport> = [&never, &changed]
+        .iter()
+        .map(|c| entry_of(c, EntryStatus::Missing, &format!("allow-net{evil}")))
+        .collect();
+    store.push(StoreEntryReport {
+        status: EntryStatus::Unreadable(ConfigError::usage(format!("cannot load {evil}"))),
+        ..entry_of(&broken, EntryStatus::Ok, evil)
+    });
+    let mut sources = HashMap::new();
+    sources.insert(
+        never.key.clone(),
+        format!("{{\n  \"permissions\": {{ \"allow-net\": [\"{evil}\"] }}\n}}\n"),
+    );
+    Fixture {
+        configs: vec![never, changed, broken],
+        store,
+        sources,
+    }
+}

@@ -1,0 +1,134 @@
+//! The interactive review screen: Elm-style state, messages, a pure
+//! `update`, effects on worker threads, and views that only read.
+
+pub mod backend;
+pub mod effects;
+pub mod fake;
+pub mod fixtures;
+pub mod keymap;
+pub mod msg;
+pub mod sanitize;
+pub mod state;
+pub mod theme;
+pub mod update;
+pub mod views;
+
+use std::io::{self, stdout};
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent};
+use crossterm::execute;
+use ratatui::DefaultTerminal;
+
+pub use backend::TuiBackend;
+pub use theme::{ColorChoice, Role, Theme, ThemeError, load_theme};
+
+use effects::{Event, Runner};
+use msg::Msg;
+use state::State;
+
+/// The spinner and worker results advance at least this often.
+const TICK: Duration = Duration::from_millis(80);
+
+/// Restores the terminal when dropped, so an early `?` return restores it
+/// as surely as a normal exit. Panics are covered by the hooks.
+struct RestoreGuard;
+
+impl Drop for RestoreGuard {
+    fn drop(&mut self) {
+        let _ = execute!(stdout(), DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// Run the TUI over `root` until the user quits. Takes over the terminal
+/// (raw mode, alternate screen, mouse) and gives it back on every path.
+pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Result<()> {
+    // ratatui installs a panic hook that leaves raw mode and the alternate
+    // screen before the panic message prints; ours, installed after it,
+    // runs first and turns mouse reporting off as well.
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            ratatui::restore();
+            return Err(e);
+        }
+    };
+    let _guard = RestoreGuard;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    execute!(stdout(), EnableMouseCapture)?;
+    event_loop(&mut terminal, root, backend, &theme)
+}
+
+fn event_loop(
+    terminal: &mut DefaultTerminal,
+    root: &str,
+    backend: Arc<dyn TuiBackend>,
+    theme: &Theme,
+) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let runner = Runner::new(backend, tx);
+    let mut state = State::new(root);
+    let size = terminal.size()?;
+    state.size = (size.width, size.height);
+    for effect in update::init(&mut state) {
+        runner.spawn(effect);
+    }
+    let mut last_tick = Instant::now();
+    loop {
+        terminal.draw(|frame| views::view(&state, theme, frame))?;
+
+        let mut msgs = Vec::new();
+        let wait = TICK.saturating_sub(last_tick.elapsed());
+        if event::poll(wait)? {
+            // Take every event already queued before redrawing, so a held
+            // key scrolls a long list without lagging behind.
+            loop {
+                if let Some(m) = to_msg(event::read()?) {
+                    msgs.push(m);
+                }
+                if msgs.len() >= 64 || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        if last_tick.elapsed() >= TICK {
+            last_tick = Instant::now();
+            msgs.push(Msg::Tick);
+        }
+        while let Ok(ev) = rx.try_recv() {
+            match ev {
+                Event::Msg(m) => msgs.push(m),
+                Event::Panicked(p) => {
+                    return Err(io::Error::other(format!(
+                        "a background task panicked: {}",
+                        p.0
+                    )));
+                }
+            }
+        }
+        for m in msgs {
+            for effect in update::update(&mut state, m) {
+                runner.spawn(effect);
+            }
+        }
+        if state.quit {
+            return Ok(());
+        }
+    }
+}
+
+fn to_msg(ev: TermEvent) -> Option<Msg> {
+    match ev {
+        TermEvent::Key(k) => Some(Msg::Key(k)),
+        TermEvent::Mouse(m) => Some(Msg::Mouse(m)),
+        TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+        _ => None,
+    }
+}

@@ -1,0 +1,107 @@
+//! Messages into `update` and the effects it asks for. Every message from a
+//! worker carries the job it belongs to, so results of a superseded scan are
+//! recognised and dropped.
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::core::report::{ConfigReport, DiffLine, StoreEntryReport};
+use crate::tui::backend::{CommitError, CommitOutcome, InspectData};
+
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Animation clock (spinner), about ten a second.
+    Tick,
+    ScanProgress {
+        job: u64,
+        dirs: u64,
+        configs: u64,
+    },
+    /// Reports found since the last batch (the worker batches them so a
+    /// 10,000-config scan is not 10,000 redraws).
+    ScanFound {
+        job: u64,
+        reports: Vec<ConfigReport>,
+    },
+    ScanFailed {
+        job: u64,
+        message: String,
+    },
+    ScanDone {
+        job: u64,
+        dirs: u64,
+        configs: u64,
+    },
+    StoreLoaded {
+        job: u64,
+        result: Result<Vec<StoreEntryReport>, String>,
+    },
+    Inspected {
+        key: String,
+        result: Result<InspectData, String>,
+    },
+    Committed {
+        result: Result<CommitOutcome, CommitError>,
+    },
+}
+
+/// A store entry about to be removed, as the confirmation shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removal {
+    pub key: String,
+    pub display_path: String,
+    pub trusted_at: String,
+    /// The stored block's description lines.
+    pub lines: Vec<String>,
+}
+
+/// A store change the user is asked to confirm; confirming sends exactly
+/// this to the backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    Trust(Vec<ConfigReport>),
+    Untrust(Vec<Removal>),
+    Prune(Vec<Removal>),
+}
+
+impl Pending {
+    pub fn len(&self) -> usize {
+        match self {
+            Pending::Trust(v) => v.len(),
+            Pending::Untrust(v) | Pending::Prune(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn keys(&self) -> Vec<String> {
+        match self {
+            Pending::Trust(v) => v.iter().map(|r| r.key.clone()).collect(),
+            Pending::Untrust(v) | Pending::Prune(v) => v.iter().map(|r| r.key.clone()).collect(),
+        }
+    }
+}
+
+/// The stored lines of a report: for a changed config, the removed and
+/// unchanged lines of its diff are what the store holds.
+pub fn stored_lines(lines: &[DiffLine]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Removed(s) | DiffLine::Unchanged(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Scan { job: u64, root: String },
+    LoadStore { job: u64 },
+    Inspect { key: String },
+    Commit(Pending),
+}

@@ -1,0 +1,249 @@
+//! Everything the screen shows, in one value. `update` is the only writer;
+//! views only read it.
+
+use std::collections::BTreeSet;
+
+use crate::core::report::{ConfigReport, ConfigState, DiffLine, StoreEntryReport};
+use crate::tui::backend::InspectData;
+use crate::tui::keymap::Context;
+use crate::tui::msg::Pending;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Configs,
+    Store,
+}
+
+/// What has the keyboard. Overlays carry their own state, so closing one
+/// cannot leave a stale flag behind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    Normal,
+    /// Typing the `/` path query.
+    Filter,
+    Inspect(InspectView),
+    Confirm(Confirmation),
+    Help {
+        scroll: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InspectView {
+    pub key: String,
+    pub display_path: String,
+    /// `None` while the worker reads the files.
+    pub data: Option<Result<InspectData, String>>,
+    pub scroll: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirmation {
+    pub pending: Pending,
+    /// Rows the action leaves out, with why (`already trusted`, ...).
+    pub skipped: Vec<(String, &'static str)>,
+    pub scroll: usize,
+    /// Confirmed; waiting for the backend.
+    pub busy: bool,
+}
+
+/// A list position: the selected row and the first row drawn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    pub selected: usize,
+    pub offset: usize,
+}
+
+impl Cursor {
+    /// Move to `to` (clamped to `len`) and scroll just enough to keep it in
+    /// a window of `rows`.
+    pub fn select(&mut self, to: usize, len: usize, rows: usize) {
+        self.selected = to.min(len.saturating_sub(1));
+        self.offset = visible_offset(self.selected, self.offset, rows);
+    }
+}
+
+/// The first row to draw so that `selected` is inside a window of `rows`,
+/// moving `offset` as little as possible. Views use it too, so a window that
+/// shrank since the last update still shows the selection.
+pub fn visible_offset(selected: usize, offset: usize, rows: usize) -> usize {
+    let rows = rows.max(1);
+    if selected < offset {
+        selected
+    } else if selected >= offset + rows {
+        selected + 1 - rows
+    } else {
+        offset
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScanStatus {
+    pub job: u64,
+    pub running: bool,
+    pub dirs: u64,
+    pub configs: u64,
+    /// No result of the current job has arrived yet: the previous list stays
+    /// on screen until the first one does, so a rescan does not flash empty.
+    pub fresh: bool,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StoreState {
+    pub job: u64,
+    pub loading: bool,
+    pub entries: Vec<StoreEntryReport>,
+    pub error: Option<String>,
+    pub cursor: Cursor,
+    pub marked: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub is_error: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub root: String,
+    /// Terminal size, for page moves; views use the real frame size.
+    pub size: (u16, u16),
+    pub view: View,
+    pub mode: Mode,
+    /// Sorted: needs review first (see `review_rank`), then key byte order.
+    pub configs: Vec<ConfigReport>,
+    /// Indices into `configs` passing the filters, in display order.
+    pub visible: Vec<usize>,
+    pub cursor: Cursor,
+    pub marked: BTreeSet<String>,
+    pub query: String,
+    pub state_filter: Option<ConfigState>,
+    pub detail_scroll: usize,
+    pub scan: ScanStatus,
+    pub store: StoreState,
+    pub status: Option<Status>,
+    pub spinner: usize,
+    pub quit: bool,
+    pub next_job: u64,
+}
+
+impl State {
+    pub fn new(root: &str) -> State {
+        State {
+            root: root.to_string(),
+            size: (120, 35),
+            view: View::Configs,
+            mode: Mode::Normal,
+            configs: Vec::new(),
+            visible: Vec::new(),
+            cursor: Cursor::default(),
+            marked: BTreeSet::new(),
+            query: String::new(),
+            state_filter: None,
+            detail_scroll: 0,
+            scan: ScanStatus::default(),
+            store: StoreState::default(),
+            status: None,
+            spinner: 0,
+            quit: false,
+            next_job: 1,
+        }
+    }
+
+    /// The keymap context the keyboard is in.
+    pub fn context(&self) -> Context {
+        match &self.mode {
+            Mode::Normal => match self.view {
+                View::Configs => Context::Configs,
+                View::Store => Context::Store,
+            },
+            Mode::Filter => Context::Filter,
+            Mode::Inspect(_) => Context::Inspect,
+            Mode::Confirm(_) => Context::Confirm,
+            Mode::Help { .. } => Context::Help,
+        }
+    }
+
+    pub fn selected_config(&self) -> Option<&ConfigReport> {
+        self.visible
+            .get(self.cursor.selected)
+            .and_then(|&i| self.configs.get(i))
+    }
+
+    pub fn selected_entry(&self) -> Option<&StoreEntryReport> {
+        self.store.entries.get(self.store.cursor.selected)
+    }
+
+    pub fn needs_review_count(&self) -> usize {
+        self.configs
+            .iter()
+            .filter(|c| c.state.needs_review())
+            .count()
+    }
+}
+
+/// Display order of states: what blocks a run first, then errors, then
+/// the settled ones.
+pub fn review_rank(state: ConfigState) -> u8 {
+    match state {
+        ConfigState::Changed => 0,
+        ConfigState::NeverTrusted => 1,
+        ConfigState::Error => 2,
+        ConfigState::Trusted => 3,
+        ConfigState::NoRequest => 4,
+    }
+}
+
+/// The `s` cycle: all, then one state at a time in display order.
+pub fn next_state_filter(f: Option<ConfigState>) -> Option<ConfigState> {
+    use ConfigState::*;
+    match f {
+        None => Some(Changed),
+        Some(Changed) => Some(NeverTrusted),
+        Some(NeverTrusted) => Some(Error),
+        Some(Error) => Some(Trusted),
+        Some(Trusted) => Some(NoRequest),
+        Some(NoRequest) => None,
+    }
+}
+
+/// The one-line summary of a row: `+2 -1 ~1`, `3 requests`, or the error.
+pub fn summary(report: &ConfigReport) -> String {
+    match report.state {
+        ConfigState::Error => report
+            .error
+            .as_ref()
+            .map(|e| e.message.lines().next().unwrap_or("").to_string())
+            .unwrap_or_else(|| "error".to_string()),
+        ConfigState::Changed => {
+            let (mut add, mut rem, mut tgt) = (0, 0, 0);
+            for l in &report.lines {
+                match l {
+                    DiffLine::Added(_) => add += 1,
+                    DiffLine::Removed(_) => rem += 1,
+                    DiffLine::Target { .. } => tgt += 1,
+                    DiffLine::Unchanged(_) => {}
+                }
+            }
+            let mut parts = Vec::new();
+            if add > 0 {
+                parts.push(format!("+{add}"));
+            }
+            if rem > 0 {
+                parts.push(format!("-{rem}"));
+            }
+            if tgt > 0 {
+                parts.push(format!("~{tgt}"));
+            }
+            parts.join(" ")
+        }
+        ConfigState::NoRequest if report.lines.is_empty() => "asks for nothing".to_string(),
+        ConfigState::NoRequest => "denies only".to_string(),
+        ConfigState::Trusted | ConfigState::NeverTrusted => match report.lines.len() {
+            1 => "1 request".to_string(),
+            n => format!("{n} requests"),
+        },
+    }
+}

@@ -1,0 +1,582 @@
+//! The pure heart of the TUI: `update` folds a message into the state and
+//! says which effects (backend calls) should run. No IO happens here, so
+//! every behaviour is testable by feeding messages.
+
+use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
+
+use crate::core::report::{ConfigReport, ConfigState, EntryStatus};
+use crate::tui::backend::CommitError;
+use crate::tui::keymap::{self, Action, Context};
+use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};
+use crate::tui::state::{
+    Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View, next_state_filter,
+    review_rank,
+};
+use crate::tui::views::{self, layout};
+
+/// The effects to run when the TUI starts: a scan and a store load.
+pub fn init(state: &mut State) -> Vec<Effect> {
+    rescan(state)
+}
+
+pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(ev) => on_key(state, ev),
+        Msg::Mouse(ev) => {
+            let action = match ev.kind {
+                MouseEventKind::ScrollDown => Action::Down,
+                MouseEventKind::ScrollUp => Action::Up,
+                _ => return vec![],
+            };
+            let mut effects = Vec::new();
+            for _ in 0..3 {
+                effects.extend(act(state, action));
+            }
+            effects
+        }
+        Msg::Resize(w, h) => {
+            state.size = (w, h);
+            let rows = layout::list_rows(state.size);
+            let len = state.visible.len();
+            state.cursor.select(state.cursor.selected, len, rows);
+            let len = state.store.entries.len();
+            state
+                .store
+                .cursor
+                .select(state.store.cursor.selected, len, rows);
+            vec![]
+        }
+        Msg::Tick => {
+            state.spinner = state.spinner.wrapping_add(1);
+            vec![]
+        }
+        Msg::ScanProgress { job, dirs, configs } if job == state.scan.job => {
+            state.scan.dirs = dirs;
+            state.scan.configs = configs;
+            vec![]
+        }
+        Msg::ScanFound { job, reports } if job == state.scan.job => {
+            let keep = selected_key(state);
+            if state.scan.fresh {
+                state.scan.fresh = false;
+                state.configs.clear();
+            }
+            state.configs.extend(reports);
+            sort_and_refilter(state, keep);
+            vec![]
+        }
+        Msg::ScanFailed { job, message } if job == state.scan.job => {
+            state.scan.running = false;
+            state.scan.error = Some(message.clone());
+            set_status(state, format!("Scan failed: {message}"), true);
+            vec![]
+        }
+        Msg::ScanDone { job, dirs, configs } if job == state.scan.job => {
+            state.scan.running = false;
+            state.scan.dirs = dirs;
+            state.scan.configs = configs;
+            let keep = selected_key(state);
+            if std::mem::take(&mut state.scan.fresh) {
+                state.configs.clear();
+            }
+            let keys: std::collections::HashSet<&str> =
+                state.configs.iter().map(|c| c.key.as_str()).collect();
+            state.marked.retain(|k| keys.contains(k.as_str()));
+            sort_and_refilter(state, keep);
+            vec![]
+        }
+        Msg::StoreLoaded { job, result } if job == state.store.job => {
+            state.store.loading = false;
+            match result {
+                Ok(entries) => {
+                    state.store.entries = entries;
+                    state.store.error = None;
+                    let keys: std::collections::HashSet<&str> =
+                        state.store.entries.iter().map(|e| e.key.as_str()).collect();
+                    state.store.marked.retain(|k| keys.contains(k.as_str()));
+                }
+                Err(message) => {
+                    state.store.entries.clear();
+                    state.store.marked.clear();
+                    set_status(state, format!("Trust store: {message}"), true);
+                    state.store.error = Some(message);
+                }
+            }
+            let (len, rows) = (state.store.entries.len(), layout::store_rows(state.size));
+            state
+                .store
+                .cursor
+                .select(state.store.cursor.selected, len, rows);
+            vec![]
+        }
+        Msg::Inspected { key, result } => {
+            if let Mode::Inspect(iv) = &mut state.mode
+                && iv.key == key
+            {
+                iv.data = Some(result);
+            }
+            vec![]
+        }
+        Msg::Committed { result } => on_committed(state, result),
+        // A message of a superseded job: the newer job's results win.
+        _ => vec![],
+    }
+}
+
+fn on_key(state: &mut State, ev: KeyEvent) -> Vec<Effect> {
+    if ev.kind == KeyEventKind::Release {
+        return vec![];
+    }
+    let ctx = state.context();
+    match keymap::resolve(ctx, &ev) {
+        Some(action) => act(state, action),
+        None => {
+            if ctx == Context::Filter
+                && let crossterm::event::KeyCode::Char(c) = ev.code
+                && !ev
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            {
+                state.query.push(c);
+                refilter(state);
+            }
+            vec![]
+        }
+    }
+}
+
+fn act(state: &mut State, action: Action) -> Vec<Effect> {
+    if action == Action::Quit {
+        state.quit = true;
+        return vec![];
+    }
+    match state.context() {
+        Context::Configs | Context::Store => act_on_list(state, action),
+        Context::Filter => {
+            match action {
+                Action::FilterAccept => state.mode = Mode::Normal,
+                Action::ClearFilter => {
+                    state.query.clear();
+                    state.mode = Mode::Normal;
+                    refilter(state);
+                }
+                Action::FilterBackspace => {
+                    state.query.pop();
+                    refilter(state);
+                }
+                _ => {}
+            }
+            vec![]
+        }
+        Context::Inspect => {
+            let rows = layout::page_rows(state.size);
+            let width = state.size.0.saturating_sub(2) as usize;
+            if let Mode::Inspect(iv) = &mut state.mode {
+                let max = views::text::max_scroll(views::inspect::content(iv, width).len(), rows);
+                match action {
+                    Action::Close => state.mode = Mode::Normal,
+                    Action::Help => state.mode = Mode::Help { scroll: 0 },
+                    _ => scroll(&mut iv.scroll, action, max, rows),
+                }
+            }
+            vec![]
+        }
+        Context::Help => {
+            let rows = layout::popup_rows(state.size);
+            let width = layout::popup(layout::screen(full(state.size)).body).width;
+            let max = views::text::max_scroll(
+                views::help::content(width.saturating_sub(2) as usize).len(),
+                rows,
+            );
+            if let Mode::Help { scroll: pos } = &mut state.mode {
+                match action {
+                    Action::Close => state.mode = Mode::Normal,
+                    _ => scroll(pos, action, max, rows),
+                }
+            }
+            vec![]
+        }
+        Context::Confirm => act_on_confirm(state, action),
+    }
+}
+
+fn full(size: (u16, u16)) -> ratatui::layout::Rect {
+    ratatui::layout::Rect::new(0, 0, size.0, size.1)
+}
+
+fn act_on_confirm(state: &mut State, action: Action) -> Vec<Effect> {
+    let rows = layout::popup_rows(state.size);
+    let width = layout::popup(layout::screen(full(state.size)).body).width;
+    let Mode::Confirm(c) = &mut state.mode else {
+        return vec![];
+    };
+    // Once confirmed, the answer is on its way: keys cannot undo it.
+    if c.busy {
+        return vec![];
+    }
+    match action {
+        Action::Confirm => {
+            c.busy = true;
+            vec![Effect::Commit(c.pending.clone())]
+        }
+        Action::Cancel => {
+            state.mode = Mode::Normal;
+            set_status(state, "Cancelled; nothing was written".to_string(), false);
+            vec![]
+        }
+        _ => {
+            let len = views::confirm::content(c, width.saturating_sub(2) as usize).len();
+            scroll(
+                &mut c.scroll,
+                action,
+                views::text::max_scroll(len, rows),
+                rows,
+            );
+            vec![]
+        }
+    }
+}
+
+/// Move a scroll position; `max` is the last useful position.
+fn scroll(pos: &mut usize, action: Action, max: usize, page: usize) {
+    *pos = match action {
+        Action::Down => *pos + 1,
+        Action::Up => pos.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => max,
+        Action::PageDown => *pos + page.max(1),
+        Action::PageUp => pos.saturating_sub(page.max(1)),
+        _ => *pos,
+    }
+    .min(max);
+}
+
+/// Move a list cursor. Returns whether `action` was a move.
+fn move_cursor(cursor: &mut Cursor, action: Action, len: usize, rows: usize) -> bool {
+    let to = match action {
+        Action::Down => cursor.selected + 1,
+        Action::Up => cursor.selected.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => len.saturating_sub(1),
+        Action::PageDown => cursor.selected + rows.max(1),
+        Action::PageUp => cursor.selected.saturating_sub(rows.max(1)),
+        _ => return false,
+    };
+    cursor.select(to, len, rows);
+    true
+}
+
+fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
+    let rows = layout::list_rows(state.size);
+    let moved = match state.view {
+        View::Configs => move_cursor(&mut state.cursor, action, state.visible.len(), rows),
+        View::Store => {
+            let len = state.store.entries.len();
+            move_cursor(&mut state.store.cursor, action, len, rows)
+        }
+    };
+    if moved {
+        state.detail_scroll = 0;
+        return vec![];
+    }
+    match action {
+        Action::DetailDown | Action::DetailUp => {
+            let max = detail_max_scroll(state);
+            let a = if action == Action::DetailDown {
+                Action::Down
+            } else {
+                Action::Up
+            };
+            scroll(&mut state.detail_scroll, a, max, 1);
+        }
+        Action::ToggleMark => toggle_mark(state),
+        Action::Trust if state.view == View::Configs => open_trust(state),
+        Action::Untrust => open_untrust(state),
+        Action::Prune if state.view == View::Store => open_prune(state),
+        Action::Inspect => {
+            if let Some(r) = state.selected_config() {
+                let key = r.key.clone();
+                state.mode = Mode::Inspect(InspectView {
+                    key: key.clone(),
+                    display_path: r.display_path.clone(),
+                    data: None,
+                    scroll: 0,
+                });
+                return vec![Effect::Inspect { key }];
+            }
+        }
+        Action::StartFilter => {
+            state.view = View::Configs;
+            state.mode = Mode::Filter;
+        }
+        Action::CycleStateFilter => {
+            state.state_filter = next_state_filter(state.state_filter);
+            refilter(state);
+        }
+        Action::ClearFilter => {
+            if state.query.is_empty() && state.state_filter.is_none() {
+                state.marked.clear();
+            } else {
+                state.query.clear();
+                state.state_filter = None;
+                refilter(state);
+            }
+        }
+        Action::SwitchView => {
+            state.view = match state.view {
+                View::Configs => View::Store,
+                View::Store => View::Configs,
+            };
+            state.detail_scroll = 0;
+        }
+        Action::Rescan => return rescan(state),
+        Action::Help => state.mode = Mode::Help { scroll: 0 },
+        _ => {}
+    }
+    vec![]
+}
+
+fn detail_max_scroll(state: &State) -> usize {
+    let (_, detail) = layout::list_and_detail(layout::screen(full(state.size)).body);
+    let width = detail.width.saturating_sub(2) as usize;
+    let len = match state.view {
+        View::Configs => state
+            .selected_config()
+            .map(|r| views::detail::config_content(r, width).len()),
+        View::Store => state
+            .selected_entry()
+            .map(|e| views::detail::entry_content(e, width).len()),
+    };
+    views::text::max_scroll(len.unwrap_or(0), detail.height.saturating_sub(2) as usize)
+}
+
+fn toggle_mark(state: &mut State) {
+    let (key, marked) = match state.view {
+        View::Configs => (
+            state.selected_config().map(|r| r.key.clone()),
+            &mut state.marked,
+        ),
+        View::Store => (
+            state.selected_entry().map(|e| e.key.clone()),
+            &mut state.store.marked,
+        ),
+    };
+    let Some(key) = key else { return };
+    if !marked.remove(&key) {
+        marked.insert(key);
+    }
+    // Marking moves on, so `space space space` marks three rows.
+    act_on_list(state, Action::Down);
+}
+
+/// The configs an action applies to: the marked ones (in display order,
+/// including marked rows a filter hides), else the selected one.
+fn chosen_configs(state: &State) -> Vec<&ConfigReport> {
+    if state.marked.is_empty() {
+        state.selected_config().into_iter().collect()
+    } else {
+        state
+            .configs
+            .iter()
+            .filter(|c| state.marked.contains(&c.key))
+            .collect()
+    }
+}
+
+fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'static str)>) {
+    if pending.is_empty() {
+        let why = skipped
+            .first()
+            .map(|(_, why)| format!(" ({why})"))
+            .unwrap_or_default();
+        set_status(
+            state,
+            format!("Nothing to do for the selection{why}"),
+            false,
+        );
+        return;
+    }
+    state.mode = Mode::Confirm(Confirmation {
+        pending,
+        skipped,
+        scroll: 0,
+        busy: false,
+    });
+}
+
+fn open_trust(state: &mut State) {
+    let mut shown = Vec::new();
+    let mut skipped = Vec::new();
+    for r in chosen_configs(state) {
+        match r.state {
+            ConfigState::NeverTrusted | ConfigState::Changed => shown.push(r.clone()),
+            ConfigState::Trusted => skipped.push((r.display_path.clone(), "already trusted")),
+            ConfigState::NoRequest => skipped.push((r.display_path.clone(), "requests nothing")),
+            ConfigState::Error => skipped.push((r.display_path.clone(), "does not load")),
+        }
+    }
+    open_confirm(state, Pending::Trust(shown), skipped);
+}
+
+fn open_untrust(state: &mut State) {
+    let mut removals = Vec::new();
+    let mut skipped = Vec::new();
+    match state.view {
+        View::Configs => {
+            for r in chosen_configs(state) {
+                match &r.stored {
+                    Some(s) => removals.push(Removal {
+                        key: r.key.clone(),
+                        display_path: r.display_path.clone(),
+                        trusted_at: s.trusted_at.clone(),
+                        lines: stored_lines(&r.lines),
+                    }),
+                    None => skipped.push((r.display_path.clone(), "not in the store")),
+                }
+            }
+        }
+        View::Store => {
+            let store = &state.store;
+            let chosen: Vec<_> = if store.marked.is_empty() {
+                state.selected_entry().into_iter().collect()
+            } else {
+                store
+                    .entries
+                    .iter()
+                    .filter(|e| store.marked.contains(&e.key))
+                    .collect()
+            };
+            for e in chosen {
+                removals.push(Removal {
+                    key: e.key.clone(),
+                    display_path: e.display_path.clone(),
+                    trusted_at: e.trusted_at.clone(),
+                    lines: stored_lines(&e.lines),
+                });
+            }
+        }
+    }
+    open_confirm(state, Pending::Untrust(removals), skipped);
+}
+
+fn open_prune(state: &mut State) {
+    let missing: Vec<Removal> = state
+        .store
+        .entries
+        .iter()
+        .filter(|e| e.status == EntryStatus::Missing)
+        .map(|e| Removal {
+            key: e.key.clone(),
+            display_path: e.display_path.clone(),
+            trusted_at: e.trusted_at.clone(),
+            lines: stored_lines(&e.lines),
+        })
+        .collect();
+    if missing.is_empty() {
+        set_status(state, "No missing entries to prune".to_string(), false);
+        return;
+    }
+    open_confirm(state, Pending::Prune(missing), Vec::new());
+}
+
+fn on_committed(
+    state: &mut State,
+    result: Result<crate::tui::backend::CommitOutcome, CommitError>,
+) -> Vec<Effect> {
+    state.mode = Mode::Normal;
+    match result {
+        Ok(outcome) => {
+            state.marked.clear();
+            state.store.marked.clear();
+            set_status(state, outcome.message, false);
+            rescan(state)
+        }
+        Err(CommitError::Stale { message, current }) => {
+            // Show the new state at once; the rescan then refreshes the rest.
+            let keep = selected_key(state);
+            for report in current {
+                match state.configs.iter_mut().find(|c| c.key == report.key) {
+                    Some(slot) => *slot = report,
+                    None => state.configs.push(report),
+                }
+            }
+            sort_and_refilter(state, keep);
+            set_status(
+                state,
+                format!("Refused: {message}. Nothing was written; the new state is shown."),
+                true,
+            );
+            rescan(state)
+        }
+        Err(other) => {
+            // Lock held, store unreadable, failed write: nothing changed, so
+            // keep marks and the list; the user may retry.
+            set_status(state, format!("Nothing was written: {other}"), true);
+            vec![]
+        }
+    }
+}
+
+fn rescan(state: &mut State) -> Vec<Effect> {
+    let job = state.next_job;
+    state.next_job += 2;
+    state.scan = ScanStatus {
+        job,
+        running: true,
+        fresh: true,
+        ..ScanStatus::default()
+    };
+    state.store.job = job + 1;
+    state.store.loading = true;
+    vec![
+        Effect::Scan {
+            job,
+            root: state.root.clone(),
+        },
+        Effect::LoadStore { job: job + 1 },
+    ]
+}
+
+fn set_status(state: &mut State, text: String, is_error: bool) {
+    state.status = Some(Status { text, is_error });
+}
+
+fn selected_key(state: &State) -> Option<String> {
+    state.selected_config().map(|r| r.key.clone())
+}
+
+fn sort_and_refilter(state: &mut State, keep: Option<String>) {
+    state
+        .configs
+        .sort_by(|a, b| (review_rank(a.state), &a.key).cmp(&(review_rank(b.state), &b.key)));
+    apply_filter(state, keep);
+}
+
+fn refilter(state: &mut State) {
+    let keep = selected_key(state);
+    apply_filter(state, keep);
+}
+
+/// Recompute the visible rows, keeping the selection on the config `keep`
+/// when it is still visible (capture it before reordering `configs`).
+fn apply_filter(state: &mut State, keep: Option<String>) {
+    let query = state.query.to_lowercase();
+    state.visible = state
+        .configs
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| state.state_filter.is_none_or(|f| c.state == f))
+        .filter(|(_, c)| query.is_empty() || c.display_path.to_lowercase().contains(&query))
+        .map(|(i, _)| i)
+        .collect();
+    let to = keep
+        .and_then(|k| {
+            state
+                .visible
+                .iter()
+                .position(|&i| state.configs[i].key == k)
+        })
+        .unwrap_or(state.cursor.selected);
+    let rows = layout::list_rows(state.size);
+    state.cursor.select(to, state.visible.len(), rows);
+}

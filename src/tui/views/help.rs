@@ -1,0 +1,48 @@
+//! Help, rendered from the same keymap table that dispatches keys.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+use crate::tui::keymap::KEYMAP;
+use crate::tui::theme::{Role, Theme};
+use crate::tui::views::text::{RLine, ours, wrap};
+use crate::tui::views::{boxed, layout, render_scrolled};
+
+pub fn content(width: usize) -> Vec<RLine> {
+    let mut out: Vec<RLine> = KEYMAP
+        .iter()
+        .map(|b| {
+            let contexts: Vec<_> = b.contexts.iter().map(|c| c.label()).collect();
+            vec![
+                ours(Role::KeyHint, format!(" {:<8}", b.label)),
+                ours(Role::Normal, format!("{:<42}", b.description)),
+                ours(Role::Muted, contexts.join(", ")),
+            ]
+        })
+        .collect();
+    out.push(vec![]);
+    out.push(vec![ours(
+        Role::Muted,
+        " Markers: ~ changed  ! never trusted  ✗ error  ✓ trusted  · no request  ● marked",
+    )]);
+    out.push(vec![ours(
+        Role::Muted,
+        " Mouse wheel scrolls. Text from config files is shown escaped (^[ for ESC).",
+    )]);
+    wrap(&out, width)
+}
+
+pub fn render(scroll: usize, theme: &Theme, frame: &mut Frame, body: Rect) {
+    let area = layout::popup(body);
+    let lines = content(area.width.saturating_sub(2) as usize);
+    render_scrolled(
+        &lines,
+        scroll,
+        boxed(Line::from(" Keys "), theme),
+        theme,
+        frame,
+        area,
+        true,
+    );
+}

@@ -1,0 +1,93 @@
+//! Inspect: the raw source of every file of the extends chain, then the
+//! normalized block exactly as hashed, its SHA-256 and the targets.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+use crate::tui::sanitize::{clean, clean_lines};
+use crate::tui::state::InspectView;
+use crate::tui::theme::{Role, Theme};
+use crate::tui::views::text::{RLine, ours, untrusted, wrap};
+use crate::tui::views::{boxed, render_scrolled};
+
+pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
+    let mut out: Vec<RLine> = Vec::new();
+    let data = match &iv.data {
+        None => return vec![vec![ours(Role::Muted, "reading…")]],
+        Some(Err(e)) => {
+            return wrap(
+                &[vec![
+                    ours(Role::Error, "cannot inspect: "),
+                    untrusted(Role::Error, e),
+                ]],
+                width,
+            );
+        }
+        Some(Ok(d)) => d,
+    };
+    let n = data.files.len();
+    for (i, f) in data.files.iter().enumerate() {
+        let what = if i == 0 { "config" } else { "extends" };
+        out.push(vec![
+            ours(Role::Title, format!("── {}/{n} {what}: ", i + 1)),
+            untrusted(Role::Title, &f.path),
+        ]);
+        match &f.source {
+            Ok(src) => {
+                let lines = clean_lines(src.strip_suffix('\n').unwrap_or(src));
+                let digits = lines.len().to_string().len();
+                for (no, l) in lines.into_iter().enumerate() {
+                    out.push(vec![
+                        ours(Role::Muted, format!("{:>digits$} │ ", no + 1)),
+                        ours(Role::Normal, l),
+                    ]);
+                }
+            }
+            Err(e) => out.push(vec![untrusted(Role::Error, &format!("cannot read: {e}"))]),
+        }
+        out.push(vec![]);
+    }
+    out.push(vec![ours(Role::Title, "── normalized block")]);
+    match (&data.block, &data.sha256) {
+        (Some(block), Some(hash)) => {
+            out.push(vec![untrusted(Role::Normal, block)]);
+            out.push(vec![
+                ours(Role::Muted, "sha256 "),
+                untrusted(Role::Normal, hash),
+            ]);
+        }
+        _ => out.push(vec![ours(Role::Muted, "none (the config does not load)")]),
+    }
+    if !data.targets.is_empty() {
+        out.push(vec![]);
+        out.push(vec![ours(Role::Title, "── targets (scope -> now)")]);
+        for (scope, target) in &data.targets {
+            out.push(vec![untrusted(
+                Role::Normal,
+                &format!("{scope} -> {target}"),
+            )]);
+        }
+    }
+    if let Some(e) = &data.error {
+        out.push(vec![]);
+        for l in e.split('\n') {
+            out.push(vec![untrusted(Role::Error, l)]);
+        }
+    }
+    wrap(&out, width)
+}
+
+pub fn render(iv: &InspectView, theme: &Theme, frame: &mut Frame, body: Rect) {
+    let lines = content(iv, body.width.saturating_sub(2) as usize);
+    let title = Line::from(format!(" Inspect {} ", clean(&iv.display_path)));
+    render_scrolled(
+        &lines,
+        iv.scroll,
+        boxed(title, theme),
+        theme,
+        frame,
+        body,
+        true,
+    );
+}

@@ -1,0 +1,210 @@
+//! The configs and store lists with their detail panes. Only the rows in
+//! the window are built, so a 10,000-row list costs what a 30-row one does.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::sanitize::clean;
+use crate::tui::state::{Cursor, State, summary, visible_offset};
+use crate::tui::theme::{Role, Theme};
+use crate::tui::views::detail::{self, entry_marker, state_marker, state_role};
+use crate::tui::views::{boxed, layout, render_scrolled};
+
+/// Rows `[first, last)` of a list of `len` drawn in `rows` rows.
+fn window(cursor: &Cursor, len: usize, rows: usize) -> (usize, usize) {
+    let first = visible_offset(cursor.selected, cursor.offset, rows).min(len);
+    (first, (first + rows).min(len))
+}
+
+/// One list row; on the selected row the selection style wins over roles.
+fn row<'a>(spans: Vec<Span<'a>>, selected: bool, theme: &Theme) -> Line<'a> {
+    if !selected {
+        return Line::from(spans);
+    }
+    let sel = theme.style(Role::Selection);
+    Line::from(
+        spans
+            .into_iter()
+            .map(|s| {
+                let style = s.style.patch(sel);
+                s.style(style)
+            })
+            .collect::<Vec<_>>(),
+    )
+    .style(sel)
+}
+
+fn mark(marked: bool, theme: &Theme) -> Span<'static> {
+    if marked {
+        Span::styled("● ", theme.style(Role::Marked))
+    } else {
+        Span::raw("  ")
+    }
+}
+
+/// `s` padded with spaces to `w` columns (never cut: the row clips).
+fn pad(s: &str, w: usize) -> String {
+    let have = Span::raw(s).width();
+    format!("{s}{}", " ".repeat(w.saturating_sub(have)))
+}
+
+fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
+    for (i, line) in lines.into_iter().enumerate() {
+        let r = Rect {
+            y: inner.y + i as u16,
+            height: 1,
+            ..inner
+        };
+        // A Line widget fills its whole row with its style, so the selection
+        // bar spans the list's width.
+        frame.render_widget(line, r);
+    }
+}
+
+pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
+    let (list_area, detail_area) = layout::list_and_detail(body);
+    let mut title = format!(" Configs {}/{} ", state.visible.len(), state.configs.len());
+    if let Some(f) = state.state_filter {
+        title.push_str(&format!("· state: {} ", f.label()));
+    }
+    if !state.query.is_empty() {
+        title.push_str(&format!("· path: {} ", clean(&state.query)));
+    }
+    let block = boxed(Line::from(title), theme);
+    let inner = block.inner(list_area);
+    frame.render_widget(block, list_area);
+
+    let rows = inner.height as usize;
+    let (first, last) = window(&state.cursor, state.visible.len(), rows);
+    // Align summaries on the widest path in the window, leaving the
+    // summary some room on narrow screens.
+    let cap = (inner.width as usize).saturating_sub(2 + 16 + 14).max(8);
+    let path_w = state.visible[first..last]
+        .iter()
+        .map(|&i| Span::raw(clean(&state.configs[i].display_path)).width())
+        .max()
+        .unwrap_or(0)
+        .min(cap);
+    let lines: Vec<Line> = state.visible[first..last]
+        .iter()
+        .enumerate()
+        .map(|(i, &idx)| {
+            let r = &state.configs[idx];
+            let spans = vec![
+                mark(state.marked.contains(&r.key), theme),
+                Span::styled(
+                    format!("{:<16}", state_marker(r.state)),
+                    theme.style(state_role(r.state)),
+                ),
+                Span::styled(pad(&clean(&r.display_path), path_w), Style::default()),
+                Span::styled(
+                    format!("  {}", clean(&summary(r))),
+                    theme.style(if r.state == crate::core::report::ConfigState::Error {
+                        Role::Error
+                    } else {
+                        Role::Muted
+                    }),
+                ),
+            ];
+            row(spans, first + i == state.cursor.selected, theme)
+        })
+        .collect();
+    if lines.is_empty() && inner.height > 0 {
+        let msg = if state.scan.running {
+            "scanning…"
+        } else if state.configs.is_empty() {
+            "no config files found"
+        } else {
+            "nothing matches the filter (esc clears)"
+        };
+        frame.render_widget(Paragraph::new(msg).style(theme.style(Role::Muted)), inner);
+    }
+    draw_rows(lines, frame, inner);
+
+    let content = state
+        .selected_config()
+        .map(|r| detail::config_content(r, detail_area.width.saturating_sub(2) as usize))
+        .unwrap_or_default();
+    render_scrolled(
+        &content,
+        state.detail_scroll,
+        boxed(Line::from(" Detail "), theme),
+        theme,
+        frame,
+        detail_area,
+        false,
+    );
+}
+
+pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
+    let (list_area, detail_area) = layout::list_and_detail(body);
+    let store = &state.store;
+    let title = if store.loading {
+        " Trust store (loading…) ".to_string()
+    } else {
+        format!(" Trust store {} ", store.entries.len())
+    };
+    let block = boxed(Line::from(title), theme);
+    let inner = block.inner(list_area);
+    frame.render_widget(block, list_area);
+
+    let rows = inner.height as usize;
+    let (first, last) = window(&store.cursor, store.entries.len(), rows);
+    let cap = (inner.width as usize).saturating_sub(2 + 13 + 14).max(8);
+    let path_w = store.entries[first..last]
+        .iter()
+        .map(|e| Span::raw(clean(&e.display_path)).width())
+        .max()
+        .unwrap_or(0)
+        .min(cap);
+    let lines: Vec<Line> = store.entries[first..last]
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let (marker, role) = entry_marker(&e.status);
+            let spans = vec![
+                mark(store.marked.contains(&e.key), theme),
+                Span::styled(format!("{marker:<13}"), theme.style(role)),
+                Span::raw(pad(&clean(&e.display_path), path_w)),
+                Span::styled(format!("  {}", clean(&e.summary)), theme.style(Role::Muted)),
+            ];
+            row(spans, first + i == store.cursor.selected, theme)
+        })
+        .collect();
+    if lines.is_empty() && inner.height > 0 {
+        let msg = match &store.error {
+            Some(e) => format!("the trust store cannot be read: {}", clean(e)),
+            None if store.loading => "loading…".to_string(),
+            None => "no trusted configs".to_string(),
+        };
+        let role = if store.error.is_some() {
+            Role::Error
+        } else {
+            Role::Muted
+        };
+        frame.render_widget(
+            Paragraph::new(msg)
+                .style(theme.style(role))
+                .wrap(ratatui::widgets::Wrap { trim: false }),
+            inner,
+        );
+    }
+    draw_rows(lines, frame, inner);
+
+    let content = state
+        .selected_entry()
+        .map(|e| detail::entry_content(e, detail_area.width.saturating_sub(2) as usize))
+        .unwrap_or_default();
+    render_scrolled(
+        &content,
+        state.detail_scroll,
+        boxed(Line::from(" Entry "), theme),
+        theme,
+        frame,
+        detail_area,
+        false,
+    );
+}

@@ -1,0 +1,176 @@
+//! `view` draws the state; it never changes it. Every string that came from
+//! a config file, a path or the backend is escaped through `text::untrusted`
+//! (or `sanitize::clean`) before it becomes a span.
+
+pub mod confirm;
+pub mod detail;
+pub mod help;
+pub mod inspect;
+pub mod layout;
+pub mod lists;
+pub mod text;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::tui::keymap;
+use crate::tui::sanitize::clean;
+use crate::tui::state::{Mode, State, View};
+use crate::tui::theme::{Role, Theme};
+use text::RLine;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    frame.render_widget(Block::new().style(theme.style(Role::Normal)), area);
+    let s = layout::screen(area);
+    render_title(state, theme, frame, s.title);
+    match (&state.mode, state.view) {
+        (Mode::Inspect(iv), _) => inspect::render(iv, theme, frame, s.body),
+        (_, View::Configs) => lists::render_configs(state, theme, frame, s.body),
+        (_, View::Store) => lists::render_store(state, theme, frame, s.body),
+    }
+    match &state.mode {
+        Mode::Confirm(c) => confirm::render(c, theme, frame, s.body),
+        Mode::Help { scroll } => help::render(*scroll, theme, frame, s.body),
+        _ => {}
+    }
+    render_status(state, theme, frame, s.status);
+    render_hints(state, theme, frame, s.hints);
+}
+
+/// A bordered box with a title, in theme colours.
+pub fn boxed<'a>(title: Line<'a>, theme: &Theme) -> Block<'a> {
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.style(Role::Border))
+        .title(title.style(theme.style(Role::Title)))
+}
+
+/// Draw scrolled, already-wrapped lines into a bordered popup or pane.
+pub fn render_scrolled(
+    lines: &[RLine],
+    scroll: usize,
+    block: Block<'_>,
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    clear: bool,
+) {
+    let inner = block.inner(area);
+    if clear {
+        frame.render_widget(Clear, area);
+    }
+    frame.render_widget(block, area);
+    let rows = inner.height as usize;
+    let scroll = scroll.min(text::max_scroll(lines.len(), rows));
+    let visible: Vec<Line> = lines
+        .iter()
+        .skip(scroll)
+        .take(rows)
+        .map(|l| text::to_line(l, theme))
+        .collect();
+    frame.render_widget(Paragraph::new(visible), inner);
+}
+
+fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let tab = |label: String, active: bool| {
+        let role = if active { Role::Selection } else { Role::Muted };
+        Span::styled(format!(" {label} "), theme.style(role))
+    };
+    let line = Line::from(vec![
+        Span::styled(" goccia-trust ", theme.style(Role::Title)),
+        tab(
+            format!("Configs {}", state.configs.len()),
+            state.view == View::Configs,
+        ),
+        Span::raw(" "),
+        tab(
+            format!("Store {}", state.store.entries.len()),
+            state.view == View::Store,
+        ),
+        Span::styled(
+            format!("  {}", clean(&state.root)),
+            theme.style(Role::Muted),
+        ),
+    ]);
+    frame.render_widget(line, area);
+}
+
+fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let base = theme.style(Role::Status);
+    let mut spans = Vec::new();
+    if state.scan.running {
+        spans.push(Span::raw(format!(
+            " {} scanning  {} dirs · {} configs ",
+            SPINNER[state.spinner % SPINNER.len()],
+            state.scan.dirs,
+            state.scan.configs
+        )));
+    } else {
+        let errors = state
+            .configs
+            .iter()
+            .filter(|c| c.state == crate::core::report::ConfigState::Error)
+            .count();
+        spans.push(Span::raw(format!(
+            " {} configs · {} need review · {} error{} ",
+            state.configs.len(),
+            state.needs_review_count(),
+            errors,
+            if errors == 1 { "" } else { "s" }
+        )));
+    }
+    if state.mode == Mode::Filter {
+        spans.push(Span::styled(
+            format!(" /{}▏", clean(&state.query)),
+            theme.style(Role::KeyHint),
+        ));
+    }
+    let marked = match state.view {
+        View::Configs => state.marked.len(),
+        View::Store => state.store.marked.len(),
+    };
+    if marked > 0 {
+        spans.push(Span::styled(
+            format!(" {marked} marked "),
+            theme.style(Role::Marked),
+        ));
+    }
+    if let Some(e) = &state.store.error {
+        spans.push(Span::styled(
+            format!(" store: {} ", clean(e)),
+            theme.style(Role::Error),
+        ));
+    }
+    if let Some(st) = &state.status {
+        let role = if st.is_error {
+            Role::Error
+        } else {
+            Role::Normal
+        };
+        spans.push(Span::styled(
+            format!(" {} ", clean(&st.text)),
+            theme.style(role),
+        ));
+    }
+    frame.render_widget(Line::from(spans).style(base), area);
+}
+
+fn render_hints(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let mut spans = Vec::new();
+    for b in keymap::hints(state.context()) {
+        spans.push(Span::styled(
+            format!(" {}", b.label),
+            theme.style(Role::KeyHint),
+        ));
+        spans.push(Span::styled(
+            format!(" {} ", b.hint.unwrap_or_default()),
+            theme.style(Role::Muted),
+        ));
+    }
+    frame.render_widget(Line::from(spans), area);
+}

@@ -1,0 +1,134 @@
+//! Driving the TUI without a terminal: messages go through `update`, and
+//! the effects it asks for run synchronously against a `FakeBackend`.
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::collections::VecDeque;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use goccia_trust::tui::effects::execute;
+use goccia_trust::tui::fake::FakeBackend;
+use goccia_trust::tui::fixtures::Fixture;
+use goccia_trust::tui::msg::{Effect, Msg};
+use goccia_trust::tui::state::State;
+use goccia_trust::tui::update::{init, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+pub struct Harness {
+    pub state: State,
+    pub backend: FakeBackend,
+    /// Every effect `update` asked for, in order.
+    pub effects: Vec<Effect>,
+}
+
+impl Harness {
+    /// A TUI that has finished its first scan and store load.
+    pub fn new(fixture: Fixture) -> Harness {
+        let mut h = Harness {
+            state: State::new("/home/dev/shop"),
+            backend: FakeBackend::new(fixture),
+            effects: Vec::new(),
+        };
+        let first = init(&mut h.state);
+        h.run(first);
+        h
+    }
+
+    fn run(&mut self, effects: Vec<Effect>) {
+        let mut queue: VecDeque<Msg> = VecDeque::new();
+        let mut pending: VecDeque<Effect> = effects.into();
+        loop {
+            while let Some(e) = pending.pop_front() {
+                self.effects.push(e.clone());
+                execute(&self.backend, e, &|_| true, &mut |m| queue.push_back(m));
+            }
+            match queue.pop_front() {
+                Some(m) => pending.extend(update(&mut self.state, m)),
+                None => break,
+            }
+        }
+    }
+
+    /// Deliver a message and run whatever it sets off, to completion.
+    pub fn send(&mut self, msg: Msg) {
+        let effects = update(&mut self.state, msg);
+        self.run(effects);
+    }
+
+    /// Press keys given as a string: each char is a key; `<esc>`, `<enter>`,
+    /// `<tab>`, `<down>`, `<up>`, `<pgdn>`, `<pgup>`, `<bs>` name the others.
+    pub fn keys(&mut self, keys: &str) {
+        for k in parse_keys(keys) {
+            self.send(Msg::Key(k));
+        }
+    }
+
+    pub fn selected_path(&self) -> String {
+        self.state
+            .selected_config()
+            .map(|r| r.display_path.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn visible_paths(&self) -> Vec<String> {
+        self.state
+            .visible
+            .iter()
+            .map(|&i| self.state.configs[i].display_path.clone())
+            .collect()
+    }
+}
+
+pub fn parse_keys(s: &str) -> Vec<KeyEvent> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if c == '<'
+            && let Some(end) = rest.find('>')
+        {
+            let code = match &rest[1..end] {
+                "esc" => KeyCode::Esc,
+                "enter" => KeyCode::Enter,
+                "tab" => KeyCode::Tab,
+                "down" => KeyCode::Down,
+                "up" => KeyCode::Up,
+                "pgdn" => KeyCode::PageDown,
+                "pgup" => KeyCode::PageUp,
+                "bs" => KeyCode::Backspace,
+                other => panic!("unknown key <{other}>"),
+            };
+            out.push(KeyEvent::new(code, KeyModifiers::NONE));
+            rest = &rest[end + 1..];
+            continue;
+        }
+        out.push(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Draw the state on a `w`x`h` test terminal with `theme`.
+pub fn draw(state: &State, theme: &goccia_trust::tui::Theme, w: u16, h: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    terminal
+        .draw(|f| goccia_trust::tui::views::view(state, theme, f))
+        .expect("draw");
+    terminal.backend().buffer().clone()
+}
+
+/// The buffer as plain text, one line per row, trailing spaces trimmed.
+pub fn text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        for x in 0..area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
