@@ -1,10 +1,52 @@
-//! Starting the TUI from the command line.
+//! Starting the interactive review from the command line.
+
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::cli::Io;
-use crate::cli::args::GlobalArgs;
+use crate::cli::args::{ColorChoice, GlobalArgs};
 use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::store::locate_store;
+use crate::tui::core_backend::CoreBackend;
+use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
 
-pub fn run(_g: &GlobalArgs, _path: &str, _env: &Env, io: &mut Io<'_>) -> u8 {
-    io.error("the interactive review is not wired in yet");
-    crate::core::exit::FAILURE
+/// goccia-trust's own config directory (themes), never the store's.
+fn config_dir(env: &Env) -> Option<PathBuf> {
+    if env.xdg_config_home.starts_with('/') {
+        Some(PathBuf::from(&env.xdg_config_home).join("goccia-trust"))
+    } else if env.home.starts_with('/') {
+        Some(PathBuf::from(&env.home).join(".config/goccia-trust"))
+    } else {
+        None
+    }
+}
+
+pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
+    let color = match g.color {
+        ColorChoice::Auto => ThemeColor::Auto,
+        ColorChoice::Always => ThemeColor::Always,
+        ColorChoice::Never => ThemeColor::Never,
+    };
+    let theme = match load_theme(g.theme.as_deref(), color, config_dir(env).as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            io.error(e);
+            return exit::USAGE;
+        }
+    };
+    let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
+    if std::fs::metadata(&expanded).is_err() {
+        io.error(format!("path not found: {path}"));
+        return exit::FAILURE;
+    }
+    let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
+    let backend = CoreBackend::new(env.clone(), store);
+    match crate::tui::run_tui(path, Arc::new(backend), theme) {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => {
+            io.error(format!("the interactive review failed: {e}"));
+            exit::FAILURE
+        }
+    }
 }

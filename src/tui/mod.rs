@@ -2,6 +2,7 @@
 //! `update`, effects on worker threads, and views that only read.
 
 pub mod backend;
+pub mod core_backend;
 pub mod effects;
 pub mod fake;
 pub mod fixtures;

@@ -1,0 +1,248 @@
+//! The real backend: the TUI's requests served by the same core as the CLI,
+//! with the same locked store code.
+
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use crate::core::config::load_config;
+use crate::core::display::count_config_files;
+use crate::core::env::Env;
+use crate::core::key::TrustKey;
+use crate::core::listing::{config_exists, list_entries};
+use crate::core::report::{ConfigReport, StoreEntryReport};
+use crate::core::scan::{ScanEvent as CoreEvent, report_for, scan_streaming};
+use crate::core::store::utc_timestamp_now;
+use crate::core::store::{Store, StoreError, StoreLocation, read_store, update_store};
+use crate::core::trust::entry_for;
+use crate::tui::backend::{
+    CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
+};
+
+pub struct CoreBackend {
+    env: Env,
+    /// The store, or why it cannot be located.
+    store: Result<StoreLocation, String>,
+}
+
+impl CoreBackend {
+    pub fn new(env: Env, store: Result<StoreLocation, String>) -> CoreBackend {
+        CoreBackend { env, store }
+    }
+
+    fn location(&self) -> Result<&StoreLocation, CommitError> {
+        self.store
+            .as_ref()
+            .map_err(|e| CommitError::StoreUnreadable(e.clone()))
+    }
+
+    /// The store for showing states: an unreadable one counts as empty, as
+    /// at run time (the store view names the problem).
+    fn store_for_reading(&self) -> Store {
+        match &self.store {
+            Ok(loc) => read_store(&loc.path).unwrap_or_default(),
+            Err(_) => Store::default(),
+        }
+    }
+}
+
+fn commit_error(e: StoreError) -> CommitError {
+    match e {
+        StoreError::Locked { .. } => CommitError::Locked(e.to_string()),
+        StoreError::Unreadable { .. }
+        | StoreError::NotJson { .. }
+        | StoreError::Newer { .. }
+        | StoreError::Invalid { .. }
+        | StoreError::Unlocatable { .. }
+        | StoreError::IsDirectory { .. } => CommitError::StoreUnreadable(e.to_string()),
+        _ => CommitError::Failed(e.to_string()),
+    }
+}
+
+/// What trusting must match: the block the reviewer saw and where its
+/// scopes resolved.
+fn same_as_shown(shown: &ConfigReport, now: &ConfigReport) -> bool {
+    shown.sha256 == now.sha256
+        && shown.block == now.block
+        && shown.targets == now.targets
+        && now.error.is_none()
+}
+
+impl TuiBackend for CoreBackend {
+    fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
+        let store = self.store_for_reading();
+        let cancelled = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<ScanEvent>();
+        let paths = vec![root.to_string()];
+        let (store, cancelled, paths) = (&store, &cancelled, &paths);
+        std::thread::scope(|s| {
+            // The sender moves into the worker, so the loop below ends when
+            // the scan does.
+            let worker = s.spawn(move || {
+                let tx = Mutex::new(tx);
+                let send = |e: ScanEvent| {
+                    if !cancelled.load(Ordering::Relaxed)
+                        && let Ok(tx) = tx.lock()
+                    {
+                        let _ = tx.send(e);
+                    }
+                };
+                let progress = Mutex::new((0u64, 0u64));
+                let result = scan_streaming(paths, &self.env, store, &|event| match event {
+                    CoreEvent::Progress(p) => {
+                        if let Ok(mut last) = progress.lock() {
+                            *last = (p.dirs as u64, p.configs as u64);
+                        }
+                        send(ScanEvent::Progress {
+                            dirs: p.dirs as u64,
+                            configs: p.configs as u64,
+                        });
+                    }
+                    CoreEvent::Config(report) => send(ScanEvent::Found(report)),
+                });
+                match result {
+                    Ok(n) => {
+                        let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
+                        send(ScanEvent::Done {
+                            dirs,
+                            configs: n as u64,
+                        });
+                    }
+                    Err(e) => send(ScanEvent::Failed(e.to_string())),
+                }
+            });
+            for event in rx.iter() {
+                if cancelled.load(Ordering::Relaxed) {
+                    continue;
+                }
+                if on_event(event).is_break() {
+                    cancelled.store(true, Ordering::Relaxed);
+                }
+            }
+            let _ = worker.join();
+        });
+    }
+
+    fn store_entries(&self) -> Result<Vec<StoreEntryReport>, String> {
+        let loc = self.store.as_ref().map_err(|e| e.clone())?;
+        let store = read_store(&loc.path).map_err(|e| e.to_string())?;
+        let mut entries = list_entries(&store, &self.env);
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(entries)
+    }
+
+    fn inspect(&self, key: &str) -> Result<InspectData, String> {
+        let read = |path: &str| SourceFile {
+            path: path.to_string(),
+            source: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+        };
+        Ok(match load_config(&TrustKey(key.to_string()), &self.env) {
+            Ok(s) => InspectData {
+                key: key.to_string(),
+                files: s.files.iter().map(|f| read(f)).collect(),
+                block: Some(s.block.as_str().to_string()),
+                sha256: Some(s.sha256.clone()),
+                targets: s.targets.to_pairs(),
+                error: None,
+            },
+            Err(e) => InspectData {
+                key: key.to_string(),
+                files: vec![read(key)],
+                block: None,
+                sha256: None,
+                targets: Vec::new(),
+                error: Some(e.message),
+            },
+        })
+    }
+
+    fn trust(&self, shown: &[ConfigReport]) -> Result<CommitOutcome, CommitError> {
+        let loc = self.location()?;
+        let now = utc_timestamp_now();
+        // Re-read and re-hash under the lock: what is recorded is what the
+        // reviewer saw, or nothing is.
+        let outcome = update_store(loc, |store| {
+            let mut stale = Vec::new();
+            let mut fresh = Vec::new();
+            for s in shown {
+                let key = TrustKey(s.key.clone());
+                let current = report_for(&key, &self.env, store);
+                if !same_as_shown(s, &current) {
+                    stale.push(current);
+                    continue;
+                }
+                if let Ok(snapshot) = load_config(&key, &self.env) {
+                    fresh.push(snapshot);
+                }
+            }
+            if !stale.is_empty() || fresh.len() != shown.len() {
+                return Ok(Err(stale));
+            }
+            for snapshot in &fresh {
+                store.put(snapshot.key.as_str().to_string(), entry_for(snapshot, &now));
+            }
+            Ok(Ok(fresh.len()))
+        })
+        .map_err(commit_error)?;
+        match outcome.value {
+            Ok(n) => Ok(CommitOutcome {
+                count: n,
+                message: format!("Trusted {} in {}", count_config_files(n), loc.path),
+            }),
+            Err(current) => Err(CommitError::Stale {
+                message: format!(
+                    "{} changed since shown; nothing was trusted",
+                    count_config_files(current.len())
+                ),
+                current,
+            }),
+        }
+    }
+
+    fn untrust(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {
+        let loc = self.location()?;
+        let n = update_store(loc, |store| {
+            Ok(keys.iter().filter(|k| store.remove(k).is_some()).count())
+        })
+        .map_err(commit_error)?
+        .value;
+        Ok(CommitOutcome {
+            count: n,
+            message: format!(
+                "Removed trust for {} in {}",
+                count_config_files(n),
+                loc.path
+            ),
+        })
+    }
+
+    fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {
+        let loc = self.location()?;
+        let outcome = update_store(loc, |store| {
+            let back: Vec<&String> = keys.iter().filter(|k| config_exists(k)).collect();
+            if !back.is_empty() {
+                return Ok(Err(back.len()));
+            }
+            Ok(Ok(keys
+                .iter()
+                .filter(|k| store.remove(k).is_some())
+                .count()))
+        })
+        .map_err(commit_error)?;
+        match outcome.value {
+            Ok(n) => Ok(CommitOutcome {
+                count: n,
+                message: format!(
+                    "Pruned {} missing {}",
+                    n,
+                    if n == 1 { "entry" } else { "entries" }
+                ),
+            }),
+            Err(back) => Err(CommitError::Stale {
+                message: format!("{} came back; nothing was pruned", count_config_files(back)),
+                current: Vec::new(),
+            }),
+        }
+    }
+}
