@@ -85,6 +85,9 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
             return code;
         }
     };
+    // A one-shot command sees the filesystem at one moment, so it may
+    // remember resolved directories; the TUI, long-lived, never does.
+    let _memo = (!is_tui(&invocation)).then(crate::core::realpath::enable_cache);
     match invocation {
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
@@ -103,6 +106,15 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
                 Command::Tui(a) => default_command(g, a.path.clone(), env, io),
             }
         }
+    }
+}
+
+fn is_tui(inv: &Invocation) -> bool {
+    let interactive = || std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    match inv {
+        Invocation::Default(..) => interactive(),
+        Invocation::Clap(cli) => matches!(cli.command, Command::Tui(_)) && interactive(),
+        _ => false,
     }
 }
 

@@ -65,10 +65,7 @@ pub fn trust_key_for_directory(path: &str, env: &Env) -> String {
 /// dangling link, a file used as a directory) or resolves to a name that is
 /// not UTF-8 (a key is a JSON string).
 pub(crate) fn resolve_or_keep(path: &str) -> String {
-    std::fs::canonicalize(path)
-        .ok()
-        .and_then(|p| p.into_os_string().into_string().ok())
-        .unwrap_or_else(|| path.to_string())
+    crate::core::realpath::realpath(path).unwrap_or_else(|_| path.to_string())
 }
 
 /// Whether `key` is `dir` or lies under it, separator-bounded: `/a/b` covers

@@ -19,6 +19,7 @@ pub mod key;
 pub mod listing;
 pub mod paths;
 pub mod policy;
+pub mod realpath;
 pub mod report;
 pub mod request;
 pub mod sandbox;

@@ -133,11 +133,7 @@ pub fn target_changes(recorded: &[(String, String)]) -> Vec<(String, String, Str
 /// `realpath(3)`, `None` on any failure or a result that is not UTF-8 (which
 /// GocciaScript cannot compare, so it treats it as unresolved too).
 fn realpath(path: &str) -> Option<String> {
-    std::fs::canonicalize(path)
-        .ok()?
-        .into_os_string()
-        .into_string()
-        .ok()
+    crate::core::realpath::realpath(path).ok()
 }
 
 fn strip_trailing_separators(path: &str) -> &str {

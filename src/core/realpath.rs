@@ -1,0 +1,201 @@
+//! `realpath(3)` with an optional memo of resolved directories.
+//!
+//! glibc's `realpath` calls `readlink` on every component of every path, so
+//! resolving the trust key and the targets of 10,000 configs costs hundreds
+//! of thousands of system calls, nearly all for the same shared ancestors.
+//! This resolves one component at a time, remembering what each canonical
+//! prefix + name resolved to, so a shared ancestor is examined once.
+//!
+//! The memo is only valid while the filesystem holds still, so it is off by
+//! default and a one-shot command turns it on for its own duration with
+//! [`enable_cache`]; long-lived callers (the TUI) resolve afresh every time.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::RwLock;
+
+/// How many symbolic links one resolution may follow (Linux's `MAXSYMLINKS`).
+const MAX_LINKS: usize = 40;
+
+static CACHE: RwLock<Option<HashMap<String, String>>> = RwLock::new(None);
+
+/// Turns the memo on until the guard is dropped.
+pub fn enable_cache() -> CacheGuard {
+    if let Ok(mut c) = CACHE.write() {
+        *c = Some(HashMap::new());
+    }
+    CacheGuard(())
+}
+
+pub struct CacheGuard(());
+
+impl Drop for CacheGuard {
+    fn drop(&mut self) {
+        if let Ok(mut c) = CACHE.write() {
+            *c = None;
+        }
+    }
+}
+
+/// The canonical path of an absolute `path`: every symbolic link resolved,
+/// `.` and `..` applied to the resolved prefix, as `realpath(3)` does. Fails
+/// like it when a component is missing, is not a directory, or links loop.
+/// A result that is not UTF-8 is an error (a key is a JSON string).
+pub fn realpath(path: &str) -> io::Result<String> {
+    if !path.starts_with('/') {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not an absolute path",
+        ));
+    }
+    let mut links = 0;
+    resolve("/", path, &mut links)
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir == "/" {
+        format!("/{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+fn parent(dir: &str) -> &str {
+    match dir.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &dir[..i],
+    }
+}
+
+fn cached(key: &str) -> Option<String> {
+    CACHE.read().ok()?.as_ref()?.get(key).cloned()
+}
+
+fn remember(key: String, value: &str) {
+    if let Ok(mut c) = CACHE.write()
+        && let Some(map) = c.as_mut()
+    {
+        map.insert(key, value.to_string());
+    }
+}
+
+/// Resolves `path` (absolute, or relative to the canonical `base`).
+fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
+    let mut resolved = if path.starts_with('/') {
+        "/".to_string()
+    } else {
+        base.to_string()
+    };
+    let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+    let last = components.len();
+    for (i, comp) in components.into_iter().enumerate() {
+        match comp {
+            "." => continue,
+            ".." => {
+                resolved = parent(&resolved).to_string();
+                continue;
+            }
+            _ => {}
+        }
+        let candidate = join(&resolved, comp);
+        if let Some(hit) = cached(&candidate) {
+            resolved = hit;
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&candidate)?;
+        let real = if meta.file_type().is_symlink() {
+            *links += 1;
+            if *links > MAX_LINKS {
+                return Err(io::Error::other("too many levels of symbolic links"));
+            }
+            let target = std::fs::read_link(&candidate)?
+                .into_os_string()
+                .into_string()
+                .map_err(|_| {
+                    io::Error::new(io::ErrorKind::InvalidData, "link target is not UTF-8")
+                })?;
+            resolve(&resolved, &target, links)?
+        } else {
+            if i + 1 < last && !meta.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    "not a directory",
+                ));
+            }
+            candidate.clone()
+        };
+        remember(candidate, &real);
+        resolved = real;
+    }
+    Ok(resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn std_realpath(p: &str) -> Option<String> {
+        std::fs::canonicalize(p)
+            .ok()
+            .and_then(|p| p.into_os_string().into_string().ok())
+    }
+
+    #[test]
+    fn agrees_with_the_system_realpath() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir
+            .path()
+            .canonicalize()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let at = |p: &str| format!("{root}/{p}");
+        std::fs::create_dir_all(at("a/b/c")).unwrap();
+        std::fs::write(at("a/b/file"), "").unwrap();
+        symlink(at("a/b"), at("abs")).unwrap();
+        symlink("a/b/c", at("rel")).unwrap();
+        symlink("../..", at("a/b/c/up")).unwrap();
+        symlink("nowhere", at("dangling")).unwrap();
+        symlink("loop2", at("loop1")).unwrap();
+        symlink("loop1", at("loop2")).unwrap();
+        symlink("file", at("a/b/filelink")).unwrap();
+        let cases = [
+            "a",
+            "a/b/c",
+            "abs",
+            "abs/c",
+            "rel",
+            "rel/up",
+            "rel/up/b/c/up",
+            "a/b/c/../..",
+            "abs/..",
+            "rel/..",
+            "dangling",
+            "dangling/x",
+            "loop1",
+            "a/b/file",
+            "a/b/file/x",
+            "a/b/filelink",
+            "a/b/filelink/x",
+            "missing",
+            "a/./b/./c",
+            "rel/up/../a",
+        ];
+        for cached in [false, true] {
+            let _guard = cached.then(enable_cache);
+            for _ in 0..2 {
+                for case in cases {
+                    let p = at(case);
+                    assert_eq!(
+                        realpath(&p).ok(),
+                        std_realpath(&p),
+                        "{case} (cache {cached})"
+                    );
+                }
+            }
+        }
+        assert_eq!(realpath("/").unwrap(), "/");
+    }
+}
