@@ -321,3 +321,144 @@ fn check_with_more_than_three_configs_suggests_their_common_directory() {
         "{out}"
     );
 }
+
+#[test]
+fn check_names_a_store_problem_in_the_report() {
+    let env = TestEnv::new();
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write("p/m.js", "");
+    let store = env.default_store();
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    std::fs::write(&store, r#"{"version": 1}"#).unwrap();
+    let out = env.run(&["check", "p/m.js"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("\n\nTrust store $ROOT/home/.config/goccia/trust.json is not a valid trust store (no \"trusted\"); fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\n"),
+        "{out}"
+    );
+
+    let out = env.run_with_env(&["check", "p/m.js"], &[("HOME", "")]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("\n\nThe per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_stops_on_a_config_that_does_not_load() {
+    let env = TestEnv::new();
+    env.write("p/goccia.toml", "[permissions]\nallow-import = true\n");
+    env.write("p/m.js", "");
+    let out = env.run(&["check", "p/m.js"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: $ROOT/work/p/goccia.toml: \"permissions.allow-import\" needs scopes: node_modules[=<dir>] or a provider such as github\n[exit status: 2]"
+    );
+}
+
+#[test]
+fn scan_shows_every_state_and_exits_with_the_worst_error_class() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    env.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    env.write("c/goccia.json", r#"{"permissions": {"deny-read": true}}"#);
+    env.write(
+        "d/goccia.json",
+        r#"{"permissions": {"allow-net": ["http://x"]}}"#,
+    );
+    env.write(
+        "e/goccia.json5",
+        "{permissions: {'allow-ffi': ['./lib.so']}}",
+    );
+    assert_eq!(env.run(&["trust", "--yes", "a", "b"]).code, 0);
+    env.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["c.test"]}}"#,
+    );
+    let out = env.run(&["scan"]);
+    assert_eq!(
+        out.to_string(),
+        "STATE          CONFIG          SUMMARY\n\
+         trusted        a/goccia.json   1 request\n\
+         changed        b/goccia.json   +1 -1\n\
+         \x20 - allow-net: b.test\n\
+         \x20 + allow-net: c.test\n\
+         no request     c/goccia.json   only denies\n\
+         error          d/goccia.json   $ROOT/work/d/goccia.json: invalid scope in \"permissions.allow-net\": \"http://x\" (use host, host:port, *.domain, an IP, a CIDR range, or private)\n\
+         never trusted  e/goccia.json5  1 request\n\
+         [exit status: 1]"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["scan", "--json", "."]).stdout).unwrap();
+    let states: Vec<&str> = json["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        states,
+        ["trusted", "changed", "no-request", "error", "never-trusted"]
+    );
+    assert_eq!(json["configs"][1]["diff"][0]["change"], "removed");
+    assert_eq!(json["configs"][3]["exit"], 1);
+    assert_eq!(
+        json["configs"][4]["lines"][0],
+        "allow-ffi: $ROOT/work/e/lib.so"
+    );
+}
+
+#[test]
+fn list_json_reports_each_entry() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"], "allow-read": ["d"]}}"#,
+    );
+    assert_eq!(env.run(&["trust", "--yes", "a"]).code, 0);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["list", "--json"]).stdout).unwrap();
+    assert_eq!(json["store"], "$ROOT/home/.config/goccia/trust.json");
+    let e = &json["entries"][0];
+    assert_eq!(e["key"], "$ROOT/work/a/goccia.json");
+    assert_eq!(e["status"], "ok");
+    assert_eq!(e["keys"], serde_json::json!(["allow-net", "allow-read"]));
+    std::fs::remove_file(env.work.join("a/goccia.json")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["list", "--json"]).stdout).unwrap();
+    assert_eq!(json["entries"][0]["status"], "missing");
+}
+
+#[test]
+fn symlinked_directories_key_at_their_target() {
+    let env = TestEnv::new();
+    env.write(
+        "real/goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"]}}"#,
+    );
+    env.symlink("real", "linkdir");
+    let out = env.run(&["--trust", "linkdir", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "Permission requests under linkdir/:\n\n  real/goccia.json (new)\n    allow-read: $ROOT/work/real/data\n\nTrusted 1 config file in $ROOT/home/.config/goccia/trust.json\n[exit status: 0]"
+    );
+    // Re-pointing an existing part of a scope's path is a change.
+    env.mkdir("elsewhere");
+    env.symlink("../elsewhere", "real/data");
+    let out = env.run(&["check", "real"]);
+    assert!(
+        out.stderr.contains("  real/goccia.json (changed since trusted ")
+            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
+        "{out}"
+    );
+}
