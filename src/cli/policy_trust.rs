@@ -179,7 +179,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             loc.path
         );
     } else if !allowed.is_empty() {
-        if let Err(e) = record_trust(&loc, &allowed) {
+        if let Err(e) = record_trust(&loc, store.clone(), &allowed) {
             return store_failure(&e, io);
         }
         let _ = writeln!(

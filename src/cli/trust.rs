@@ -67,7 +67,7 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         }
     }
     let snapshots: Vec<&ConfigSnapshot> = plan.candidates.iter().map(|c| &c.snapshot).collect();
-    match record_trust(&loc, &snapshots) {
+    match record_trust(&loc, store, &snapshots) {
         Ok(_) => {
             let _ = writeln!(io.out, "Trusted {count} in {}", loc.path);
             exit::SUCCESS

@@ -15,12 +15,12 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8
         io.error(e.0);
         return exit::USAGE;
     }
-    let (loc, _store) = match load_store(g, env, io) {
+    let (loc, store) = match load_store(g, env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };
     if args.missing {
-        return match untrust_missing(&loc) {
+        return match untrust_missing(&loc, store) {
             Ok(gone) if gone.is_empty() => {
                 let _ = writeln!(io.out, "No missing configs in {}", loc.path);
                 exit::SUCCESS
@@ -39,7 +39,7 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8
         };
     }
     let roots: Vec<String> = args.paths.iter().map(|p| untrust_root(p, env)).collect();
-    let counts = match untrust_roots(&loc, &roots) {
+    let counts = match untrust_roots(&loc, store, &roots) {
         Ok(c) => c,
         Err(e) => return store_failure(&e, io),
     };

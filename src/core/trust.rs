@@ -16,7 +16,8 @@ use crate::core::report::DiffLine;
 use crate::core::scan::discover_all;
 use crate::core::status::compare;
 use crate::core::store::{
-    Store, StoreError, StoreLocation, StoredEntry, update_store, utc_timestamp_now,
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, update_read_store, update_store,
+    utc_timestamp_now,
 };
 
 /// `trustedBy` of every entry this tool writes.
@@ -93,9 +94,11 @@ pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
 }
 
 /// Records the snapshots under the store lock, merged into the store as it
-/// is on disk at that moment.
+/// is on disk at that moment. `current` is the caller's own read of the
+/// store, which saves reading it once more before taking the lock.
 pub fn record_trust(
     loc: &StoreLocation,
+    current: Store,
     snapshots: &[&ConfigSnapshot],
 ) -> Result<usize, StoreError> {
     let now = utc_timestamp_now();
@@ -103,7 +106,7 @@ pub fn record_trust(
         .iter()
         .map(|s| (s.key.as_str().to_string(), entry_for(s, &now)))
         .collect();
-    update_store(loc, |store| {
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
         for (key, entry) in &entries {
             store.put(key.clone(), entry.clone());
         }
@@ -153,7 +156,8 @@ pub fn trust_as_shown(
         snapshots.push(snapshot);
     }
     let refs: Vec<&ConfigSnapshot> = snapshots.iter().collect();
-    Ok(record_trust(loc, &refs)?)
+    let current = crate::core::store::read_store(&loc.path)?;
+    Ok(record_trust(loc, current, &refs)?)
 }
 
 /// The key prefix a `--untrust` argument removes entries at or under.
@@ -168,10 +172,14 @@ pub fn untrust_root(arg: &str, env: &Env) -> String {
 
 /// Removes, per root, the entries equal to it or under it, saving the store
 /// only when something goes. Returns how many each root removed.
-pub fn untrust_roots(loc: &StoreLocation, roots: &[String]) -> Result<Vec<usize>, StoreError> {
-    // The store decides on an unlocked read whether anything goes, then
-    // re-applies this under the lock to the store as it is on disk.
-    update_store(loc, |store| {
+pub fn untrust_roots(
+    loc: &StoreLocation,
+    current: Store,
+    roots: &[String],
+) -> Result<Vec<usize>, StoreError> {
+    // `current` decides whether anything goes; the removal is then applied
+    // again under the lock to the store as it is on disk.
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
         Ok(roots
             .iter()
             .map(|root| store.retain(|k, _| !is_under(k, root)).len())
@@ -181,8 +189,11 @@ pub fn untrust_roots(loc: &StoreLocation, roots: &[String]) -> Result<Vec<usize>
 }
 
 /// Removes every entry whose key is not an existing file; returns their keys.
-pub fn untrust_missing(loc: &StoreLocation) -> Result<Vec<String>, StoreError> {
-    update_store(loc, |store| Ok(store.retain(|k, _| config_exists(k)))).map(|u| u.value)
+pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String>, StoreError> {
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        Ok(store.retain(|k, _| config_exists(k)))
+    })
+    .map(|u| u.value)
 }
 
 /// Removes the given keys (the TUI's untrust and prune), only those present.

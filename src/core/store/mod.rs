@@ -25,5 +25,7 @@ pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
 pub use model::{Store, StoredEntry};
 pub use read::{parse_store, read_store};
-pub use update::{LOCK_TIMEOUT, Updated, update_store, update_store_with_timeout};
+pub use update::{
+    LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_with_timeout,
+};
 pub use write::{serialize_store, utc_timestamp_now};

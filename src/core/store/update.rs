@@ -56,11 +56,23 @@ pub fn update_store<R>(
 pub fn update_store_with_timeout<R>(
     loc: &StoreLocation,
     timeout: Duration,
+    apply: impl FnMut(&mut Store) -> Result<R, StoreError>,
+) -> Result<Updated<R>, StoreError> {
+    let store = read_store(&loc.path)?;
+    update_read_store(loc, store, timeout, apply)
+}
+
+/// [`update_store_with_timeout`] for a caller that has just read the store
+/// itself: `read` serves as the unlocked first pass, saving one read of the
+/// file (a 10,000-entry store is megabytes).
+pub fn update_read_store<R>(
+    loc: &StoreLocation,
+    mut read: Store,
+    timeout: Duration,
     mut apply: impl FnMut(&mut Store) -> Result<R, StoreError>,
 ) -> Result<Updated<R>, StoreError> {
-    let mut store = read_store(&loc.path)?;
-    let value = apply(&mut store)?;
-    if !store.is_modified() {
+    let value = apply(&mut read)?;
+    if !read.is_modified() {
         return Ok(Updated {
             value,
             written: false,
