@@ -9,14 +9,14 @@ use crate::core::discover::DiscoverError;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::json;
-use crate::core::key::{TrustKey, is_under, trust_key_for_directory, trust_key_for_path};
+use crate::core::key::{is_under, trust_key_for_directory, trust_key_for_path};
 use crate::core::listing::config_exists;
 use crate::core::report::ConfigState;
 use crate::core::report::DiffLine;
 use crate::core::scan::discover_all;
 use crate::core::status::compare;
 use crate::core::store::{
-    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, update_read_store, update_store,
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, update_read_store,
     utc_timestamp_now,
 };
 
@@ -115,51 +115,6 @@ pub fn record_trust(
     .map(|u| u.value)
 }
 
-/// What a reviewer saw of a config and agreed to trust.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShownConfig {
-    pub key: String,
-    pub sha256: String,
-    pub targets: Vec<(String, String)>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum BoundTrustError {
-    /// The config no longer is what was shown; nothing was written.
-    #[error("{key} changed since it was shown; nothing was trusted")]
-    Changed { key: String },
-    #[error("{key}: {error}")]
-    Config { key: String, error: ConfigError },
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-/// Trusts exactly what was shown: every config is re-read and re-hashed, and
-/// if any differs from what the reviewer saw, nothing is written.
-pub fn trust_as_shown(
-    loc: &StoreLocation,
-    shown: &[ShownConfig],
-    env: &Env,
-) -> Result<usize, BoundTrustError> {
-    let mut snapshots = Vec::new();
-    for s in shown {
-        let snapshot = load_config(&TrustKey(s.key.clone()), env).map_err(|error| {
-            BoundTrustError::Config {
-                key: s.key.clone(),
-                error,
-            }
-        })?;
-        let targets: Vec<(String, String)> = snapshot.targets.to_pairs();
-        if snapshot.sha256 != s.sha256 || targets != s.targets {
-            return Err(BoundTrustError::Changed { key: s.key.clone() });
-        }
-        snapshots.push(snapshot);
-    }
-    let refs: Vec<&ConfigSnapshot> = snapshots.iter().collect();
-    let current = crate::core::store::read_store(&loc.path)?;
-    Ok(record_trust(loc, current, &refs)?)
-}
-
 /// The key prefix a `--untrust` argument removes entries at or under.
 pub fn untrust_root(arg: &str, env: &Env) -> String {
     let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
@@ -192,14 +147,6 @@ pub fn untrust_roots(
 pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String>, StoreError> {
     update_read_store(loc, current, LOCK_TIMEOUT, |store| {
         Ok(store.retain(|k, _| config_exists(k)))
-    })
-    .map(|u| u.value)
-}
-
-/// Removes the given keys (the TUI's untrust and prune), only those present.
-pub fn untrust_keys(loc: &StoreLocation, keys: &[String]) -> Result<usize, StoreError> {
-    update_store(loc, |store| {
-        Ok(keys.iter().filter(|k| store.remove(k).is_some()).count())
     })
     .map(|u| u.value)
 }
