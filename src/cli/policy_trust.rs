@@ -20,7 +20,8 @@ use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::key::TrustKey;
 use crate::core::policy::{
-    ConfigDecision, Policy, Verdict, load_policy, record_config_decision, state_dir, write_record,
+    ConfigDecision, Expectation, Policy, Verdict, expect_refusal, load_policy,
+    record_config_decision_expecting, state_dir,
 };
 use crate::core::scan::scan;
 use crate::core::trust::{plan_trust, record_trust};
@@ -39,24 +40,33 @@ fn policy_for(
     })
 }
 
-#[derive(Serialize)]
-struct ExpectRecord<'a> {
-    op: &'static str,
-    config_key: &'a str,
-    block_sha256: &'a str,
-    verdict: Verdict,
-    reason: String,
-    executed: bool,
-}
-
 /// One config's outcome under the gate.
 struct Judged<'a> {
     snapshot: &'a ConfigSnapshot,
     changed: bool,
+    /// The policy's verdict, or DENIED when `--expect` refused the hash.
     verdict: Verdict,
-    /// The policy's decision, absent when `--expect` refused the hash first.
-    decision: Option<ConfigDecision>,
+    /// The policy's decision on every request, kept even when `--expect`
+    /// refused the block, so that the output and the record show them.
+    decision: ConfigDecision,
     expect_refusal: Option<String>,
+}
+
+/// `--expect` values, lower-cased; anything but 64 hex digits is refused.
+fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
+    values
+        .iter()
+        .map(|v| {
+            if v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(v.to_ascii_lowercase())
+            } else {
+                Err(format!(
+                    "--expect needs a block SHA-256 (64 hex digits), got {}",
+                    shell_quote(v)
+                ))
+            }
+        })
+        .collect()
 }
 
 pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -64,6 +74,13 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         io.error("--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)");
         return exit::USAGE;
     }
+    let expected = match expected_hashes(&args.expect) {
+        Ok(e) => e,
+        Err(e) => {
+            io.error(e);
+            return exit::USAGE;
+        }
+    };
     let (loc, store) = match load_store(g, env, io) {
         Ok(s) => s,
         Err(code) => return code,
@@ -89,28 +106,23 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         return code;
     }
 
-    let expected: Vec<String> = args.expect.iter().map(|s| s.to_ascii_lowercase()).collect();
     let judged: Vec<Judged<'_>> = plan
         .candidates
         .iter()
         .map(|c| {
-            let sha = &c.snapshot.sha256;
-            if !expected.is_empty() && !expected.contains(sha) {
-                return Judged {
-                    snapshot: &c.snapshot,
-                    changed: c.changed,
-                    verdict: Verdict::Denied,
-                    decision: None,
-                    expect_refusal: Some(format!("block sha256 {sha} is not one of --expect")),
-                };
-            }
             let decision = decide(&policy, &c.snapshot, env);
+            let sha = &c.snapshot.sha256;
+            let refused = !expected.is_empty() && !expected.contains(sha);
             Judged {
                 snapshot: &c.snapshot,
                 changed: c.changed,
-                verdict: decision.verdict,
-                decision: Some(decision),
-                expect_refusal: None,
+                verdict: if refused {
+                    Verdict::Denied
+                } else {
+                    decision.verdict
+                },
+                decision,
+                expect_refusal: refused.then(|| expect_refusal(sha)),
             }
         })
         .collect();
@@ -119,29 +131,18 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     // cannot be written stops the command with nothing trusted.
     if !args.dry_run {
         for j in &judged {
-            let written = match (&j.decision, &j.expect_refusal) {
-                (Some(d), _) => record_config_decision(
-                    &records,
-                    j.snapshot.key.as_str(),
-                    &j.snapshot.sha256,
-                    &policy,
-                    d,
-                )
-                .map(|_| ()),
-                (None, Some(reason)) => write_record(
-                    &records,
-                    &ExpectRecord {
-                        op: "config-trust",
-                        config_key: j.snapshot.key.as_str(),
-                        block_sha256: &j.snapshot.sha256,
-                        verdict: Verdict::Denied,
-                        reason: reason.clone(),
-                        executed: false,
-                    },
-                )
-                .map(|_| ()),
-                (None, None) => Ok(()),
-            };
+            let expect = (!expected.is_empty()).then(|| Expectation {
+                hashes: &expected,
+                matched: j.expect_refusal.is_none(),
+            });
+            let written = record_config_decision_expecting(
+                &records,
+                j.snapshot.key.as_str(),
+                &j.snapshot.sha256,
+                &policy,
+                &j.decision,
+                expect,
+            );
             if let Err(e) = written {
                 io.error(format!("{e}; nothing was trusted"));
                 return exit::FAILURE;
@@ -244,20 +245,18 @@ fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) {
     if let Some(reason) = &j.expect_refusal {
         let _ = writeln!(io.out, "    {reason}");
     }
-    if let Some(d) = &j.decision {
-        for o in &d.operations {
-            let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
-            let class = o.decision.classification.map(|c| c.as_str()).unwrap_or("-");
-            let _ = writeln!(
-                io.out,
-                "    {} {scope}: {} {} {} — {}",
-                o.operation.kind.name(),
-                o.decision.risk,
-                class,
-                o.decision.verdict.as_str(),
-                o.decision.reason
-            );
-        }
+    for o in &j.decision.operations {
+        let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
+        let class = o.decision.classification.map(|c| c.as_str()).unwrap_or("-");
+        let _ = writeln!(
+            io.out,
+            "    {} {scope}: {} {} {} — {}",
+            o.operation.kind.name(),
+            o.decision.risk,
+            class,
+            o.decision.verdict.as_str(),
+            o.decision.reason
+        );
     }
 }
 
