@@ -197,10 +197,12 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         .iter()
         .filter(|j| j.verdict == Verdict::NeedsAuth)
         .collect();
+    let refused = judged.iter().filter(|j| j.expect_refusal.is_some()).count();
     let denied = judged
         .iter()
         .filter(|j| j.verdict == Verdict::Denied)
-        .count();
+        .count()
+        - refused;
     if !needs.is_empty() {
         let mut cmd = vec!["goccia-trust".to_string()];
         if let Some(typed) = &g.trust_store {
@@ -215,21 +217,28 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         }
         let _ = writeln!(
             io.out,
-            "{} need{} authorization; a person reviews and trusts them with:\n  {}",
+            "{} need{} authorization; a person reviews and trusts {} with:\n  {}",
             count_config_files(needs.len()),
             if needs.len() == 1 { "s" } else { "" },
+            if needs.len() == 1 { "it" } else { "them" },
             cmd.join(" ")
         );
     }
     if denied > 0 {
         let _ = writeln!(
             io.out,
-            "{} denied by the policy; nothing was recorded for {}",
-            count_config_files(denied),
-            if denied == 1 { "it" } else { "them" }
+            "{} denied by the policy; not trusted",
+            count_config_files(denied)
         );
     }
-    if denied > 0 {
+    if refused > 0 {
+        let _ = writeln!(
+            io.out,
+            "{} with a block sha256 not among --expect; not trusted",
+            count_config_files(refused)
+        );
+    }
+    if denied + refused > 0 {
         exit::POLICY_DENIED
     } else if !needs.is_empty() {
         exit::POLICY_NEEDS_AUTH
