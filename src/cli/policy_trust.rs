@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
-use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
 use crate::cli::trust::{plan_failure, print_nothing_to_do};
 use crate::cli::{Io, load_store, store_failure};
@@ -20,7 +20,7 @@ use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::key::TrustKey;
 use crate::core::policy::{
-    ConfigDecision, Expectation, Policy, Verdict, expect_refusal, load_policy,
+    ConfigDecision, Expectation, OperationDecision, Policy, Verdict, expect_refusal, load_policy,
     record_config_decision_expecting, state_dir,
 };
 use crate::core::scan::scan;
@@ -255,30 +255,32 @@ fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) {
         let _ = writeln!(io.out, "    {reason}");
     }
     for o in &j.decision.operations {
-        let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
-        let class = o.decision.classification.map(|c| c.as_str()).unwrap_or("-");
-        let _ = writeln!(
-            io.out,
-            "    {} {scope}: {} {} {} — {}",
-            o.operation.kind.name(),
-            o.decision.risk,
-            class,
-            o.decision.verdict.as_str(),
-            o.decision.reason
-        );
+        let _ = writeln!(io.out, "    {}", request_line(o));
     }
 }
 
-#[derive(Serialize)]
-struct JsonPolicyRequest<'a> {
-    kind: &'static str,
-    scope: Option<&'a str>,
-    target: Option<&'a str>,
-    risk: &'a str,
-    level: Option<&'a str>,
-    classification: Option<&'static str>,
-    verdict: &'static str,
-    reason: &'a str,
+/// One request as `trust --policy` and `scan --policy` print it:
+/// `<kind> <scope>[ -> <path judged>]: <risk> <class> <verdict> — <reason>`.
+/// The judged path is shown when it is not the scope as written: a
+/// `node_modules` directory, or a scope whose links lead elsewhere.
+fn request_line(o: &OperationDecision) -> String {
+    let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
+    let judged = o
+        .decision
+        .target
+        .as_ref()
+        .map(|t| t.canonical.as_deref().unwrap_or(&t.lexical))
+        .filter(|t| *t != scope)
+        .map(|t| format!(" -> {t}"))
+        .unwrap_or_default();
+    let class = o.decision.classification.map_or("-", |c| c.as_str());
+    format!(
+        "{} {scope}{judged}: {} {class} {} \u{2014} {}",
+        o.operation.kind.name(),
+        o.decision.risk,
+        o.decision.verdict.as_str(),
+        o.decision.reason
+    )
 }
 
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
@@ -316,23 +318,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             .zip(&decisions)
             .map(|(r, d)| {
                 let mut c = JsonConfig::from(r);
-                c.policy = d.as_ref().map(|d| {
-                    let requests: Vec<JsonPolicyRequest<'_>> = d
-                        .operations
-                        .iter()
-                        .map(|o| JsonPolicyRequest {
-                            kind: o.operation.kind.name(),
-                            scope: o.operation.scope.as_deref(),
-                            target: o.operation.target.as_deref(),
-                            risk: &o.decision.risk,
-                            level: o.decision.level.as_deref(),
-                            classification: o.decision.classification.map(|c| c.as_str()),
-                            verdict: o.decision.verdict.as_str(),
-                            reason: &o.decision.reason,
-                        })
-                        .collect();
-                    serde_json::json!({ "verdict": d.verdict.as_str(), "requests": requests })
-                });
+                c.policy = d.as_ref().map(JsonPolicy::from);
                 c
             })
             .collect();
@@ -362,14 +348,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             if let Some(d) = d {
                 let _ = writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str());
                 for o in &d.operations {
-                    let _ = writeln!(
-                        io.out,
-                        "    {} {}: {} — {}",
-                        o.operation.kind.name(),
-                        o.operation.scope.as_deref().unwrap_or("(unscoped)"),
-                        o.decision.verdict.as_str(),
-                        o.decision.reason
-                    );
+                    let _ = writeln!(io.out, "    {}", request_line(o));
                 }
             }
         }
