@@ -85,7 +85,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         Ok(s) => s,
         Err(code) => return code,
     };
-    let policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
+    let mut policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -97,6 +97,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             return exit::FAILURE;
         }
     };
+    policy.deny_also(&records, env);
     let plan = match plan_trust(&args.paths, env, &store) {
         Ok(plan) => plan,
         Err(e) => return plan_failure(&e, io),
@@ -292,10 +293,15 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     };
     let (store, store_path, store_error) = store_or_empty(g, env);
     let store_path = store_path.unwrap_or_default();
-    let policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
+    let mut policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
+    // Judged as `trust --policy` judges: the records' directory is denied.
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
+        policy.deny_also(&records, env);
+    }
     let reports = match scan(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
