@@ -88,10 +88,11 @@ pub struct TrustArgs {
     /// Show what would be recorded and write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// With --yes: record only configs this policy allows.
+    /// With --yes (or --dry-run): record only configs this policy allows.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
-    /// With --policy: trust only configs whose block has one of these SHA-256s.
+    /// With --yes (or --dry-run): also require the block's SHA-256 to be one
+    /// of these; judged by --policy, else the shipped default policy.
     #[arg(long, value_name = "SHA256")]
     pub expect: Vec<String>,
     /// Where decision records go (default $GOCCIA_TRUST_STATE_DIR, else the

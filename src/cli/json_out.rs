@@ -80,7 +80,52 @@ pub struct JsonConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<serde_json::Value>,
+    pub policy: Option<JsonPolicy>,
+}
+
+/// `scan --policy --json`: a config's verdict and every request's decision.
+#[derive(Serialize)]
+pub struct JsonPolicy {
+    pub verdict: &'static str,
+    pub requests: Vec<JsonPolicyRequest>,
+}
+
+#[derive(Serialize)]
+pub struct JsonPolicyRequest {
+    pub kind: &'static str,
+    pub scope: Option<String>,
+    /// The host path judged, `null` for a request that names none.
+    pub target: Option<String>,
+    /// `target` as written and with links resolved, as in decision records.
+    pub resolved_target: Option<crate::core::policy::ResolvedTarget>,
+    pub risk: String,
+    pub level: Option<String>,
+    pub classification: Option<&'static str>,
+    pub verdict: &'static str,
+    pub reason: String,
+}
+
+impl From<&crate::core::policy::ConfigDecision> for JsonPolicy {
+    fn from(d: &crate::core::policy::ConfigDecision) -> Self {
+        JsonPolicy {
+            verdict: d.verdict.as_str(),
+            requests: d
+                .operations
+                .iter()
+                .map(|o| JsonPolicyRequest {
+                    kind: o.operation.kind.name(),
+                    scope: o.operation.scope.clone(),
+                    target: o.operation.target.clone(),
+                    resolved_target: o.decision.target.clone(),
+                    risk: o.decision.risk.clone(),
+                    level: o.decision.level.clone(),
+                    classification: o.decision.classification.map(|c| c.as_str()),
+                    verdict: o.decision.verdict.as_str(),
+                    reason: o.decision.reason.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl From<&ConfigReport> for JsonConfig {

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
-use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
 use crate::cli::trust::{plan_failure, print_nothing_to_do};
 use crate::cli::{Io, load_store, store_failure};
@@ -20,7 +20,8 @@ use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::key::TrustKey;
 use crate::core::policy::{
-    ConfigDecision, Policy, Verdict, load_policy, record_config_decision, state_dir, write_record,
+    ConfigDecision, Expectation, OperationDecision, Policy, Verdict, expect_refusal, load_policy,
+    record_config_decision_expecting, state_dir,
 };
 use crate::core::scan::scan;
 use crate::core::trust::{plan_trust, record_trust};
@@ -39,24 +40,33 @@ fn policy_for(
     })
 }
 
-#[derive(Serialize)]
-struct ExpectRecord<'a> {
-    op: &'static str,
-    config_key: &'a str,
-    block_sha256: &'a str,
-    verdict: Verdict,
-    reason: String,
-    executed: bool,
-}
-
 /// One config's outcome under the gate.
 struct Judged<'a> {
     snapshot: &'a ConfigSnapshot,
     changed: bool,
+    /// The policy's verdict, or DENIED when `--expect` refused the hash.
     verdict: Verdict,
-    /// The policy's decision, absent when `--expect` refused the hash first.
-    decision: Option<ConfigDecision>,
+    /// The policy's decision on every request, kept even when `--expect`
+    /// refused the block, so that the output and the record show them.
+    decision: ConfigDecision,
     expect_refusal: Option<String>,
+}
+
+/// `--expect` values, lower-cased; anything but 64 hex digits is refused.
+fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
+    values
+        .iter()
+        .map(|v| {
+            if v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(v.to_ascii_lowercase())
+            } else {
+                Err(format!(
+                    "--expect needs a block SHA-256 (64 hex digits), got {}",
+                    shell_quote(v)
+                ))
+            }
+        })
+        .collect()
 }
 
 pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -64,11 +74,18 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         io.error("--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)");
         return exit::USAGE;
     }
+    let expected = match expected_hashes(&args.expect) {
+        Ok(e) => e,
+        Err(e) => {
+            io.error(e);
+            return exit::USAGE;
+        }
+    };
     let (loc, store) = match load_store(g, env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
+    let mut policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -80,6 +97,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             return exit::FAILURE;
         }
     };
+    policy.deny_also(&records, env);
     let plan = match plan_trust(&args.paths, env, &store) {
         Ok(plan) => plan,
         Err(e) => return plan_failure(&e, io),
@@ -89,28 +107,23 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         return code;
     }
 
-    let expected: Vec<String> = args.expect.iter().map(|s| s.to_ascii_lowercase()).collect();
     let judged: Vec<Judged<'_>> = plan
         .candidates
         .iter()
         .map(|c| {
-            let sha = &c.snapshot.sha256;
-            if !expected.is_empty() && !expected.contains(sha) {
-                return Judged {
-                    snapshot: &c.snapshot,
-                    changed: c.changed,
-                    verdict: Verdict::Denied,
-                    decision: None,
-                    expect_refusal: Some(format!("block sha256 {sha} is not one of --expect")),
-                };
-            }
             let decision = decide(&policy, &c.snapshot, env);
+            let sha = &c.snapshot.sha256;
+            let refused = !expected.is_empty() && !expected.contains(sha);
             Judged {
                 snapshot: &c.snapshot,
                 changed: c.changed,
-                verdict: decision.verdict,
-                decision: Some(decision),
-                expect_refusal: None,
+                verdict: if refused {
+                    Verdict::Denied
+                } else {
+                    decision.verdict
+                },
+                decision,
+                expect_refusal: refused.then(|| expect_refusal(sha)),
             }
         })
         .collect();
@@ -119,29 +132,18 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     // cannot be written stops the command with nothing trusted.
     if !args.dry_run {
         for j in &judged {
-            let written = match (&j.decision, &j.expect_refusal) {
-                (Some(d), _) => record_config_decision(
-                    &records,
-                    j.snapshot.key.as_str(),
-                    &j.snapshot.sha256,
-                    &policy,
-                    d,
-                )
-                .map(|_| ()),
-                (None, Some(reason)) => write_record(
-                    &records,
-                    &ExpectRecord {
-                        op: "config-trust",
-                        config_key: j.snapshot.key.as_str(),
-                        block_sha256: &j.snapshot.sha256,
-                        verdict: Verdict::Denied,
-                        reason: reason.clone(),
-                        executed: false,
-                    },
-                )
-                .map(|_| ()),
-                (None, None) => Ok(()),
-            };
+            let expect = (!expected.is_empty()).then(|| Expectation {
+                hashes: &expected,
+                matched: j.expect_refusal.is_none(),
+            });
+            let written = record_config_decision_expecting(
+                &records,
+                j.snapshot.key.as_str(),
+                &j.snapshot.sha256,
+                &policy,
+                &j.decision,
+                expect,
+            );
             if let Err(e) = written {
                 io.error(format!("{e}; nothing was trusted"));
                 return exit::FAILURE;
@@ -196,10 +198,12 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         .iter()
         .filter(|j| j.verdict == Verdict::NeedsAuth)
         .collect();
+    let refused = judged.iter().filter(|j| j.expect_refusal.is_some()).count();
     let denied = judged
         .iter()
         .filter(|j| j.verdict == Verdict::Denied)
-        .count();
+        .count()
+        - refused;
     if !needs.is_empty() {
         let mut cmd = vec!["goccia-trust".to_string()];
         if let Some(typed) = &g.trust_store {
@@ -214,21 +218,28 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         }
         let _ = writeln!(
             io.out,
-            "{} need{} authorization; a person reviews and trusts them with:\n  {}",
+            "{} need{} authorization; a person reviews and trusts {} with:\n  {}",
             count_config_files(needs.len()),
             if needs.len() == 1 { "s" } else { "" },
+            if needs.len() == 1 { "it" } else { "them" },
             cmd.join(" ")
         );
     }
     if denied > 0 {
         let _ = writeln!(
             io.out,
-            "{} denied by the policy; nothing was recorded for {}",
-            count_config_files(denied),
-            if denied == 1 { "it" } else { "them" }
+            "{} denied by the policy; not trusted",
+            count_config_files(denied)
         );
     }
-    if denied > 0 {
+    if refused > 0 {
+        let _ = writeln!(
+            io.out,
+            "{} with a block sha256 not among --expect; not trusted",
+            count_config_files(refused)
+        );
+    }
+    if denied + refused > 0 {
         exit::POLICY_DENIED
     } else if !needs.is_empty() {
         exit::POLICY_NEEDS_AUTH
@@ -244,33 +255,33 @@ fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) {
     if let Some(reason) = &j.expect_refusal {
         let _ = writeln!(io.out, "    {reason}");
     }
-    if let Some(d) = &j.decision {
-        for o in &d.operations {
-            let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
-            let class = o.decision.classification.map(|c| c.as_str()).unwrap_or("-");
-            let _ = writeln!(
-                io.out,
-                "    {} {scope}: {} {} {} — {}",
-                o.operation.kind.name(),
-                o.decision.risk,
-                class,
-                o.decision.verdict.as_str(),
-                o.decision.reason
-            );
-        }
+    for o in &j.decision.operations {
+        let _ = writeln!(io.out, "    {}", request_line(o));
     }
 }
 
-#[derive(Serialize)]
-struct JsonPolicyRequest<'a> {
-    kind: &'static str,
-    scope: Option<&'a str>,
-    target: Option<&'a str>,
-    risk: &'a str,
-    level: Option<&'a str>,
-    classification: Option<&'static str>,
-    verdict: &'static str,
-    reason: &'a str,
+/// One request as `trust --policy` and `scan --policy` print it:
+/// `<kind> <scope>[ -> <path judged>]: <risk> <class> <verdict> — <reason>`.
+/// The judged path is shown when it is not the scope as written: a
+/// `node_modules` directory, or a scope whose links lead elsewhere.
+fn request_line(o: &OperationDecision) -> String {
+    let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
+    let judged = o
+        .decision
+        .target
+        .as_ref()
+        .map(|t| t.canonical.as_deref().unwrap_or(&t.lexical))
+        .filter(|t| *t != scope)
+        .map(|t| format!(" -> {t}"))
+        .unwrap_or_default();
+    let class = o.decision.classification.map_or("-", |c| c.as_str());
+    format!(
+        "{} {scope}{judged}: {} {class} {} \u{2014} {}",
+        o.operation.kind.name(),
+        o.decision.risk,
+        o.decision.verdict.as_str(),
+        o.decision.reason
+    )
 }
 
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
@@ -282,10 +293,15 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     };
     let (store, store_path, store_error) = store_or_empty(g, env);
     let store_path = store_path.unwrap_or_default();
-    let policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
+    let mut policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
+    // Judged as `trust --policy` judges: the records' directory is denied.
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
+        policy.deny_also(&records, env);
+    }
     let reports = match scan(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
@@ -308,23 +324,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             .zip(&decisions)
             .map(|(r, d)| {
                 let mut c = JsonConfig::from(r);
-                c.policy = d.as_ref().map(|d| {
-                    let requests: Vec<JsonPolicyRequest<'_>> = d
-                        .operations
-                        .iter()
-                        .map(|o| JsonPolicyRequest {
-                            kind: o.operation.kind.name(),
-                            scope: o.operation.scope.as_deref(),
-                            target: o.operation.target.as_deref(),
-                            risk: &o.decision.risk,
-                            level: o.decision.level.as_deref(),
-                            classification: o.decision.classification.map(|c| c.as_str()),
-                            verdict: o.decision.verdict.as_str(),
-                            reason: &o.decision.reason,
-                        })
-                        .collect();
-                    serde_json::json!({ "verdict": d.verdict.as_str(), "requests": requests })
-                });
+                c.policy = d.as_ref().map(JsonPolicy::from);
                 c
             })
             .collect();
@@ -354,14 +354,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             if let Some(d) = d {
                 let _ = writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str());
                 for o in &d.operations {
-                    let _ = writeln!(
-                        io.out,
-                        "    {} {}: {} — {}",
-                        o.operation.kind.name(),
-                        o.operation.scope.as_deref().unwrap_or("(unscoped)"),
-                        o.decision.verdict.as_str(),
-                        o.decision.reason
-                    );
+                    let _ = writeln!(io.out, "    {}", request_line(o));
                 }
             }
         }

@@ -373,6 +373,24 @@ impl Policy {
         out
     }
 
+    /// Adds `dir` (relative to `env.cwd`) to the denied roots, and to what
+    /// `policy show` prints, unless it is already one. Used for the
+    /// decision records' state directory when judging config requests
+    /// (policy-reference.md §11.5): a config that may write the audit trail
+    /// of its own trust must never be auto-trusted.
+    pub fn deny_also(&mut self, dir: &Path, env: &Env) {
+        let written = dir.to_string_lossy().into_owned();
+        if written.is_empty() {
+            return;
+        }
+        let root = Root::new(&written, lexical_path(&written, &env.cwd));
+        if self.denied_roots.iter().any(|r| r.lexical == root.lexical) {
+            return;
+        }
+        self.denied_roots.push(root);
+        self.shown = with_store_dir(std::mem::replace(&mut self.shown, Json::Null), &written);
+    }
+
     /// The risk class a request kind is evaluated at.
     pub fn risk_for(&self, kind: RequestKind) -> String {
         self.requests

@@ -18,7 +18,10 @@ pub mod requests;
 pub use classify::{ResolvedTarget, classify, resolve_target};
 pub use evaluate::{Decision, evaluate};
 pub use load::{Grant, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy};
-pub use record::{RecordError, record_config_decision, state_dir, write_record};
+pub use record::{
+    Expectation, RecordError, expect_refusal, record_config_decision,
+    record_config_decision_expecting, state_dir, write_record,
+};
 pub use requests::{
     ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config,
     net_scope_reaches_private,

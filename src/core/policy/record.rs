@@ -204,6 +204,9 @@ struct ConfigRecord<'a> {
     verdict: Verdict,
     reason: String,
     executed: bool,
+    /// The `--expect` hashes the block was checked against, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expect: Option<&'a [String]>,
     requests: Vec<RequestRecord<'a>>,
 }
 
@@ -220,13 +223,44 @@ pub fn record_config_decision(
     policy: &Policy,
     decision: &ConfigDecision,
 ) -> Result<PathBuf, RecordError> {
+    record_config_decision_expecting(state_dir, config_key, block_sha256, policy, decision, None)
+}
+
+/// Which `--expect` hashes a config was checked against, and whether its
+/// block's hash was one of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Expectation<'a> {
+    pub hashes: &'a [String],
+    pub matched: bool,
+}
+
+/// [`record_config_decision`] for `trust --expect`: the hashes are recorded,
+/// and a block whose hash is not among them is DENIED with that reason,
+/// whatever the policy decided (every request's own verdict is still kept).
+pub fn record_config_decision_expecting(
+    state_dir: &Path,
+    config_key: &str,
+    block_sha256: &str,
+    policy: &Policy,
+    decision: &ConfigDecision,
+    expect: Option<Expectation<'_>>,
+) -> Result<PathBuf, RecordError> {
     let deciding = decision
         .operations
         .iter()
         .find(|o| o.decision.verdict == decision.verdict);
-    let reason = match deciding {
-        Some(o) => format!("{}: {}", o.operation.kind.name(), o.decision.reason),
-        None => "the config requests nothing".to_string(),
+    let (verdict, risk, reason) = match (expect, deciding) {
+        (Some(e), _) if !e.matched => (Verdict::Denied, None, expect_refusal(block_sha256)),
+        (_, Some(o)) => (
+            decision.verdict,
+            Some(o.decision.risk.as_str()),
+            format!("{}: {}", o.operation.kind.name(), o.decision.reason),
+        ),
+        (_, None) => (
+            decision.verdict,
+            None,
+            "the config requests nothing".to_string(),
+        ),
     };
     let body = ConfigRecord {
         op: "config-trust",
@@ -234,10 +268,11 @@ pub fn record_config_decision(
         block_sha256,
         policy: policy.source.to_string(),
         policy_sha256: &policy.sha256,
-        risk: deciding.map(|o| o.decision.risk.as_str()),
-        verdict: decision.verdict,
+        risk,
+        verdict,
         reason,
         executed: false,
+        expect: expect.map(|e| e.hashes),
         requests: decision
             .operations
             .iter()
@@ -255,6 +290,11 @@ pub fn record_config_decision(
             .collect(),
     };
     write_record(state_dir, &body).map(|h| h.path)
+}
+
+/// Why `--expect` refused a block.
+pub fn expect_refusal(block_sha256: &str) -> String {
+    format!("block sha256 {block_sha256} is not one of --expect")
 }
 
 #[cfg(test)]

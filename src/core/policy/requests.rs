@@ -207,9 +207,17 @@ pub fn evaluate_config(policy: &Policy, ops: &[Operation], env: &Env) -> ConfigD
                 (None, true) => Some("/"),
                 (None, false) => None,
             };
+            let mut decision = evaluate(policy, &policy.risk_for(op.kind), target, env);
+            // A request that names no path (a host, a provider, an unsafe
+            // key) is in no class; the reference reports APPROVED_WORKSPACE
+            // for target-less decisions, which would tell a reviewer that
+            // `allow-net: example.com` lies inside the workspace.
+            if target.is_none() {
+                decision.classification = None;
+            }
             OperationDecision {
                 operation: op.clone(),
-                decision: evaluate(policy, &policy.risk_for(op.kind), target, env),
+                decision,
             }
         })
         .collect();

@@ -135,7 +135,8 @@ fn the_config_verdict_is_the_worst_and_every_decision_is_kept() {
         d.operations[1].decision.reason,
         "EXTERNAL_EFFECT requires explicit authorization at R2"
     );
-    assert_eq!(d.operations[1].class(), Some(Class::ApprovedWorkspace));
+    // A host is in no path class.
+    assert_eq!(d.operations[1].class(), None);
 
     let ops = [
         op(AllowNet, Some("example.com")),
