@@ -158,6 +158,22 @@ fn classify_one(policy: &Policy, path: &str) -> Class {
     }
 }
 
+/// A denied root that lies inside `target` (the target is one of its
+/// ancestors). Granting such a target grants the denied root with it:
+/// `copy-rw: ["."]` writes the store when the store sits in the checkout.
+pub fn denied_root_inside<'p>(policy: &'p Policy, target: &ResolvedTarget) -> Option<&'p str> {
+    let spellings: Vec<String> = std::iter::once(&target.lexical)
+        .chain(target.canonical.as_ref())
+        .map(|t| fold_case(t))
+        .collect();
+    policy.denied_roots.iter().find_map(|root| {
+        let inside = [&root.lexical, &root.canonical]
+            .iter()
+            .any(|r| spellings.iter().any(|t| contains(t, r)));
+        inside.then_some(root.written.as_str())
+    })
+}
+
 /// The class of a target: the stricter of its lexical and canonical class.
 pub fn classify(policy: &Policy, target: &ResolvedTarget) -> Class {
     let lexical = classify_one(policy, &target.lexical);

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::classify::lexical_path;
+use super::classify::{denied_root_inside, lexical_path, resolve_target};
 use super::evaluate::{Decision, evaluate};
 use super::load::Policy;
 use super::net::reaches_private;
@@ -214,6 +214,17 @@ pub fn evaluate_config(policy: &Policy, ops: &[Operation], env: &Env) -> ConfigD
             // `allow-net: example.com` lies inside the workspace.
             if target.is_none() {
                 decision.classification = None;
+            }
+            // A config request that covers a denied root covers what the
+            // root protects; `policy evaluate` keeps the reference's rule.
+            if let Some(t) = target
+                && decision.verdict != Verdict::Denied
+                && let Some(root) = denied_root_inside(policy, &resolve_target(t, &env.cwd))
+            {
+                decision.verdict = Verdict::Denied;
+                decision.classification = Some(Class::DeniedRoot);
+                decision.reason =
+                    format!("target contains the denied root {root} — denied at any risk level");
             }
             OperationDecision {
                 operation: op.clone(),

@@ -219,3 +219,36 @@ fn the_policy_can_remap_request_kinds() {
         "unknown risk class \"R9\" (default denial)"
     );
 }
+
+#[test]
+fn a_path_request_covering_a_denied_root_is_denied() {
+    // The denied root sits inside the approved workspace, as a store or a
+    // state directory kept in the checkout does.
+    let pol = policy(
+        r#"{"approved_workspaces": ["."], "denied_roots": ["./.state"],
+            "grants": {"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow"},
+            "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE"}}"#,
+        &env(),
+    );
+    let d = evaluate_config(
+        &pol,
+        &[
+            op(RequestKind::SandboxCopyRw, Some("/pg-r/home/u/repo")),
+            op(RequestKind::AllowRead, Some("/pg-r/home/u/repo/src")),
+        ],
+        &env(),
+    );
+    assert_eq!(d.verdict, Verdict::Denied);
+    let first = &d.operations[0].decision;
+    assert_eq!(first.classification, Some(Class::DeniedRoot));
+    assert_eq!(
+        first.reason,
+        "target contains the denied root ./.state — denied at any risk level"
+    );
+    // A sibling of the denied root is still allowed.
+    assert_eq!(d.operations[1].decision.verdict, Verdict::Allowed);
+    // `policy evaluate` keeps the reference's rule: the workspace itself is
+    // approved.
+    let e = evaluate(&pol, "R1", Some("/pg-r/home/u/repo"), &env());
+    assert_eq!(e.verdict, Verdict::Allowed);
+}
