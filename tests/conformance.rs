@@ -15,6 +15,7 @@
 //! symlinks = [["link", "target"]]  # created by the runner: link ← target as written
 //! mkdirs = ["empty"]             # directories git cannot hold
 //! renames = [["dot-git", ".git"]]  # names git cannot hold
+//! # a `_home/` subdirectory is copied into the temporary HOME
 //!
 //! [expect]                       # inspect, success
 //! key = "$ROOT/work/goccia.json"
@@ -61,6 +62,10 @@ use std::path::Path;
 use common::TestEnv;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
+
+/// A case's subdirectory copied into the temporary HOME instead of the work
+/// directory.
+const HOME_DIR: &str = "_home";
 
 const CASES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/conformance");
 
@@ -121,7 +126,7 @@ fn copy_tree(from: &Path, to: &Path, root: &str, top: bool) {
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if top && name == "case.toml" {
+        if top && (name == "case.toml" || name == HOME_DIR) {
             continue;
         }
         let src = entry.path();
@@ -159,7 +164,11 @@ fn run_case(name: &str) {
     let env = TestEnv::new();
     let root = env.root.to_str().unwrap().to_string();
     let sub = |s: &str| s.replace("$ROOT", &root);
-    copy_tree(&Path::new(CASES_DIR).join(name), &env.work, &root, true);
+    let case_dir = Path::new(CASES_DIR).join(name);
+    copy_tree(&case_dir, &env.work, &root, true);
+    if case_dir.join(HOME_DIR).is_dir() {
+        copy_tree(&case_dir.join(HOME_DIR), &env.home, &root, false);
+    }
     for dir in &case.mkdirs {
         fs::create_dir_all(env.work.join(dir)).unwrap();
     }
@@ -324,6 +333,7 @@ macro_rules! cases {
 cases! {
 command_line_only_permission_key,
     command_line_only_trust_store,
+    config_argument_tilde,
     empty_request,
     empty_scope,
     empty_toml,
@@ -400,6 +410,7 @@ command_line_only_permission_key,
     scan_skips_node_modules_and_git,
     scan_states,
     scan_symlinked_config_file,
+    scan_tilde_and_backslash_arguments,
     surrogate_pair,
     symlink_config_dir,
     symlink_config_file,
