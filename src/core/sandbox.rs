@@ -140,7 +140,7 @@ impl SandboxReader {
             ));
         };
         // The first file to declare a key owns it; a base's value for it is
-        // still checked (up to the point GocciaScript checks it) but dropped.
+        // still checked in full (goccia-reference.md §2.3) but dropped.
         let owner = &mut self.owners[index];
         let overridden = owner.as_ref().is_some_and(|o| **o != *entry.source);
         if owner.is_none() {
@@ -167,10 +167,6 @@ impl SandboxReader {
                 if pascal_trim(&entry.value).is_empty() {
                     return usage(format!("\"{key}\" has an empty entry"));
                 }
-                if overridden {
-                    // GocciaScript stops checking an overridden entry here.
-                    return Ok(());
-                }
                 let (host, target) = match entry.value.split_once('=') {
                     Some((host, target)) => (host, Some(target.to_owned())),
                     None => (entry.value.as_str(), None),
@@ -180,6 +176,10 @@ impl SandboxReader {
                         "\"{key}\" entry \"{}\" names no host path",
                         entry.value
                     ));
+                }
+                if overridden {
+                    // Checked like the nearest file's value, then dropped.
+                    return Ok(());
                 }
                 let input = SandboxInput {
                     spec: entry.value.clone(),

@@ -211,6 +211,10 @@ fn a_base_value_is_checked_and_named_even_when_overridden() {
             r#"{"sandbox": {"diff": true}}"#,
             r#"{"sandbox": {"diff": "yes"}}"#,
         ),
+        (
+            r#"{"sandbox": {"copy": ["a"]}}"#,
+            r#"{"sandbox": {"copy": ["=/x"]}}"#,
+        ),
     ];
     for (child, base) in cases {
         let message = read(&chain(child, base)).unwrap_err().message;
@@ -330,7 +334,7 @@ fn sandbox_section() {
 
     let request = read(&chain(
         r#"{"sandbox": {"copy": ["src", "fixtures= /data ", "src"], "diff": "unified"}}"#,
-        r#"{"sandbox": {"copy": ["=/x"], "copy-rw": "out", "diff-file": "../d.json", "diff": "json"}}"#,
+        r#"{"sandbox": {"copy": ["other=/x"], "copy-rw": "out", "diff-file": "../d.json", "diff": "json"}}"#,
     ))
     .unwrap();
     let sandbox = request.sandbox.as_ref().unwrap();
