@@ -503,7 +503,7 @@ fn on_committed(
             sort_and_refilter(state, keep);
             set_status(
                 state,
-                format!("Refused: {message}. Nothing was written; the new state is shown."),
+                format!("Refused: {message}; nothing was written"),
                 true,
             );
             rescan(state)
