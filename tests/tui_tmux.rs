@@ -348,7 +348,10 @@ impl Repo {
                 "{screen}"
             );
         }
-        assert!(rows[4].contains("error"), "{screen}");
+        assert!(
+            rows[4].contains("error") && rows[4].contains("Unexpected end of JSON input"),
+            "the error, not its path, in the summary:\n{screen}"
+        );
         let order: Vec<usize> = rows.iter().map(|r| screen.find(r).unwrap()).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{screen}");
         t
