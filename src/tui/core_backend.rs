@@ -103,7 +103,7 @@ impl TuiBackend for CoreBackend {
                     }
                 };
                 let progress = Mutex::new((0u64, 0u64));
-                let result = scan_streaming(paths, &self.env, store, &|event| match event {
+                let on_core_event = |event| match event {
                     CoreEvent::Progress(p) => {
                         if let Ok(mut last) = progress.lock() {
                             *last = (p.dirs as u64, p.configs as u64);
@@ -114,7 +114,11 @@ impl TuiBackend for CoreBackend {
                         });
                     }
                     CoreEvent::Config(report) => send(ScanEvent::Found(report)),
-                });
+                };
+                // A superseded scan stops walking and loading at once
+                // rather than competing with its successor.
+                let stop = || cancelled.load(Ordering::Relaxed);
+                let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
                 match result {
                     Ok(n) => {
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
