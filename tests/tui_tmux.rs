@@ -349,7 +349,7 @@ impl Repo {
             );
         }
         assert!(
-            rows[4].contains("error") && rows[4].contains("Unexpected end of JSON input"),
+            rows[4].contains("error") && rows[4].contains("Unexpected end of"),
             "the error, not its path, in the summary:\n{screen}"
         );
         let order: Vec<usize> = rows.iter().map(|r| screen.find(r).unwrap()).collect();
