@@ -77,6 +77,15 @@ pub fn visible_offset(selected: usize, offset: usize, rows: usize) -> usize {
     }
 }
 
+/// What a running scan keeps selected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Anchor {
+    /// The same row: nothing was selected (the first scan), so the top row.
+    Row,
+    /// The config selected when the scan started.
+    Config(String),
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScanStatus {
     pub job: u64,
@@ -86,6 +95,11 @@ pub struct ScanStatus {
     /// No result of the current job has arrived yet: the previous list stays
     /// on screen until the first one does, so a rescan does not flash empty.
     pub fresh: bool,
+    /// Where the selection stays while results arrive (in batches, in no
+    /// particular order), until the scan is done or the user moves; without
+    /// it the selection would follow whichever config a batch happened to
+    /// put under the cursor.
+    pub anchor: Option<Anchor>,
     pub error: Option<String>,
 }
 
