@@ -306,3 +306,80 @@ fn help_and_inspect_open_and_close() {
     h.keys("<esc>q");
     assert!(h.state.quit);
 }
+
+#[test]
+fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use goccia_trust::tui::update::update;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("jjjj");
+    let selected = h.selected_path();
+    assert_eq!(selected, ORDER[4]);
+    let all = h.state.configs.clone();
+    // `r`, with the scan's results delivered by hand: first a batch without
+    // the selected config, then the rest.
+    let r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE);
+    let effects = update(&mut h.state, Msg::Key(r));
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    let (with, without): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.display_path == selected);
+    let (first, rest) = without.split_at(2);
+    h.send(Msg::ScanFound {
+        job,
+        reports: first.to_vec(),
+    });
+    let mut rest = rest.to_vec();
+    rest.extend(with);
+    h.send(Msg::ScanFound { job, reports: rest });
+    assert_eq!(h.selected_path(), selected);
+    h.send(Msg::ScanDone {
+        job,
+        dirs: 1,
+        configs: h.state.configs.len() as u64,
+    });
+    assert_eq!(h.selected_path(), selected);
+
+    // A row the user picks while the scan runs is not taken back.
+    let effects = update(&mut h.state, Msg::Key(r));
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    let all = h.state.configs.clone();
+    let (with, without): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.display_path == selected);
+    h.send(Msg::ScanFound {
+        job,
+        reports: without,
+    });
+    h.keys("g");
+    let picked = h.selected_path();
+    h.send(Msg::ScanFound { job, reports: with });
+    assert_eq!(h.selected_path(), picked);
+}
+
+#[test]
+fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
+    use goccia_trust::tui::state::State;
+    use goccia_trust::tui::update::{init, update};
+    let all = Harness::new(fixtures::sample()).state.configs;
+    let mut state = State::new("/home/dev/shop");
+    let effects = init(&mut state);
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    // The top row's config arrives last.
+    let (top, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|c| c.display_path == ORDER[0]);
+    for batch in [rest, top] {
+        update(
+            &mut state,
+            Msg::ScanFound {
+                job,
+                reports: batch,
+            },
+        );
+    }
+    let selected = state.selected_config().unwrap().display_path.clone();
+    assert_eq!(selected, ORDER[0]);
+}

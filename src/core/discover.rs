@@ -83,6 +83,18 @@ pub fn discover_all(
     env: &Env,
     progress: &(dyn Fn(WalkProgress) + Sync),
 ) -> Result<Discovery, DiscoverError> {
+    discover_all_until(path, env, progress, &|| false)
+}
+
+/// [`discover_all`] for a caller that may stop wanting the answer (the TUI
+/// when a rescan supersedes a scan): once `stop` returns true no further
+/// directory is read, and the result is incomplete.
+pub fn discover_all_until(
+    path: &str,
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Discovery, DiscoverError> {
     let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
     let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
         path: path.to_string(),
@@ -102,6 +114,7 @@ pub fn discover_all(
         dirs: AtomicUsize::new(0),
         configs: AtomicUsize::new(0),
         progress,
+        stop,
     };
     let root = Dir {
         real: resolve_or_keep(&expanded),
@@ -137,6 +150,7 @@ struct Walker<'p> {
     dirs: AtomicUsize,
     configs: AtomicUsize,
     progress: &'p (dyn Fn(WalkProgress) + Sync),
+    stop: &'p (dyn Fn() -> bool + Sync),
 }
 
 impl<'p> Walker<'p> {
@@ -159,6 +173,9 @@ impl<'p> Walker<'p> {
     }
 
     fn walk<'s>(&'s self, scope: &rayon::Scope<'s>, dir: Dir) {
+        if (self.stop)() {
+            return;
+        }
         let read = match fs::read_dir(&dir.real) {
             Ok(read) => read,
             Err(e) => return self.skip(dir.lexical, e.to_string()),

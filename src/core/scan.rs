@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use crate::core::config::load_config;
-use crate::core::discover::{DiscoverError, WalkProgress, discover};
+use crate::core::discover::{DiscoverError, WalkProgress, discover, discover_all_until};
 use crate::core::display::display_path;
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
@@ -50,16 +50,28 @@ pub fn scan(
 }
 
 /// Like [`scan`], but sends progress and each report as soon as it is ready
-/// (in no particular order), for the TUI.
+/// (in no particular order), for the TUI. Once `stop` returns true the scan
+/// winds down without walking or loading anything more (its results are
+/// then incomplete), so a superseded scan does not compete with its
+/// successor for the cores.
 pub fn scan_streaming(
     paths: &[String],
     env: &Env,
     store: &Store,
     on_event: &(dyn Fn(ScanEvent) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<usize, DiscoverError> {
-    let keys = discover_all(paths, env, &|p| on_event(ScanEvent::Progress(p)))?;
+    let progress = |p| on_event(ScanEvent::Progress(p));
+    let mut keys = Vec::new();
+    for path in paths {
+        keys.extend(discover_all_until(path, env, &progress, stop)?.keys);
+    }
+    keys.sort();
+    keys.dedup();
     keys.par_iter().for_each(|key| {
-        on_event(ScanEvent::Config(Box::new(report_for(key, env, store))));
+        if !stop() {
+            on_event(ScanEvent::Config(Box::new(report_for(key, env, store))));
+        }
     });
     Ok(keys.len())
 }

@@ -69,6 +69,20 @@ fn same_as_shown(shown: &ConfigReport, now: &ConfigReport) -> bool {
         && now.error.is_none()
 }
 
+/// Which configs a refused commit was about, for a status bar one line
+/// wide: their paths, or a count when there are many.
+fn changed_names(current: &[ConfigReport]) -> String {
+    match current.len() {
+        0 => "a config file".to_string(),
+        1..=3 => current
+            .iter()
+            .map(|r| r.display_path.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        n => count_config_files(n),
+    }
+}
+
 impl TuiBackend for CoreBackend {
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         let store = self.store_for_reading();
@@ -89,7 +103,7 @@ impl TuiBackend for CoreBackend {
                     }
                 };
                 let progress = Mutex::new((0u64, 0u64));
-                let result = scan_streaming(paths, &self.env, store, &|event| match event {
+                let on_core_event = |event| match event {
                     CoreEvent::Progress(p) => {
                         if let Ok(mut last) = progress.lock() {
                             *last = (p.dirs as u64, p.configs as u64);
@@ -100,7 +114,11 @@ impl TuiBackend for CoreBackend {
                         });
                     }
                     CoreEvent::Config(report) => send(ScanEvent::Found(report)),
-                });
+                };
+                // A superseded scan stops walking and loading at once
+                // rather than competing with its successor.
+                let stop = || cancelled.load(Ordering::Relaxed);
+                let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
                 match result {
                     Ok(n) => {
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
@@ -191,10 +209,7 @@ impl TuiBackend for CoreBackend {
                 message: format!("Trusted {} in {}", count_config_files(n), loc.path),
             }),
             Err(current) => Err(CommitError::Stale {
-                message: format!(
-                    "{} changed since shown; nothing was trusted",
-                    count_config_files(current.len())
-                ),
+                message: format!("{} changed since shown", changed_names(&current)),
                 current,
             }),
         }
@@ -240,7 +255,7 @@ impl TuiBackend for CoreBackend {
                 ),
             }),
             Err(back) => Err(CommitError::Stale {
-                message: format!("{} came back; nothing was pruned", count_config_files(back)),
+                message: format!("{} came back", count_config_files(back)),
                 current: Vec::new(),
             }),
         }

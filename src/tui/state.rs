@@ -77,6 +77,15 @@ pub fn visible_offset(selected: usize, offset: usize, rows: usize) -> usize {
     }
 }
 
+/// What a running scan keeps selected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Anchor {
+    /// The same row: nothing was selected (the first scan), so the top row.
+    Row,
+    /// The config selected when the scan started.
+    Config(String),
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScanStatus {
     pub job: u64,
@@ -86,6 +95,11 @@ pub struct ScanStatus {
     /// No result of the current job has arrived yet: the previous list stays
     /// on screen until the first one does, so a rescan does not flash empty.
     pub fresh: bool,
+    /// Where the selection stays while results arrive (in batches, in no
+    /// particular order), until the scan is done or the user moves; without
+    /// it the selection would follow whichever config a batch happened to
+    /// put under the cursor.
+    pub anchor: Option<Anchor>,
     pub error: Option<String>,
 }
 
@@ -215,7 +229,7 @@ pub fn summary(report: &ConfigReport) -> String {
         ConfigState::Error => report
             .error
             .as_ref()
-            .map(|e| e.message.lines().next().unwrap_or("").to_string())
+            .map(|e| error_summary(&e.message, &report.key))
             .unwrap_or_else(|| "error".to_string()),
         ConfigState::Changed => {
             let (mut add, mut rem, mut tgt) = (0, 0, 0);
@@ -245,5 +259,45 @@ pub fn summary(report: &ConfigReport) -> String {
             1 => "1 request".to_string(),
             n => format!("{n} requests"),
         },
+    }
+}
+
+/// The first line of a load error, without the config's own absolute path
+/// in front: the row already names the config, and the path alone would
+/// fill the summary column (`/home/u/repo/x/goccia.json: Unexpected end of
+/// JSON input ...`). Errors about another file of the chain keep its path.
+fn error_summary(message: &str, key: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    match first.find(&format!("{key}: ")) {
+        Some(at) => first[at + key.len() + 2..].to_string(),
+        None => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_summary;
+
+    #[test]
+    fn error_summary_drops_the_configs_own_path() {
+        let key = "/home/u/repo/goccia.json";
+        assert_eq!(
+            error_summary(
+                "/home/u/repo/goccia.json: Unexpected end of JSON input at line 2, column 1",
+                key
+            ),
+            "Unexpected end of JSON input at line 2, column 1"
+        );
+        assert_eq!(
+            error_summary(
+                "Invalid config file /home/u/repo/goccia.json: permissions must be an object\nmore",
+                key
+            ),
+            "permissions must be an object"
+        );
+        assert_eq!(
+            error_summary("/home/u/base.json: not found", key),
+            "/home/u/base.json: not found"
+        );
     }
 }

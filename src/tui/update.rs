@@ -9,8 +9,8 @@ use crate::tui::backend::CommitError;
 use crate::tui::keymap::{self, Action, Context};
 use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};
 use crate::tui::state::{
-    Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View, next_state_filter,
-    review_rank,
+    Anchor, Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View,
+    next_state_filter, review_rank,
 };
 use crate::tui::views::{self, layout};
 
@@ -56,7 +56,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::ScanFound { job, reports } if job == state.scan.job => {
-            let keep = selected_key(state);
+            let keep = anchored_key(state);
             if state.scan.fresh {
                 state.scan.fresh = false;
                 state.configs.clear();
@@ -75,7 +75,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.scan.running = false;
             state.scan.dirs = dirs;
             state.scan.configs = configs;
-            let keep = selected_key(state);
+            let keep = anchored_key(state);
+            state.scan.anchor = None;
             if std::mem::take(&mut state.scan.fresh) {
                 state.configs.clear();
             }
@@ -277,6 +278,8 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
     };
     if moved {
         state.detail_scroll = 0;
+        // The user chose a row: a running scan no longer restores the old one.
+        state.scan.anchor = None;
         return vec![];
     }
     match action {
@@ -503,7 +506,7 @@ fn on_committed(
             sort_and_refilter(state, keep);
             set_status(
                 state,
-                format!("Refused: {message}. Nothing was written; the new state is shown."),
+                format!("Refused: {message}; nothing was written"),
                 true,
             );
             rescan(state)
@@ -524,6 +527,10 @@ fn rescan(state: &mut State) -> Vec<Effect> {
         job,
         running: true,
         fresh: true,
+        anchor: Some(match selected_key(state) {
+            Some(key) => Anchor::Config(key),
+            None => Anchor::Row,
+        }),
         ..ScanStatus::default()
     };
     state.store.job = job + 1;
@@ -543,6 +550,16 @@ fn set_status(state: &mut State, text: String, is_error: bool) {
 
 fn selected_key(state: &State) -> Option<String> {
     state.selected_config().map(|r| r.key.clone())
+}
+
+/// The config to keep selected as scan results arrive: the scan's anchor,
+/// else (the user moved) the selected one. `None` keeps the row.
+fn anchored_key(state: &State) -> Option<String> {
+    match &state.scan.anchor {
+        Some(Anchor::Row) => None,
+        Some(Anchor::Config(key)) => Some(key.clone()),
+        None => selected_key(state),
+    }
 }
 
 fn sort_and_refilter(state: &mut State, keep: Option<String>) {

@@ -347,3 +347,19 @@ fn perf_against_find() {
     assert!(out.status.success());
     println!("discover: {ours:?}, find: {find:?}");
 }
+
+#[test]
+fn a_stopped_walk_reads_no_further_directory() {
+    let t = Tree::new();
+    t.file("a/goccia.json").file("b/c/goccia.json");
+    let found = discover_all_until(".", &t.env(), &|_| {}, &|| true).unwrap();
+    assert!(found.keys.is_empty(), "{:?}", found.keys);
+    // Stopping after the root: its config is found, nothing below it.
+    t.file("goccia.json");
+    let reads = AtomicUsize::new(0);
+    let stop = || reads.fetch_add(1, Ordering::SeqCst) >= 1;
+    let found = discover_all_until(".", &t.env(), &|_| {}, &stop).unwrap();
+    assert_eq!(found.keys, [TrustKey(t.p("goccia.json"))]);
+    let all = discover_all_until(".", &t.env(), &|_| {}, &|| false).unwrap();
+    assert_eq!(all.keys.len(), 3);
+}
