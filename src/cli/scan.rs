@@ -10,9 +10,8 @@ use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::report::{ConfigReport, ConfigState, DiffLine};
+use crate::core::report::{ConfigReport, ConfigState};
 use crate::core::scan::scan;
-use crate::core::status::diff_summary;
 use crate::core::store::{Store, locate_store, read_store};
 
 #[derive(Serialize)]
@@ -78,32 +77,6 @@ pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
         .unwrap_or(exit::SUCCESS)
 }
 
-/// One-line summary of a config, as in the TUI's list.
-pub fn summary(r: &ConfigReport) -> String {
-    match r.state {
-        ConfigState::Error => r
-            .error
-            .as_ref()
-            .map(|e| e.message.clone())
-            .unwrap_or_default(),
-        ConfigState::Changed => diff_summary(&r.lines),
-        ConfigState::NoRequest if r.lines.is_empty() => "asks for nothing".to_string(),
-        ConfigState::NoRequest => "only denies".to_string(),
-        _ => {
-            let n = r
-                .lines
-                .iter()
-                .filter(|l| matches!(l, DiffLine::Unchanged(_) | DiffLine::Added(_)))
-                .count();
-            match n {
-                0 => "asks for nothing".to_string(),
-                1 => "1 request".to_string(),
-                n => format!("{n} requests"),
-            }
-        }
-    }
-}
-
 /// A readable table: state, path, summary; a changed config's lines below it.
 pub fn render_table(reports: &[ConfigReport]) -> String {
     if reports.is_empty() {
@@ -117,11 +90,15 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
         .max(6);
     let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
     for r in reports {
+        // An error row keeps the exact message: it is what GocciaScript prints.
+        let summary = match &r.error {
+            Some(e) => e.message.clone(),
+            None => r.summary(),
+        };
         out.push_str(&format!(
-            "{:<13}  {:<width$}  {}\n",
+            "{:<13}  {:<width$}  {summary}\n",
             r.state.label(),
-            r.display_path,
-            summary(r)
+            r.display_path
         ));
         if r.state == ConfigState::Changed {
             for line in &r.lines {

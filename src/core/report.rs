@@ -144,3 +144,82 @@ pub struct StoreEntryReport {
     /// The stored block's lines, diffed against the current block when changed.
     pub lines: Vec<DiffLine>,
 }
+
+impl ConfigReport {
+    /// The one-line summary of a config, shared by `scan` and the TUI:
+    /// `+2 -1 ~1` for a changed config, `3 requests`, `only denies`, or the
+    /// first line of the error.
+    pub fn summary(&self) -> String {
+        match self.state {
+            ConfigState::Error => self
+                .error
+                .as_ref()
+                .map(|e| error_summary(&e.message, &self.key))
+                .unwrap_or_else(|| "error".to_string()),
+            ConfigState::Changed => diff_summary(&self.lines),
+            ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
+            ConfigState::NoRequest => "only denies".to_string(),
+            ConfigState::Trusted | ConfigState::NeverTrusted => match self.lines.len() {
+                1 => "1 request".to_string(),
+                n => format!("{n} requests"),
+            },
+        }
+    }
+}
+
+/// `+2 -1 ~1`: the counts of a changed config's diff, for one-line summaries.
+pub fn diff_summary(lines: &[DiffLine]) -> String {
+    let (mut add, mut del, mut moved) = (0, 0, 0);
+    for l in lines {
+        match l {
+            DiffLine::Added(_) => add += 1,
+            DiffLine::Removed(_) => del += 1,
+            DiffLine::Target { .. } => moved += 1,
+            DiffLine::Unchanged(_) => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if add > 0 {
+        parts.push(format!("+{add}"));
+    }
+    if del > 0 {
+        parts.push(format!("-{del}"));
+    }
+    if moved > 0 {
+        parts.push(format!("~{moved}"));
+    }
+    parts.join(" ")
+}
+
+/// The first line of a load error, without the config's own absolute path
+/// in front: the row already names the config, and the path alone would
+/// fill a summary column. Errors about another file of the chain keep its
+/// path.
+fn error_summary(message: &str, key: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    match first.find(&format!("{key}: ")) {
+        Some(at) => first[at + key.len() + 2..].to_string(),
+        None => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_summary;
+
+    #[test]
+    fn error_summary_drops_the_configs_own_path() {
+        let key = "/home/u/repo/goccia.json";
+        assert_eq!(
+            error_summary(
+                "/home/u/repo/goccia.json: Unexpected end of JSON input at line 2, column 1",
+                key
+            ),
+            "Unexpected end of JSON input at line 2, column 1"
+        );
+        assert_eq!(
+            error_summary("/home/u/base.json: not found", key),
+            "/home/u/base.json: not found"
+        );
+    }
+}

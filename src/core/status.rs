@@ -90,30 +90,6 @@ pub fn diff_lines(old: &[String], new: &[String]) -> Vec<DiffLine> {
     removed
 }
 
-/// `+2 -1 ~1`: the counts of a changed config's diff, for one-line summaries.
-pub fn diff_summary(lines: &[DiffLine]) -> String {
-    let (mut add, mut del, mut moved) = (0, 0, 0);
-    for l in lines {
-        match l {
-            DiffLine::Added(_) => add += 1,
-            DiffLine::Removed(_) => del += 1,
-            DiffLine::Target { .. } => moved += 1,
-            DiffLine::Unchanged(_) => {}
-        }
-    }
-    let mut parts = Vec::new();
-    if add > 0 {
-        parts.push(format!("+{add}"));
-    }
-    if del > 0 {
-        parts.push(format!("-{del}"));
-    }
-    if moved > 0 {
-        parts.push(format!("~{moved}"));
-    }
-    parts.join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +112,6 @@ mod tests {
                 DiffLine::Added("allow-read: /r".into()),
             ]
         );
-        assert_eq!(diff_summary(&lines), "+1 -1");
+        assert_eq!(crate::core::report::diff_summary(&lines), "+1 -1");
     }
 }

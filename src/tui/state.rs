@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::core::report::{ConfigReport, ConfigState, DiffLine, StoreEntryReport};
+use crate::core::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
 use crate::tui::msg::Pending;
@@ -220,84 +220,5 @@ pub fn next_state_filter(f: Option<ConfigState>) -> Option<ConfigState> {
         Some(Error) => Some(Trusted),
         Some(Trusted) => Some(NoRequest),
         Some(NoRequest) => None,
-    }
-}
-
-/// The one-line summary of a row: `+2 -1 ~1`, `3 requests`, or the error.
-pub fn summary(report: &ConfigReport) -> String {
-    match report.state {
-        ConfigState::Error => report
-            .error
-            .as_ref()
-            .map(|e| error_summary(&e.message, &report.key))
-            .unwrap_or_else(|| "error".to_string()),
-        ConfigState::Changed => {
-            let (mut add, mut rem, mut tgt) = (0, 0, 0);
-            for l in &report.lines {
-                match l {
-                    DiffLine::Added(_) => add += 1,
-                    DiffLine::Removed(_) => rem += 1,
-                    DiffLine::Target { .. } => tgt += 1,
-                    DiffLine::Unchanged(_) => {}
-                }
-            }
-            let mut parts = Vec::new();
-            if add > 0 {
-                parts.push(format!("+{add}"));
-            }
-            if rem > 0 {
-                parts.push(format!("-{rem}"));
-            }
-            if tgt > 0 {
-                parts.push(format!("~{tgt}"));
-            }
-            parts.join(" ")
-        }
-        ConfigState::NoRequest if report.lines.is_empty() => "asks for nothing".to_string(),
-        ConfigState::NoRequest => "denies only".to_string(),
-        ConfigState::Trusted | ConfigState::NeverTrusted => match report.lines.len() {
-            1 => "1 request".to_string(),
-            n => format!("{n} requests"),
-        },
-    }
-}
-
-/// The first line of a load error, without the config's own absolute path
-/// in front: the row already names the config, and the path alone would
-/// fill the summary column (`/home/u/repo/x/goccia.json: Unexpected end of
-/// JSON input ...`). Errors about another file of the chain keep its path.
-fn error_summary(message: &str, key: &str) -> String {
-    let first = message.lines().next().unwrap_or("");
-    match first.find(&format!("{key}: ")) {
-        Some(at) => first[at + key.len() + 2..].to_string(),
-        None => first.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::error_summary;
-
-    #[test]
-    fn error_summary_drops_the_configs_own_path() {
-        let key = "/home/u/repo/goccia.json";
-        assert_eq!(
-            error_summary(
-                "/home/u/repo/goccia.json: Unexpected end of JSON input at line 2, column 1",
-                key
-            ),
-            "Unexpected end of JSON input at line 2, column 1"
-        );
-        assert_eq!(
-            error_summary(
-                "Invalid config file /home/u/repo/goccia.json: permissions must be an object\nmore",
-                key
-            ),
-            "permissions must be an object"
-        );
-        assert_eq!(
-            error_summary("/home/u/base.json: not found", key),
-            "/home/u/base.json: not found"
-        );
     }
 }

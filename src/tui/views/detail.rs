@@ -1,22 +1,10 @@
 //! The detail pane: everything known about the selected config or store
 //! entry, as role-tagged lines (measurable by `update` for scrolling).
 
+use crate::core::config::format_of;
 use crate::core::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport};
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-
-/// The format GocciaScript reads a config with, chosen by its extension.
-pub fn format_of(path: &str) -> &'static str {
-    if path.ends_with(".toml") {
-        "TOML"
-    } else if path.ends_with(".json5") {
-        "JSON5"
-    } else if path.ends_with(".json") {
-        "JSON"
-    } else {
-        "unknown extension"
-    }
-}
 
 pub fn short_hash(h: &str) -> String {
     h.chars().take(12).collect::<String>() + if h.len() > 12 { "…" } else { "" }
@@ -76,7 +64,7 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
             ours(Role::Muted, format!("{:<9}", "state")),
             ours(state_role(r.state), state_marker(r.state)),
         ],
-        field("format", format_of(&r.key), Role::Normal),
+        field("format", &format_of(&r.key).to_uppercase(), Role::Normal),
     ];
     let extends: Vec<_> = r.files.iter().skip(1).map(String::as_str).collect();
     if extends.is_empty() {

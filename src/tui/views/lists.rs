@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::sanitize::clean;
-use crate::tui::state::{Cursor, State, summary, visible_offset};
+use crate::tui::state::{Cursor, State, visible_offset};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{self, entry_marker, state_marker, state_role};
 use crate::tui::views::{boxed, layout, render_scrolled};
@@ -101,7 +101,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                 ),
                 Span::styled(pad(&clean(&r.display_path), path_w), Style::default()),
                 Span::styled(
-                    format!("  {}", clean(&summary(r))),
+                    format!("  {}", clean(&r.summary())),
                     theme.style(if r.state == crate::core::report::ConfigState::Error {
                         Role::Error
                     } else {
