@@ -14,6 +14,10 @@ use crate::tui::state::{
 };
 use crate::tui::views::{self, layout};
 
+mod confirm;
+
+use confirm::{act_on_confirm, on_committed, open_prune, open_trust, open_untrust};
+
 /// The effects to run when the TUI starts: a scan and a store load.
 pub fn init(state: &mut State) -> Vec<Effect> {
     rescan(state)
@@ -205,39 +209,6 @@ fn full(size: (u16, u16)) -> ratatui::layout::Rect {
     ratatui::layout::Rect::new(0, 0, size.0, size.1)
 }
 
-fn act_on_confirm(state: &mut State, action: Action) -> Vec<Effect> {
-    let rows = layout::popup_rows(state.size);
-    let width = layout::popup(layout::screen(full(state.size)).body).width;
-    let Mode::Confirm(c) = &mut state.mode else {
-        return vec![];
-    };
-    // Once confirmed, the answer is on its way: keys cannot undo it.
-    if c.busy {
-        return vec![];
-    }
-    match action {
-        Action::Confirm => {
-            c.busy = true;
-            vec![Effect::Commit(c.pending.clone())]
-        }
-        Action::Cancel => {
-            state.mode = Mode::Normal;
-            set_status(state, "Cancelled; nothing was written".to_string(), false);
-            vec![]
-        }
-        _ => {
-            let len = views::confirm::content(c, width.saturating_sub(2) as usize).len();
-            scroll(
-                &mut c.scroll,
-                action,
-                views::text::max_scroll(len, rows),
-                rows,
-            );
-            vec![]
-        }
-    }
-}
-
 /// Move a scroll position; `max` is the last useful position.
 fn scroll(pos: &mut usize, action: Action, max: usize, page: usize) {
     *pos = match action {
@@ -370,154 +341,6 @@ fn toggle_mark(state: &mut State) {
     }
     // Marking moves on, so `space space space` marks three rows.
     act_on_list(state, Action::Down);
-}
-
-/// The configs an action applies to: the marked ones (in display order,
-/// including marked rows a filter hides), else the selected one.
-fn chosen_configs(state: &State) -> Vec<&ConfigReport> {
-    if state.marked.is_empty() {
-        state.selected_config().into_iter().collect()
-    } else {
-        state
-            .configs
-            .iter()
-            .filter(|c| state.marked.contains(&c.key))
-            .collect()
-    }
-}
-
-fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'static str)>) {
-    if pending.is_empty() {
-        let why = skipped
-            .first()
-            .map(|(_, why)| format!(" ({why})"))
-            .unwrap_or_default();
-        set_status(
-            state,
-            format!("Nothing to do for the selection{why}"),
-            false,
-        );
-        return;
-    }
-    state.mode = Mode::Confirm(Confirmation {
-        pending,
-        skipped,
-        scroll: 0,
-        busy: false,
-    });
-}
-
-fn open_trust(state: &mut State) {
-    let mut shown = Vec::new();
-    let mut skipped = Vec::new();
-    for r in chosen_configs(state) {
-        match r.state {
-            ConfigState::NeverTrusted | ConfigState::Changed => shown.push(r.clone()),
-            ConfigState::Trusted => skipped.push((r.display_path.clone(), "already trusted")),
-            ConfigState::NoRequest => skipped.push((r.display_path.clone(), "requests nothing")),
-            ConfigState::Error => skipped.push((r.display_path.clone(), "does not load")),
-        }
-    }
-    open_confirm(state, Pending::Trust(shown), skipped);
-}
-
-fn open_untrust(state: &mut State) {
-    let mut removals = Vec::new();
-    let mut skipped = Vec::new();
-    match state.view {
-        View::Configs => {
-            for r in chosen_configs(state) {
-                match &r.stored {
-                    Some(s) => removals.push(Removal {
-                        key: r.key.clone(),
-                        display_path: r.display_path.clone(),
-                        trusted_at: s.trusted_at.clone(),
-                        lines: stored_lines(&r.lines),
-                    }),
-                    None => skipped.push((r.display_path.clone(), "not in the store")),
-                }
-            }
-        }
-        View::Store => {
-            let store = &state.store;
-            let chosen: Vec<_> = if store.marked.is_empty() {
-                state.selected_entry().into_iter().collect()
-            } else {
-                store
-                    .entries
-                    .iter()
-                    .filter(|e| store.marked.contains(&e.key))
-                    .collect()
-            };
-            for e in chosen {
-                removals.push(Removal {
-                    key: e.key.clone(),
-                    display_path: e.display_path.clone(),
-                    trusted_at: e.trusted_at.clone(),
-                    lines: stored_lines(&e.lines),
-                });
-            }
-        }
-    }
-    open_confirm(state, Pending::Untrust(removals), skipped);
-}
-
-fn open_prune(state: &mut State) {
-    let missing: Vec<Removal> = state
-        .store
-        .entries
-        .iter()
-        .filter(|e| e.status == EntryStatus::Missing)
-        .map(|e| Removal {
-            key: e.key.clone(),
-            display_path: e.display_path.clone(),
-            trusted_at: e.trusted_at.clone(),
-            lines: stored_lines(&e.lines),
-        })
-        .collect();
-    if missing.is_empty() {
-        set_status(state, "No missing entries to prune".to_string(), false);
-        return;
-    }
-    open_confirm(state, Pending::Prune(missing), Vec::new());
-}
-
-fn on_committed(
-    state: &mut State,
-    result: Result<crate::tui::backend::CommitOutcome, CommitError>,
-) -> Vec<Effect> {
-    state.mode = Mode::Normal;
-    match result {
-        Ok(outcome) => {
-            state.marked.clear();
-            state.store.marked.clear();
-            set_status(state, outcome.message, false);
-            rescan(state)
-        }
-        Err(CommitError::Stale { message, current }) => {
-            // Show the new state at once; the rescan then refreshes the rest.
-            let keep = selected_key(state);
-            for report in current {
-                match state.configs.iter_mut().find(|c| c.key == report.key) {
-                    Some(slot) => *slot = report,
-                    None => state.configs.push(report),
-                }
-            }
-            sort_and_refilter(state, keep);
-            set_status(
-                state,
-                format!("Refused: {message}; nothing was written"),
-                true,
-            );
-            rescan(state)
-        }
-        Err(other) => {
-            // Lock held, store unreadable, failed write: nothing changed, so
-            // keep marks and the list; the user may retry.
-            set_status(state, format!("Nothing was written: {other}"), true);
-            vec![]
-        }
-    }
 }
 
 fn rescan(state: &mut State) -> Vec<Effect> {
