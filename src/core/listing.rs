@@ -49,7 +49,7 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryRepo
                 } else {
                     diff_lines(&stored_lines, &snapshot.lines)
                 };
-                lines.extend(moved_targets(entry));
+                lines.extend(moved_targets(entry, &snapshot.targets));
                 (EntryStatus::Changed, lines)
             }
         }

@@ -17,7 +17,9 @@ use std::sync::RwLock;
 /// How many symbolic links one resolution may follow (Linux's `MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
 
-static CACHE: RwLock<Option<HashMap<String, String>>> = RwLock::new(None);
+/// Canonical prefix + name → what it resolved to; `None` when it does not
+/// resolve (missing, not a directory, a loop).
+static CACHE: RwLock<Option<HashMap<String, Option<String>>>> = RwLock::new(None);
 
 /// Turns the memo on until the guard is dropped.
 pub fn enable_cache() -> CacheGuard {
@@ -48,8 +50,15 @@ pub fn realpath(path: &str) -> io::Result<String> {
             "not an absolute path",
         ));
     }
+    // Whole paths are remembered too, failures included: a missing scope is
+    // asked about again for every config that names it.
+    if let Some(hit) = cached(path) {
+        return hit.ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "does not resolve"));
+    }
     let mut links = 0;
-    resolve("/", path, &mut links)
+    let result = resolve("/", path, &mut links);
+    remember(path.to_string(), result.as_ref().ok().map(String::as_str));
+    result
 }
 
 fn join(dir: &str, name: &str) -> String {
@@ -67,15 +76,16 @@ fn parent(dir: &str) -> &str {
     }
 }
 
-fn cached(key: &str) -> Option<String> {
+/// `Some(result)` when the memo is on and knows `key`.
+fn cached(key: &str) -> Option<Option<String>> {
     CACHE.read().ok()?.as_ref()?.get(key).cloned()
 }
 
-fn remember(key: String, value: &str) {
+fn remember(key: String, value: Option<&str>) {
     if let Ok(mut c) = CACHE.write()
         && let Some(map) = c.as_mut()
     {
-        map.insert(key, value.to_string());
+        map.insert(key, value.map(str::to_string));
     }
 }
 
@@ -98,7 +108,7 @@ fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
             _ => {}
         }
         let candidate = join(&resolved, comp);
-        if let Some(hit) = cached(&candidate) {
+        if let Some(Some(hit)) = cached(&candidate) {
             resolved = hit;
             continue;
         }
@@ -124,7 +134,7 @@ fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
             }
             candidate.clone()
         };
-        remember(candidate, &real);
+        remember(candidate, Some(&real));
         resolved = real;
     }
     Ok(resolved)

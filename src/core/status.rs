@@ -7,7 +7,7 @@ use crate::core::config::ConfigSnapshot;
 use crate::core::describe::description_lines;
 use crate::core::report::{ConfigState, DiffLine};
 use crate::core::store::StoredEntry;
-use crate::core::targets::target_changes;
+use crate::core::targets::{Targets, target_changes};
 
 /// The verdict on one loaded config against the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub fn compare(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> Compa
             lines: unchanged(),
         };
     };
-    let moved = moved_targets(stored);
+    let moved = moved_targets(stored, &snapshot.targets);
     if stored.sha256 == snapshot.sha256 && moved.is_empty() {
         return Comparison {
             state: ConfigState::Trusted,
@@ -57,12 +57,29 @@ pub fn compare(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> Compa
 
 /// Whether a stored entry still matches the config as it is now.
 pub fn entry_matches(snapshot: &ConfigSnapshot, stored: &StoredEntry) -> bool {
-    stored.sha256 == snapshot.sha256 && moved_targets(stored).is_empty()
+    stored.sha256 == snapshot.sha256 && moved_targets(stored, &snapshot.targets).is_empty()
 }
 
-/// The recorded targets that now resolve elsewhere, as `~` lines.
-pub fn moved_targets(stored: &StoredEntry) -> Vec<DiffLine> {
-    target_changes(&stored.targets)
+/// The recorded targets that now resolve elsewhere, as `~` lines. `now`
+/// holds where the config's current scopes resolve; a recorded scope the
+/// config no longer names is resolved afresh.
+pub fn moved_targets(stored: &StoredEntry, now: &Targets) -> Vec<DiffLine> {
+    let known: Vec<(String, String)> = stored
+        .targets
+        .iter()
+        .filter(|(scope, _)| !now.map.contains_key(scope))
+        .cloned()
+        .collect();
+    let from_snapshot = stored.targets.iter().filter_map(|(scope, recorded)| {
+        let current = now.map.get(scope)?;
+        (current != recorded).then(|| (scope.clone(), recorded.clone(), current.clone()))
+    });
+    // Keep the store's order of scopes.
+    let mut moved: Vec<(String, String, String)> =
+        from_snapshot.chain(target_changes(&known)).collect();
+    let order = |scope: &str| stored.targets.iter().position(|(s, _)| s == scope);
+    moved.sort_by_key(|(scope, _, _)| order(scope));
+    moved
         .into_iter()
         .map(|(scope, recorded, current)| DiffLine::Target {
             scope,
