@@ -131,4 +131,48 @@ mod tests {
         );
         assert_eq!(crate::core::report::diff_summary(&lines), "+1 -1");
     }
+
+    #[test]
+    fn moved_targets_use_the_snapshot_and_resolve_dropped_scopes_afresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir
+            .path()
+            .canonicalize()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        std::fs::create_dir(format!("{root}/real")).unwrap();
+        std::os::unix::fs::symlink(format!("{root}/real"), format!("{root}/gone-link")).unwrap();
+        let stored = StoredEntry {
+            sha256: "0".repeat(64),
+            block: crate::core::json::parse(r#"{"version":1}"#).unwrap(),
+            targets: vec![
+                (format!("{root}/a"), format!("{root}/a")),
+                (format!("{root}/gone-link"), format!("{root}/gone-link")),
+                (format!("{root}/z"), format!("{root}/z")),
+            ],
+            trusted_at: "2026-01-01T00:00:00Z".into(),
+            trusted_by: "t".into(),
+        };
+        let mut now = Targets::default();
+        now.map.insert(format!("{root}/a"), format!("{root}/a"));
+        now.map.insert(format!("{root}/z"), "/elsewhere".into());
+        // `gone-link` is no longer in the config: it is resolved on disk.
+        assert_eq!(
+            moved_targets(&stored, &now),
+            vec![
+                DiffLine::Target {
+                    scope: format!("{root}/gone-link"),
+                    recorded: format!("{root}/gone-link"),
+                    current: format!("{root}/real"),
+                },
+                DiffLine::Target {
+                    scope: format!("{root}/z"),
+                    recorded: format!("{root}/z"),
+                    current: "/elsewhere".into(),
+                },
+            ]
+        );
+    }
 }
