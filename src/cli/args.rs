@@ -14,7 +14,12 @@ use crate::core::paths::pascal_trim;
 /// GocciaScript's spellings also work: `--trust PATH`, `--untrust PATH`,
 /// `--list-trusted`, `--yes`.
 #[derive(Debug, Parser)]
-#[command(name = "goccia-trust", version, max_term_width = 100)]
+#[command(
+    name = "goccia-trust",
+    version,
+    max_term_width = 100,
+    override_usage = "goccia-trust [OPTIONS] [PATH]\n       goccia-trust [OPTIONS] <COMMAND>"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub globals: GlobalArgs,
@@ -80,7 +85,7 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct TrustArgs {
     /// Config files, or directories scanned for their effective configs.
-    #[arg(required_unless_present = "yes")]
+    #[arg(required = true)]
     pub paths: Vec<String>,
     /// Trust without a prompt (needed without a terminal).
     #[arg(long)]
