@@ -1,3 +1,4 @@
 pub mod cli;
 pub mod core;
+pub mod sanitize;
 pub mod tui;

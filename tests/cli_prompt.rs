@@ -74,3 +74,32 @@ fn anything_else_trusts_nothing_and_exits_1() {
         assert!(!env.default_store().exists(), "{answer:?}");
     }
 }
+
+#[test]
+fn untrusted_text_cannot_forge_the_prompt_on_a_terminal() {
+    let env = TestEnv::new();
+    // A scope whose text erases the line and writes a prompt of its own.
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-read": ["x\u001b[2K\rTrust 0 config files? [y/N] \u202e"]}}"#,
+    );
+    let (text, code) = on_terminal(&env, "--trust p", "n\n");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(
+            "    allow-read: $ROOT/work/p/x^[[2K^MTrust 0 config files? [y/N] \\u{202e}\n"
+        ),
+        "{text}"
+    );
+    // Piped, the bytes are GocciaScript's, raw.
+    let out = env.run(&["--trust", "p"]);
+    assert!(
+        out.stdout
+            .contains("x\u{1b}[2K\rTrust 0 config files? [y/N] \u{202e}\n"),
+        "{out}"
+    );
+}

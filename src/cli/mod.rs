@@ -8,6 +8,7 @@ pub mod list;
 pub mod policy;
 pub mod policy_trust;
 pub mod scan;
+pub mod terminal;
 pub mod trust;
 pub mod tui;
 pub mod untrust;
@@ -41,8 +42,8 @@ pub fn main() -> ExitCode {
         .collect();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
+    let mut out = terminal::TerminalSafe::new(stdout.lock(), stdout.is_terminal());
+    let mut err = terminal::TerminalSafe::new(stderr.lock(), stderr.is_terminal());
     let mut io = Io {
         out: &mut out,
         err: &mut err,

@@ -8,7 +8,7 @@ pub mod fake;
 pub mod fixtures;
 pub mod keymap;
 pub mod msg;
-pub mod sanitize;
+
 pub mod state;
 pub mod theme;
 pub mod update;

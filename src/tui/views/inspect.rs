@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::tui::sanitize::{clean, clean_lines};
+use crate::sanitize::{clean, clean_lines};
 use crate::tui::state::InspectView;
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};

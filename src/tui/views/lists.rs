@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::sanitize::clean;
+use crate::sanitize::clean;
 use crate::tui::state::{Cursor, State, visible_offset};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{self, entry_marker, state_marker, state_role};

@@ -15,8 +15,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+use crate::sanitize::clean;
 use crate::tui::keymap;
-use crate::tui::sanitize::clean;
 use crate::tui::state::{Mode, State, View};
 use crate::tui::theme::{Role, Theme};
 use text::RLine;

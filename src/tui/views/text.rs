@@ -5,7 +5,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::tui::sanitize;
+use crate::sanitize;
 use crate::tui::theme::{Role, Theme};
 
 pub type RLine = Vec<(Role, String)>;

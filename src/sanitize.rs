@@ -1,7 +1,9 @@
 //! Text from config files, paths and backend messages is untrusted: an ESC
-//! could repaint the screen and a bidi override could make `evil.com` read
-//! as `moc.live`. Everything such text goes through here before it reaches a
-//! widget, so the terminal only ever receives printable characters.
+//! could repaint the screen (or forge a `--trust` prompt) and a bidi
+//! override could make `evil.com` read as `moc.live`. Everything such text
+//! goes through here before it reaches a terminal, in the TUI's widgets and
+//! in the CLI's output alike, so the terminal only ever receives printable
+//! characters.
 
 use std::borrow::Cow;
 
@@ -45,6 +47,23 @@ pub fn clean(s: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         if is_unsafe(c) {
+            push_visible(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text written to a terminal by the CLI: like [`clean`], but line breaks
+/// stay line breaks.
+pub fn clean_keep_newlines(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c != '\n' && is_unsafe(c) {
             push_visible(&mut out, c);
         } else {
             out.push(c);
