@@ -8,9 +8,9 @@ mod common;
 use std::time::Instant;
 
 use common::{Harness, draw, text};
+use goccia_trust::sanitize::is_unsafe;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
-use goccia_trust::sanitize::is_unsafe;
 use goccia_trust::tui::state::State;
 use goccia_trust::tui::theme::{BUILTIN, Theme};
 use goccia_trust::tui::update::{init, update};

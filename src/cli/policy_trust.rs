@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
-use crate::cli::trust::{plan_failure, print_nothing_to_do};
+use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
 use crate::cli::{Io, load_store, store_failure};
 use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
@@ -159,14 +159,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     for j in &judged {
         print_judged(j, env, io);
     }
-    if plan.unchanged > 0 {
-        let _ = writeln!(
-            io.out,
-            "\n  {} more already trusted and unchanged.",
-            plan.unchanged
-        );
-    }
-    let _ = writeln!(io.out);
+    print_listing_end(&plan, io);
 
     let allowed: Vec<&ConfigSnapshot> = judged
         .iter()

@@ -123,6 +123,12 @@ pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>
             let _ = writeln!(io.out, "{}", line.render());
         }
     }
+    print_listing_end(plan, io);
+}
+
+/// The end of every `--trust` listing: the skipped count, when any, then the
+/// empty line that always precedes the ending (§15.2 steps 3 and 4).
+pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) {
     if plan.unchanged > 0 {
         let _ = writeln!(
             io.out,
