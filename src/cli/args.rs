@@ -243,7 +243,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if let Some(v) = a.strip_prefix("--trust=") {
             push_path(
                 "--trust",
@@ -252,7 +252,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if let Some(v) = a.strip_prefix("--untrust=") {
             push_path(
                 "--untrust",
@@ -261,7 +261,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if a == "--list-trusted" {
             list = true;
         } else if a == "--yes" {
@@ -327,6 +327,12 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
         ));
     }
 
+    // The commands' own first check (§12.2, §15.3), made once the options
+    // are known to go together (§12.5 comes first).
+    if let Some(name) = mode_name {
+        check_paths(name, if saw_trust { &trust } else { &untrust })?;
+    }
+
     if saw_trust {
         return Ok(Invocation::Trust(
             globals,
@@ -364,10 +370,7 @@ fn push_path(
     untrust: &mut Vec<String>,
     saw_trust: &mut bool,
     saw_untrust: &mut bool,
-) -> Result<(), UsageError> {
-    if pascal_trim(path).is_empty() {
-        return Err(UsageError(format!("{flag} needs a path")));
-    }
+) {
     if flag == "--trust" {
         *saw_trust = true;
         trust.push(path.to_string());
@@ -375,7 +378,6 @@ fn push_path(
         *saw_untrust = true;
         untrust.push(path.to_string());
     }
-    Ok(())
 }
 
 /// The blank-path rule of §15.3 for the subcommand spelling.
