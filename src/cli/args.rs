@@ -80,7 +80,7 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct TrustArgs {
     /// Config files, or directories scanned for their effective configs.
-    #[arg(required_unless_present = "yes")]
+    /// None is `--trust needs a path` (exit 2), checked with the blank ones.
     pub paths: Vec<String>,
     /// Trust without a prompt (needed without a terminal).
     #[arg(long)]
@@ -104,7 +104,7 @@ pub struct TrustArgs {
 /// Remove the entries of configs at or under each PATH.
 #[derive(Debug, Clone, Default, Args)]
 pub struct UntrustArgs {
-    #[arg(required_unless_present = "missing")]
+    /// None, without `--missing`, is `--untrust needs a path` (exit 2).
     pub paths: Vec<String>,
     /// Remove every entry whose config file no longer exists.
     #[arg(long, conflicts_with = "paths")]
@@ -329,8 +329,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
 
     // The commands' own first check (§12.2, §15.3), made once the options
     // are known to go together (§12.5 comes first).
-    if let Some(name) = mode_name {
-        check_paths(name, if saw_trust { &trust } else { &untrust })?;
+    if saw_trust {
+        check_paths("--trust", &trust)?;
+    } else if saw_untrust {
+        check_paths("--untrust", &untrust)?;
     }
 
     if saw_trust {
@@ -380,9 +382,10 @@ fn push_path(
     }
 }
 
-/// The blank-path rule of §15.3 for the subcommand spelling.
+/// The blank-path rule of §15.3, for both spellings; the subcommands can
+/// also be given no path at all, which GocciaScript's `--trust PATH` cannot.
 pub fn check_paths(flag: &str, paths: &[String]) -> Result<(), UsageError> {
-    if paths.iter().any(|p| pascal_trim(p).is_empty()) {
+    if paths.is_empty() || paths.iter().any(|p| pascal_trim(p).is_empty()) {
         return Err(UsageError(format!("{flag} needs a path")));
     }
     Ok(())
