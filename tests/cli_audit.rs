@@ -29,3 +29,85 @@ fn check_refuses_a_trust_store_that_is_a_directory() {
         "--- stderr ---\nError: trust store $ROOT/work/stores is a directory; --trust-store needs the path of a file\n[exit status: 1]"
     );
 }
+
+/// §12.5 option errors come before the commands' own checks (§12.2, §15.3:
+/// the blank-path test is `--trust`'s and `--untrust`'s first check, made
+/// once the options are known to go together).
+#[test]
+fn option_errors_come_before_the_blank_path_check() {
+    let env = TestEnv::new();
+    let usage = |args: &[&str], message: &str| {
+        assert_eq!(
+            env.run(args).to_string(),
+            format!("--- stderr ---\nError: {message}\n[exit status: 2]"),
+            "{args:?}"
+        );
+    };
+    usage(
+        &["--trust", "", "--untrust", "x"],
+        "--trust, --untrust, and --list-trusted cannot be combined; run each on its own",
+    );
+    usage(
+        &["--untrust=", "--list-trusted"],
+        "--trust, --untrust, and --list-trusted cannot be combined; run each on its own",
+    );
+    usage(&["--untrust", " ", "--yes"], "--yes only confirms --trust");
+    usage(
+        &["--trust", "\t", "x.js"],
+        "--trust cannot be combined with input files; run it on its own",
+    );
+    usage(
+        &["--trust=", "-P"],
+        "--trust cannot be combined with -P or --ignore-config-permissions",
+    );
+    // Alone, a blank path is still the usage error it always was.
+    usage(&["--trust", " ", "--yes"], "--trust needs a path");
+    usage(&["--untrust", "\t"], "--untrust needs a path");
+    usage(&["--trust"], "--trust needs a path");
+}
+
+/// DESIGN.md "Surface": `trust PATH... [--yes]` is `--trust PATH [--yes]`,
+/// and GocciaScript has no `--trust` without a path: `trust --yes` alone is
+/// a usage error, not "No config under  requests permissions" with exit 0.
+#[test]
+fn trust_yes_without_a_path_is_a_usage_error() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    let out = env.run(&["trust", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: --trust needs a path\n[exit status: 2]"
+    );
+    assert!(!env.default_store().exists());
+}
+
+/// §12.5: `--trust-store` without `=` is `--trust-store needs a path:
+/// --trust-store=<path>` (exit 2), whichever spelling the command uses.
+#[test]
+fn trust_store_without_equals_has_one_message_in_both_spellings() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    for args in [
+        &["list", "--trust-store", "s.json"][..],
+        &["trust", "p", "--trust-store"],
+        &["--trust-store", "s.json", "check", "p/m.js"],
+        &["--trust-store", "s.json", "--list-trusted"],
+    ] {
+        assert_eq!(
+            env.run(args).to_string(),
+            "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]",
+            "{args:?}"
+        );
+    }
+}
+
+/// `--list-trusted` takes no path: the blank-path check of `--trust` and
+/// `--untrust` never applies to it.
+#[test]
+fn list_trusted_alone_is_not_a_path_error() {
+    let env = TestEnv::new();
+    assert_eq!(
+        env.run(&["--list-trusted"]).to_string(),
+        "Trust store: $ROOT/home/.config/goccia/trust.json\nNo trusted configs\n[exit status: 0]"
+    );
+}

@@ -172,6 +172,11 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         None => false,
     };
     if clap_mode {
+        // §12.5's message whichever spelling the command uses: the value
+        // attaches only after `=`, never as the next argument.
+        if args.iter().any(|a| a == "--trust-store") {
+            return Err(ParseOutcome::Usage(trust_store_needs_path()));
+        }
         let argv = std::iter::once("goccia-trust".to_string()).chain(args);
         return match Cli::try_parse_from(argv) {
             Ok(cli) => {
@@ -485,6 +490,9 @@ mod tests {
             p(&["list", "--trust-store="]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
-        assert!(p(&["list", "--trust-store", "x"]).is_err());
+        assert_eq!(
+            p(&["list", "--trust-store", "x"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>"
+        );
     }
 }
