@@ -336,14 +336,14 @@ fn check_names_a_store_problem_in_the_report() {
     let out = env.run(&["check", "p/m.js"]);
     assert_eq!(out.code, 2, "{out}");
     assert!(
-        out.stderr.contains("\n\nTrust store $ROOT/home/.config/goccia/trust.json is not a valid trust store (no \"trusted\"); fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\n"),
+        out.stderr.contains("\n\nNothing was run. Trust store $ROOT/home/.config/goccia/trust.json is not a valid trust store (no \"trusted\"); fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\n"),
         "{out}"
     );
 
     let out = env.run_with_env(&["check", "p/m.js"], &[("HOME", "")]);
     assert_eq!(out.code, 2, "{out}");
     assert!(
-        out.stderr.contains("\n\nThe per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\n"),
+        out.stderr.contains("\n\nNothing was run. The per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\n"),
         "{out}"
     );
 }

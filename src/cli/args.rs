@@ -85,7 +85,7 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct TrustArgs {
     /// Config files, or directories scanned for their effective configs.
-    #[arg(required = true)]
+    /// None is `--trust needs a path` (exit 2), checked with the blank ones.
     pub paths: Vec<String>,
     /// Trust without a prompt (needed without a terminal).
     #[arg(long)]
@@ -109,7 +109,7 @@ pub struct TrustArgs {
 /// Remove the entries of configs at or under each PATH.
 #[derive(Debug, Clone, Default, Args)]
 pub struct UntrustArgs {
-    #[arg(required_unless_present = "missing")]
+    /// None, without `--missing`, is `--untrust needs a path` (exit 2).
     pub paths: Vec<String>,
     /// Remove every entry whose config file no longer exists.
     #[arg(long, conflicts_with = "paths")]
@@ -177,6 +177,11 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         None => false,
     };
     if clap_mode {
+        // §12.5's message whichever spelling the command uses: the value
+        // attaches only after `=`, never as the next argument.
+        if args.iter().any(|a| a == "--trust-store") {
+            return Err(ParseOutcome::Usage(trust_store_needs_path()));
+        }
         let argv = std::iter::once("goccia-trust".to_string()).chain(args);
         return match Cli::try_parse_from(argv) {
             Ok(cli) => {
@@ -248,7 +253,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if let Some(v) = a.strip_prefix("--trust=") {
             push_path(
                 "--trust",
@@ -257,7 +262,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if let Some(v) = a.strip_prefix("--untrust=") {
             push_path(
                 "--untrust",
@@ -266,7 +271,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut untrust,
                 &mut saw_trust,
                 &mut saw_untrust,
-            )?;
+            );
         } else if a == "--list-trusted" {
             list = true;
         } else if a == "--yes" {
@@ -332,6 +337,14 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
         ));
     }
 
+    // The commands' own first check (§12.2, §15.3), made once the options
+    // are known to go together (§12.5 comes first).
+    if saw_trust {
+        check_paths("--trust", &trust)?;
+    } else if saw_untrust {
+        check_paths("--untrust", &untrust)?;
+    }
+
     if saw_trust {
         return Ok(Invocation::Trust(
             globals,
@@ -369,10 +382,7 @@ fn push_path(
     untrust: &mut Vec<String>,
     saw_trust: &mut bool,
     saw_untrust: &mut bool,
-) -> Result<(), UsageError> {
-    if pascal_trim(path).is_empty() {
-        return Err(UsageError(format!("{flag} needs a path")));
-    }
+) {
     if flag == "--trust" {
         *saw_trust = true;
         trust.push(path.to_string());
@@ -380,12 +390,12 @@ fn push_path(
         *saw_untrust = true;
         untrust.push(path.to_string());
     }
-    Ok(())
 }
 
-/// The blank-path rule of §15.3 for the subcommand spelling.
+/// The blank-path rule of §15.3, for both spellings; the subcommands can
+/// also be given no path at all, which GocciaScript's `--trust PATH` cannot.
 pub fn check_paths(flag: &str, paths: &[String]) -> Result<(), UsageError> {
-    if paths.iter().any(|p| pascal_trim(p).is_empty()) {
+    if paths.is_empty() || paths.iter().any(|p| pascal_trim(p).is_empty()) {
         return Err(UsageError(format!("{flag} needs a path")));
     }
     Ok(())
@@ -485,6 +495,9 @@ mod tests {
             p(&["list", "--trust-store="]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
-        assert!(p(&["list", "--trust-store", "x"]).is_err());
+        assert_eq!(
+            p(&["list", "--trust-store", "x"]).unwrap_err(),
+            "--trust-store needs a path: --trust-store=<path>"
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::core::key::TrustKey;
 use crate::core::paths::expand_without_trailing_separator;
 use crate::core::report::ConfigReport;
 use crate::core::scan::{discover_all, report_for};
-use crate::core::store::{Store, locate_store, read_store};
+use crate::core::store::{Store, StoreError, locate_store, read_store};
 
 #[derive(Serialize)]
 struct JsonInput {
@@ -33,6 +33,17 @@ struct JsonCheck {
 }
 
 pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+    // Where the store is comes first: a `--trust-store` naming a directory
+    // is refused before anything runs (goccia-permissions.md "The store"),
+    // while a store that cannot be located or read only changes the report.
+    let location = match locate_store(g.trust_store.as_deref(), env) {
+        Ok(loc) => Ok(loc),
+        Err(StoreError::Unlocatable { problem }) => Err(problem),
+        Err(e) => {
+            io.error(e);
+            return exit::FAILURE;
+        }
+    };
     // Each input's governing config; a directory input also brings every
     // config under it, since the files there are governed by those.
     let mut keys: Vec<TrustKey> = Vec::new();
@@ -58,13 +69,11 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     keys.sort();
     keys.dedup();
 
-    let (store, store_path, problem) = match locate_store(g.trust_store.as_deref(), env) {
-        Err(e) => (
+    let (store, store_path, problem) = match location {
+        Err(reason) => (
             Store::default(),
             None,
-            Some(StoreProblem::CannotLocate(cannot_locate_reason(
-                &e.to_string(),
-            ))),
+            Some(StoreProblem::CannotLocate(reason)),
         ),
         Ok(loc) => match read_store(&loc.path) {
             Ok(s) => (s, Some(loc.path), None),
@@ -117,13 +126,4 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     };
     io.error(untrusted_report(&blocking, &ctx));
     exit::USAGE
-}
-
-/// `cannot locate the per-user trust store (HOME is not set); …` → `HOME is not set`.
-fn cannot_locate_reason(message: &str) -> String {
-    message
-        .split_once('(')
-        .and_then(|(_, rest)| rest.split_once(')'))
-        .map(|(reason, _)| reason.to_string())
-        .unwrap_or_else(|| message.to_string())
 }

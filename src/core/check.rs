@@ -94,6 +94,8 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     out.push('\n');
 
     let mut trust_cmd = vec!["goccia-trust".to_string()];
+    // A store problem changes what follows "Nothing was run." on its line.
+    out.push_str("Nothing was run. ");
     match &ctx.store_problem {
         Some(StoreProblem::CannotLocate(reason)) => {
             out.push_str(&format!(
@@ -108,7 +110,7 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
             ));
         }
         None => out.push_str(&format!(
-            "Nothing was run. To trust these requests (stored in {}):\n",
+            "To trust these requests (stored in {}):\n",
             ctx.store_path.unwrap_or_default()
         )),
     }
