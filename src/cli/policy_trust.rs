@@ -20,8 +20,8 @@ use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::key::TrustKey;
 use crate::core::policy::{
-    ConfigDecision, Expectation, OperationDecision, Policy, Verdict, expect_refusal, load_policy,
-    record_config_decision_expecting, state_dir,
+    ConfigDecision, ConfigTrust, Expectation, OperationDecision, Policy, RecordHandle, Verdict,
+    expect_refusal, load_policy, mark_config_trusted, state_dir, write_config_decision,
 };
 use crate::core::scan::scan;
 use crate::core::trust::{plan_trust, record_trust};
@@ -130,23 +130,35 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
 
     // Every decision is on disk before anything is trusted; a record that
     // cannot be written stops the command with nothing trusted.
-    if !args.dry_run {
-        for j in &judged {
-            let expect = (!expected.is_empty()).then(|| Expectation {
+    let expectations: Vec<Option<Expectation<'_>>> = judged
+        .iter()
+        .map(|j| {
+            (!expected.is_empty()).then(|| Expectation {
                 hashes: &expected,
                 matched: j.expect_refusal.is_none(),
-            });
-            let written = record_config_decision_expecting(
-                &records,
-                j.snapshot.key.as_str(),
-                &j.snapshot.sha256,
-                &policy,
-                &j.decision,
-                expect,
-            );
-            if let Err(e) = written {
-                io.error(format!("{e}; nothing was trusted"));
-                return exit::FAILURE;
+            })
+        })
+        .collect();
+    let trusts: Vec<ConfigTrust<'_>> = judged
+        .iter()
+        .zip(&expectations)
+        .map(|(j, expect)| ConfigTrust {
+            config_key: j.snapshot.key.as_str(),
+            block_sha256: &j.snapshot.sha256,
+            policy: &policy,
+            decision: &j.decision,
+            expect: *expect,
+        })
+        .collect();
+    let mut handles: Vec<RecordHandle> = Vec::new();
+    if !args.dry_run {
+        for trust in &trusts {
+            match write_config_decision(&records, trust) {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    io.error(format!("{e}; nothing was trusted"));
+                    return exit::FAILURE;
+                }
             }
         }
     }
@@ -176,6 +188,15 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     } else if !allowed.is_empty() {
         if let Err(e) = record_trust(&loc, store.clone(), &allowed) {
             return store_failure(&e, io);
+        }
+        // The records of what was trusted now say so.
+        for ((j, trust), handle) in judged.iter().zip(&trusts).zip(&handles) {
+            if j.verdict == Verdict::Allowed
+                && let Err(e) = mark_config_trusted(handle, trust)
+            {
+                io.error(format!("{e}; the trust was recorded in {}", loc.path));
+                return exit::FAILURE;
+            }
         }
         let _ = writeln!(
             io.out,

@@ -19,8 +19,9 @@ pub use classify::{ResolvedTarget, classify, resolve_target};
 pub use evaluate::{Decision, evaluate};
 pub use load::{Grant, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy};
 pub use record::{
-    Expectation, RecordError, expect_refusal, record_config_decision,
-    record_config_decision_expecting, state_dir, write_record,
+    ConfigTrust, Expectation, RecordError, RecordHandle, expect_refusal, mark_config_trusted,
+    record_config_decision, record_config_decision_expecting, state_dir, write_config_decision,
+    write_record,
 };
 pub use requests::{
     ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config,

@@ -245,6 +245,56 @@ pub fn record_config_decision_expecting(
     decision: &ConfigDecision,
     expect: Option<Expectation<'_>>,
 ) -> Result<PathBuf, RecordError> {
+    write_config_decision(
+        state_dir,
+        &ConfigTrust {
+            config_key,
+            block_sha256,
+            policy,
+            decision,
+            expect,
+        },
+    )
+    .map(|h| h.path)
+}
+
+/// One config-trust decision, as recorded.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigTrust<'a> {
+    pub config_key: &'a str,
+    pub block_sha256: &'a str,
+    pub policy: &'a Policy,
+    pub decision: &'a ConfigDecision,
+    pub expect: Option<Expectation<'a>>,
+}
+
+/// Writes the record of a decision, before anything is trusted
+/// (`executed: false`); keep the handle to [`mark_config_trusted`] once the
+/// store holds the trust.
+pub fn write_config_decision(
+    state_dir: &Path,
+    trust: &ConfigTrust<'_>,
+) -> Result<RecordHandle, RecordError> {
+    write_record(state_dir, &config_record(trust, false))
+}
+
+/// Rewrites a decision's record with `executed: true`, after the trust it
+/// allowed was recorded in the store.
+pub fn mark_config_trusted(
+    handle: &RecordHandle,
+    trust: &ConfigTrust<'_>,
+) -> Result<(), RecordError> {
+    handle.update(&config_record(trust, true))
+}
+
+fn config_record<'a>(trust: &ConfigTrust<'a>, executed: bool) -> ConfigRecord<'a> {
+    let ConfigTrust {
+        config_key,
+        block_sha256,
+        policy,
+        decision,
+        expect,
+    } = *trust;
     let deciding = decision
         .operations
         .iter()
@@ -262,7 +312,7 @@ pub fn record_config_decision_expecting(
             "the config requests nothing".to_string(),
         ),
     };
-    let body = ConfigRecord {
+    ConfigRecord {
         op: "config-trust",
         config_key,
         block_sha256,
@@ -271,7 +321,7 @@ pub fn record_config_decision_expecting(
         risk,
         verdict,
         reason,
-        executed: false,
+        executed,
         expect: expect.map(|e| e.hashes),
         requests: decision
             .operations
@@ -288,8 +338,7 @@ pub fn record_config_decision_expecting(
                 reason: &o.decision.reason,
             })
             .collect(),
-    };
-    write_record(state_dir, &body).map(|h| h.path)
+    }
 }
 
 /// Why `--expect` refused a block.
