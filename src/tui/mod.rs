@@ -32,6 +32,9 @@ use state::State;
 
 /// The spinner and worker results advance at least this often.
 const TICK: Duration = Duration::from_millis(80);
+/// While a scan streams results, input is polled this often, so results are
+/// drawn within a frame of arriving instead of waiting out a tick.
+const BUSY_POLL: Duration = Duration::from_millis(15);
 
 /// Restores the terminal when dropped, so an early `?` return restores it
 /// as surely as a normal exit. Panics are covered by the hooks.
@@ -86,7 +89,10 @@ fn event_loop(
         terminal.draw(|frame| views::view(&state, theme, frame))?;
 
         let mut msgs = Vec::new();
-        let wait = TICK.saturating_sub(last_tick.elapsed());
+        let mut wait = TICK.saturating_sub(last_tick.elapsed());
+        if state.scan.running {
+            wait = wait.min(BUSY_POLL);
+        }
         if event::poll(wait)? {
             // Take every event already queued before redrawing, so a held
             // key scrolls a long list without lagging behind.
