@@ -64,7 +64,9 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Parses and runs one command line, returning its exit code.
+/// Parses and runs one command line, returning its exit code. A one-shot
+/// command turns on the process-wide path memo (`core::realpath`) for its
+/// duration, so run one command at a time per process.
 pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
@@ -86,14 +88,21 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
             return code;
         }
     };
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let opens_tui = interactive
+        && match &invocation {
+            Invocation::Default(..) => true,
+            Invocation::Clap(cli) => matches!(cli.command, Command::Tui(_)),
+            _ => false,
+        };
     // A one-shot command sees the filesystem at one moment, so it may
     // remember resolved directories; the TUI, long-lived, never does.
-    let _memo = (!is_tui(&invocation)).then(crate::core::realpath::enable_cache);
+    let _memo = (!opens_tui).then(crate::core::realpath::enable_cache);
     match invocation {
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
         Invocation::ListTrusted(g) => list::run(&g, &args::ListArgs::default(), env, io),
-        Invocation::Default(g, path) => default_command(&g, path, env, io),
+        Invocation::Default(g, path) => default_command(&g, path, interactive, env, io),
         Invocation::Clap(cli) => {
             let g = &cli.globals;
             match &cli.command {
@@ -104,25 +113,22 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),
                 Command::Policy(a) => policy_command(g, a, env, io),
-                Command::Tui(a) => default_command(g, a.path.clone(), env, io),
+                Command::Tui(a) => default_command(g, a.path.clone(), interactive, env, io),
             }
         }
     }
 }
 
-fn is_tui(inv: &Invocation) -> bool {
-    let interactive = || std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    match inv {
-        Invocation::Default(..) => interactive(),
-        Invocation::Clap(cli) => matches!(cli.command, Command::Tui(_)) && interactive(),
-        _ => false,
-    }
-}
-
 /// No subcommand: the TUI when stdin and stdout are terminals, else `scan`.
-fn default_command(g: &GlobalArgs, path: Option<String>, env: &Env, io: &mut Io<'_>) -> u8 {
+fn default_command(
+    g: &GlobalArgs,
+    path: Option<String>,
+    interactive: bool,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> u8 {
     let path = path.unwrap_or_else(|| ".".to_string());
-    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+    if interactive {
         return crate::cli::tui::run(g, &path, env, io);
     }
     scan::run(
