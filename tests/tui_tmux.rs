@@ -96,20 +96,47 @@ impl Tmux {
         })
     }
 
-    /// Poll the screen until `done` holds; panics with the screen after
-    /// `timeout`, naming what was awaited.
+    /// Poll the screen until `done` holds on a settled frame; panics with
+    /// the screen after `timeout`, naming what was awaited. A frame is
+    /// written in pieces, so a capture can show its first rows and the
+    /// previous frame's last ones: the screen counts only once two captures
+    /// a moment apart agree.
     fn wait_until(&self, what: &str, timeout: Duration, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
             if done(&screen) {
-                return screen;
+                std::thread::sleep(Duration::from_millis(40));
+                if self.capture() == screen {
+                    return screen;
+                }
+                continue;
             }
             if start.elapsed() > timeout {
-                panic!("timed out waiting for {what}; screen:\n{screen}");
+                panic!(
+                    "timed out waiting for {what}; screen:\n{screen}\nprocesses:\n{}",
+                    self.pane_processes()
+                );
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// What the pane's processes are doing (state and kernel wait channel
+    /// of every thread), so a timeout says whether the program was stuck
+    /// and where.
+    fn pane_processes(&self) -> String {
+        let pid = self.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "for p in {pid} $(pgrep -P {pid}); do for t in /proc/$p/task/*; do \
+                 echo \"$p $(cat $t/comm) $(cut -d' ' -f3 $t/stat) $(cat $t/wchan)\"; done; done",
+                pid = pid.trim()
+            ))
+            .output();
+        out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
     }
 
     /// Whether the pane is on the alternate screen (the TUI's).
