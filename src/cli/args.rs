@@ -37,7 +37,7 @@ pub struct GlobalArgs {
         value_name = "PATH"
     )]
     pub trust_store: Option<String>,
-    /// When to colour output and the TUI.
+    /// When to colour the interactive review (`never` gives the mono theme).
     #[arg(long, global = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
