@@ -84,7 +84,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     let cap = (inner.width as usize).saturating_sub(2 + 16 + 14).max(8);
     let path_w = state.visible[first..last]
         .iter()
-        .map(|&i| Span::raw(clean(&state.configs[i].display_path)).width())
+        .map(|&i| Span::raw(clean(row_path(state, &state.configs[i].display_path))).width())
         .max()
         .unwrap_or(0)
         .min(cap);
@@ -99,7 +99,10 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                     format!("{:<16}", state_marker(r.state)),
                     theme.style(state_role(r.state)),
                 ),
-                Span::styled(pad(&clean(&r.display_path), path_w), Style::default()),
+                Span::styled(
+                    pad(&clean(row_path(state, &r.display_path)), path_w),
+                    Style::default(),
+                ),
                 Span::styled(
                     format!("  {}", clean(&r.summary())),
                     theme.style(if r.state == crate::core::report::ConfigState::Error {
@@ -207,4 +210,45 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
         detail_area,
         false,
     );
+}
+
+/// A config's path in the list, relative to the scanned root when it lies
+/// under it: the title already names the root, and `tests/fixtures/demo/`
+/// repeated on every row would crowd out the summaries. The detail pane
+/// keeps the full display path.
+fn row_path<'a>(state: &State, display_path: &'a str) -> &'a str {
+    let root = state.root.trim_end_matches('/');
+    if root.is_empty() || root == "." {
+        return display_path;
+    }
+    display_path
+        .strip_prefix(root)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(display_path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::row_path;
+    use crate::tui::state::State;
+
+    #[test]
+    fn rows_are_relative_to_the_scanned_root() {
+        let s = State::new("tests/fixtures/demo/");
+        assert_eq!(
+            row_path(&s, "tests/fixtures/demo/web/goccia.toml"),
+            "web/goccia.toml"
+        );
+        assert_eq!(
+            row_path(&s, "tests/fixtures/demox/goccia.json"),
+            "tests/fixtures/demox/goccia.json"
+        );
+        assert_eq!(
+            row_path(&s, "/elsewhere/goccia.json"),
+            "/elsewhere/goccia.json"
+        );
+        let dot = State::new(".");
+        assert_eq!(row_path(&dot, "a/goccia.json"), "a/goccia.json");
+    }
 }
