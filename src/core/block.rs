@@ -91,9 +91,13 @@ impl std::fmt::Display for NormalizedBlock {
 
 /// Lower-case hex SHA-256 (sha2 0.11 digests do not format with `{:x}`).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
+    lower_hex(&Sha256::digest(bytes))
+}
+
+/// Bytes as lower-case hex, two digits each.
+pub fn lower_hex(bytes: &[u8]) -> String {
+    let mut hex = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
         let _ = write!(hex, "{byte:02x}");
     }
     hex

@@ -2,14 +2,12 @@
 //! inputs: the config governing each, and the report of the ones that block
 //! (goccia-reference.md §12.1).
 
+use crate::core::discover::CONFIG_NAMES;
 use crate::core::display::{common_directory, display_path, shell_quote};
 use crate::core::env::Env;
 use crate::core::key::{TrustKey, trust_key_for_path};
 use crate::core::paths::{expand_without_trailing_separator, parent_dir};
 use crate::core::report::{ConfigReport, ConfigState};
-
-/// The effective config of a directory, in GocciaScript's priority order.
-pub const CONFIG_NAMES: [&str; 3] = ["goccia.toml", "goccia.json5", "goccia.json"];
 
 /// The nearest `goccia.toml`/`goccia.json5`/`goccia.json` searched upward
 /// from `dir` (inclusive), as a trust key.

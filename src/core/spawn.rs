@@ -64,7 +64,7 @@ fn digest_stream(mut r: impl Read + Send + 'static) -> JoinHandle<(u64, String)>
                 Err(_) => break,
             }
         }
-        (total, crate::core::policy::hex(&hasher.finalize()))
+        (total, crate::core::block::lower_hex(&hasher.finalize()))
     })
 }
 

@@ -116,20 +116,7 @@ impl Verdict {
     }
 }
 
-/// Lower-case hex SHA-256 (sha2 0.11 digests do not implement `LowerHex`).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    hex(&Sha256::digest(bytes))
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
-}
+pub use crate::core::block::sha256_hex;
 
 #[cfg(test)]
 pub(crate) mod test_support {
