@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
@@ -13,17 +14,17 @@ use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
 use crate::cli::{Io, load_store, store_failure};
-use crate::core::config::{ConfigSnapshot, load_config};
+use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::gate::decide;
-use crate::core::key::TrustKey;
 use crate::core::policy::{
     ConfigDecision, ConfigTrust, Expectation, OperationDecision, Policy, RecordHandle, Verdict,
     expect_refusal, load_policy, mark_config_trusted, state_dir, write_config_decision,
 };
-use crate::core::scan::scan;
+use crate::core::report::ConfigReport;
+use crate::core::scan::{discover_all, report_and_snapshot};
 use crate::core::trust::{plan_trust, record_trust};
 
 /// The policy, given or shipped, with the store's directory always denied.
@@ -316,22 +317,24 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
         policy.deny_also(&records, env);
     }
-    let reports = match scan(&paths, env, &store) {
-        Ok(r) => r,
+    let keys = match discover_all(&paths, env, &|_| {}) {
+        Ok(k) => k,
         Err(e) => {
             io.error(e);
             return exit::FAILURE;
         }
     };
-    let decisions: Vec<Option<ConfigDecision>> = reports
-        .iter()
-        .map(|r| {
-            load_config(&TrustKey(r.key.clone()), env)
-                .ok()
+    // One load per config serves both its state and its verdict.
+    let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = keys
+        .par_iter()
+        .map(|key| {
+            let (report, snapshot) = report_and_snapshot(key, env, &store);
+            let decision = snapshot
                 .filter(|s| s.requests_grants())
-                .map(|s| decide(&policy, &s, env))
+                .map(|s| decide(&policy, &s, env));
+            (report, decision)
         })
-        .collect();
+        .unzip();
     if args.json {
         let configs: Vec<JsonConfig> = reports
             .iter()

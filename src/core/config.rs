@@ -21,6 +21,8 @@ pub struct ConfigSnapshot {
     pub files: Vec<String>,
     pub request: PermissionRequest,
     pub block: NormalizedBlock,
+    /// The block parsed, as the store records it.
+    pub block_json: json::Json,
     pub sha256: String,
     /// Where each path scope resolves now.
     pub targets: Targets,
@@ -62,13 +64,14 @@ pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigEr
     let block = NormalizedBlock::from_request(&request);
     let sha256 = block.sha256();
     let targets = record_targets(&request);
-    let parsed = json::parse(block.as_str()).expect("a normalized block is valid JSON");
-    let lines = description_lines(&parsed);
+    let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
+    let lines = description_lines(&block_json);
     Ok(ConfigSnapshot {
         key: key.clone(),
         files: loaded.files,
         request,
         block,
+        block_json,
         sha256,
         targets,
         lines,

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::core::config::load_config;
+use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::discover::{DiscoverError, WalkProgress, discover, discover_all_until};
 use crate::core::display::display_path;
 use crate::core::env::Env;
@@ -78,13 +78,24 @@ pub fn scan_streaming(
 
 /// One config's report against the store.
 pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
+    report_and_snapshot(key, env, store).0
+}
+
+/// One config's report against the store, with the snapshot it was made
+/// from (absent when the config does not load), for callers that go on to
+/// judge or record the config without reading it again.
+pub fn report_and_snapshot(
+    key: &TrustKey,
+    env: &Env,
+    store: &Store,
+) -> (ConfigReport, Option<ConfigSnapshot>) {
     let stored = store.get(key.as_str());
     let display = display_path(key.as_str(), &env.cwd);
     let stored_info = stored.map(stored_info);
     match load_config(key, env) {
         Ok(snapshot) => {
             let comparison = compare(&snapshot, stored);
-            ConfigReport {
+            let report = ConfigReport {
                 key: key.as_str().to_string(),
                 display_path: display,
                 state: comparison.state,
@@ -95,20 +106,24 @@ pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
                 targets: snapshot.targets.to_pairs(),
                 stored: stored_info,
                 error: None,
-            }
+            };
+            (report, Some(snapshot))
         }
-        Err(error) => ConfigReport {
-            key: key.as_str().to_string(),
-            display_path: display,
-            state: ConfigState::Error,
-            files: vec![key.as_str().to_string()],
-            lines: Vec::<DiffLine>::new(),
-            block: None,
-            sha256: None,
-            targets: Vec::new(),
-            stored: stored_info,
-            error: Some(error),
-        },
+        Err(error) => {
+            let report = ConfigReport {
+                key: key.as_str().to_string(),
+                display_path: display,
+                state: ConfigState::Error,
+                files: vec![key.as_str().to_string()],
+                lines: Vec::<DiffLine>::new(),
+                block: None,
+                sha256: None,
+                targets: Vec::new(),
+                stored: stored_info,
+                error: Some(error),
+            };
+            (report, None)
+        }
     }
 }
 

@@ -8,7 +8,6 @@ use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::discover::DiscoverError;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
-use crate::core::json;
 use crate::core::key::{is_under, trust_key_for_directory, trust_key_for_path};
 use crate::core::listing::config_exists;
 use crate::core::report::ConfigState;
@@ -86,7 +85,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
 pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
     StoredEntry {
         sha256: snapshot.sha256.clone(),
-        block: json::parse(snapshot.block.as_str()).expect("a normalized block is valid JSON"),
+        block: snapshot.block_json.clone(),
         targets: snapshot.targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),

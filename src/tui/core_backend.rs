@@ -12,7 +12,7 @@ use crate::core::env::Env;
 use crate::core::key::TrustKey;
 use crate::core::listing::{config_exists, list_entries};
 use crate::core::report::{ConfigReport, StoreEntryReport};
-use crate::core::scan::{ScanEvent as CoreEvent, report_for, scan_streaming};
+use crate::core::scan::{ScanEvent as CoreEvent, report_and_snapshot, scan_streaming};
 use crate::core::store::utc_timestamp_now;
 use crate::core::store::{Store, StoreError, StoreLocation, read_store, update_store};
 use crate::core::trust::entry_for;
@@ -185,16 +185,12 @@ impl TuiBackend for CoreBackend {
             let mut fresh = Vec::new();
             for s in shown {
                 let key = TrustKey(s.key.clone());
-                let current = report_for(&key, &self.env, store);
-                if !same_as_shown(s, &current) {
-                    stale.push(current);
-                    continue;
-                }
-                if let Ok(snapshot) = load_config(&key, &self.env) {
-                    fresh.push(snapshot);
+                match report_and_snapshot(&key, &self.env, store) {
+                    (current, Some(snapshot)) if same_as_shown(s, &current) => fresh.push(snapshot),
+                    (current, _) => stale.push(current),
                 }
             }
-            if !stale.is_empty() || fresh.len() != shown.len() {
+            if !stale.is_empty() {
                 return Ok(Err(stale));
             }
             for snapshot in &fresh {
