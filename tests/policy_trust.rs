@@ -1064,3 +1064,24 @@ Trusted 1 config file in $ROOT/home/.config/goccia/trust.json
         sha.as_str()
     );
 }
+
+/// With no locatable store (no HOME) there is no store directory to deny;
+/// the gate must not fall back to denying `/`, which would deny everything.
+#[test]
+fn without_a_store_nothing_extra_is_denied() {
+    let t = TestEnv::new();
+    t.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-read": ["./d"]}}"#,
+    );
+    let policy = t.write(
+        "../policy.json",
+        r#"{"approved_workspaces": ["."], "grants": {"READ_ONLY": "allow"}, "risk_to_level": {"R0": "READ_ONLY"}}"#,
+    );
+    let out = t.run_with_env(
+        &["scan", "--policy", policy.to_str().unwrap()],
+        &[("HOME", "")],
+    );
+    assert!(out.stdout.contains("p/goccia.json: ALLOWED"), "{out}");
+    assert!(!out.stdout.contains("DENIED_ROOT"), "{out}");
+}

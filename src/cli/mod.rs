@@ -170,15 +170,9 @@ pub fn store_failure(e: &StoreError, io: &mut Io<'_>) -> u8 {
 /// gate needs to know where the store is.
 fn policy_command(g: &GlobalArgs, args: &policy::PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let mut args = args.clone();
-    args.store_dir = match locate_store(g.trust_store.as_deref(), env) {
-        Ok(loc) => Some(
-            std::path::Path::new(&loc.path)
-                .parent()
-                .unwrap_or(std::path::Path::new("/"))
-                .to_path_buf(),
-        ),
-        Err(_) => None,
-    };
+    args.store_dir = locate_store(g.trust_store.as_deref(), env)
+        .ok()
+        .map(|loc| loc.dir().to_path_buf());
     let _ = io.out.flush();
     policy::run(&args, env)
 }

@@ -147,23 +147,10 @@ pub fn run(args: &PolicyArgs, env: &Env) -> u8 {
     }
 }
 
-/// The platform's default trust-store directory, as GocciaScript computes it
-/// (goccia-permissions.md, "The store").
-pub fn default_store_dir(env: &Env) -> PathBuf {
-    if cfg!(target_os = "macos") {
-        Path::new(&env.home).join("Library/Application Support/Goccia")
-    } else if env.xdg_config_home.starts_with('/') {
-        Path::new(&env.xdg_config_home).join("goccia")
-    } else {
-        Path::new(&env.home).join(".config/goccia")
-    }
-}
-
 fn load(common: &PolicyFileArgs, args: &PolicyArgs, env: &Env) -> Result<Policy, Failure> {
-    let store = args
-        .store_dir
-        .clone()
-        .unwrap_or_else(|| default_store_dir(env));
+    // No store can be located (no HOME): there is no store directory to
+    // protect beyond the policy's own denied roots.
+    let store = args.store_dir.clone().unwrap_or_default();
     load_policy(common.policy.as_deref(), env, &store).map_err(|e| Failure::usage(e.to_string()))
 }
 

@@ -25,16 +25,18 @@ use crate::core::policy::{
 };
 use crate::core::report::ConfigReport;
 use crate::core::scan::{discover_all, report_and_snapshot};
+use crate::core::store::StoreLocation;
 use crate::core::trust::{plan_trust, record_trust};
 
-/// The policy, given or shipped, with the store's directory always denied.
+/// The policy, given or shipped, with the store's directory (when there is
+/// a store) always denied.
 fn policy_for(
     file: Option<&str>,
-    store_path: &str,
+    store: Option<&StoreLocation>,
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<Policy, u8> {
-    let store_dir = Path::new(store_path).parent().unwrap_or(Path::new("/"));
+    let store_dir = store.map_or(Path::new(""), StoreLocation::dir);
     load_policy(file, env, store_dir).map_err(|e| {
         io.error(e);
         exit::USAGE
@@ -86,7 +88,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut policy = match policy_for(args.policy.as_deref(), &loc.path, env, io) {
+    let mut policy = match policy_for(args.policy.as_deref(), Some(&loc), env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -187,7 +189,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             loc.path
         );
     } else if !allowed.is_empty() {
-        if let Err(e) = record_trust(&loc, store.clone(), &allowed) {
+        if let Err(e) = record_trust(&loc, store, &allowed) {
             return store_failure(&e, io);
         }
         // The records of what was trusted now say so.
@@ -306,9 +308,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     } else {
         args.paths.clone()
     };
-    let (store, store_path, store_error) = store_or_empty(g, env);
-    let store_path = store_path.unwrap_or_default();
-    let mut policy = match policy_for(args.policy.as_deref(), &store_path, env, io) {
+    let (store, location, store_error) = store_or_empty(g, env);
+    let mut policy = match policy_for(args.policy.as_deref(), location.as_ref(), env, io) {
         Ok(p) => p,
         Err(code) => return code,
     };

@@ -12,7 +12,7 @@ use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
 use crate::core::scan::scan;
-use crate::core::store::{Store, locate_store, read_store};
+use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 
 #[derive(Serialize)]
 struct JsonScan {
@@ -22,13 +22,14 @@ struct JsonScan {
 }
 
 /// The store for a read-only command: any problem is reported and the store
-/// treated as empty, as GocciaScript does at run time.
-pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<String>, Option<String>) {
+/// treated as empty, as GocciaScript does at run time. The location is absent
+/// when no store can be located.
+pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<StoreLocation>, Option<String>) {
     match locate_store(g.trust_store.as_deref(), env) {
         Err(e) => (Store::default(), None, Some(e.to_string())),
         Ok(loc) => match read_store(&loc.path) {
-            Ok(store) => (store, Some(loc.path), None),
-            Err(e) => (Store::default(), Some(loc.path), Some(e.to_string())),
+            Ok(store) => (store, Some(loc), None),
+            Err(e) => (Store::default(), Some(loc), Some(e.to_string())),
         },
     }
 }

@@ -25,6 +25,14 @@ impl StoreLocation {
     pub fn lock_path(&self) -> String {
         format!("{}.lock", self.path)
     }
+
+    /// The directory holding the store, its lock and its temporary file:
+    /// the directory no config may be granted (policy-gate, §11.5).
+    pub fn dir(&self) -> &std::path::Path {
+        std::path::Path::new(&self.path)
+            .parent()
+            .unwrap_or(std::path::Path::new("/"))
+    }
 }
 
 /// `--trust-store=<path>` (already checked non-empty by the caller) goes
