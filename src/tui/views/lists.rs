@@ -51,6 +51,18 @@ fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(have)))
 }
 
+/// The width of the path column: the widest path in the window, so the
+/// summaries line up, but leaving the mark (2), the state column and 14
+/// columns of summary on narrow screens.
+fn path_column<'a>(paths: impl Iterator<Item = &'a str>, width: u16, state_w: usize) -> usize {
+    let cap = (width as usize).saturating_sub(2 + state_w + 14).max(8);
+    paths
+        .map(|p| Span::raw(clean(p)).width())
+        .max()
+        .unwrap_or(0)
+        .min(cap)
+}
+
 fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
     for (i, line) in lines.into_iter().enumerate() {
         let r = Rect {
@@ -79,15 +91,13 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
 
     let rows = inner.height as usize;
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
-    // Align summaries on the widest path in the window, leaving the
-    // summary some room on narrow screens.
-    let cap = (inner.width as usize).saturating_sub(2 + 16 + 14).max(8);
-    let path_w = state.visible[first..last]
-        .iter()
-        .map(|&i| Span::raw(clean(row_path(state, &state.configs[i].display_path))).width())
-        .max()
-        .unwrap_or(0)
-        .min(cap);
+    let path_w = path_column(
+        state.visible[first..last]
+            .iter()
+            .map(|&i| row_path(state, &state.configs[i].display_path)),
+        inner.width,
+        16,
+    );
     let lines: Vec<Line> = state.visible[first..last]
         .iter()
         .enumerate()
@@ -156,13 +166,13 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 
     let rows = inner.height as usize;
     let (first, last) = window(&store.cursor, store.entries.len(), rows);
-    let cap = (inner.width as usize).saturating_sub(2 + 13 + 14).max(8);
-    let path_w = store.entries[first..last]
-        .iter()
-        .map(|e| Span::raw(clean(&e.display_path)).width())
-        .max()
-        .unwrap_or(0)
-        .min(cap);
+    let path_w = path_column(
+        store.entries[first..last]
+            .iter()
+            .map(|e| e.display_path.as_str()),
+        inner.width,
+        13,
+    );
     let lines: Vec<Line> = store.entries[first..last]
         .iter()
         .enumerate()
