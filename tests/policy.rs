@@ -162,7 +162,7 @@ fn read_only_deny_denies_reads() {
     assert_eq!(code, 3);
     assert_eq!(
         json(&out)["reason"],
-        "unknown grant \"deny\" for READ_ONLY (default denial)"
+        "READ_ONLY denied by its grant \"deny\" at R0"
     );
 }
 

@@ -210,20 +210,20 @@ Permission requests under ./, judged by policy $ROOT/ci/policy.json:
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
 
   lan/goccia.json (new): DENIED
-    allow-net-private 192.168.0.0/16: R3 - DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    allow-net-private 192.168.0.0/16: R3 - DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   legacy/goccia.json (new): DENIED
-    unsafe-shadowrealm (unscoped): R3 - DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    unsafe-shadowrealm (unscoped): R3 - DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   native/goccia.json (new): DENIED
-    allow-ffi $ROOT/work/native/libfast.so: R3 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    allow-ffi $ROOT/work/native/libfast.so: R3 APPROVED_WORKSPACE DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   sandboxed/goccia.json (new): ALLOWED
     sandbox-copy $ROOT/work/sandboxed/src: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
     sandbox-copy-rw $ROOT/work/sandboxed/out: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
 
   vendored/goccia.json (new): DENIED
-    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level
+    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)
 
   web/goccia.json (new): NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
@@ -339,7 +339,7 @@ fn ci_bootstrap_trusts_exactly_what_the_policy_allows() {
     assert_eq!(vendored["verdict"], "DENIED");
     assert_eq!(
         vendored["reason"],
-        "allow-read: target classified DENIED_ROOT — denied at any risk level"
+        "allow-read: target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)"
     );
     assert_eq!(
         requests(vendored),
@@ -702,7 +702,7 @@ app/goccia.json: ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
     allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
 vendored/goccia.json: DENIED
-    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level
+    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)
 web/goccia.json: NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
 [exit status: 0]"
@@ -732,7 +732,7 @@ web/goccia.json: NEEDS_AUTH
                 "level": "READ_ONLY",
                 "classification": "DENIED_ROOT",
                 "verdict": "DENIED",
-                "reason": "target classified DENIED_ROOT — denied at any risk level"
+                "reason": "target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)"
             }]
         })
     );
@@ -858,7 +858,7 @@ fn the_store_directory_is_always_denied() {
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/work/.trust: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
+            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/work/.trust: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/work/.trust)\n"
         ),
         "{out}"
     );
@@ -900,7 +900,7 @@ fn the_store_directory_is_always_denied() {
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "    allow-read $ROOT/home/notes: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0\n    allow-read $ROOT/home/.config/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
+            "    allow-read $ROOT/home/notes: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0\n    allow-read $ROOT/home/.config/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/home/.config/goccia)\n"
         ),
         "{out}"
     );
@@ -927,7 +927,7 @@ fn the_state_directory_is_denied_too() {
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "    sandbox-copy-rw $ROOT/work/.ci-state: R1 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
+            "    sandbox-copy-rw $ROOT/work/.ci-state: R1 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/work/.ci-state)\n"
         ),
         "{out}"
     );
@@ -1044,8 +1044,8 @@ fn read_only_deny_stops_even_workspace_reads() {
 Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json:
 
   app/goccia.json (new): DENIED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for READ_ONLY (default denial)
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for READ_ONLY (default denial)
+    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
+    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
 
   frontend/goccia.toml (new): ALLOWED
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1

@@ -28,7 +28,8 @@ const DEFAULT_POLICY: (&str, &str) = (
     include_str!("../../../policies/default-linux.json"),
 );
 
-const KEYS: [&str; 7] = [
+const KEYS: [&str; 8] = [
+    "schema_version",
     "approved_workspaces",
     "system_read_only_roots",
     "personal_data_roots",
@@ -197,6 +198,13 @@ pub fn parse_policy(
                 KEYS.join(", ")
             )));
         }
+    }
+
+    // The seed's own tooling stamps its policy files with a version string;
+    // it changes nothing here, but anything else there is a mistake.
+    match doc.get("schema_version") {
+        None | Some(Json::String(_)) => {}
+        Some(_) => return Err(invalid("schema_version must be a string".into())),
     }
 
     let root_list = |key: &str| -> Result<Vec<Root>, PolicyError> {

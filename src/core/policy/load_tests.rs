@@ -110,7 +110,7 @@ fn every_load_error_names_the_file_and_the_problem() {
         ),
         (
             r#"{"grants": {}, "risk_to_level": {}, "extra": 1}"#,
-            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
+            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: schema_version, approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
         ),
         (
             r#"{"grants": {}, "grants": {}, "risk_to_level": {}}"#,
@@ -209,5 +209,18 @@ fn the_policy_hash_is_of_the_file_bytes() {
     assert_eq!(
         pol.sha256,
         crate::core::policy::sha256_hex(MINIMAL.as_bytes())
+    );
+}
+
+#[test]
+fn a_schema_version_string_is_accepted_and_nothing_else_there() {
+    let pol = parse(r#"{"schema_version": "1.0", "grants": {}, "risk_to_level": {}}"#).unwrap();
+    assert_eq!(
+        pol.to_json(false),
+        r#"{"schema_version":"1.0","grants":{},"risk_to_level":{}}"#
+    );
+    assert_eq!(
+        error(r#"{"schema_version": 1, "grants": {}, "risk_to_level": {}}"#),
+        "policy invalid: /p/policy.json (schema_version must be a string)"
     );
 }
