@@ -34,9 +34,12 @@ const POLICY: &str = r#"{
 }
 "#;
 
-/// The repository under review (the working directory) and the policy,
+/// The repository under review (the working directory, a git checkout) and the policy,
 /// outside it at `$ROOT/ci/policy.json`. Returns the policy's path.
 fn fixture(t: &TestEnv) -> String {
+    // A checkout: `.` in the policy is this repository's root, whichever
+    // PATHs under it are reviewed.
+    t.mkdir(".git");
     std::fs::create_dir_all(t.home.join(".ssh")).unwrap();
     std::fs::write(t.home.join(".ssh/id_ed25519"), "secret").unwrap();
 
@@ -841,80 +844,144 @@ fn a_bad_policy_is_exit_2_naming_the_file() {
 
 #[test]
 fn the_store_directory_is_always_denied() {
-    // A store kept inside the repository: the workspace is approved, the
-    // store's directory is not, whatever the policy says.
+    // The store under a system root the policy makes readable: the store's
+    // directory is denied all the same, whatever the policy says.
     let t = TestEnv::new();
-    let policy = fixture(&t);
+    fixture(&t);
+    let sys = t.root.join("sys");
+    std::fs::create_dir_all(sys.join("goccia")).unwrap();
+    let policy = write_policy(
+        &t,
+        &POLICY.replace(
+            r#""personal_data_roots": ["~"],"#,
+            &format!(
+                r#""personal_data_roots": ["~"], "system_read_only_roots": ["{}"],"#,
+                sys.display()
+            ),
+        ),
+    );
     t.write(
         "peek/goccia.json",
-        r#"{ "permissions": { "allow-read": ["../.trust"] } }"#,
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["{}", "{}"] }} }}"#,
+            sys.join("notes").display(),
+            sys.join("goccia").display()
+        ),
     );
-    t.mkdir(".trust");
-    let flag = format!(
-        "--trust-store={}",
-        t.work.join(".trust/trust.json").display()
-    );
+    let flag = format!("--trust-store={}", sys.join("goccia/trust.json").display());
     let out = t.run(&[&flag, "trust", "--yes", "--policy", &policy, "peek", "app"]);
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/work/.trust: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/work/.trust)\n"
+            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/sys/notes: R0 SYSTEM_PATH ALLOWED — SYSTEM_PATH read at R0\n    allow-read $ROOT/sys/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/sys/goccia)\n"
         ),
         "{out}"
     );
     let store: Value =
-        serde_json::from_str(&std::fs::read_to_string(t.work.join(".trust/trust.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(sys.join("goccia/trust.json")).unwrap())
             .unwrap();
     let keys: Vec<&String> = store["trusted"].as_object().unwrap().keys().collect();
     assert_eq!(keys.len(), 1);
     assert!(keys[0].ends_with("/work/app/goccia.json"));
     let recs = records(&t);
     assert_eq!(
-        recs["$ROOT/work/peek/goccia.json"]["requests"][0]["classification"],
+        recs["$ROOT/work/peek/goccia.json"]["requests"][1]["classification"],
         "DENIED_ROOT"
     );
+}
 
-    // The default store, under a policy that approves all of home.
+#[test]
+fn a_workspace_covering_the_store_or_home_is_refused() {
+    // A store kept inside the repository under review: `.` would approve
+    // it. The policy is refused before anything is judged or written.
     let t = TestEnv::new();
-    fixture(&t);
+    let policy = fixture(&t);
+    t.mkdir(".trust");
+    let flag = format!(
+        "--trust-store={}",
+        t.work.join(".trust/trust.json").display()
+    );
+    for args in [
+        vec![flag.as_str(), "trust", "--yes", "--policy", &policy, "app"],
+        vec![flag.as_str(), "scan", "--policy", &policy, "app"],
+    ] {
+        let out = t.run(&args);
+        assert_eq!(
+            out.to_string(),
+            "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the trust store directory $ROOT/work/.trust; an approved workspace outranks it)\n[exit status: 2]",
+            "{args:?}"
+        );
+    }
+    assert!(!t.work.join(".trust/trust.json").exists());
+    assert_nothing_written(&t);
+
+    // A policy that approves all of home.
     let policy = write_policy(
         &t,
-        &POLICY
-            .replace(
-                r#""personal_data_roots": ["~"]"#,
-                r#""approved_workspaces": [".", "~"], "personal_data_roots": []"#,
-            )
-            .replace(r#""approved_workspaces": ["."],"#, ""),
-    );
-    std::fs::create_dir_all(t.home.join(".config/goccia")).unwrap();
-    let store_dir = t.home.join(".config/goccia");
-    t.write(
-        "peek/goccia.json",
-        &format!(
-            r#"{{ "permissions": {{ "allow-read": ["{}", "{}"] }} }}"#,
-            t.home.join("notes").display(),
-            store_dir.display()
+        &POLICY.replace(
+            r#""approved_workspaces": ["."]"#,
+            r#""approved_workspaces": [".", "~"]"#,
         ),
     );
-    let out = t.run(&["trust", "--yes", "--policy", &policy, "peek"]);
-    assert_eq!(out.code, 3, "{out}");
-    assert!(
-        out.stdout.contains(
-            "    allow-read $ROOT/home/notes: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0\n    allow-read $ROOT/home/.config/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/home/.config/goccia)\n"
-        ),
-        "{out}"
+    let out = t.run(&["trust", "--yes", "--policy", &policy, "app"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \"~\" resolves to $ROOT/home, which covers $HOME ($ROOT/home); an approved workspace outranks it)\n[exit status: 2]"
     );
-    assert!(!t.default_store().exists());
+    assert_nothing_written(&t);
 }
 
 #[test]
 fn the_state_directory_is_denied_too() {
+    // The records' directory under a readable system root: denied anyway.
     let t = TestEnv::new();
-    let policy = fixture(&t);
+    fixture(&t);
+    let sys = t.root.join("sys");
+    std::fs::create_dir_all(&sys).unwrap();
+    let policy = write_policy(
+        &t,
+        &POLICY.replace(
+            r#""personal_data_roots": ["~"],"#,
+            &format!(
+                r#""personal_data_roots": ["~"], "system_read_only_roots": ["{}"],"#,
+                sys.display()
+            ),
+        ),
+    );
     t.write(
         "audit/goccia.json",
-        r#"{ "sandbox": { "copy-rw": ["../.ci-state"] } }"#,
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["{}"] }} }}"#,
+            sys.join("ci-state").display()
+        ),
     );
+    let state = sys.join("ci-state");
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &policy,
+        "--state-dir",
+        state.to_str().unwrap(),
+        "audit",
+    ]);
+    assert_eq!(out.code, 3, "{out}");
+    assert!(
+        out.stdout.contains(
+            "    allow-read $ROOT/sys/ci-state: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/sys/ci-state)\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(records_in(&t, &state).len(), 1);
+    // scan judges alike (the state dir from the environment).
+    let out = t.run_with_env(
+        &["scan", "--policy", &policy, "audit"],
+        &[("GOCCIA_TRUST_STATE_DIR", state.to_str().unwrap())],
+    );
+    assert!(out.stdout.contains("audit/goccia.json: DENIED\n"), "{out}");
+
+    // Inside the tree under review, the records' directory would be
+    // approved by `.`: the policy is refused.
     let out = t.run(&[
         "trust",
         "--yes",
@@ -924,23 +991,11 @@ fn the_state_directory_is_denied_too() {
         ".ci-state",
         "audit",
     ]);
-    assert_eq!(out.code, 3, "{out}");
-    assert!(
-        out.stdout.contains(
-            "    sandbox-copy-rw $ROOT/work/.ci-state: R1 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/work/.ci-state)\n"
-        ),
-        "{out}"
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the decision records' directory $ROOT/work/.ci-state; an approved workspace outranks it)\n[exit status: 2]"
     );
-    assert_eq!(records_in(&t, &t.work.join(".ci-state")).len(), 1);
-    // scan judges alike (the state dir from the environment).
-    let out = t.run_with_env(
-        &["scan", "--policy", &policy, "audit"],
-        &[(
-            "GOCCIA_TRUST_STATE_DIR",
-            t.work.join(".ci-state").to_str().unwrap(),
-        )],
-    );
-    assert!(out.stdout.contains("audit/goccia.json: DENIED\n"), "{out}");
+    assert!(!t.work.join(".ci-state").exists());
 }
 
 #[test]
@@ -1084,4 +1139,85 @@ fn without_a_store_nothing_extra_is_denied() {
     );
     assert!(out.stdout.contains("p/goccia.json: ALLOWED"), "{out}");
     assert!(!out.stdout.contains("DENIED_ROOT"), "{out}");
+}
+
+/// Issue 9: `.` is the tree under review, never the working directory. Run
+/// from `/` (a common CI default) or from `$HOME`, the policy approves only
+/// the repository being reviewed, so nothing outside it is allowed.
+#[test]
+fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
+    let t = TestEnv::new();
+    let policy = fixture(&t);
+    std::fs::create_dir_all(t.home.join("Documents")).unwrap();
+    t.write(
+        "grab/goccia.json",
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["/etc/shadow", "{}", "../shared"] }},
+                 "sandbox": {{ "copy-rw": ["/etc"] }} }}"#,
+            t.home.join("Documents").display()
+        ),
+    );
+    let repo = t.work.display().to_string();
+    let grab = t.work.join("grab").display().to_string();
+    let _sha = scan_json(&t, &["grab"])["$ROOT/work/grab/goccia.json"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let home = t.home.clone();
+    for cwd in [Path::new("/"), home.as_path()] {
+        for args in [
+            vec!["trust", "--dry-run", "--policy", &policy, &grab],
+            vec!["trust", "--dry-run", "--policy", &policy, &repo],
+        ] {
+            let out = t.run_in(cwd, &args, &[]);
+            assert_eq!(out.code, 3, "{cwd:?} {args:?}\n{out}");
+            let judged = |line: &str| {
+                out.stdout
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(line))
+                    .unwrap_or_else(|| panic!("{line}\n{out}"))
+                    .to_string()
+            };
+            assert!(
+                judged("allow-read $ROOT/work/shared:").contains("APPROVED_WORKSPACE ALLOWED"),
+                "{out}"
+            );
+            for outside in [
+                "allow-read /etc/shadow:",
+                "allow-read $ROOT/home/Documents:",
+                "sandbox-copy-rw /etc:",
+            ] {
+                let line = judged(outside);
+                assert!(line.contains(" DENIED — "), "{cwd:?} {args:?}: {line}");
+                assert!(!line.contains("APPROVED_WORKSPACE"), "{line}");
+            }
+            assert!(
+                out.stdout.contains("work/grab/goccia.json (new): DENIED\n"),
+                "{out}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+
+    // Reviewing `/` or `$HOME` itself: the workspace would be everything.
+    for (cwd, resolved, why) in [
+        ("/", "/", "the filesystem root, which covers every path"),
+        (
+            t.home.to_str().unwrap(),
+            "$ROOT/home",
+            "which covers $HOME ($ROOT/home); an approved workspace outranks it",
+        ),
+    ] {
+        let out = t.run_in(
+            Path::new(cwd),
+            &["trust", "--dry-run", "--policy", &policy, "."],
+            &[],
+        );
+        assert_eq!(
+            out.to_string(),
+            format!(
+                "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to {resolved}, {why})\n[exit status: 2]"
+            )
+        );
+    }
 }

@@ -20,24 +20,36 @@ use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::policy::{
-    ConfigDecision, ConfigTrust, Expectation, OperationDecision, Policy, RecordHandle, Verdict,
-    expect_refusal, load_policy, mark_config_trusted, state_dir, write_config_decision,
+    ConfigDecision, ConfigTrust, Expectation, LoadContext, OperationDecision, Policy, RecordHandle,
+    Verdict, expect_refusal, load_policy, mark_config_trusted, state_dir, trees_under_review,
+    write_config_decision,
 };
 use crate::core::report::ConfigReport;
 use crate::core::scan::{discover_all, report_and_snapshot};
 use crate::core::store::StoreLocation;
 use crate::core::trust::{plan_trust, record_trust};
 
-/// The policy, given or shipped, with the store's directory (when there is
-/// a store) always denied.
+/// The policy, given or shipped, for judging the configs under `paths`: `.`
+/// and every relative root mean the trees under review (never the working
+/// directory), the store's directory (when there is a store) is always
+/// denied, and a workspace covering `/`, `$HOME`, a protected root, the
+/// store or the records' directory is refused (exit 2).
 fn policy_for(
     file: Option<&str>,
     store: Option<&StoreLocation>,
+    paths: &[String],
+    records: Option<&Path>,
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<Policy, u8> {
-    let store_dir = store.map_or(Path::new(""), StoreLocation::dir);
-    load_policy(file, env, store_dir).map_err(|e| {
+    let trees = trees_under_review(paths, env);
+    let ctx = LoadContext {
+        env,
+        anchors: &trees,
+        store_dir: store.map_or(Path::new(""), StoreLocation::dir),
+        state_dir: records,
+    };
+    load_policy(file, &ctx).map_err(|e| {
         io.error(e);
         exit::USAGE
     })
@@ -88,12 +100,20 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut policy = match policy_for(args.policy.as_deref(), Some(&loc), env, io) {
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let records = state_dir(args.state_dir.as_deref(), env_state.as_deref(), env);
+    let mut policy = match policy_for(
+        args.policy.as_deref(),
+        Some(&loc),
+        &args.paths,
+        records.as_deref().ok(),
+        env,
+        io,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let records = match state_dir(args.state_dir.as_deref(), env_state.as_deref(), env) {
+    let records = match records {
         Ok(d) => d,
         Err(e) => {
             io.error(e);
@@ -309,14 +329,22 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         args.paths.clone()
     };
     let (store, location, store_error) = store_or_empty(g, env);
-    let mut policy = match policy_for(args.policy.as_deref(), location.as_ref(), env, io) {
+    // Judged as `trust --policy` judges: the records' directory is denied.
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let records = state_dir(None, env_state.as_deref(), env).ok();
+    let mut policy = match policy_for(
+        args.policy.as_deref(),
+        location.as_ref(),
+        &paths,
+        records.as_deref(),
+        env,
+        io,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    // Judged as `trust --policy` judges: the records' directory is denied.
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
-        policy.deny_also(&records, env);
+    if let Some(records) = &records {
+        policy.deny_also(records, env);
     }
     let keys = match discover_all(&paths, env, &|_| {}) {
         Ok(k) => k,
