@@ -106,13 +106,14 @@ fn evaluate_prints_the_reference_object() {
         out,
         "{\"verdict\":\"DENIED\",\"reason\":\"unknown risk class \\\"R9\\\" (default denial)\",\"risk\":\"R9\",\"level\":null,\"classification\":null}\n"
     );
-    let (code, out, _) = e.run(&["evaluate", "--risk", "R1", "--target", "/etc/passwd"]);
+    // (/etc/hosts: the shipped default narrows /etc to what programs read.)
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R1", "--target", "/etc/hosts"]);
     assert_eq!(code, 3);
     assert_eq!(
         json(&out)["reason"],
         "SYSTEM_PATH outside approved workspace \u{2014} writes/effects only inside workspace"
     );
-    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "/etc/passwd"]);
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "/etc/hosts"]);
     assert_eq!(
         (code, json(&out)["classification"].clone()),
         (0, "SYSTEM_PATH".into())
@@ -660,5 +661,72 @@ fn a_closed_stdout_ends_the_policy_verbs_quietly() {
             !err.contains("panicked") && !err.contains("Error"),
             "{verb}: {err}"
         );
+    }
+}
+
+/// Issue 9: the shipped default denies the usual secret locations, names
+/// the root that matched, and keeps `/etc` to what programs legitimately
+/// read.
+#[test]
+#[cfg_attr(target_os = "macos", ignore = "the Linux default policy's roots")]
+fn the_default_policy_denies_secret_locations() {
+    let e = setup();
+    let denied: &[(&str, &str)] = &[
+        ("/etc/shadow", "/etc/shadow"),
+        ("/proc/1/environ", "/proc"),
+        ("/proc/self/environ", "/proc"),
+        ("/run/secrets/db", "/run/secrets"),
+        (
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            // /var/run is usually a link to /run: either root may match.
+            "/var/run/secrets|/run/secrets",
+        ),
+        ("/etc/ssl/private/server.key", "/etc/ssl/private"),
+        ("~/.docker/config.json", "~/.docker"),
+        ("~/.kube/config", "~/.kube"),
+        ("~/.netrc", "~/.netrc"),
+        ("~/.npmrc", "~/.npmrc"),
+        ("~/.pypirc", "~/.pypirc"),
+        ("~/.git-credentials", "~/.git-credentials"),
+        ("~/.config/gh/hosts.yml", "~/.config/gh"),
+        ("~/.config/gcloud/credentials.db", "~/.config/gcloud"),
+        ("~/.azure/accessTokens.json", "~/.azure"),
+        ("~/.ssh/id_rsa", "~/.ssh"),
+    ];
+    let home = e.home.display().to_string();
+    for (target, root) in denied {
+        let target = target.replacen('~', &home, 1);
+        for risk in ["R0", "R1"] {
+            let (code, out, _) = e.run(&["evaluate", "--risk", risk, "--target", &target]);
+            assert_eq!(code, 3, "{target} {risk}: {out}");
+            let v = json(&out);
+            assert_eq!(v["classification"], "DENIED_ROOT", "{target}: {out}");
+            let reason = v["reason"].as_str().unwrap();
+            assert!(
+                root.split('|').any(|root| reason
+                    == format!(
+                        "target classified DENIED_ROOT \u{2014} denied at any risk level (denied root {root})"
+                    )),
+                "{target}: {reason}"
+            );
+        }
+    }
+    // /etc is narrowed: name resolution and CA certificates are readable,
+    // the rest of /etc is not.
+    for readable in [
+        "/etc/hosts",
+        "/etc/resolv.conf",
+        "/etc/ssl/certs/ca-certificates.crt",
+    ] {
+        let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", readable]);
+        assert_eq!(
+            (code, json(&out)["classification"].clone()),
+            (0, "SYSTEM_PATH".into()),
+            "{readable}"
+        );
+    }
+    for other in ["/etc/passwd", "/etc/machine-id", "/etc"] {
+        let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", other]);
+        assert_eq!(code, 3, "{other}: {out}");
     }
 }

@@ -1159,7 +1159,7 @@ fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
     );
     let repo = t.work.display().to_string();
     let grab = t.work.join("grab").display().to_string();
-    let _sha = scan_json(&t, &["grab"])["$ROOT/work/grab/goccia.json"]["sha256"]
+    let sha = scan_json(&t, &["grab"])["$ROOT/work/grab/goccia.json"]["sha256"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1167,6 +1167,8 @@ fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
     for cwd in [Path::new("/"), home.as_path()] {
         for args in [
             vec!["trust", "--dry-run", "--policy", &policy, &grab],
+            // The shipped default policy.
+            vec!["trust", "--dry-run", "--expect", &sha, &grab],
             vec!["trust", "--dry-run", "--policy", &policy, &repo],
         ] {
             let out = t.run_in(cwd, &args, &[]);
