@@ -5,6 +5,7 @@
 mod common;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use common::{TestEnv, redact_timestamps};
@@ -98,7 +99,32 @@ fn write_policy(t: &TestEnv, text: &str) -> String {
     let path = t.root.join("ci/policy.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
+    // Whatever the umask: a policy others may write is refused.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     path.to_str().unwrap().to_string()
+}
+
+/// The policy's hash, shown beside its path wherever it gates, as `…`: the
+/// hash itself is checked in `a_policy_from_the_reviewed_tree_is_refused_unless_pinned`.
+fn policy_sha_redacted(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("(sha256 ") {
+        let (head, tail) = rest.split_at(i + "(sha256 ".len());
+        out.push_str(head);
+        let hex = tail
+            .get(..64)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        match hex {
+            Some(_) if tail[64..].starts_with(')') => {
+                out.push('…');
+                rest = &tail[64..];
+            }
+            _ => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn sha256(bytes: &[u8]) -> String {
@@ -203,7 +229,7 @@ fn row(parts: [&str; 6]) -> [String; 6] {
 }
 
 const BOOTSTRAP_OUT: &str = "\
-Permission requests under ./, judged by policy $ROOT/ci/policy.json:
+Permission requests under ./, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -242,7 +268,7 @@ fn ci_bootstrap_trusts_exactly_what_the_policy_allows() {
     let t = TestEnv::new();
     let policy = fixture(&t);
     let out = t.run(&["trust", "--yes", "--policy", &policy, "."]);
-    assert_eq!(out.to_string(), BOOTSTRAP_OUT);
+    assert_eq!(policy_sha_redacted(&out.to_string()), BOOTSTRAP_OUT);
 
     // The store holds the three allowed configs and nothing else.
     let store = store_entries(&t);
@@ -500,9 +526,9 @@ fn exit_codes_follow_the_worst_verdict() {
     let out = t.run(&["trust", "--yes", "--policy", &policy, "app", "web"]);
     let out_with_store = t.run(&[&store_flag, "trust", "--yes", "--policy", &policy, "web"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under app/, web/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, web/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -593,10 +619,10 @@ fn expect_trusts_only_the_reviewed_hashes() {
         "sandboxed",
     ]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         format!(
             "\
-Permission requests under app/, sandboxed/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, sandboxed/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -672,7 +698,7 @@ fn dry_run_writes_neither_store_nor_records() {
     let policy = fixture(&t);
     let out = t.run(&["trust", "--dry-run", "--policy", &policy, "."]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         BOOTSTRAP_OUT.replace(
             "Trusted 3 config files in $ROOT/home/.config/goccia/trust.json",
             "Dry run: 3 config files would be trusted in $ROOT/home/.config/goccia/trust.json; nothing was written"
@@ -693,9 +719,9 @@ fn scan_with_a_policy_shows_verdicts_and_writes_nothing() {
         "scan", "--policy", &policy, "app", "vendored", "web", "docs",
     ]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Policy: $ROOT/ci/policy.json
+Policy: $ROOT/ci/policy.json (sha256 …)
 STATE          CONFIG                SUMMARY
 never trusted  app/goccia.json       1 request
 no request     docs/goccia.json      only denies
@@ -1034,9 +1060,9 @@ fn unscoped_read_is_judged_on_the_root_and_not_auto_trusted_by_default() {
     // --expect without --policy: the shipped default policy judges.
     let out = t.run(&["trust", "--yes", "--expect", &sha, "all"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under all/, judged by policy <built-in default-linux.json>:
+Permission requests under all/, judged by policy <built-in default-linux.json> (sha256 …):
 
   all/goccia.json (new): DENIED
     allow-read (unscoped) -> /: R0 EXTERNAL_PATH DENIED — EXTERNAL_PATH not readable at R0
@@ -1094,9 +1120,9 @@ fn read_only_deny_stops_even_workspace_reads() {
     );
     let out = t.run(&["trust", "--yes", "--policy", &policy, "app", "frontend"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): DENIED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
@@ -1133,6 +1159,7 @@ fn without_a_store_nothing_extra_is_denied() {
         "../policy.json",
         r#"{"approved_workspaces": ["."], "grants": {"READ_ONLY": "allow"}, "risk_to_level": {"R0": "READ_ONLY"}}"#,
     );
+    std::fs::set_permissions(&policy, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = t.run_with_env(
         &["scan", "--policy", policy.to_str().unwrap()],
         &[("HOME", "")],
@@ -1222,4 +1249,175 @@ fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
             )
         );
     }
+}
+
+/// Issue 10: the repository under review cannot supply the policy that
+/// judges it, unless the operator pins the policy's exact content.
+#[test]
+fn a_policy_from_the_reviewed_tree_is_refused_unless_pinned() {
+    let t = TestEnv::new();
+    let outside = fixture(&t);
+    let text = std::fs::read(&outside).unwrap();
+    let sha = sha256(&text);
+    // The pull request ships a policy that approves everything it asks.
+    let inside = t.write("ci/trust-policy.json", std::str::from_utf8(&text).unwrap());
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let inside = inside.to_str().unwrap().to_string();
+    // Reaching it through a link from outside changes nothing.
+    let link = t.root.join("ci/linked.json");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let link = link.to_str().unwrap().to_string();
+    for policy in [&inside, &link] {
+        for args in [
+            vec!["trust", "--yes", "--policy", policy, "app"],
+            vec!["trust", "--dry-run", "--policy", policy, "."],
+            vec!["scan", "--policy", policy, "app"],
+        ] {
+            let out = t.run(&args);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy {} lies inside $ROOT/work, a tree under review; the policy must come from outside the reviewed tree (or pin its content with --policy-sha256)\n[exit status: 2]",
+                    policy.replace(t.root.to_str().unwrap(), "$ROOT")
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+
+    // Pinned by the operator: accepted wherever it lives, and the listing
+    // names the policy and its hash.
+    let upper = sha.to_ascii_uppercase();
+    for pin in [&sha, &upper] {
+        let out = t.run(&[
+            "trust",
+            "--dry-run",
+            "--policy",
+            &inside,
+            "--policy-sha256",
+            pin,
+            "app",
+        ]);
+        assert_eq!(out.code, 0, "{out}");
+        assert!(
+            out.stdout.starts_with(&format!(
+                "Permission requests under app/, judged by policy $ROOT/work/ci/trust-policy.json (sha256 {sha}):\n"
+            )),
+            "{out}"
+        );
+    }
+    let out = t.run(&["scan", "--policy", &inside, "--policy-sha256", &sha, "app"]);
+    assert!(
+        out.stdout.starts_with(&format!(
+            "Policy: $ROOT/work/ci/trust-policy.json (sha256 {sha})\n"
+        )),
+        "{out}"
+    );
+    let out = t.run(&[
+        "scan",
+        "--json",
+        "--policy",
+        &inside,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v["policy"],
+        serde_json::json!({"path": "$ROOT/work/ci/trust-policy.json", "sha256": sha})
+    );
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &inside,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    assert_eq!(out.code, 0, "{out}");
+    let rec = &records(&t)["$ROOT/work/app/goccia.json"];
+    assert_eq!(rec["policy"], "$ROOT/work/ci/trust-policy.json");
+    assert_eq!(rec["policy_sha256"], sha.as_str());
+
+    // Any other content is refused, inside the tree or out.
+    let t = TestEnv::new();
+    let outside = fixture(&t);
+    let wrong = "0".repeat(64);
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &outside,
+        "--policy-sha256",
+        &wrong,
+        "app",
+    ]);
+    assert_eq!(
+        out.to_string(),
+        format!(
+            "--- stderr ---\nError: policy $ROOT/ci/policy.json has sha256 {sha}, not the pinned --policy-sha256 {wrong}; no other content is accepted\n[exit status: 2]"
+        )
+    );
+    for bad in [
+        &["--policy-sha256", "abc"][..],
+        &["--policy-sha256", &"z".repeat(64)][..],
+    ] {
+        let mut args = vec!["trust", "--yes", "--policy", &outside];
+        args.extend_from_slice(bad);
+        args.push("app");
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{out}");
+        assert!(
+            out.stderr
+                .starts_with("Error: --policy-sha256 needs the policy file's SHA-256"),
+            "{out}"
+        );
+    }
+    // A pin pins a file: not without --policy.
+    let out = t.run(&["trust", "--yes", "--policy-sha256", &sha, "app"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert_nothing_written(&t);
+}
+
+/// Issue 10: a policy that group or others may write is refused.
+#[test]
+fn a_group_or_world_writable_policy_is_refused() {
+    let t = TestEnv::new();
+    let policy = fixture(&t);
+    for (mode, who) in [
+        (0o664, "its group"),
+        (0o666, "group and others"),
+        (0o602, "others"),
+    ] {
+        std::fs::set_permissions(&policy, std::fs::Permissions::from_mode(mode)).unwrap();
+        for args in [
+            vec!["trust", "--yes", "--policy", &policy, "app"],
+            vec!["scan", "--policy", &policy, "app"],
+        ] {
+            let out = t.run(&args);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy $ROOT/ci/policy.json is writable by {who} (mode {mode:04o}); run chmod go-w $ROOT/ci/policy.json, or pin its content with --policy-sha256\n[exit status: 2]"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+    // Pinned, its content is what counts.
+    let sha = sha256(&std::fs::read(&policy).unwrap());
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &policy,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    assert_eq!(out.code, 0, "{out}");
 }

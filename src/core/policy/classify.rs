@@ -128,7 +128,7 @@ pub fn fold_case(p: &str) -> String {
 }
 
 /// Separator-bounded containment of normalized absolute paths.
-fn contains(root: &str, path: &str) -> bool {
+pub(super) fn contains(root: &str, path: &str) -> bool {
     root == "/"
         || path == root
         || (path.len() > root.len()

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::classify::{canonical_path, fold_case, lexical_path};
+use super::classify::{canonical_path, contains, fold_case, lexical_path};
 use super::requests::RequestKind;
 use super::sha256_hex;
 use crate::core::env::Env;
@@ -550,7 +550,7 @@ impl Policy {
                     ));
                 }
                 for (what, lexical, canonical) in &protected {
-                    if within(spelling, lexical) || within(spelling, canonical) {
+                    if contains(spelling, lexical) || contains(spelling, canonical) {
                         return Err(refuse(format!(
                             "which covers {what}; an approved workspace outranks it"
                         )));
@@ -568,15 +568,6 @@ impl Policy {
             .cloned()
             .unwrap_or_else(|| kind.default_risk().to_string())
     }
-}
-
-/// `path` is `root` or lies under it (both normalized and absolute).
-fn within(root: &str, path: &str) -> bool {
-    root == "/"
-        || path == root
-        || (path.len() > root.len()
-            && path.starts_with(root)
-            && path.as_bytes()[root.len()] == b'/')
 }
 
 fn write_pretty(value: &Json, depth: usize, out: &mut String) {

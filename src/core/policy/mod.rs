@@ -13,6 +13,7 @@ pub mod classify;
 pub mod evaluate;
 pub mod load;
 mod net;
+pub mod provenance;
 pub mod record;
 pub mod requests;
 
@@ -23,6 +24,7 @@ pub use load::{
     Grant, LoadContext, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy,
     policy_path,
 };
+pub use provenance::{ProvenanceError, check_provenance, parse_pin};
 pub use record::{
     ConfigTrust, Expectation, RecordError, RecordHandle, expect_refusal, mark_config_trusted,
     record_config_decision, record_config_decision_expecting, state_dir, write_config_decision,
