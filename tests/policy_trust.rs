@@ -1237,17 +1237,20 @@ fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
             "which covers $HOME ($ROOT/home); an approved workspace outranks it",
         ),
     ] {
-        let out = t.run_in(
-            Path::new(cwd),
-            &["trust", "--dry-run", "--policy", &policy, "."],
-            &[],
-        );
-        assert_eq!(
-            out.to_string(),
-            format!(
-                "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to {resolved}, {why})\n[exit status: 2]"
-            )
-        );
+        for args in [
+            &["trust", "--dry-run", "--policy", &policy, "."][..],
+            // scan's default PATH is `.` too.
+            &["scan", "--policy", &policy][..],
+        ] {
+            let out = t.run_in(Path::new(cwd), args, &[]);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to {resolved}, {why})\n[exit status: 2]"
+                ),
+                "{cwd} {args:?}"
+            );
+        }
     }
 }
 
