@@ -106,13 +106,14 @@ fn evaluate_prints_the_reference_object() {
         out,
         "{\"verdict\":\"DENIED\",\"reason\":\"unknown risk class \\\"R9\\\" (default denial)\",\"risk\":\"R9\",\"level\":null,\"classification\":null}\n"
     );
-    let (code, out, _) = e.run(&["evaluate", "--risk", "R1", "--target", "/etc/passwd"]);
+    // (/etc/hosts: the shipped default narrows /etc to what programs read.)
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R1", "--target", "/etc/hosts"]);
     assert_eq!(code, 3);
     assert_eq!(
         json(&out)["reason"],
         "SYSTEM_PATH outside approved workspace \u{2014} writes/effects only inside workspace"
     );
-    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "/etc/passwd"]);
+    let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", "/etc/hosts"]);
     assert_eq!(
         (code, json(&out)["classification"].clone()),
         (0, "SYSTEM_PATH".into())
@@ -162,7 +163,7 @@ fn read_only_deny_denies_reads() {
     assert_eq!(code, 3);
     assert_eq!(
         json(&out)["reason"],
-        "unknown grant \"deny\" for READ_ONLY (default denial)"
+        "READ_ONLY denied by its grant \"deny\" at R0"
     );
 }
 
@@ -427,7 +428,8 @@ fn run_spawn_timeout_kills_a_child_that_ignores_sigterm() {
 #[test]
 fn a_record_write_failure_exits_1_and_runs_nothing() {
     let e = setup();
-    std::fs::write(e.ws.join("statefile"), "").unwrap();
+    // Outside the workspace: a records' directory inside it is refused.
+    std::fs::write(e.ws.join("../statefile"), "").unwrap();
     let (code, out, err) = e.run(&[
         "run",
         "--risk",
@@ -435,7 +437,7 @@ fn a_record_write_failure_exits_1_and_runs_nothing() {
         "--op",
         "spawn",
         "--state-dir",
-        "statefile",
+        "../statefile",
         "--",
         "sh",
         "-c",
@@ -458,7 +460,7 @@ fn a_record_write_failure_exits_1_and_runs_nothing() {
         "--target",
         "README.md",
         "--state-dir",
-        "statefile",
+        "../statefile",
     ]);
     assert_eq!(code, 1);
 }
@@ -515,4 +517,216 @@ fn state_dir_falls_back_to_xdg_then_home() {
     assert_eq!(c.output().unwrap().status.code(), Some(4));
     let home_state: &Path = &e.home.join(".local/state/goccia-trust/decisions");
     assert_eq!(std::fs::read_dir(home_state).unwrap().count(), 1);
+}
+
+#[test]
+fn a_policy_files_relative_roots_resolve_against_its_directory() {
+    let e = setup();
+    let dir = e.ws.parent().unwrap().join("ops");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("mine.txt"), "x").unwrap();
+    std::fs::write(
+        dir.join("p.json"),
+        r#"{"approved_workspaces": ["."], "grants": {"READ_ONLY": "allow"}, "risk_to_level": {"R0": "READ_ONLY"}}"#,
+    )
+    .unwrap();
+    // `.` is ../ops, not the working directory.
+    let (code, out, _) = e.run(&[
+        "evaluate",
+        "--risk",
+        "R0",
+        "--target",
+        "README.md",
+        "--policy",
+        "../ops/p.json",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(json(&out)["classification"], "EXTERNAL_PATH");
+    let (code, out, _) = e.run(&[
+        "evaluate",
+        "--risk",
+        "R0",
+        "--target",
+        "../ops/mine.txt",
+        "--policy",
+        "../ops/p.json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json(&out)["classification"], "APPROVED_WORKSPACE");
+    // --workspace is for the built-in policy only.
+    let (code, _, err) = e.run(&["show", "--policy", "../ops/p.json", "--workspace", "."]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--workspace"), "{err}");
+}
+
+#[test]
+fn the_builtin_policy_is_anchored_to_the_repository_or_workspace_never_to_root() {
+    let e = setup();
+    // From `/`, `.` would be everything: refused, naming the root and why.
+    let (code, out, err) = e
+        .cmd(&["evaluate", "--risk", "R0", "--target", "/etc/hostname"])
+        .current_dir("/")
+        .output()
+        .map(|o| {
+            (
+                o.status.code().unwrap(),
+                String::from_utf8(o.stdout).unwrap(),
+                String::from_utf8(o.stderr).unwrap(),
+            )
+        })
+        .unwrap();
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("Error: policy too broad: <built-in default-")
+            && err.contains("(approved workspace \".\" resolves to /, the filesystem root"),
+        "{err}"
+    );
+    // With --workspace it judges that tree.
+    let ws = e.ws.display().to_string();
+    let out = e
+        .cmd(&[
+            "evaluate",
+            "--risk",
+            "R0",
+            "--target",
+            &format!("{ws}/README.md"),
+            "--workspace",
+            &ws,
+        ])
+        .current_dir("/")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // Inside a repository, `.` is its root, wherever in it the command runs.
+    std::fs::create_dir_all(e.ws.join(".git")).unwrap();
+    std::fs::create_dir_all(e.ws.join("deep/er")).unwrap();
+    let out = e
+        .cmd(&["evaluate", "--risk", "R0", "--target", "../../README.md"])
+        .current_dir(e.ws.join("deep/er"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn show_prints_every_root_as_resolved() {
+    let e = setup();
+    let (code, out, err) = e.run(&["show"]);
+    assert_eq!(code, 0);
+    // stdout stays the policy as read.
+    assert_eq!(out.lines().count(), 1);
+    let ws = e.ws.display();
+    let home = e.home.display();
+    assert!(
+        err.starts_with(&format!(
+            "Roots resolved against {ws} (the working directory, which no repository contains):\n  approved_workspaces \".\" -> {ws}\n"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("\n  personal_data_roots \"~\" -> {home}\n")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("\n  denied_roots \"~/.ssh\" -> {home}/.ssh\n")),
+        "{err}"
+    );
+}
+
+/// Issue 9: `policy show | true` panicked (`failed printing to stdout:
+/// Broken pipe`, exit 101). A closed stdout now ends the command quietly.
+#[test]
+fn a_closed_stdout_ends_the_policy_verbs_quietly() {
+    let e = setup();
+    let bin = assert_cmd::cargo::cargo_bin("goccia-trust");
+    for verb in ["show", "evaluate --risk R2 --target README.md"] {
+        // `true` exits at once; the binary writes 0.3 s later into a pipe
+        // nobody reads.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                r#"(sleep 0.3; "$0" policy {verb}; echo "exit=$?" >&2) | true"#
+            ))
+            .arg(&bin)
+            .env_clear()
+            .env("HOME", &e.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GOCCIA_TRUST_STATE_DIR", &e.state)
+            .current_dir(&e.ws)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.ends_with("exit=0\n"), "{verb}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Error"),
+            "{verb}: {err}"
+        );
+    }
+}
+
+/// Issue 9: the shipped default denies the usual secret locations, names
+/// the root that matched, and keeps `/etc` to what programs legitimately
+/// read.
+#[test]
+#[cfg_attr(target_os = "macos", ignore = "the Linux default policy's roots")]
+fn the_default_policy_denies_secret_locations() {
+    let e = setup();
+    let denied: &[(&str, &str)] = &[
+        ("/etc/shadow", "/etc/shadow"),
+        ("/proc/1/environ", "/proc"),
+        ("/proc/self/environ", "/proc"),
+        ("/run/secrets/db", "/run/secrets"),
+        (
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            // /var/run is usually a link to /run: either root may match.
+            "/var/run/secrets|/run/secrets",
+        ),
+        ("/etc/ssl/private/server.key", "/etc/ssl/private"),
+        ("~/.docker/config.json", "~/.docker"),
+        ("~/.kube/config", "~/.kube"),
+        ("~/.netrc", "~/.netrc"),
+        ("~/.npmrc", "~/.npmrc"),
+        ("~/.pypirc", "~/.pypirc"),
+        ("~/.git-credentials", "~/.git-credentials"),
+        ("~/.config/gh/hosts.yml", "~/.config/gh"),
+        ("~/.config/gcloud/credentials.db", "~/.config/gcloud"),
+        ("~/.azure/accessTokens.json", "~/.azure"),
+        ("~/.ssh/id_rsa", "~/.ssh"),
+    ];
+    let home = e.home.display().to_string();
+    for (target, root) in denied {
+        let target = target.replacen('~', &home, 1);
+        for risk in ["R0", "R1"] {
+            let (code, out, _) = e.run(&["evaluate", "--risk", risk, "--target", &target]);
+            assert_eq!(code, 3, "{target} {risk}: {out}");
+            let v = json(&out);
+            assert_eq!(v["classification"], "DENIED_ROOT", "{target}: {out}");
+            let reason = v["reason"].as_str().unwrap();
+            assert!(
+                root.split('|').any(|root| reason
+                    == format!(
+                        "target classified DENIED_ROOT \u{2014} denied at any risk level (denied root {root})"
+                    )),
+                "{target}: {reason}"
+            );
+        }
+    }
+    // /etc is narrowed: name resolution and CA certificates are readable,
+    // the rest of /etc is not.
+    for readable in [
+        "/etc/hosts",
+        "/etc/resolv.conf",
+        "/etc/ssl/certs/ca-certificates.crt",
+    ] {
+        let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", readable]);
+        assert_eq!(
+            (code, json(&out)["classification"].clone()),
+            (0, "SYSTEM_PATH".into()),
+            "{readable}"
+        );
+    }
+    for other in ["/etc/passwd", "/etc/machine-id", "/etc"] {
+        let (code, out, _) = e.run(&["evaluate", "--risk", "R0", "--target", other]);
+        assert_eq!(code, 3, "{other}: {out}");
+    }
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use common::{TestEnv, redact_timestamps};
@@ -34,9 +35,12 @@ const POLICY: &str = r#"{
 }
 "#;
 
-/// The repository under review (the working directory) and the policy,
+/// The repository under review (the working directory, a git checkout) and the policy,
 /// outside it at `$ROOT/ci/policy.json`. Returns the policy's path.
 fn fixture(t: &TestEnv) -> String {
+    // A checkout: `.` in the policy is this repository's root, whichever
+    // PATHs under it are reviewed.
+    t.mkdir(".git");
     std::fs::create_dir_all(t.home.join(".ssh")).unwrap();
     std::fs::write(t.home.join(".ssh/id_ed25519"), "secret").unwrap();
 
@@ -95,7 +99,32 @@ fn write_policy(t: &TestEnv, text: &str) -> String {
     let path = t.root.join("ci/policy.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
+    // Whatever the umask: a policy others may write is refused.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     path.to_str().unwrap().to_string()
+}
+
+/// The policy's hash, shown beside its path wherever it gates, as `…`: the
+/// hash itself is checked in `a_policy_from_the_reviewed_tree_is_refused_unless_pinned`.
+fn policy_sha_redacted(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("(sha256 ") {
+        let (head, tail) = rest.split_at(i + "(sha256 ".len());
+        out.push_str(head);
+        let hex = tail
+            .get(..64)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        match hex {
+            Some(_) if tail[64..].starts_with(')') => {
+                out.push('…');
+                rest = &tail[64..];
+            }
+            _ => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn sha256(bytes: &[u8]) -> String {
@@ -200,7 +229,7 @@ fn row(parts: [&str; 6]) -> [String; 6] {
 }
 
 const BOOTSTRAP_OUT: &str = "\
-Permission requests under ./, judged by policy $ROOT/ci/policy.json:
+Permission requests under ./, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -210,20 +239,20 @@ Permission requests under ./, judged by policy $ROOT/ci/policy.json:
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
 
   lan/goccia.json (new): DENIED
-    allow-net-private 192.168.0.0/16: R3 - DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    allow-net-private 192.168.0.0/16: R3 - DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   legacy/goccia.json (new): DENIED
-    unsafe-shadowrealm (unscoped): R3 - DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    unsafe-shadowrealm (unscoped): R3 - DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   native/goccia.json (new): DENIED
-    allow-ffi $ROOT/work/native/libfast.so: R3 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for DESTRUCTIVE (default denial)
+    allow-ffi $ROOT/work/native/libfast.so: R3 APPROVED_WORKSPACE DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3
 
   sandboxed/goccia.json (new): ALLOWED
     sandbox-copy $ROOT/work/sandboxed/src: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
     sandbox-copy-rw $ROOT/work/sandboxed/out: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
 
   vendored/goccia.json (new): DENIED
-    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level
+    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)
 
   web/goccia.json (new): NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
@@ -239,7 +268,7 @@ fn ci_bootstrap_trusts_exactly_what_the_policy_allows() {
     let t = TestEnv::new();
     let policy = fixture(&t);
     let out = t.run(&["trust", "--yes", "--policy", &policy, "."]);
-    assert_eq!(out.to_string(), BOOTSTRAP_OUT);
+    assert_eq!(policy_sha_redacted(&out.to_string()), BOOTSTRAP_OUT);
 
     // The store holds the three allowed configs and nothing else.
     let store = store_entries(&t);
@@ -339,7 +368,7 @@ fn ci_bootstrap_trusts_exactly_what_the_policy_allows() {
     assert_eq!(vendored["verdict"], "DENIED");
     assert_eq!(
         vendored["reason"],
-        "allow-read: target classified DENIED_ROOT — denied at any risk level"
+        "allow-read: target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)"
     );
     assert_eq!(
         requests(vendored),
@@ -497,9 +526,9 @@ fn exit_codes_follow_the_worst_verdict() {
     let out = t.run(&["trust", "--yes", "--policy", &policy, "app", "web"]);
     let out_with_store = t.run(&[&store_flag, "trust", "--yes", "--policy", &policy, "web"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under app/, web/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, web/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -590,10 +619,10 @@ fn expect_trusts_only_the_reviewed_hashes() {
         "sandboxed",
     ]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         format!(
             "\
-Permission requests under app/, sandboxed/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, sandboxed/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
@@ -669,7 +698,7 @@ fn dry_run_writes_neither_store_nor_records() {
     let policy = fixture(&t);
     let out = t.run(&["trust", "--dry-run", "--policy", &policy, "."]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         BOOTSTRAP_OUT.replace(
             "Trusted 3 config files in $ROOT/home/.config/goccia/trust.json",
             "Dry run: 3 config files would be trusted in $ROOT/home/.config/goccia/trust.json; nothing was written"
@@ -690,9 +719,9 @@ fn scan_with_a_policy_shows_verdicts_and_writes_nothing() {
         "scan", "--policy", &policy, "app", "vendored", "web", "docs",
     ]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Policy: $ROOT/ci/policy.json
+Policy: $ROOT/ci/policy.json (sha256 …)
 STATE          CONFIG                SUMMARY
 never trusted  app/goccia.json       1 request
 no request     docs/goccia.json      only denies
@@ -702,7 +731,7 @@ app/goccia.json: ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
     allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
 vendored/goccia.json: DENIED
-    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level
+    allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)
 web/goccia.json: NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
 [exit status: 0]"
@@ -732,7 +761,7 @@ web/goccia.json: NEEDS_AUTH
                 "level": "READ_ONLY",
                 "classification": "DENIED_ROOT",
                 "verdict": "DENIED",
-                "reason": "target classified DENIED_ROOT — denied at any risk level"
+                "reason": "target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)"
             }]
         })
     );
@@ -841,80 +870,144 @@ fn a_bad_policy_is_exit_2_naming_the_file() {
 
 #[test]
 fn the_store_directory_is_always_denied() {
-    // A store kept inside the repository: the workspace is approved, the
-    // store's directory is not, whatever the policy says.
+    // The store under a system root the policy makes readable: the store's
+    // directory is denied all the same, whatever the policy says.
     let t = TestEnv::new();
-    let policy = fixture(&t);
+    fixture(&t);
+    let sys = t.root.join("sys");
+    std::fs::create_dir_all(sys.join("goccia")).unwrap();
+    let policy = write_policy(
+        &t,
+        &POLICY.replace(
+            r#""personal_data_roots": ["~"],"#,
+            &format!(
+                r#""personal_data_roots": ["~"], "system_read_only_roots": ["{}"],"#,
+                sys.display()
+            ),
+        ),
+    );
     t.write(
         "peek/goccia.json",
-        r#"{ "permissions": { "allow-read": ["../.trust"] } }"#,
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["{}", "{}"] }} }}"#,
+            sys.join("notes").display(),
+            sys.join("goccia").display()
+        ),
     );
-    t.mkdir(".trust");
-    let flag = format!(
-        "--trust-store={}",
-        t.work.join(".trust/trust.json").display()
-    );
+    let flag = format!("--trust-store={}", sys.join("goccia/trust.json").display());
     let out = t.run(&[&flag, "trust", "--yes", "--policy", &policy, "peek", "app"]);
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/work/.trust: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
+            "\n  peek/goccia.json (new): DENIED\n    allow-read $ROOT/sys/notes: R0 SYSTEM_PATH ALLOWED — SYSTEM_PATH read at R0\n    allow-read $ROOT/sys/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/sys/goccia)\n"
         ),
         "{out}"
     );
     let store: Value =
-        serde_json::from_str(&std::fs::read_to_string(t.work.join(".trust/trust.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(sys.join("goccia/trust.json")).unwrap())
             .unwrap();
     let keys: Vec<&String> = store["trusted"].as_object().unwrap().keys().collect();
     assert_eq!(keys.len(), 1);
     assert!(keys[0].ends_with("/work/app/goccia.json"));
     let recs = records(&t);
     assert_eq!(
-        recs["$ROOT/work/peek/goccia.json"]["requests"][0]["classification"],
+        recs["$ROOT/work/peek/goccia.json"]["requests"][1]["classification"],
         "DENIED_ROOT"
     );
+}
 
-    // The default store, under a policy that approves all of home.
+#[test]
+fn a_workspace_covering_the_store_or_home_is_refused() {
+    // A store kept inside the repository under review: `.` would approve
+    // it. The policy is refused before anything is judged or written.
     let t = TestEnv::new();
-    fixture(&t);
+    let policy = fixture(&t);
+    t.mkdir(".trust");
+    let flag = format!(
+        "--trust-store={}",
+        t.work.join(".trust/trust.json").display()
+    );
+    for args in [
+        vec![flag.as_str(), "trust", "--yes", "--policy", &policy, "app"],
+        vec![flag.as_str(), "scan", "--policy", &policy, "app"],
+    ] {
+        let out = t.run(&args);
+        assert_eq!(
+            out.to_string(),
+            "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the trust store directory $ROOT/work/.trust; an approved workspace outranks it)\n[exit status: 2]",
+            "{args:?}"
+        );
+    }
+    assert!(!t.work.join(".trust/trust.json").exists());
+    assert_nothing_written(&t);
+
+    // A policy that approves all of home.
     let policy = write_policy(
         &t,
-        &POLICY
-            .replace(
-                r#""personal_data_roots": ["~"]"#,
-                r#""approved_workspaces": [".", "~"], "personal_data_roots": []"#,
-            )
-            .replace(r#""approved_workspaces": ["."],"#, ""),
-    );
-    std::fs::create_dir_all(t.home.join(".config/goccia")).unwrap();
-    let store_dir = t.home.join(".config/goccia");
-    t.write(
-        "peek/goccia.json",
-        &format!(
-            r#"{{ "permissions": {{ "allow-read": ["{}", "{}"] }} }}"#,
-            t.home.join("notes").display(),
-            store_dir.display()
+        &POLICY.replace(
+            r#""approved_workspaces": ["."]"#,
+            r#""approved_workspaces": [".", "~"]"#,
         ),
     );
-    let out = t.run(&["trust", "--yes", "--policy", &policy, "peek"]);
-    assert_eq!(out.code, 3, "{out}");
-    assert!(
-        out.stdout.contains(
-            "    allow-read $ROOT/home/notes: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0\n    allow-read $ROOT/home/.config/goccia: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
-        ),
-        "{out}"
+    let out = t.run(&["trust", "--yes", "--policy", &policy, "app"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \"~\" resolves to $ROOT/home, which covers $HOME ($ROOT/home); an approved workspace outranks it)\n[exit status: 2]"
     );
-    assert!(!t.default_store().exists());
+    assert_nothing_written(&t);
 }
 
 #[test]
 fn the_state_directory_is_denied_too() {
+    // The records' directory under a readable system root: denied anyway.
     let t = TestEnv::new();
-    let policy = fixture(&t);
+    fixture(&t);
+    let sys = t.root.join("sys");
+    std::fs::create_dir_all(&sys).unwrap();
+    let policy = write_policy(
+        &t,
+        &POLICY.replace(
+            r#""personal_data_roots": ["~"],"#,
+            &format!(
+                r#""personal_data_roots": ["~"], "system_read_only_roots": ["{}"],"#,
+                sys.display()
+            ),
+        ),
+    );
     t.write(
         "audit/goccia.json",
-        r#"{ "sandbox": { "copy-rw": ["../.ci-state"] } }"#,
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["{}"] }} }}"#,
+            sys.join("ci-state").display()
+        ),
     );
+    let state = sys.join("ci-state");
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &policy,
+        "--state-dir",
+        state.to_str().unwrap(),
+        "audit",
+    ]);
+    assert_eq!(out.code, 3, "{out}");
+    assert!(
+        out.stdout.contains(
+            "    allow-read $ROOT/sys/ci-state: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root $ROOT/sys/ci-state)\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(records_in(&t, &state).len(), 1);
+    // scan judges alike (the state dir from the environment).
+    let out = t.run_with_env(
+        &["scan", "--policy", &policy, "audit"],
+        &[("GOCCIA_TRUST_STATE_DIR", state.to_str().unwrap())],
+    );
+    assert!(out.stdout.contains("audit/goccia.json: DENIED\n"), "{out}");
+
+    // Inside the tree under review, the records' directory would be
+    // approved by `.`: the policy is refused.
     let out = t.run(&[
         "trust",
         "--yes",
@@ -924,23 +1017,11 @@ fn the_state_directory_is_denied_too() {
         ".ci-state",
         "audit",
     ]);
-    assert_eq!(out.code, 3, "{out}");
-    assert!(
-        out.stdout.contains(
-            "    sandbox-copy-rw $ROOT/work/.ci-state: R1 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level\n"
-        ),
-        "{out}"
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the decision records' directory $ROOT/work/.ci-state; an approved workspace outranks it)\n[exit status: 2]"
     );
-    assert_eq!(records_in(&t, &t.work.join(".ci-state")).len(), 1);
-    // scan judges alike (the state dir from the environment).
-    let out = t.run_with_env(
-        &["scan", "--policy", &policy, "audit"],
-        &[(
-            "GOCCIA_TRUST_STATE_DIR",
-            t.work.join(".ci-state").to_str().unwrap(),
-        )],
-    );
-    assert!(out.stdout.contains("audit/goccia.json: DENIED\n"), "{out}");
+    assert!(!t.work.join(".ci-state").exists());
 }
 
 #[test]
@@ -979,9 +1060,9 @@ fn unscoped_read_is_judged_on_the_root_and_not_auto_trusted_by_default() {
     // --expect without --policy: the shipped default policy judges.
     let out = t.run(&["trust", "--yes", "--expect", &sha, "all"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under all/, judged by policy <built-in default-linux.json>:
+Permission requests under all/, judged by policy <built-in default-linux.json> (sha256 …):
 
   all/goccia.json (new): DENIED
     allow-read (unscoped) -> /: R0 EXTERNAL_PATH DENIED — EXTERNAL_PATH not readable at R0
@@ -1039,13 +1120,13 @@ fn read_only_deny_stops_even_workspace_reads() {
     );
     let out = t.run(&["trust", "--yes", "--policy", &policy, "app", "frontend"]);
     assert_eq!(
-        out.to_string(),
+        policy_sha_redacted(&out.to_string()),
         "\
-Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json:
+Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): DENIED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for READ_ONLY (default denial)
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — unknown grant \"deny\" for READ_ONLY (default denial)
+    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
+    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
 
   frontend/goccia.toml (new): ALLOWED
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
@@ -1078,10 +1159,268 @@ fn without_a_store_nothing_extra_is_denied() {
         "../policy.json",
         r#"{"approved_workspaces": ["."], "grants": {"READ_ONLY": "allow"}, "risk_to_level": {"R0": "READ_ONLY"}}"#,
     );
+    std::fs::set_permissions(&policy, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = t.run_with_env(
         &["scan", "--policy", policy.to_str().unwrap()],
         &[("HOME", "")],
     );
     assert!(out.stdout.contains("p/goccia.json: ALLOWED"), "{out}");
     assert!(!out.stdout.contains("DENIED_ROOT"), "{out}");
+}
+
+/// Issue 9: `.` is the tree under review, never the working directory. Run
+/// from `/` (a common CI default) or from `$HOME`, the policy approves only
+/// the repository being reviewed, so nothing outside it is allowed.
+#[test]
+fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
+    let t = TestEnv::new();
+    let policy = fixture(&t);
+    std::fs::create_dir_all(t.home.join("Documents")).unwrap();
+    t.write(
+        "grab/goccia.json",
+        &format!(
+            r#"{{ "permissions": {{ "allow-read": ["/etc/shadow", "{}", "../shared"] }},
+                 "sandbox": {{ "copy-rw": ["/etc"] }} }}"#,
+            t.home.join("Documents").display()
+        ),
+    );
+    let repo = t.work.display().to_string();
+    let grab = t.work.join("grab").display().to_string();
+    let sha = scan_json(&t, &["grab"])["$ROOT/work/grab/goccia.json"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let home = t.home.clone();
+    for cwd in [Path::new("/"), home.as_path()] {
+        for args in [
+            vec!["trust", "--dry-run", "--policy", &policy, &grab],
+            // The shipped default policy.
+            vec!["trust", "--dry-run", "--expect", &sha, &grab],
+            vec!["trust", "--dry-run", "--policy", &policy, &repo],
+        ] {
+            let out = t.run_in(cwd, &args, &[]);
+            assert_eq!(out.code, 3, "{cwd:?} {args:?}\n{out}");
+            let judged = |line: &str| {
+                out.stdout
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(line))
+                    .unwrap_or_else(|| panic!("{line}\n{out}"))
+                    .to_string()
+            };
+            assert!(
+                judged("allow-read $ROOT/work/shared:").contains("APPROVED_WORKSPACE ALLOWED"),
+                "{out}"
+            );
+            for outside in [
+                "allow-read /etc/shadow:",
+                "allow-read $ROOT/home/Documents:",
+                "sandbox-copy-rw /etc:",
+            ] {
+                let line = judged(outside);
+                assert!(line.contains(" DENIED — "), "{cwd:?} {args:?}: {line}");
+                assert!(!line.contains("APPROVED_WORKSPACE"), "{line}");
+            }
+            assert!(
+                out.stdout.contains("work/grab/goccia.json (new): DENIED\n"),
+                "{out}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+
+    // Reviewing `/` or `$HOME` itself: the workspace would be everything.
+    for (cwd, resolved, why) in [
+        ("/", "/", "the filesystem root, which covers every path"),
+        (
+            t.home.to_str().unwrap(),
+            "$ROOT/home",
+            "which covers $HOME ($ROOT/home); an approved workspace outranks it",
+        ),
+    ] {
+        for args in [
+            &["trust", "--dry-run", "--policy", &policy, "."][..],
+            // scan's default PATH is `.` too.
+            &["scan", "--policy", &policy][..],
+        ] {
+            let out = t.run_in(Path::new(cwd), args, &[]);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to {resolved}, {why})\n[exit status: 2]"
+                ),
+                "{cwd} {args:?}"
+            );
+        }
+    }
+}
+
+/// Issue 10: the repository under review cannot supply the policy that
+/// judges it, unless the operator pins the policy's exact content.
+#[test]
+fn a_policy_from_the_reviewed_tree_is_refused_unless_pinned() {
+    let t = TestEnv::new();
+    let outside = fixture(&t);
+    let text = std::fs::read(&outside).unwrap();
+    let sha = sha256(&text);
+    // The pull request ships a policy that approves everything it asks.
+    let inside = t.write("ci/trust-policy.json", std::str::from_utf8(&text).unwrap());
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let inside = inside.to_str().unwrap().to_string();
+    // Reaching it through a link from outside changes nothing.
+    let link = t.root.join("ci/linked.json");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let link = link.to_str().unwrap().to_string();
+    for policy in [&inside, &link] {
+        for args in [
+            vec!["trust", "--yes", "--policy", policy, "app"],
+            vec!["trust", "--dry-run", "--policy", policy, "."],
+            vec!["scan", "--policy", policy, "app"],
+        ] {
+            let out = t.run(&args);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy {} lies inside $ROOT/work, a tree under review; the policy must come from outside the reviewed tree (or pin its content with --policy-sha256)\n[exit status: 2]",
+                    policy.replace(t.root.to_str().unwrap(), "$ROOT")
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+
+    // Pinned by the operator: accepted wherever it lives, and the listing
+    // names the policy and its hash.
+    let upper = sha.to_ascii_uppercase();
+    for pin in [&sha, &upper] {
+        let out = t.run(&[
+            "trust",
+            "--dry-run",
+            "--policy",
+            &inside,
+            "--policy-sha256",
+            pin,
+            "app",
+        ]);
+        assert_eq!(out.code, 0, "{out}");
+        assert!(
+            out.stdout.starts_with(&format!(
+                "Permission requests under app/, judged by policy $ROOT/work/ci/trust-policy.json (sha256 {sha}):\n"
+            )),
+            "{out}"
+        );
+    }
+    let out = t.run(&["scan", "--policy", &inside, "--policy-sha256", &sha, "app"]);
+    assert!(
+        out.stdout.starts_with(&format!(
+            "Policy: $ROOT/work/ci/trust-policy.json (sha256 {sha})\n"
+        )),
+        "{out}"
+    );
+    let out = t.run(&[
+        "scan",
+        "--json",
+        "--policy",
+        &inside,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v["policy"],
+        serde_json::json!({"path": "$ROOT/work/ci/trust-policy.json", "sha256": sha})
+    );
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &inside,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    assert_eq!(out.code, 0, "{out}");
+    let rec = &records(&t)["$ROOT/work/app/goccia.json"];
+    assert_eq!(rec["policy"], "$ROOT/work/ci/trust-policy.json");
+    assert_eq!(rec["policy_sha256"], sha.as_str());
+
+    // Any other content is refused, inside the tree or out.
+    let t = TestEnv::new();
+    let outside = fixture(&t);
+    let wrong = "0".repeat(64);
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &outside,
+        "--policy-sha256",
+        &wrong,
+        "app",
+    ]);
+    assert_eq!(
+        out.to_string(),
+        format!(
+            "--- stderr ---\nError: policy $ROOT/ci/policy.json has sha256 {sha}, not the pinned --policy-sha256 {wrong}; no other content is accepted\n[exit status: 2]"
+        )
+    );
+    for bad in [
+        &["--policy-sha256", "abc"][..],
+        &["--policy-sha256", &"z".repeat(64)][..],
+    ] {
+        let mut args = vec!["trust", "--yes", "--policy", &outside];
+        args.extend_from_slice(bad);
+        args.push("app");
+        let out = t.run(&args);
+        assert_eq!(out.code, 2, "{out}");
+        assert!(
+            out.stderr
+                .starts_with("Error: --policy-sha256 needs the policy file's SHA-256"),
+            "{out}"
+        );
+    }
+    // A pin pins a file: not without --policy.
+    let out = t.run(&["trust", "--yes", "--policy-sha256", &sha, "app"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert_nothing_written(&t);
+}
+
+/// Issue 10: a policy that group or others may write is refused.
+#[test]
+fn a_group_or_world_writable_policy_is_refused() {
+    let t = TestEnv::new();
+    let policy = fixture(&t);
+    for (mode, who) in [
+        (0o664, "its group"),
+        (0o666, "group and others"),
+        (0o602, "others"),
+    ] {
+        std::fs::set_permissions(&policy, std::fs::Permissions::from_mode(mode)).unwrap();
+        for args in [
+            vec!["trust", "--yes", "--policy", &policy, "app"],
+            vec!["scan", "--policy", &policy, "app"],
+        ] {
+            let out = t.run(&args);
+            assert_eq!(
+                out.to_string(),
+                format!(
+                    "--- stderr ---\nError: policy $ROOT/ci/policy.json is writable by {who} (mode {mode:04o}); run chmod go-w $ROOT/ci/policy.json, or pin its content with --policy-sha256\n[exit status: 2]"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert_nothing_written(&t);
+    // Pinned, its content is what counts.
+    let sha = sha256(&std::fs::read(&policy).unwrap());
+    let out = t.run(&[
+        "trust",
+        "--yes",
+        "--policy",
+        &policy,
+        "--policy-sha256",
+        &sha,
+        "app",
+    ]);
+    assert_eq!(out.code, 0, "{out}");
 }

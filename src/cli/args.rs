@@ -79,6 +79,10 @@ pub struct ScanArgs {
     /// Also show each config's policy verdict (writes nothing).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
+    /// Accept the --policy file only with this SHA-256 of its bytes, even
+    /// inside the reviewed tree.
+    #[arg(long = "policy-sha256", value_name = "HEX", requires = "policy")]
+    pub policy_sha256: Option<String>,
 }
 
 /// Show the requests of each config at or under PATH and record them.
@@ -94,8 +98,14 @@ pub struct TrustArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// With --yes (or --dry-run): record only configs this policy allows.
+    /// It must lie outside the reviewed tree and be writable by you alone,
+    /// unless pinned with --policy-sha256.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
+    /// Accept the --policy file only with this SHA-256 of its bytes, even
+    /// inside the reviewed tree.
+    #[arg(long = "policy-sha256", value_name = "HEX", requires = "policy")]
+    pub policy_sha256: Option<String>,
     /// With --yes (or --dry-run): also require the block's SHA-256 to be one
     /// of these; judged by --policy, else the shipped default policy.
     #[arg(long, value_name = "SHA256")]

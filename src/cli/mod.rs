@@ -173,6 +173,5 @@ fn policy_command(g: &GlobalArgs, args: &policy::PolicyArgs, env: &Env, io: &mut
     args.store_dir = locate_store(g.trust_store.as_deref(), env)
         .ok()
         .map(|loc| loc.dir().to_path_buf());
-    let _ = io.out.flush();
-    policy::run(&args, env)
+    policy::run(&args, env, io)
 }

@@ -4,19 +4,22 @@
 //! Output follows the reference's `policy`, `evaluate` and `run` verbs: one
 //! JSON document on stdout, compact, or pretty (2 spaces) with `--json`.
 //! Errors print `Error: <message>` on stderr, and with `--json` also
-//! `{"error":"<message>"}` on stdout.
+//! `{"error":"<message>"}` on stdout. Everything goes through the command's
+//! [`Io`]: a closed stdout (`policy show | true`) ends the command quietly
+//! with exit 0, as for every other command.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::cli::Io;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::{RecordHandle, iso_now};
 use crate::core::policy::{
-    Class, Decision, Policy, ResolvedTarget, Verdict, evaluate, load_policy, sha256_hex, state_dir,
-    write_record,
+    Class, Decision, LoadContext, Policy, ResolvedTarget, Verdict, evaluate, load_policy,
+    policy_path, sha256_hex, state_dir, workspace_for_builtin, write_record,
 };
 use crate::core::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
 
@@ -47,10 +50,16 @@ pub enum PolicyCommand {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct PolicyFileArgs {
-    /// Policy file, relative to the working directory. Without it, the
+    /// Policy file, relative to the working directory; its relative roots
+    /// (`.` included) resolve against its own directory. Without it, the
     /// default policy shipped for this platform.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
+    /// What `.` means in the shipped default policy (default: the
+    /// repository root containing the working directory, else the working
+    /// directory). Not with --policy.
+    #[arg(long, value_name = "DIR", conflicts_with = "policy")]
+    pub workspace: Option<String>,
     /// Pretty-print the JSON output.
     #[arg(long)]
     pub json: bool,
@@ -107,13 +116,21 @@ pub struct RunArgs {
     pub command: Vec<String>,
 }
 
-/// A failure with its exit code; printed once by [`run`].
+/// A failure with its exit code; printed once by [`run`]. A closed stdout is
+/// not a failure to report: the reader has gone, so the command ends
+/// quietly with exit 0 (ripgrep's rule).
 struct Failure {
     message: String,
     code: u8,
 }
 
 impl Failure {
+    fn closed_stdout() -> Failure {
+        Failure {
+            message: String::new(),
+            code: exit::SUCCESS,
+        }
+    }
     fn usage(message: impl Into<String>) -> Failure {
         Failure {
             message: message.into(),
@@ -129,57 +146,132 @@ impl Failure {
 }
 
 /// Runs `policy ...` and returns the exit code.
-pub fn run(args: &PolicyArgs, env: &Env) -> u8 {
+pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let (common, result) = match &args.command {
-        PolicyCommand::Show(a) => (&a.common, show(a, args, env)),
-        PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env)),
-        PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env)),
+        PolicyCommand::Show(a) => (&a.common, show(a, args, env, io)),
+        PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env, io)),
+        PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env, io)),
     };
     match result {
         Ok(code) => code,
+        Err(f) if f.message.is_empty() => f.code,
         Err(f) => {
-            eprintln!("Error: {}", f.message);
+            io.error(&f.message);
             if common.json {
-                println!("{}", serde_json::json!({ "error": f.message }));
+                // Best effort: the error is already on stderr.
+                let _ = writeln!(io.out, "{}", serde_json::json!({ "error": f.message }));
             }
             f.code
         }
     }
 }
 
-fn load(common: &PolicyFileArgs, args: &PolicyArgs, env: &Env) -> Result<Policy, Failure> {
+/// Writes one line of output; a closed stdout ends the command quietly.
+fn emit(io: &mut Io<'_>, text: &str) -> Result<(), Failure> {
+    match writeln!(io.out, "{text}").and_then(|()| io.out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::closed_stdout()),
+        Err(e) => Err(Failure::failed(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// The policy for the `policy` verbs: a file's relative roots resolve
+/// against the file's directory, the built-in policy's against
+/// `--workspace` (default: the repository root containing the working
+/// directory, else the working directory). Also returns what `.` became and
+/// why, for `policy show`.
+fn load(
+    common: &PolicyFileArgs,
+    args: &PolicyArgs,
+    state: Option<&Path>,
+    env: &Env,
+) -> Result<(Policy, &'static str), Failure> {
+    let (anchor, why) = match &common.policy {
+        Some(file) => {
+            let path = policy_path(file, env);
+            let dir = path.parent().unwrap_or(Path::new("/"));
+            (
+                dir.to_string_lossy().into_owned(),
+                "the policy file's directory",
+            )
+        }
+        None => workspace_for_builtin(common.workspace.as_deref(), env),
+    };
     // No store can be located (no HOME): there is no store directory to
     // protect beyond the policy's own denied roots.
     let store = args.store_dir.clone().unwrap_or_default();
-    load_policy(common.policy.as_deref(), env, &store).map_err(|e| Failure::usage(e.to_string()))
+    let anchors = [anchor];
+    let ctx = LoadContext {
+        env,
+        anchors: &anchors,
+        store_dir: &store,
+        state_dir: state,
+    };
+    let policy =
+        load_policy(common.policy.as_deref(), &ctx).map_err(|e| Failure::usage(e.to_string()))?;
+    Ok((policy, why))
 }
 
-fn print_json<T: Serialize>(value: &T, pretty: bool) {
+/// The records' directory as `policy run` would use it without
+/// `--state-dir`, which no approved workspace may cover.
+fn default_state_dir(env: &Env) -> Option<PathBuf> {
+    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    state_dir(None, env_dir.as_deref(), env).ok()
+}
+
+fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<(), Failure> {
     let text = if pretty {
         serde_json::to_string_pretty(value)
     } else {
         serde_json::to_string(value)
     };
-    println!("{}", text.expect("plain data serializes"));
+    emit(io, &text.expect("plain data serializes"))
 }
 
-fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
-    let policy = load(&a.common, args, env)?;
-    println!("{}", policy.to_json(a.common.json));
+/// `policy show`: the policy as read (the seed's output, on stdout), then on
+/// stderr every root as resolved, so an operator sees what `.` became.
+fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u8, Failure> {
+    let state = default_state_dir(env);
+    let (policy, why) = load(&a.common, args, state.as_deref(), env)?;
+    emit(io, &policy.to_json(a.common.json))?;
+    let _ = writeln!(
+        io.err,
+        "Roots resolved against {} ({why}):",
+        policy.anchors.join(", ")
+    );
+    for (list, root) in policy.roots() {
+        let links = if root.canonical != root.lexical {
+            format!(" (links resolved: {})", root.canonical)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            io.err,
+            "  {list} {} -> {}{links}",
+            crate::core::json::quote_json_string(&root.written),
+            root.resolved
+        );
+    }
     Ok(exit::SUCCESS)
 }
 
-fn evaluate_cmd(a: &EvaluateArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
+fn evaluate_cmd(
+    a: &EvaluateArgs,
+    args: &PolicyArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<u8, Failure> {
     if a.risk.is_empty() {
         return Err(Failure::usage(
             "usage: policy evaluate --risk R [--target T]",
         ));
     }
-    let policy = load(&a.common, args, env)?;
+    let state = default_state_dir(env);
+    let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
     // As in the reference, an empty --target is no target.
     let target = a.target.as_deref().filter(|t| !t.is_empty());
     let decision = evaluate(&policy, &a.risk, target, env);
-    print_json(&decision, a.common.json);
+    print_json(io, &decision, a.common.json)?;
     Ok(decision.verdict.exit_code())
 }
 
@@ -289,7 +381,7 @@ struct ExecFailed {
     record: String,
 }
 
-fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
+fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u8, Failure> {
     const USAGE: &str =
         "usage: policy run --risk R --op read --target T | --op spawn -- COMMAND [ARGS...]";
     if a.risk.is_empty() {
@@ -316,7 +408,10 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
             )));
         }
     }
-    let policy = load(&a.common, args, env)?;
+    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let dir = state_dir(a.state_dir.as_deref(), env_dir.as_deref(), env);
+    let (policy, _) = load(&a.common, args, dir.as_deref().ok(), env)?;
+    let dir = dir.map_err(Failure::failed)?;
     let is_spawn = a.op == "spawn";
     // A spawn is judged on the directory it runs in.
     let judged = if is_spawn {
@@ -326,9 +421,6 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
     };
     let decision = evaluate(&policy, &a.risk, judged, env);
 
-    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let dir =
-        state_dir(a.state_dir.as_deref(), env_dir.as_deref(), env).map_err(Failure::failed)?;
     let mut rec = RunRecord {
         op: &a.op,
         risk: &a.risk,
@@ -357,7 +449,7 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
             executed: false,
             record,
         };
-        print_json(&out, pretty);
+        print_json(io, &out, pretty)?;
         return Ok(decision.verdict.exit_code());
     }
 
@@ -379,13 +471,13 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
                     timed_out: o.timed_out,
                     record,
                 };
-                print_json(&out, pretty);
+                print_json(io, &out, pretty)?;
                 // The child's code, or 1 when a signal ended it.
                 Ok(o.exit_code.map_or(exit::FAILURE, |c| c as u8))
             }
             Err(e) => {
                 let message = format!("cannot run {}: {e}", a.command[0]);
-                failed_execution(&handle, &mut rec, message, record, pretty)
+                failed_execution(io, &handle, &mut rec, message, record, pretty)
             }
         }
     } else {
@@ -409,12 +501,12 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env) -> Result<u8, Failure> {
                     content_sha256: sha,
                     record,
                 };
-                print_json(&out, pretty);
+                print_json(io, &out, pretty)?;
                 Ok(exit::SUCCESS)
             }
             Err(e) => {
                 let message = format!("cannot read {path}: {e}");
-                failed_execution(&handle, &mut rec, message, record, pretty)
+                failed_execution(io, &handle, &mut rec, message, record, pretty)
             }
         }
     }
@@ -425,6 +517,7 @@ fn finish(handle: &RecordHandle, rec: &RunRecord) -> Result<(), Failure> {
 }
 
 fn failed_execution(
+    io: &mut Io<'_>,
     handle: &RecordHandle,
     rec: &mut RunRecord,
     message: String,
@@ -438,6 +531,6 @@ fn failed_execution(
         error: message,
         record,
     };
-    print_json(&out, pretty);
+    print_json(io, &out, pretty)?;
     Ok(exit::FAILURE)
 }

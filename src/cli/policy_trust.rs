@@ -20,27 +20,55 @@ use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::gate::decide;
 use crate::core::policy::{
-    ConfigDecision, ConfigTrust, Expectation, OperationDecision, Policy, RecordHandle, Verdict,
-    expect_refusal, load_policy, mark_config_trusted, state_dir, write_config_decision,
+    ConfigDecision, ConfigTrust, Expectation, LoadContext, OperationDecision, Policy, RecordHandle,
+    Verdict, check_provenance, expect_refusal, load_policy, mark_config_trusted, parse_pin,
+    state_dir, trees_under_review, write_config_decision,
 };
 use crate::core::report::ConfigReport;
 use crate::core::scan::{discover_all, report_and_snapshot};
 use crate::core::store::StoreLocation;
 use crate::core::trust::{plan_trust, record_trust};
 
-/// The policy, given or shipped, with the store's directory (when there is
-/// a store) always denied.
+/// The policy, given or shipped, for judging the configs under `paths`: `.`
+/// and every relative root mean the trees under review (never the working
+/// directory), the store's directory (when there is a store) is always
+/// denied, and a workspace covering `/`, `$HOME`, a protected root, the
+/// store or the records' directory is refused (exit 2).
+///
+/// A policy file must also come from outside the trees under review and be
+/// writable by its owner alone, unless `pin` (`--policy-sha256`) names its
+/// exact content (exit 2 otherwise, naming the rule).
 fn policy_for(
     file: Option<&str>,
+    pin: Option<&str>,
     store: Option<&StoreLocation>,
+    paths: &[String],
+    records: Option<&Path>,
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<Policy, u8> {
-    let store_dir = store.map_or(Path::new(""), StoreLocation::dir);
-    load_policy(file, env, store_dir).map_err(|e| {
+    let mut fail = |e: String| {
         io.error(e);
         exit::USAGE
-    })
+    };
+    let pin = pin.map(parse_pin).transpose().map_err(&mut fail)?;
+    let trees = trees_under_review(paths, env);
+    let ctx = LoadContext {
+        env,
+        anchors: &trees,
+        store_dir: store.map_or(Path::new(""), StoreLocation::dir),
+        state_dir: records,
+    };
+    let policy = load_policy(file, &ctx).map_err(|e| fail(e.to_string()))?;
+    check_provenance(&policy, paths, &trees, pin.as_deref(), env)
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(policy)
+}
+
+/// How a policy is named wherever it gates something: its path and the
+/// SHA-256 of the bytes that were judged with.
+fn policy_label(policy: &Policy) -> String {
+    format!("{} (sha256 {})", policy.source, policy.sha256)
 }
 
 /// One config's outcome under the gate.
@@ -88,12 +116,21 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut policy = match policy_for(args.policy.as_deref(), Some(&loc), env, io) {
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let records = state_dir(args.state_dir.as_deref(), env_state.as_deref(), env);
+    let mut policy = match policy_for(
+        args.policy.as_deref(),
+        args.policy_sha256.as_deref(),
+        Some(&loc),
+        &args.paths,
+        records.as_deref().ok(),
+        env,
+        io,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let records = match state_dir(args.state_dir.as_deref(), env_state.as_deref(), env) {
+    let records = match records {
         Ok(d) => d,
         Err(e) => {
             io.error(e);
@@ -169,7 +206,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     let _ = writeln!(
         io.out,
         "Permission requests under {targets}, judged by policy {}:",
-        policy.source
+        policy_label(&policy)
     );
     for j in &judged {
         print_judged(j, env, io);
@@ -309,14 +346,23 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         args.paths.clone()
     };
     let (store, location, store_error) = store_or_empty(g, env);
-    let mut policy = match policy_for(args.policy.as_deref(), location.as_ref(), env, io) {
+    // Judged as `trust --policy` judges: the records' directory is denied.
+    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
+    let records = state_dir(None, env_state.as_deref(), env).ok();
+    let mut policy = match policy_for(
+        args.policy.as_deref(),
+        args.policy_sha256.as_deref(),
+        location.as_ref(),
+        &paths,
+        records.as_deref(),
+        env,
+        io,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    // Judged as `trust --policy` judges: the records' directory is denied.
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
-        policy.deny_also(&records, env);
+    if let Some(records) = &records {
+        policy.deny_also(records, env);
     }
     let keys = match discover_all(&paths, env, &|_| {}) {
         Ok(k) => k,
@@ -347,15 +393,26 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             })
             .collect();
         #[derive(Serialize)]
+        struct PolicyFile {
+            path: String,
+            sha256: String,
+        }
+        #[derive(Serialize)]
         struct Doc {
             configs: Vec<JsonConfig>,
             #[serde(skip_serializing_if = "Option::is_none")]
             store_error: Option<String>,
+            /// The policy the verdicts come from.
+            policy: PolicyFile,
         }
         let _ = io.out.write_all(
             to_json(&Doc {
                 configs,
                 store_error,
+                policy: PolicyFile {
+                    path: policy.source.to_string(),
+                    sha256: policy.sha256.clone(),
+                },
             })
             .as_bytes(),
         );
@@ -366,7 +423,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 "Warning: {problem}; every config counts as untrusted"
             );
         }
-        let _ = writeln!(io.out, "Policy: {}", policy.source);
+        let _ = writeln!(io.out, "Policy: {}", policy_label(&policy));
         let _ = io.out.write_all(render_table(&reports).as_bytes());
         for (r, d) in reports.iter().zip(&decisions) {
             if let Some(d) = d {

@@ -128,7 +128,7 @@ pub fn fold_case(p: &str) -> String {
 }
 
 /// Separator-bounded containment of normalized absolute paths.
-fn contains(root: &str, path: &str) -> bool {
+pub(super) fn contains(root: &str, path: &str) -> bool {
     root == "/"
         || path == root
         || (path.len() > root.len()
@@ -156,6 +156,21 @@ fn classify_one(policy: &Policy, path: &str) -> Class {
     } else {
         Class::ExternalPath
     }
+}
+
+/// The denied root (as written) that holds `target`, in either spelling, so
+/// that a DENIED_ROOT reason can name the rule that matched.
+pub fn denied_root_holding<'p>(policy: &'p Policy, target: &ResolvedTarget) -> Option<&'p str> {
+    let spellings: Vec<String> = std::iter::once(&target.lexical)
+        .chain(target.canonical.as_ref())
+        .map(|t| fold_case(t))
+        .collect();
+    policy.denied_roots.iter().find_map(|root| {
+        let holds = spellings
+            .iter()
+            .any(|t| contains(&root.lexical, t) || contains(&root.canonical, t));
+        holds.then_some(root.written.as_str())
+    })
 }
 
 /// A denied root that lies inside `target` (the target is one of its

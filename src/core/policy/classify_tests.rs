@@ -150,7 +150,7 @@ fn a_link_out_of_the_workspace_is_judged_where_it_points() {
     assert_eq!(d.verdict, Verdict::Denied);
     assert_eq!(
         d.reason,
-        "target classified DENIED_ROOT \u{2014} denied at any risk level"
+        "target classified DENIED_ROOT \u{2014} denied at any risk level (denied root ~/.ssh)"
     );
     // A file that does not exist yet, under the link: deepest existing ancestor.
     let d = evaluate(&t.pol, "R1", Some("vendor/new/deeper"), &t.env);

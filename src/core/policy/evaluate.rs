@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::classify::{ResolvedTarget, classify, resolve_target};
+use super::classify::{ResolvedTarget, classify, denied_root_holding, resolve_target};
 use super::load::{Grant, Policy};
 use super::{Class, Verdict};
 use crate::core::env::Env;
@@ -60,9 +60,17 @@ pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) ->
     if let Some(cls) = class {
         let name = cls.as_str();
         if matches!(cls, Class::PersonalDataPath | Class::DeniedRoot) {
+            // A denied root is the operator's explicit switch: say which one
+            // matched, so a reviewer can tell `~/.ssh` from the store.
+            let root = match (cls, &target) {
+                (Class::DeniedRoot, Some(t)) => denied_root_holding(policy, t)
+                    .map(|r| format!(" (denied root {r})"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
             return decide(
                 Verdict::Denied,
-                format!("target classified {name} \u{2014} denied at any risk level"),
+                format!("target classified {name} \u{2014} denied at any risk level{root}"),
                 Some(level),
                 class,
             );
@@ -112,14 +120,19 @@ pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) ->
             Some(level),
             reported,
         ),
-        // The reference names the value it found; a missing grant reads
-        // `undefined` there, and the differential suite compares the text.
-        other => decide(
+        // `deny` is a valid grant, and the reason says so; the reference
+        // calls every value but allow/needs_auth "unknown".
+        Some(Grant::Deny) => decide(
             Verdict::Denied,
-            format!(
-                "unknown grant \"{}\" for {level} (default denial)",
-                other.map_or("undefined", Grant::as_str)
-            ),
+            format!("{level} denied by its grant \"deny\" at {risk}"),
+            Some(level),
+            class,
+        ),
+        // No grant for the level: the reference's text, where a missing
+        // grant reads `undefined`.
+        None => decide(
+            Verdict::Denied,
+            format!("unknown grant \"undefined\" for {level} (default denial)"),
             Some(level),
             class,
         ),

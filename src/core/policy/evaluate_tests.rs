@@ -43,6 +43,9 @@ const OUTSIDE: &str =
 const GRANTED: &str = "{level} granted at {risk}";
 const NEEDS: &str = "{level} requires explicit authorization at {risk}";
 const UNKNOWN: &str = "unknown grant \"{grant}\" for {level} (default denial)";
+const DENY: &str = "{level} denied by its grant \"deny\" at {risk}";
+const DENIED_ROOT: &str =
+    "target classified {cls} \u{2014} denied at any risk level (denied root /pg-t/home/secret)";
 
 /// (class, read level?, grant or None for missing, verdict, reason)
 #[rustfmt::skip]
@@ -51,15 +54,15 @@ const TABLE: &[(&str, bool, Option<&str>, Verdict, &str)] = {
     &[
         ("APPROVED_WORKSPACE", true,  Some("allow"),      Allowed,   READ),
         ("APPROVED_WORKSPACE", true,  Some("needs_auth"), NeedsAuth, NEEDS),
-        ("APPROVED_WORKSPACE", true,  Some("deny"),       Denied,    UNKNOWN),
+        ("APPROVED_WORKSPACE", true,  Some("deny"),       Denied,    DENY),   
         ("APPROVED_WORKSPACE", true,  None,               Denied,    UNKNOWN),
         ("APPROVED_WORKSPACE", false, Some("allow"),      Allowed,   GRANTED),
         ("APPROVED_WORKSPACE", false, Some("needs_auth"), NeedsAuth, NEEDS),
-        ("APPROVED_WORKSPACE", false, Some("deny"),       Denied,    UNKNOWN),
+        ("APPROVED_WORKSPACE", false, Some("deny"),       Denied,    DENY),   
         ("APPROVED_WORKSPACE", false, None,               Denied,    UNKNOWN),
         ("SYSTEM_PATH",        true,  Some("allow"),      Allowed,   READ),
         ("SYSTEM_PATH",        true,  Some("needs_auth"), NeedsAuth, NEEDS),
-        ("SYSTEM_PATH",        true,  Some("deny"),       Denied,    UNKNOWN),
+        ("SYSTEM_PATH",        true,  Some("deny"),       Denied,    DENY),   
         ("SYSTEM_PATH",        true,  None,               Denied,    UNKNOWN),
         ("SYSTEM_PATH",        false, Some("allow"),      Denied,    OUTSIDE),
         ("SYSTEM_PATH",        false, Some("needs_auth"), Denied,    OUTSIDE),
@@ -73,14 +76,14 @@ const TABLE: &[(&str, bool, Option<&str>, Verdict, &str)] = {
         ("PERSONAL_DATA_PATH", false, Some("needs_auth"), Denied,    ANY),
         ("PERSONAL_DATA_PATH", false, Some("deny"),       Denied,    ANY),
         ("PERSONAL_DATA_PATH", false, None,               Denied,    ANY),
-        ("DENIED_ROOT",        true,  Some("allow"),      Denied,    ANY),
-        ("DENIED_ROOT",        true,  Some("needs_auth"), Denied,    ANY),
-        ("DENIED_ROOT",        true,  Some("deny"),       Denied,    ANY),
-        ("DENIED_ROOT",        true,  None,               Denied,    ANY),
-        ("DENIED_ROOT",        false, Some("allow"),      Denied,    ANY),
-        ("DENIED_ROOT",        false, Some("needs_auth"), Denied,    ANY),
-        ("DENIED_ROOT",        false, Some("deny"),       Denied,    ANY),
-        ("DENIED_ROOT",        false, None,               Denied,    ANY),
+        ("DENIED_ROOT",        true,  Some("allow"),      Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        true,  Some("needs_auth"), Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        true,  Some("deny"),       Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        true,  None,               Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        false, Some("allow"),      Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        false, Some("needs_auth"), Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        false, Some("deny"),       Denied,    DENIED_ROOT),
+        ("DENIED_ROOT",        false, None,               Denied,    DENIED_ROOT),
         ("EXTERNAL_PATH",      true,  Some("allow"),      Denied,    NOT_READABLE),
         ("EXTERNAL_PATH",      true,  Some("needs_auth"), Denied,    NOT_READABLE),
         ("EXTERNAL_PATH",      true,  Some("deny"),       Denied,    NOT_READABLE),
@@ -132,7 +135,7 @@ fn no_target_rows() {
     let rows: &[(Option<&str>, Verdict, &str, Option<Class>)] = &[
         (Some("allow"),      Allowed,   GRANTED, Some(Class::ApprovedWorkspace)),
         (Some("needs_auth"), NeedsAuth, NEEDS,   Some(Class::ApprovedWorkspace)),
-        (Some("deny"),       Denied,    UNKNOWN, None),
+        (Some("deny"),       Denied,    DENY,    None),
         (None,               Denied,    UNKNOWN, None),
     ];
     for &(grant, verdict, reason, class) in rows {
@@ -181,10 +184,7 @@ fn read_only_deny_denies_workspace_reads() {
     );
     let d = evaluate(&pol, "RR", Some("file"), &env());
     assert_eq!(d.verdict, Verdict::Denied);
-    assert_eq!(
-        d.reason,
-        "unknown grant \"deny\" for READ_ONLY (default denial)"
-    );
+    assert_eq!(d.reason, "READ_ONLY denied by its grant \"deny\" at RR");
     assert_eq!(
         evaluate(&pol, "RW", Some("file"), &env()).verdict,
         Verdict::Allowed

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::classify::{canonical_path, fold_case, lexical_path};
+use super::classify::{canonical_path, contains, fold_case, lexical_path};
 use super::requests::RequestKind;
 use super::sha256_hex;
 use crate::core::env::Env;
@@ -28,7 +28,8 @@ const DEFAULT_POLICY: (&str, &str) = (
     include_str!("../../../policies/default-linux.json"),
 );
 
-const KEYS: [&str; 7] = [
+const KEYS: [&str; 8] = [
+    "schema_version",
     "approved_workspaces",
     "system_read_only_roots",
     "personal_data_roots",
@@ -80,8 +81,10 @@ impl fmt::Display for PolicySource {
 pub struct Root {
     /// As written in the policy.
     pub written: String,
-    /// `~` expanded, made absolute against the working directory, `.`/`..`
-    /// and repeated separators removed.
+    /// `~` expanded, made absolute against its anchor (see [`LoadContext`]),
+    /// `.`/`..` and repeated separators removed; as shown to people.
+    pub resolved: String,
+    /// `resolved` as compared (case-folded where the filesystem folds).
     pub lexical: String,
     /// `lexical` with symlinks resolved (deepest existing ancestor).
     pub canonical: String,
@@ -94,14 +97,41 @@ impl Root {
             written: written.to_string(),
             lexical: fold_case(&lexical),
             canonical: fold_case(&canonical),
+            resolved: lexical,
         }
     }
+
+    /// Written as an absolute path or from `$HOME`: a fixed place, not a
+    /// place inside whatever tree the policy is anchored to.
+    pub fn is_fixed(&self) -> bool {
+        self.written.starts_with('/') || self.written == "~" || self.written.starts_with("~/")
+    }
+}
+
+/// What a policy is loaded for, and what its relative roots mean.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadContext<'a> {
+    pub env: &'a Env,
+    /// The directories `.` and every other relative root resolve against; a
+    /// relative root stands for one root per anchor. For config requests,
+    /// the trees under review ([`super::anchor::trees_under_review`]); for
+    /// the `policy` verbs, the policy file's directory, or for the built-in
+    /// policy the `--workspace` directory. Never the working directory by
+    /// accident.
+    pub anchors: &'a [String],
+    /// The trust store's directory, always a denied root (empty: no store).
+    pub store_dir: &'a Path,
+    /// The decision records' directory, which no approved workspace may
+    /// cover (`None`: none can be located).
+    pub state_dir: Option<&'a Path>,
 }
 
 /// A loaded, validated policy.
 #[derive(Debug, Clone)]
 pub struct Policy {
     pub source: PolicySource,
+    /// What `.` and the other relative roots were resolved against.
+    pub anchors: Vec<String>,
     /// SHA-256 of the policy file's bytes, recorded with every decision so
     /// that a decision never outlives a change to the policy.
     pub sha256: String,
@@ -131,20 +161,50 @@ pub enum PolicyError {
     Missing { path: String, key: &'static str },
     #[error("policy invalid: {path} ({problem})")]
     Invalid { path: String, problem: String },
+    /// An approved workspace that would approve what the policy protects.
+    #[error(
+        "policy too broad: {path} (approved workspace {written} resolves to {resolved}, {why})"
+    )]
+    TooBroad {
+        path: String,
+        written: String,
+        resolved: String,
+        why: String,
+    },
+}
+
+/// `--policy FILE` as a path: relative to the working directory.
+pub fn policy_path(file: &str, env: &Env) -> PathBuf {
+    PathBuf::from(lexical_path(file, &env.cwd))
 }
 
 /// Loads `--policy FILE` (relative to the working directory) or, without
-/// one, the shipped default. `store_dir` (the trust store's directory) is
-/// always added to the denied roots: a config asking to read or write the
-/// store that decides its own trust must never be auto-trusted.
-pub fn load_policy(file: Option<&str>, env: &Env, store_dir: &Path) -> Result<Policy, PolicyError> {
+/// one, the shipped default, anchored as `ctx` says, and refuses it when an
+/// approved workspace is too broad ([`Policy::check_breadth`]). The trust
+/// store's directory is always added to the denied roots: a config asking
+/// to read or write the store that decides its own trust must never be
+/// auto-trusted.
+pub fn load_policy(file: Option<&str>, ctx: &LoadContext<'_>) -> Result<Policy, PolicyError> {
+    let policy = read_policy(file, ctx)?;
+    policy.check_breadth(ctx)?;
+    Ok(policy)
+}
+
+fn read_policy(file: Option<&str>, ctx: &LoadContext<'_>) -> Result<Policy, PolicyError> {
+    let (env, anchors, store_dir) = (ctx.env, ctx.anchors, ctx.store_dir);
     match file {
         None => {
             let (name, text) = DEFAULT_POLICY;
-            parse_policy(text.as_bytes(), PolicySource::Default(name), env, store_dir)
+            parse_policy(
+                text.as_bytes(),
+                PolicySource::Default(name),
+                env,
+                anchors,
+                store_dir,
+            )
         }
         Some(file) => {
-            let path = PathBuf::from(lexical_path(file, &env.cwd));
+            let path = policy_path(file, env);
             let shown = path.display().to_string();
             let bytes = match std::fs::read(&path) {
                 Ok(b) => b,
@@ -158,17 +218,18 @@ pub fn load_policy(file: Option<&str>, env: &Env, store_dir: &Path) -> Result<Po
                     });
                 }
             };
-            parse_policy(&bytes, PolicySource::File(path), env, store_dir)
+            parse_policy(&bytes, PolicySource::File(path), env, anchors, store_dir)
         }
     }
 }
 
-/// Validates a policy document. Relative roots resolve against `env.cwd`,
-/// a leading `~` or `~/` against `env.home`.
+/// Validates a policy document. A relative root stands for one root per
+/// anchor; a leading `~` or `~/` resolves against `env.home`.
 pub fn parse_policy(
     bytes: &[u8],
     source: PolicySource,
     env: &Env,
+    anchors: &[String],
     store_dir: &Path,
 ) -> Result<Policy, PolicyError> {
     let path = source.to_string();
@@ -199,18 +260,28 @@ pub fn parse_policy(
         }
     }
 
+    // The seed's own tooling stamps its policy files with a version string;
+    // it changes nothing here, but anything else there is a mistake.
+    match doc.get("schema_version") {
+        None | Some(Json::String(_)) => {}
+        Some(_) => return Err(invalid("schema_version must be a string".into())),
+    }
+
     let root_list = |key: &str| -> Result<Vec<Root>, PolicyError> {
         match doc.get(key) {
             None => Ok(Vec::new()),
             Some(Json::Array(items)) => items
                 .iter()
                 .map(|item| match item {
-                    Json::String(s) if !s.is_empty() => resolve_root(s, env).map_err(&invalid),
+                    Json::String(s) if !s.is_empty() => {
+                        resolve_root(s, env, anchors).map_err(&invalid)
+                    }
                     _ => Err(invalid(format!(
                         "{key} must be an array of non-empty strings"
                     ))),
                 })
-                .collect(),
+                .collect::<Result<Vec<Vec<Root>>, _>>()
+                .map(|roots| roots.into_iter().flatten().collect()),
             Some(_) => Err(invalid(format!(
                 "{key} must be an array of non-empty strings"
             ))),
@@ -288,6 +359,7 @@ pub fn parse_policy(
 
     Ok(Policy {
         sha256: sha256_hex(bytes),
+        anchors: anchors.to_vec(),
         source,
         approved_workspaces,
         system_read_only_roots,
@@ -300,10 +372,11 @@ pub fn parse_policy(
     })
 }
 
-/// Expands one root. Windows-shaped roots are refused rather than turned
-/// into relative names under the working directory, which is what the
-/// reference does with its shipped `C:\Users` (policy-reference.md §3).
-fn resolve_root(written: &str, env: &Env) -> Result<Root, String> {
+/// Expands one root: a fixed one (absolute, `~`) to itself, a relative one to
+/// one root per anchor. Windows-shaped roots are refused rather than turned
+/// into relative names, which is what the reference does with its shipped
+/// `C:\Users` (policy-reference.md §3).
+fn resolve_root(written: &str, env: &Env, anchors: &[String]) -> Result<Vec<Root>, String> {
     let b = written.as_bytes();
     if written.contains('\\') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':') {
         return Err(format!(
@@ -322,7 +395,19 @@ fn resolve_root(written: &str, env: &Env) -> Result<Root, String> {
     } else {
         written.to_string()
     };
-    Ok(Root::new(written, lexical_path(&expanded, &env.cwd)))
+    if expanded.starts_with('/') {
+        return Ok(vec![Root::new(written, lexical_path(&expanded, "/"))]);
+    }
+    if anchors.is_empty() {
+        return Err(format!(
+            "relative root {} has nothing to resolve against",
+            quote_json_string(written)
+        ));
+    }
+    Ok(anchors
+        .iter()
+        .map(|anchor| Root::new(written, lexical_path(&expanded, anchor)))
+        .collect())
 }
 
 fn reject_duplicates(value: &Json) -> Result<(), String> {
@@ -389,6 +474,91 @@ impl Policy {
         }
         self.denied_roots.push(root);
         self.shown = with_store_dir(std::mem::replace(&mut self.shown, Json::Null), &written);
+    }
+
+    /// Every root in force with the list it belongs to, in the order
+    /// `policy show` prints them.
+    pub fn roots(&self) -> Vec<(&'static str, &Root)> {
+        let lists: [(&'static str, &Vec<Root>); 4] = [
+            ("approved_workspaces", &self.approved_workspaces),
+            ("system_read_only_roots", &self.system_read_only_roots),
+            ("personal_data_roots", &self.personal_data_roots),
+            ("denied_roots", &self.denied_roots),
+        ];
+        lists
+            .into_iter()
+            .flat_map(|(name, roots)| roots.iter().map(move |r| (name, r)))
+            .collect()
+    }
+
+    /// Refuses an approved workspace that would approve what the policy
+    /// protects: `/`, `$HOME`, or an ancestor of (or the same directory as)
+    /// a fixed personal, system or denied root, the trust store's directory
+    /// or the decision records' directory. Approval outranks personal and
+    /// system roots, so such a workspace silently turns them into workspace;
+    /// `.` resolved from `/` or `$HOME` is the classic way to get one.
+    /// Relative roots are anchored to the same trees as the workspace, so a
+    /// relative denied root inside it (`"secrets"`) is a carve-out, not a
+    /// conflict.
+    pub fn check_breadth(&self, ctx: &LoadContext<'_>) -> Result<(), PolicyError> {
+        let mut protected: Vec<(String, String, String)> = Vec::new();
+        let mut protect = |what: String, lexical: &str| {
+            let canonical = canonical_path(lexical).unwrap_or_else(|| lexical.to_string());
+            protected.push((what, fold_case(lexical), fold_case(&canonical)));
+        };
+        // Named by what they are: `$HOME` first, then the store and
+        // records' directories (which are also denied roots).
+        if ctx.env.home.starts_with('/') {
+            let home = lexical_path(&ctx.env.home, "/");
+            protect(format!("$HOME ({home})"), &home);
+        }
+        let store = ctx.store_dir.to_string_lossy();
+        if !store.is_empty() {
+            let dir = lexical_path(&store, &ctx.env.cwd);
+            protect(format!("the trust store directory {dir}"), &dir);
+        }
+        if let Some(state) = ctx.state_dir {
+            let dir = lexical_path(&state.to_string_lossy(), &ctx.env.cwd);
+            protect(format!("the decision records' directory {dir}"), &dir);
+        }
+        for (list, root) in self.roots() {
+            if list != "approved_workspaces" && root.is_fixed() {
+                let kind = match list {
+                    "system_read_only_roots" => "the system root",
+                    "personal_data_roots" => "the personal data root",
+                    _ => "the denied root",
+                };
+                let what = if root.written == root.resolved {
+                    format!("{kind} {}", root.resolved)
+                } else {
+                    format!("{kind} {} ({})", root.written, root.resolved)
+                };
+                protect(what, &root.resolved);
+            }
+        }
+        for ws in &self.approved_workspaces {
+            let refuse = |why: String| PolicyError::TooBroad {
+                path: self.source.to_string(),
+                written: quote_json_string(&ws.written),
+                resolved: ws.resolved.clone(),
+                why,
+            };
+            for spelling in [&ws.lexical, &ws.canonical] {
+                if spelling == "/" {
+                    return Err(refuse(
+                        "the filesystem root, which covers every path".into(),
+                    ));
+                }
+                for (what, lexical, canonical) in &protected {
+                    if contains(spelling, lexical) || contains(spelling, canonical) {
+                        return Err(refuse(format!(
+                            "which covers {what}; an approved workspace outranks it"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The risk class a request kind is evaluated at.

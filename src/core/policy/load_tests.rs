@@ -8,8 +8,18 @@ fn parse(text: &str) -> Result<Policy, PolicyError> {
         text.as_bytes(),
         PolicySource::File("/p/policy.json".into()),
         &env_at("/cwd", "/home/u"),
+        &["/cwd".to_string()],
         Path::new(""),
     )
+}
+
+fn ctx<'a>(env: &'a Env, anchors: &'a [String], store: &'a Path) -> LoadContext<'a> {
+    LoadContext {
+        env,
+        anchors,
+        store_dir: store,
+        state_dir: None,
+    }
 }
 
 fn error(text: &str) -> String {
@@ -20,7 +30,11 @@ fn error(text: &str) -> String {
 fn a_missing_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let env = env_at(&dir.path().display().to_string(), "/home/u");
-    let e = load_policy(Some("nope.json"), &env, Path::new("")).unwrap_err();
+    let e = load_policy(
+        Some("nope.json"),
+        &ctx(&env, std::slice::from_ref(&env.cwd), Path::new("")),
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         format!("policy not found: {}/nope.json", dir.path().display())
@@ -31,7 +45,10 @@ fn a_missing_file_is_named() {
 fn a_directory_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let env = env_at("/", "/home/u");
-    let e = load_policy(Some(&dir.path().display().to_string()), &env, Path::new(""));
+    let e = load_policy(
+        Some(&dir.path().display().to_string()),
+        &ctx(&env, &["/".to_string()], Path::new("")),
+    );
     assert!(matches!(e, Err(PolicyError::InvalidJson { .. })), "{e:?}");
 }
 
@@ -110,7 +127,7 @@ fn every_load_error_names_the_file_and_the_problem() {
         ),
         (
             r#"{"grants": {}, "risk_to_level": {}, "extra": 1}"#,
-            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
+            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: schema_version, approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
         ),
         (
             r#"{"grants": {}, "grants": {}, "risk_to_level": {}}"#,
@@ -141,6 +158,7 @@ fn a_home_root_needs_an_absolute_home() {
         br#"{"grants": {}, "risk_to_level": {}, "personal_data_roots": ["~"]}"#,
         PolicySource::Default("t"),
         &env_at("/cwd", ""),
+        &["/cwd".to_string()],
         Path::new(""),
     )
     .unwrap_err();
@@ -174,6 +192,7 @@ fn the_store_directory_is_always_denied_and_shown() {
         MINIMAL.as_bytes(),
         PolicySource::Default("t"),
         &env,
+        &[],
         Path::new("/st/goccia"),
     )
     .unwrap();
@@ -188,7 +207,12 @@ fn the_store_directory_is_always_denied_and_shown() {
 #[test]
 fn the_default_policy_loads_and_prints_in_document_order() {
     let env = env_at("/home/u/repo", "/home/u");
-    let pol = load_policy(None, &env, Path::new("/home/u/.config/goccia")).unwrap();
+    let anchors = ["/home/u/repo".to_string()];
+    let pol = load_policy(
+        None,
+        &ctx(&env, &anchors, Path::new("/home/u/.config/goccia")),
+    )
+    .unwrap();
     assert!(matches!(pol.source, PolicySource::Default(_)));
     let shown = pol.to_json(true);
     assert!(
@@ -210,4 +234,127 @@ fn the_policy_hash_is_of_the_file_bytes() {
         pol.sha256,
         crate::core::policy::sha256_hex(MINIMAL.as_bytes())
     );
+}
+
+#[test]
+fn a_schema_version_string_is_accepted_and_nothing_else_there() {
+    let pol = parse(r#"{"schema_version": "1.0", "grants": {}, "risk_to_level": {}}"#).unwrap();
+    assert_eq!(
+        pol.to_json(false),
+        r#"{"schema_version":"1.0","grants":{},"risk_to_level":{}}"#
+    );
+    assert_eq!(
+        error(r#"{"schema_version": 1, "grants": {}, "risk_to_level": {}}"#),
+        "policy invalid: /p/policy.json (schema_version must be a string)"
+    );
+}
+
+fn load_with(
+    json: &str,
+    anchors: &[&str],
+    store: &str,
+    state: Option<&str>,
+) -> Result<Policy, PolicyError> {
+    let env = env_at("/pg-b/cwd", "/pg-b/home/u");
+    let anchors: Vec<String> = anchors.iter().map(|a| a.to_string()).collect();
+    let state = state.map(Path::new);
+    let ctx = LoadContext {
+        env: &env,
+        anchors: &anchors,
+        store_dir: Path::new(store),
+        state_dir: state,
+    };
+    let pol = parse_policy(
+        json.as_bytes(),
+        PolicySource::File("/pg-b/p.json".into()),
+        &env,
+        &anchors,
+        Path::new(store),
+    )?;
+    pol.check_breadth(&ctx)?;
+    Ok(pol)
+}
+
+#[test]
+fn relative_roots_stand_for_one_root_per_anchor() {
+    let pol = load_with(
+        r#"{"grants": {}, "risk_to_level": {}, "approved_workspaces": ["."],
+            "denied_roots": ["secrets", "~/.ssh"]}"#,
+        &["/pg-b/r1", "/pg-b/r2"],
+        "",
+        None,
+    )
+    .unwrap();
+    let lex = |r: &[Root]| r.iter().map(|r| r.lexical.clone()).collect::<Vec<_>>();
+    assert_eq!(lex(&pol.approved_workspaces), ["/pg-b/r1", "/pg-b/r2"]);
+    // A relative denied root inside the workspace is a carve-out, not a
+    // conflict.
+    assert_eq!(
+        lex(&pol.denied_roots),
+        ["/pg-b/r1/secrets", "/pg-b/r2/secrets", "/pg-b/home/u/.ssh"]
+    );
+    assert_eq!(pol.anchors, ["/pg-b/r1", "/pg-b/r2"]);
+}
+
+#[test]
+fn a_workspace_covering_what_the_policy_protects_is_refused() {
+    let base = r#""grants": {}, "risk_to_level": {}, "personal_data_roots": ["~"],
+        "system_read_only_roots": ["/pg-b/usr"], "denied_roots": ["/pg-b/secret/keys"]"#;
+    let cases: &[(&str, &str, &str)] = &[
+        ("/", "/", "the filesystem root, which covers every path"),
+        (
+            "/pg-b/home/u",
+            "/pg-b/home/u",
+            "which covers $HOME (/pg-b/home/u)",
+        ),
+        (
+            "/pg-b/home",
+            "/pg-b/home",
+            "which covers $HOME (/pg-b/home/u)",
+        ),
+        ("/pg-b", "/pg-b", "which covers $HOME (/pg-b/home/u)"),
+        (
+            "/pg-b/usr",
+            "/pg-b/usr",
+            "which covers the system root /pg-b/usr",
+        ),
+        (
+            "/pg-b/secret",
+            "/pg-b/secret",
+            "which covers the denied root /pg-b/secret/keys",
+        ),
+        (
+            "/pg-b/st",
+            "/pg-b/st",
+            "which covers the trust store directory /pg-b/st/goccia",
+        ),
+        (
+            "/pg-b/var",
+            "/pg-b/var",
+            "which covers the decision records' directory /pg-b/var/state",
+        ),
+        (".", "/", "the filesystem root, which covers every path"),
+    ];
+    for (ws, resolved, why) in cases {
+        let json = format!(r#"{{{base}, "approved_workspaces": ["{ws}"]}}"#);
+        let anchors: &[&str] = if *ws == "." { &["/"] } else { &["/pg-b/repo"] };
+        let e = load_with(&json, anchors, "/pg-b/st/goccia", Some("/pg-b/var/state"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "policy too broad: /pg-b/p.json (approved workspace \"{ws}\" resolves to {resolved}, {why}"
+            )),
+            "{ws}: {e}"
+        );
+    }
+    // Inside home, beside the protected roots: fine.
+    let json = format!(r#"{{{base}, "approved_workspaces": [".", "/pg-b/usr/share/x"]}}"#);
+    load_with(
+        &json,
+        &["/pg-b/home/u/src/repo"],
+        "/pg-b/st/goccia",
+        Some("/pg-b/var/state"),
+    )
+    .unwrap();
 }

@@ -8,16 +8,23 @@
 //! - [`requests`] maps a config's permission requests to operations;
 //! - [`record`] writes the decision records.
 
+pub mod anchor;
 pub mod classify;
 pub mod evaluate;
 pub mod load;
 mod net;
+pub mod provenance;
 pub mod record;
 pub mod requests;
 
+pub use anchor::{repository_root, trees_under_review, workspace_for_builtin};
 pub use classify::{ResolvedTarget, classify, resolve_target};
 pub use evaluate::{Decision, evaluate};
-pub use load::{Grant, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy};
+pub use load::{
+    Grant, LoadContext, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy,
+    policy_path,
+};
+pub use provenance::{ProvenanceError, check_provenance, parse_pin};
 pub use record::{
     ConfigTrust, Expectation, RecordError, RecordHandle, expect_refusal, mark_config_trusted,
     record_config_decision, record_config_decision_expecting, state_dir, write_config_decision,
@@ -133,12 +140,14 @@ pub(crate) mod test_support {
         }
     }
 
-    /// A policy from inline JSON, with no store directory.
+    /// A policy from inline JSON, relative roots anchored to `env.cwd`, with
+    /// no store directory.
     pub fn policy(json: &str, env: &Env) -> Policy {
         parse_policy(
             json.as_bytes(),
             PolicySource::Default("test"),
             env,
+            std::slice::from_ref(&env.cwd),
             Path::new(""),
         )
         .unwrap_or_else(|e| panic!("{e}"))

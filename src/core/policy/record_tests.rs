@@ -165,7 +165,7 @@ fn config_records_carry_hashes_and_every_request() {
     assert_eq!(v["risk"], "R0");
     assert_eq!(
         v["reason"],
-        "allow-read: target classified DENIED_ROOT \u{2014} denied at any risk level"
+        "allow-read: target classified DENIED_ROOT \u{2014} denied at any risk level (denied root ~/.ssh)"
     );
     assert_eq!(v["executed"], false);
     let reqs = v["requests"].as_array().unwrap();
