@@ -264,7 +264,8 @@ fn check_path(path: &Path, role: Role, user: &User, issues: &mut Vec<SafetyIssue
     let quoted = shell_quote(&shown);
     let mode = meta.mode() & 0o7777;
     let label = role.label();
-    if meta.uid() != user.uid && !(meta.uid() == 0 && !writable_by_me(path)) {
+    let root_owned_read_only = meta.uid() == 0 && !writable_by_me(path);
+    if meta.uid() != user.uid && !root_owned_read_only {
         let owner = match user_name(meta.uid()) {
             Some(n) => format!("uid {}, {n}", meta.uid()),
             None => format!("uid {}", meta.uid()),
