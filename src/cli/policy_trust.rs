@@ -13,7 +13,7 @@ use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
-use crate::cli::{Io, load_store, store_failure};
+use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
 use crate::core::env::Env;
@@ -84,7 +84,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             return exit::USAGE;
         }
     };
-    let (loc, store) = match load_store(g, env, io) {
+    let (loc, store) = match load_store_checked(g, &args.paths, !args.dry_run, env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };

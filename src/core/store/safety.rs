@@ -182,7 +182,8 @@ pub fn check_state_dir(dir: &Path, user: &User) -> Vec<SafetyIssue> {
 /// A `--trust-store` inside a tree under review: the repository under
 /// review could have shipped it, pre-trusted (which is also why no
 /// environment variable selects a store). `reviewed` are the PATHs as
-/// given; each stands for its repository root when it lies in one. The
+/// given; each stands for its repository root when it lies in one (a file
+/// for its directory's). The
 /// per-user default store is never "supplied" by a repository.
 pub fn store_in_reviewed_tree(
     loc: &StoreLocation,
@@ -198,6 +199,12 @@ pub fn store_in_reviewed_tree(
         let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
         let Ok(real) = std::fs::canonicalize(&expanded) else {
             continue;
+        };
+        // A file under review (a `check` input, an `inspect`ed config)
+        // stands for its directory, where its config lives.
+        let real = match real.parent() {
+            Some(parent) if !real.is_dir() => parent.to_path_buf(),
+            _ => real,
         };
         let tree = repository_root(&real).unwrap_or(real);
         let inside =
@@ -216,13 +223,10 @@ pub fn store_in_reviewed_tree(
     None
 }
 
-/// The nearest ancestor of `path` (itself excluded) holding a `.git`
-/// directory or file, for a canonical `path` (a file stands for its
-/// directory).
+/// The nearest ancestor of `path` (itself included) holding a `.git`
+/// directory or file, for a canonical directory `path`.
 fn repository_root(path: &Path) -> Option<PathBuf> {
-    let start = if path.is_dir() { path } else { path.parent()? };
-    start
-        .ancestors()
+    path.ancestors()
         .find(|a| a.join(".git").symlink_metadata().is_ok())
         .map(Path::to_path_buf)
 }
