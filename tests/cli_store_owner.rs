@@ -172,6 +172,19 @@ fn assert_readers_warn(env: &Unprivileged, warning: &str) {
         );
         assert!(out.code == 0 || out.code == 2, "{args:?}: {}", out.stderr);
     }
+    // `scan --policy` reads the store as `scan` does.
+    let policy = env.home.join("policy.json");
+    if !policy.exists() {
+        let workspace = env.work.to_str().unwrap();
+        env.write(
+            &policy,
+            &format!(
+                r#"{{"approved_workspaces": ["{workspace}"], "personal_data_roots": ["~"], "denied_roots": [], "grants": {{"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow", "EXTERNAL_EFFECT": "needs_auth", "DESTRUCTIVE": "deny"}}, "risk_to_level": {{"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE", "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"}}}}"#
+            ),
+        );
+    }
+    let out = env.run(&["scan", "p", "--policy", policy.to_str().unwrap()]);
+    assert!(out.stderr.contains(&line), "scan --policy: {}", out.stderr);
     for args in [
         &["list", "--json"][..],
         &["scan", "p", "--json"],

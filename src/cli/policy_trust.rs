@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
-use crate::cli::scan::{render_table, store_or_empty, worst_exit};
+use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
 use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
@@ -308,7 +308,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     } else {
         args.paths.clone()
     };
-    let (store, location, store_error) = store_or_empty(g, env);
+    let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     let mut policy = match policy_for(args.policy.as_deref(), location.as_ref(), env, io) {
         Ok(p) => p,
         Err(code) => return code,
@@ -351,11 +351,14 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             configs: Vec<JsonConfig>,
             #[serde(skip_serializing_if = "Option::is_none")]
             store_error: Option<String>,
+            #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+            store_warnings: Vec<String>,
         }
         let _ = io.out.write_all(
             to_json(&Doc {
                 configs,
                 store_error,
+                store_warnings,
             })
             .as_bytes(),
         );
