@@ -3,9 +3,9 @@
 //! A store anyone can write hands anyone the power to trust configs for its
 //! owner, like an `authorized_keys` others can write (OpenSSH `StrictModes`)
 //! or a repository owned by someone else (git `safe.directory`). So the store
-//! file, the directory holding it (and, for a store reached through a link,
-//! the directory of the file the link leads to) and the state directory must
-//! be:
+//! file, the directory holding it (and, for a store reached through links,
+//! the directory of each link and of the file they lead to) and the state
+//! directory must be:
 //!
 //! * owned by the current user, or by root when the user cannot write them;
 //! * not writable by others, except a sticky directory such as `/tmp`, where
@@ -148,6 +148,15 @@ pub fn check_store(loc: &StoreLocation, user: &User) -> Vec<SafetyIssue> {
             }
         }
     }
+    // Every directory on the way through a chain of links: whoever can
+    // write one of them can point the chain elsewhere.
+    for hop in link_chain(Path::new(&loc.path)) {
+        if let Some(d) = hop.parent().and_then(|p| std::fs::canonicalize(p).ok())
+            && !dirs.contains(&d)
+        {
+            dirs.push(d);
+        }
+    }
     let dest = store_destination(&loc.path).ok().flatten();
     if let Some(dest) = &dest
         && let Some(dest_dir) = dest.parent()
@@ -252,6 +261,24 @@ fn resolve_lenient(path: &Path) -> PathBuf {
             _ => return path.to_path_buf(),
         }
     }
+}
+
+/// The links a store path goes through, as each is reached (the path
+/// itself first when it is one), at most 40 as the kernel allows.
+fn link_chain(path: &Path) -> Vec<PathBuf> {
+    let mut chain = Vec::new();
+    let mut cur = path.to_path_buf();
+    while chain.len() < 40
+        && std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        let Ok(target) = std::fs::read_link(&cur) else {
+            break;
+        };
+        let next = cur.parent().unwrap_or(Path::new("/")).join(target);
+        chain.push(cur);
+        cur = next;
+    }
+    chain
 }
 
 fn nearest_existing(dir: &Path) -> Option<PathBuf> {

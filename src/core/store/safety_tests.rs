@@ -259,3 +259,31 @@ fn a_trust_store_inside_the_reviewed_tree_or_its_repository_is_named() {
         None
     );
 }
+
+#[test]
+fn every_directory_of_a_chain_of_links_is_checked() {
+    let (_t, root) = tree();
+    for d in ["home", "hop", "real"] {
+        fs::create_dir(root.join(d)).unwrap();
+        chmod(&root.join(d), 0o700);
+    }
+    fs::write(root.join("real/trust.json"), "{}").unwrap();
+    chmod(&root.join("real/trust.json"), 0o600);
+    std::os::unix::fs::symlink("../real/trust.json", root.join("hop/trust.json")).unwrap();
+    std::os::unix::fs::symlink("../hop/trust.json", root.join("home/trust.json")).unwrap();
+    let store = loc(&root.join("home/trust.json"), false);
+    assert_eq!(texts(&check_store(&store, &me())), []);
+    // The middle link's directory could repoint the chain.
+    chmod(&root.join("hop"), 0o777);
+    let h = root.join("hop");
+    let h = h.display();
+    assert_eq!(
+        texts(&check_store(&store, &me())),
+        [(
+            Severity::Refuse,
+            format!(
+                "the trust store directory {h} is writable by others (mode 0777); run chmod 700 {h}"
+            )
+        )]
+    );
+}
