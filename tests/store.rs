@@ -323,5 +323,100 @@ fn leftovers_of_a_dead_writer_never_block_the_next_one() {
     assert_eq!(dir_names(root.path()), ["trust.json", "trust.json.lock"]);
 }
 
+// ── Links and modes (issue 9 item 5, issue 10 item 1) ──────────────
+
+#[test]
+fn a_store_reached_through_a_link_keeps_its_link_and_the_real_file_is_replaced() {
+    let root = tempfile::tempdir().unwrap();
+    let root = root.path().canonicalize().unwrap();
+    // A dotfile manager links the store into a repository of dotfiles.
+    let dotfiles = root.join("dotfiles/goccia");
+    fs::create_dir_all(&dotfiles).unwrap();
+    fs::write(dotfiles.join("trust.json"), fixture("empty.expected.json")).unwrap();
+    let config = root.join("config/goccia");
+    fs::create_dir_all(&config).unwrap();
+    let link = config.join("trust.json");
+    std::os::unix::fs::symlink("../../dotfiles/goccia/trust.json", &link).unwrap();
+    let loc = location(&link, true);
+    update_store(&loc, |s| put_derived(s, "/k", 1)).unwrap();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_link(&link).unwrap(),
+        Path::new("../../dotfiles/goccia/trust.json")
+    );
+    let mut want = Store::new();
+    put_derived(&mut want, "/k", 1).unwrap();
+    assert_eq!(
+        fs::read_to_string(dotfiles.join("trust.json")).unwrap(),
+        serialize_store(&want)
+    );
+    // The lock is `<store as given>.lock`, as GocciaScript takes it; the
+    // temp file was renamed away beside the real file.
+    assert_eq!(dir_names(&config), ["trust.json", "trust.json.lock"]);
+    assert_eq!(dir_names(&dotfiles), ["trust.json"]);
+}
+
+#[test]
+fn a_dangling_store_link_is_an_error_not_a_new_store() {
+    let root = tempfile::tempdir().unwrap();
+    let link = root.path().join("trust.json");
+    std::os::unix::fs::symlink("gone/trust.json", &link).unwrap();
+    let p = link.to_str().unwrap();
+    let want = format!(
+        "trust store {p} is a symbolic link to gone/trust.json, which does not exist; restore the file it points to or remove the link"
+    );
+    assert_eq!(read_store(p).unwrap_err().to_string(), want);
+    let err = update_store(&location(&link, false), |s| put_derived(s, "/k", 1)).unwrap_err();
+    assert_eq!(err.to_string(), want);
+    assert_eq!(dir_names(root.path()), ["trust.json"]);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn a_store_others_can_write_is_never_written() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("goccia");
+    fs::create_dir(&dir).unwrap();
+    let path = dir.join("trust.json");
+    let bytes = fixture("empty.expected.json");
+    fs::write(&path, &bytes).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o666)).unwrap();
+    let p = path.to_str().unwrap();
+    let err = update_store(&location(&path, true), |s| put_derived(s, "/k", 1)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("the trust store {p} is writable by others (mode 0666); run chmod 600 {p}")
+    );
+    assert_eq!(err.exit_code(), 1);
+    assert_eq!(fs::read(&path).unwrap(), bytes);
+    assert_eq!(dir_names(&dir), ["trust.json"]);
+
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let d = dir.to_str().unwrap();
+    let err = update_store(&location(&path, true), |s| put_derived(s, "/k", 1)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the trust store directory {d} is writable by others (mode 0777); run chmod 700 {d}"
+        )
+    );
+    // Not even the default directory is quietly made private: the user
+    // has to know someone could have written there.
+    assert_eq!(mode(&dir), 0o777);
+    assert_eq!(fs::read(&path).unwrap(), bytes);
+    assert_eq!(dir_names(&dir), ["trust.json"]);
+}
+
 #[path = "store/processes.rs"]
 mod processes;

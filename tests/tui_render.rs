@@ -200,3 +200,53 @@ fn ten_thousand_rows_draw_quickly() {
     // Measured, not asserted: debug builds on a loaded CI machine vary.
     eprintln!("10,000-row list: {per_frame:?} per frame (debug build, incl. update)");
 }
+
+/// Issue 10: a store others can write is announced above everything, on
+/// every scan, and the views below keep working in the rows left.
+#[test]
+fn an_unsafe_store_shows_a_banner_above_every_view() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let warning = "the trust store directory /home/dev/.config/goccia is writable by others (mode 0777); run chmod 700 /home/dev/.config/goccia";
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().store_warnings = vec![warning.to_string()];
+    let mut h = Harness::with_backend(backend);
+    let theme = Theme::default();
+    for (w, ht) in SIZES {
+        sized(&mut h, w, ht);
+        let shown = text(&draw(&h.state, &theme, w, ht));
+        let rows = shown.lines().collect::<Vec<_>>();
+        // Wrapped over the first rows, then the usual screen.
+        let banner: String = rows
+            .iter()
+            .take_while(|r| !r.contains("goccia-trust"))
+            .map(|r| r.trim_end())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            banner.starts_with("⚠ Warning: the trust store directory"),
+            "{shown}"
+        );
+        assert!(
+            banner.replace(' ', "").contains(&warning.replace(' ', "")) || ht < 20,
+            "{shown}"
+        );
+        assert!(rows.iter().any(|r| r.contains("goccia-trust")), "{shown}");
+        // The list keeps its page size in the rows left: moving to the end
+        // keeps the selection visible.
+        h.keys("G");
+        let shown = text(&draw(&h.state, &theme, w, ht));
+        let last = h.selected_path();
+        assert!(shown.contains(&last), "{last} not visible:\n{shown}");
+        h.keys("g");
+    }
+    insta::assert_snapshot!("store_banner_120x35", {
+        sized(&mut h, 120, 35);
+        text(&draw(&h.state, &theme, 120, 35))
+    });
+    // A clean store on the next scan: the banner goes, the rows come back.
+    h.backend.data().store_warnings.clear();
+    h.keys("r");
+    let shown = text(&draw(&h.state, &theme, 120, 35));
+    assert!(!shown.contains("Warning"), "{shown}");
+    assert_eq!(h.state.size, (120, 35));
+}

@@ -665,3 +665,40 @@ fn real_binary_refuses_a_stale_commit() {
     r.assert_recorded(&r.entries(), "app/goccia.json");
     r.quit(&t);
 }
+
+/// Issue 10: a store directory others can write is announced by a banner
+/// on the real terminal, and a commit from the TUI writes nothing.
+#[test]
+fn real_binary_shows_a_banner_for_a_store_others_can_write() {
+    if !Tmux::available() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let r = Repo::new();
+    let dir = r.store.parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let before = r.store_bytes();
+    let t = r.open("banner");
+    let screen = t.wait_for("Warning: the trust store directory", WAIT);
+    let first = screen.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("⚠ Warning: the trust store directory"),
+        "the banner is the top row:\n{screen}"
+    );
+    assert!(
+        screen.contains("is writable by others (mode 0777); run chmod 700"),
+        "{screen}"
+    );
+    t.send_keys(&["j", "t"]);
+    t.wait_for("Trust 1 config file?", WAIT);
+    t.send_keys(&["y"]);
+    let screen = t.wait_for("Nothing was written", WAIT);
+    assert!(screen.contains("writable by others"), "{screen}");
+    assert_eq!(r.store_bytes(), before, "nothing was written");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "store and lock only"
+    );
+    r.quit(&t);
+}

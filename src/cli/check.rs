@@ -5,9 +5,9 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cli::Io;
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -30,6 +30,8 @@ struct JsonCheck {
     blocked: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
+    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+    store_warnings: Vec<String>,
 }
 
 pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -44,6 +46,13 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             return exit::FAILURE;
         }
     };
+    // Who else could have written the store, on every run: each `trusted`
+    // below is only as good as the store.
+    let store_warnings = match &location {
+        Ok(loc) => issues_text(&store_issues(loc, &args.inputs, env)),
+        Err(_) => Vec::new(),
+    };
+    print_store_warnings(&store_warnings, io);
     // Each input's governing config; a directory input also brings every
     // config under it, since the files there are governed by those.
     let mut keys: Vec<TrustKey> = Vec::new();
@@ -106,6 +115,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 }
                 StoreProblem::Unreadable(m) => m.clone(),
             }),
+            store_warnings,
         };
         let _ = io.out.write_all(to_json(&doc).as_bytes());
     }

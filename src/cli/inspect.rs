@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
-use crate::cli::scan::store_or_empty;
+use crate::cli::scan::store_or_empty_warned;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -30,6 +30,8 @@ struct JsonInspect {
     diff: Vec<JsonDiffLine>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
+    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+    store_warnings: Vec<String>,
 }
 
 pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -46,7 +48,8 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
             return e.class.code();
         }
     };
-    let (store, _, store_error) = store_or_empty(g, env);
+    let (store, _, store_error, store_warnings) =
+        store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
     let stored = store.get(key.as_str());
     let comparison = compare(&snapshot, stored);
     if args.json {
@@ -67,6 +70,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
             }),
             diff: comparison.lines.iter().map(JsonDiffLine::from).collect(),
             store_error,
+            store_warnings,
         };
         let _ = io.out.write_all(to_json(&doc).as_bytes());
         return exit::SUCCESS;

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ListArgs};
 use crate::cli::json_out::{JsonEntry, to_json};
-use crate::cli::{Io, load_store};
+use crate::cli::{Io, issues_text, load_store, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::listing::{list_entries, render_list_trusted};
@@ -14,6 +14,8 @@ use crate::core::listing::{list_entries, render_list_trusted};
 struct JsonList {
     store: String,
     entries: Vec<JsonEntry>,
+    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+    store_warnings: Vec<String>,
 }
 
 pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -26,6 +28,8 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         to_json(&JsonList {
             store: loc.path.clone(),
             entries: reports.iter().map(JsonEntry::from).collect(),
+            // Already on stderr (`load_store`); JSON readers see them here.
+            store_warnings: issues_text(&store_issues(&loc, &[], env)),
         })
     } else {
         render_list_trusted(&loc.path, &reports)

@@ -19,7 +19,10 @@ use std::process::ExitCode;
 use crate::cli::args::{Command, GlobalArgs, Invocation, ParseOutcome, ScanArgs};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
+use crate::core::store::{
+    SafetyIssue, Store, StoreError, StoreLocation, User, check_store, locate_store, read_store,
+    refusal, store_in_reviewed_tree,
+};
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic.
@@ -143,9 +146,35 @@ fn default_command(
 }
 
 /// Locates and reads the store for a command that needs it whole (`--trust`,
-/// `--untrust`, `--list-trusted`): any problem is exit 1.
+/// `--untrust`, `--list-trusted`): any problem is exit 1. Only reads: an
+/// unsafe store is a `Warning: ` (see [`load_store_for_write`]).
 pub fn load_store(
     g: &GlobalArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(StoreLocation, Store), u8> {
+    load_store_checked(g, &[], false, env, io)
+}
+
+/// [`load_store`] for a command that will write the store: a store, store
+/// directory or link destination someone else can write (or owns), or a
+/// `--trust-store` inside one of the `reviewed` trees, is refused with its
+/// fix (exit 1) before anything is listed, asked or written.
+pub fn load_store_for_write(
+    g: &GlobalArgs,
+    reviewed: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(StoreLocation, Store), u8> {
+    load_store_checked(g, reviewed, true, env, io)
+}
+
+/// Locates the store, judges who could have written it (refusing a writer,
+/// warning a reader) and reads it.
+pub fn load_store_checked(
+    g: &GlobalArgs,
+    reviewed: &[String],
+    writes: bool,
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<(StoreLocation, Store), u8> {
@@ -153,11 +182,39 @@ pub fn load_store(
         io.error(&e);
         exit::FAILURE
     })?;
+    let issues = store_issues(&loc, reviewed, env);
+    if writes && let Some(refused) = refusal(&issues) {
+        io.error(&refused.text);
+        return Err(exit::FAILURE);
+    }
+    print_store_warnings(&issues_text(&issues), io);
     let store = read_store(&loc.path).map_err(|e| {
         io.error(&e);
         exit::FAILURE
     })?;
     Ok((loc, store))
+}
+
+/// Every ownership, mode and location issue of the store at `loc`, for
+/// commands reviewing the `reviewed` paths (none for `list`).
+pub fn store_issues(loc: &StoreLocation, reviewed: &[String], env: &Env) -> Vec<SafetyIssue> {
+    let mut issues = check_store(loc, &User::current());
+    issues.extend(store_in_reviewed_tree(loc, reviewed, env));
+    issues
+}
+
+/// The texts of `issues`, as `storeWarnings` carries them.
+pub fn issues_text(issues: &[SafetyIssue]) -> Vec<String> {
+    issues.iter().map(|i| i.text.clone()).collect()
+}
+
+/// Store warnings for a command that reads the store: one `Warning: ` line
+/// each on stderr, on every run, since every `trusted` it prints is only as
+/// good as the store.
+pub fn print_store_warnings(warnings: &[String], io: &mut Io<'_>) {
+    for w in warnings {
+        let _ = writeln!(io.err, "Warning: {w}");
+    }
 }
 
 /// Reports a failed store write or lock (exit 1).

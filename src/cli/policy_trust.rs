@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
-use crate::cli::scan::{render_table, store_or_empty, worst_exit};
+use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
-use crate::cli::{Io, load_store, store_failure};
+use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
 use crate::core::env::Env;
@@ -112,7 +112,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             return exit::USAGE;
         }
     };
-    let (loc, store) = match load_store(g, env, io) {
+    let (loc, store) = match load_store_checked(g, &args.paths, !args.dry_run, env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -345,7 +345,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     } else {
         args.paths.clone()
     };
-    let (store, location, store_error) = store_or_empty(g, env);
+    let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     // Judged as `trust --policy` judges: the records' directory is denied.
     let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
     let records = state_dir(None, env_state.as_deref(), env).ok();
@@ -402,6 +402,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             configs: Vec<JsonConfig>,
             #[serde(skip_serializing_if = "Option::is_none")]
             store_error: Option<String>,
+            #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+            store_warnings: Vec<String>,
             /// The policy the verdicts come from.
             policy: PolicyFile,
         }
@@ -409,6 +411,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             to_json(&Doc {
                 configs,
                 store_error,
+                store_warnings,
                 policy: PolicyFile {
                     path: policy.source.to_string(),
                     sha256: policy.sha256.clone(),

@@ -5,9 +5,9 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
@@ -19,6 +19,8 @@ struct JsonScan {
     configs: Vec<JsonConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
+    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
+    store_warnings: Vec<String>,
 }
 
 /// The store for a read-only command: any problem is reported and the store
@@ -34,6 +36,24 @@ pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<StoreLocation
     }
 }
 
+/// [`store_or_empty`] and the store's warnings (who else could write it, a
+/// `--trust-store` inside the `reviewed` trees), already printed as
+/// `Warning: ` lines, for a JSON document's `storeWarnings`.
+pub fn store_or_empty_warned(
+    g: &GlobalArgs,
+    reviewed: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> (Store, Option<StoreLocation>, Option<String>, Vec<String>) {
+    let (store, loc, error) = store_or_empty(g, env);
+    let warnings = loc
+        .as_ref()
+        .map(|l| issues_text(&store_issues(l, reviewed, env)))
+        .unwrap_or_default();
+    print_store_warnings(&warnings, io);
+    (store, loc, error, warnings)
+}
+
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
@@ -43,7 +63,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     } else {
         args.paths.clone()
     };
-    let (store, _, store_error) = store_or_empty(g, env);
+    let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     let reports = match scan(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
@@ -55,6 +75,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         let doc = JsonScan {
             configs: reports.iter().map(JsonConfig::from).collect(),
             store_error: store_error.clone(),
+            store_warnings,
         };
         let _ = io.out.write_all(to_json(&doc).as_bytes());
     } else {

@@ -5,7 +5,7 @@
 use std::io::{BufRead, IsTerminal};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
-use crate::cli::{Io, load_store, store_failure};
+use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
@@ -28,7 +28,8 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if args.policy.is_some() || !args.expect.is_empty() {
         return crate::cli::policy_trust::trust_with_policy(g, args, env, io);
     }
-    let (loc, store) = match load_store(g, env, io) {
+    // A dry run writes nothing: an unsafe store is only a warning there.
+    let (loc, store) = match load_store_checked(g, &args.paths, !args.dry_run, env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };

@@ -2,7 +2,7 @@
 //! (goccia-reference.md §12.3, §15.4).
 
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
-use crate::cli::{Io, load_store, store_failure};
+use crate::cli::{Io, load_store_for_write, store_failure};
 use crate::core::display::{describe_target, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -15,7 +15,7 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8
         io.error(e.0);
         return exit::USAGE;
     }
-    let (loc, store) = match load_store(g, env, io) {
+    let (loc, store) = match load_store_for_write(g, &[], env, io) {
         Ok(s) => s,
         Err(code) => return code,
     };

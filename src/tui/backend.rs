@@ -119,4 +119,12 @@ pub trait TuiBackend: Send + Sync + 'static {
     /// Remove these entries, each only if its key is still missing under the
     /// lock (a config that came back is kept and reported as `Stale`).
     fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError>;
+
+    /// Why the store cannot be relied on while reviewing `root` (someone
+    /// else can write it or its directory, a `--trust-store` inside the
+    /// tree): shown as a banner on every run. Empty when all is well.
+    fn store_warnings(&self, root: &str) -> Vec<String> {
+        let _ = root;
+        Vec::new()
+    }
 }

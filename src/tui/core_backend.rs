@@ -14,7 +14,10 @@ use crate::core::listing::{config_exists, list_entries};
 use crate::core::report::{ConfigReport, StoreEntryReport};
 use crate::core::scan::{ScanEvent as CoreEvent, report_and_snapshot, scan_streaming};
 use crate::core::store::utc_timestamp_now;
-use crate::core::store::{Store, StoreError, StoreLocation, read_store, update_store};
+use crate::core::store::{
+    Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
+    update_store,
+};
 use crate::core::trust::entry_for;
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
@@ -24,17 +27,32 @@ pub struct CoreBackend {
     env: Env,
     /// The store, or why it cannot be located.
     store: Result<StoreLocation, String>,
+    /// The trees under review (each scan's root): a `--trust-store` inside
+    /// one is refused for trust.
+    reviewed: Mutex<Vec<String>>,
 }
 
 impl CoreBackend {
     pub fn new(env: Env, store: Result<StoreLocation, String>) -> CoreBackend {
-        CoreBackend { env, store }
+        CoreBackend {
+            env,
+            store,
+            reviewed: Mutex::new(Vec::new()),
+        }
     }
 
     fn location(&self) -> Result<&StoreLocation, CommitError> {
         self.store
             .as_ref()
             .map_err(|e| CommitError::StoreUnreadable(e.clone()))
+    }
+
+    fn remember_reviewed(&self, root: &str) {
+        if let Ok(mut r) = self.reviewed.lock()
+            && !r.iter().any(|p| p == root)
+        {
+            r.push(root.to_string());
+        }
     }
 
     /// The store for showing states: an unreadable one counts as empty, as
@@ -85,6 +103,7 @@ fn changed_names(current: &[ConfigReport]) -> String {
 
 impl TuiBackend for CoreBackend {
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
+        self.remember_reviewed(root);
         let store = self.store_for_reading();
         let cancelled = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<ScanEvent>();
@@ -177,6 +196,10 @@ impl TuiBackend for CoreBackend {
 
     fn trust(&self, shown: &[ConfigReport]) -> Result<CommitOutcome, CommitError> {
         let loc = self.location()?;
+        let reviewed = self.reviewed.lock().map(|r| r.clone()).unwrap_or_default();
+        if let Some(issue) = store_in_reviewed_tree(loc, &reviewed, &self.env) {
+            return Err(CommitError::Failed(issue.text));
+        }
         let now = utc_timestamp_now();
         // Re-read and re-hash under the lock: what is recorded is what the
         // reviewer saw, or nothing is.
@@ -255,5 +278,14 @@ impl TuiBackend for CoreBackend {
                 current: Vec::new(),
             }),
         }
+    }
+
+    fn store_warnings(&self, root: &str) -> Vec<String> {
+        let Ok(loc) = &self.store else {
+            return Vec::new();
+        };
+        let mut issues = check_store(loc, &User::current());
+        issues.extend(store_in_reviewed_tree(loc, &[root.to_string()], &self.env));
+        issues.into_iter().map(|i| i.text).collect()
     }
 }

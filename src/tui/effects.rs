@@ -77,7 +77,10 @@ pub fn execute(
     send: &mut dyn FnMut(Msg),
 ) {
     match effect {
-        Effect::Scan { job, root } => scan(backend, job, &root, is_current, send),
+        Effect::Scan { job, root } => {
+            send(Msg::StoreWarnings(backend.store_warnings(&root)));
+            scan(backend, job, &root, is_current, send)
+        }
         Effect::LoadStore { job } => send(Msg::StoreLoaded {
             job,
             result: backend.store_entries(),

@@ -27,6 +27,8 @@ pub struct FakeData {
     /// Returned (once) by the next commit instead of committing.
     pub fail_next_commit: Option<CommitError>,
     pub store_error: Option<String>,
+    /// What `store_warnings` returns.
+    pub store_warnings: Vec<String>,
     /// Every commit call, e.g. `trust [key, ...]`, for assertions.
     pub calls: Vec<String>,
 }
@@ -40,6 +42,7 @@ impl FakeBackend {
                 dirs_per_config: 7,
                 fail_next_commit: None,
                 store_error: None,
+                store_warnings: Vec::new(),
                 calls: Vec::new(),
             }),
         }
@@ -238,6 +241,10 @@ impl TuiBackend for FakeBackend {
             count: removed,
             message: format!("Removed trust for {removed} config file(s)"),
         })
+    }
+
+    fn store_warnings(&self, _root: &str) -> Vec<String> {
+        self.data().store_warnings.clone()
     }
 
     fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {

@@ -34,6 +34,8 @@ pub enum Msg {
         dirs: u64,
         configs: u64,
     },
+    /// The store's warnings for the banner, checked again with every scan.
+    StoreWarnings(Vec<String>),
     StoreLoaded {
         job: u64,
         result: Result<Vec<StoreEntryReport>, String>,

@@ -138,6 +138,8 @@ pub struct State {
     pub scan: ScanStatus,
     pub store: StoreState,
     pub status: Option<Status>,
+    /// Why the store cannot be relied on (a banner above everything).
+    pub store_warnings: Vec<String>,
     pub spinner: usize,
     pub quit: bool,
     pub next_job: u64,
@@ -160,6 +162,7 @@ impl State {
             scan: ScanStatus::default(),
             store: StoreState::default(),
             status: None,
+            store_warnings: Vec::new(),
             spinner: 0,
             quit: false,
             next_job: 1,

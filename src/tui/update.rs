@@ -38,8 +38,19 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             effects
         }
+        Msg::StoreWarnings(warnings) => {
+            // `size` is what the views below the banner get: the terminal
+            // minus the banner's rows.
+            let old = layout::banner_rows(&state.store_warnings, state.size.0);
+            let height = state.size.1.saturating_add(old);
+            state.store_warnings = warnings;
+            update(state, Msg::Resize(state.size.0, height))
+        }
         Msg::Resize(w, h) => {
-            state.size = (w, h);
+            state.size = (
+                w,
+                h.saturating_sub(layout::banner_rows(&state.store_warnings, w)),
+            );
             let rows = layout::list_rows(state.size);
             let len = state.visible.len();
             state.cursor.select(state.cursor.selected, len, rows);

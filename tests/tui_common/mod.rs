@@ -26,9 +26,14 @@ pub struct Harness {
 impl Harness {
     /// A TUI that has finished its first scan and store load.
     pub fn new(fixture: Fixture) -> Harness {
+        Harness::with_backend(FakeBackend::new(fixture))
+    }
+
+    /// [`Harness::new`] over a backend prepared by the test.
+    pub fn with_backend(backend: FakeBackend) -> Harness {
         let mut h = Harness {
             state: State::new("/home/dev/shop"),
-            backend: FakeBackend::new(fixture),
+            backend,
             effects: Vec::new(),
         };
         let first = init(&mut h.state);

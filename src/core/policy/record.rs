@@ -22,6 +22,10 @@ pub enum RecordError {
         "no state directory for decision records: pass --state-dir, or set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME"
     )]
     NoStateDir,
+    /// The state directory (or where it would be made) can be written by
+    /// someone else: they could forge or remove records (core::store safety).
+    #[error("{0}")]
+    Unsafe(String),
     #[error("cannot write decision record in {}: {source}", .dir.display())]
     Io {
         dir: PathBuf,
@@ -79,7 +83,16 @@ pub fn write_record<T: Serialize>(state_dir: &Path, body: &T) -> Result<RecordHa
         dir: dir.clone(),
         source,
     };
-    std::fs::create_dir_all(&dir).map_err(io)?;
+    if let Some(issue) = crate::core::store::refusal(&crate::core::store::check_state_dir(
+        state_dir,
+        &crate::core::store::User::current(),
+    )) {
+        return Err(RecordError::Unsafe(issue.text.clone()));
+    }
+    // Private from the start, whatever the umask: records are the user's.
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(&dir)
+        .map_err(io)?;
     // The random part makes collisions unlikely; persist_noclobber makes
     // them impossible, so retry with a fresh id on the rare clash.
     for _ in 0..8 {

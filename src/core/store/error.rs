@@ -57,6 +57,19 @@ pub enum StoreError {
     #[error("cannot create the trust store directory {dir}: {cause}")]
     CreateDir { dir: String, cause: String },
 
+    /// The store path is a symbolic link to nothing: never replaced by a
+    /// new store, which would drop the link (issue 9 item 5).
+    #[error(
+        "trust store {path} is a symbolic link to {target}, which does not exist; restore the file it points to or remove the link"
+    )]
+    DanglingLink { path: String, target: String },
+
+    /// The store, its directory or the state directory can be written by
+    /// someone else (or belongs to someone else); writers refuse. The text
+    /// names the path, the problem and the fix (`safety.rs`).
+    #[error("{problem}")]
+    Unsafe { problem: String },
+
     /// Writing, syncing or renaming failed; the old store is left whole.
     #[error("cannot write trust store {path}: {cause}")]
     Write { path: String, cause: String },

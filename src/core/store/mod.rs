@@ -18,6 +18,7 @@ mod error;
 mod location;
 mod model;
 mod read;
+mod safety;
 mod update;
 mod write;
 
@@ -25,6 +26,10 @@ pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
 pub use model::{Store, StoredEntry};
 pub use read::{parse_store, read_store};
+pub use safety::{
+    SafetyIssue, Severity, User, check_state_dir, check_store, refusal, store_destination,
+    store_in_reviewed_tree,
+};
 pub use update::{
     LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_with_timeout,
 };

@@ -14,11 +14,13 @@ use super::{Store, StoreError, StoredEntry};
 use crate::core::json::{self, Json};
 
 /// Reads the store at `path` without locking. A missing file (or a missing
-/// directory on the way) is an empty store.
+/// directory on the way) is an empty store; a symbolic link to nothing is
+/// an error, never an empty store (a write would replace the link).
 pub fn read_store(path: &str) -> Result<Store, StoreError> {
     match std::fs::read(path) {
         Ok(bytes) => parse_store(path, &bytes),
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            super::store_destination(path)?;
             Ok(Store::new())
         }
         Err(e) => Err(StoreError::Unreadable {

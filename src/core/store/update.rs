@@ -19,6 +19,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::error::io_cause;
+use super::safety::{User, check_store, refusal, store_destination};
 use super::{Store, StoreError, StoreLocation, read_store, serialize_store};
 
 /// How long a writer waits for another writer's lock (goccia-permissions.md).
@@ -79,6 +80,13 @@ pub fn update_read_store<R>(
         });
     }
 
+    // Whoever else can write the store or its directories decides what
+    // its owner trusts: refuse before anything is created or locked.
+    if let Some(issue) = refusal(&check_store(loc, &User::current())) {
+        return Err(StoreError::Unsafe {
+            problem: issue.text.clone(),
+        });
+    }
     let dir = store_dir(&loc.path);
     prepare_dir(&loc.path, dir, loc.is_default)?;
     let _lock = acquire_lock(loc, timeout)?;
@@ -90,14 +98,39 @@ pub fn update_read_store<R>(
             written: false,
         });
     }
-    remove_leftover_temp_files(&loc.path);
-    persist(&loc.path, dir, serialize_store(&store).as_bytes())?;
+    // A store reached through a link (stow, chezmoi) keeps its link: the
+    // file the link leads to is replaced, from a temp file beside it.
+    let target = write_target(&loc.path)?;
+    let target_dir = store_dir(&target);
+    remove_leftover_temp_files(&target);
+    persist(&target, target_dir, serialize_store(&store).as_bytes())?;
     Ok(Updated {
         value,
         written: true,
     })
     // `_lock` drops here, after the rename: the next writer re-reads the
     // store this one wrote.
+}
+
+/// The file a save replaces: the store path itself, or, when it is a
+/// symbolic link, the file at the end of the link (never a dangling link).
+fn write_target(path: &str) -> Result<String, StoreError> {
+    match store_destination(path)? {
+        None => Ok(path.to_string()),
+        Some(dest) if dest.is_dir() => Err(StoreError::IsDirectory {
+            path: dest.display().to_string(),
+        }),
+        Some(dest) => dest
+            .into_os_string()
+            .into_string()
+            .map_err(|dest| StoreError::Write {
+                path: path.to_string(),
+                cause: format!(
+                    "the link leads to {}, whose name is not UTF-8",
+                    dest.to_string_lossy()
+                ),
+            }),
+    }
 }
 
 fn store_dir(path: &str) -> &Path {

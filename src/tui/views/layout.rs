@@ -26,6 +26,22 @@ pub fn screen(area: Rect) -> Screen {
     }
 }
 
+/// The store-warning banner's text for each warning.
+pub fn banner_text(warning: &str) -> String {
+    format!("⚠ Warning: {warning}")
+}
+
+/// Rows the store-warning banner takes at `width`: each warning wrapped,
+/// at most four rows in all (the rest is on stderr of `scan`, `list`).
+pub fn banner_rows(warnings: &[String], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let rows: usize = warnings
+        .iter()
+        .map(|w| banner_text(w).chars().count().div_ceil(width))
+        .sum();
+    rows.min(4) as u16
+}
+
 /// List beside the detail pane when there is room, above it otherwise.
 pub fn list_and_detail(body: Rect) -> (Rect, Rect) {
     let [list, detail] = if body.width >= 100 {

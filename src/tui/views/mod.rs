@@ -11,7 +11,7 @@ pub mod lists;
 pub mod text;
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
@@ -26,6 +26,10 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     frame.render_widget(Block::new().style(theme.style(Role::Normal)), area);
+    let banner = layout::banner_rows(&state.store_warnings, area.width).min(area.height);
+    let [banner_area, area] =
+        Layout::vertical([Constraint::Length(banner), Constraint::Min(0)]).areas(area);
+    render_banner(state, theme, frame, banner_area);
     let s = layout::screen(area);
     render_title(state, theme, frame, s.title);
     match (&state.mode, state.view) {
@@ -40,6 +44,25 @@ pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
     }
     render_status(state, theme, frame, s.status);
     render_hints(state, theme, frame, s.hints);
+}
+
+/// Why the store cannot be relied on, above everything else, on every run:
+/// every `trusted` below is only as good as the store.
+fn render_banner(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let lines: Vec<Line> = state
+        .store_warnings
+        .iter()
+        .map(|w| Line::from(clean(&layout::banner_text(w)).into_owned()))
+        .collect();
+    frame.render_widget(
+        Paragraph::new(lines)
+            .style(theme.style(Role::Error))
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
 }
 
 /// A bordered box with a title, in theme colours.
