@@ -22,6 +22,7 @@ pub mod policy;
 pub mod realpath;
 pub mod report;
 pub mod request;
+pub mod reviewed;
 pub mod sandbox;
 pub mod scan;
 pub mod scope;

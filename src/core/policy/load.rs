@@ -114,7 +114,7 @@ pub struct LoadContext<'a> {
     pub env: &'a Env,
     /// The directories `.` and every other relative root resolve against; a
     /// relative root stands for one root per anchor. For config requests,
-    /// the trees under review ([`super::anchor::trees_under_review`]); for
+    /// the trees under review ([`crate::core::reviewed::trees_under_review`]); for
     /// the `policy` verbs, the policy file's directory, or for the built-in
     /// policy the `--workspace` directory. Never the working directory by
     /// accident.

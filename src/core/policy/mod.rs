@@ -17,7 +17,8 @@ pub mod provenance;
 pub mod record;
 pub mod requests;
 
-pub use anchor::{repository_root, trees_under_review, workspace_for_builtin};
+pub use crate::core::reviewed::{repository_root, trees_under_review};
+pub use anchor::workspace_for_builtin;
 pub use classify::{ResolvedTarget, classify, resolve_target};
 pub use evaluate::{Decision, evaluate};
 pub use load::{

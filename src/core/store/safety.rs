@@ -191,8 +191,7 @@ pub fn check_state_dir(dir: &Path, user: &User) -> Vec<SafetyIssue> {
 /// A `--trust-store` inside a tree under review: the repository under
 /// review could have shipped it, pre-trusted (which is also why no
 /// environment variable selects a store). `reviewed` are the PATHs as
-/// given; each stands for its repository root when it lies in one (a file
-/// for its directory's). The
+/// given ([`crate::core::reviewed`] says which tree each stands for). The
 /// per-user default store is never "supplied" by a repository.
 pub fn store_in_reviewed_tree(
     loc: &StoreLocation,
@@ -204,18 +203,8 @@ pub fn store_in_reviewed_tree(
     }
     let given = resolve_lenient(Path::new(&loc.path));
     let dest = store_destination(&loc.path).ok().flatten();
-    for path in reviewed {
-        let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
-        let Ok(real) = std::fs::canonicalize(&expanded) else {
-            continue;
-        };
-        // A file under review (a `check` input, an `inspect`ed config)
-        // stands for its directory, where its config lives.
-        let real = match real.parent() {
-            Some(parent) if !real.is_dir() => parent.to_path_buf(),
-            _ => real,
-        };
-        let tree = repository_root(&real).unwrap_or(real);
+    for tree in crate::core::reviewed::trees_under_review(reviewed, env) {
+        let tree = PathBuf::from(tree);
         let inside =
             given.starts_with(&tree) || dest.as_ref().is_some_and(|d| d.starts_with(&tree));
         if inside {
@@ -230,14 +219,6 @@ pub fn store_in_reviewed_tree(
         }
     }
     None
-}
-
-/// The nearest ancestor of `path` (itself included) holding a `.git`
-/// directory or file, for a canonical directory `path`.
-fn repository_root(path: &Path) -> Option<PathBuf> {
-    path.ancestors()
-        .find(|a| a.join(".git").symlink_metadata().is_ok())
-        .map(Path::to_path_buf)
 }
 
 /// `path` with its deepest existing ancestor canonicalized and the rest
