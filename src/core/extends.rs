@@ -227,6 +227,25 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_or_device_base_is_refused_without_waiting() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        let fifo = d.join("fifo.json");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        std::os::unix::fs::symlink("/dev/zero", d.join("zero.json")).unwrap();
+        let root = d.to_str().unwrap();
+        for base in ["fifo.json", "zero.json"] {
+            let child = write(d, "c.json", &format!(r#"{{"extends": "{base}"}}"#));
+            let start = std::time::Instant::now();
+            let e = load_config_entries(&child, &env(d)).unwrap_err();
+            assert_eq!(e.message, format!("{root}/{base}: not a regular file"));
+            assert_eq!(e.class, ExitClass::Invalid);
+            assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        }
+    }
+
+    #[test]
     fn a_base_error_names_the_base() {
         let t = tempfile::tempdir().unwrap();
         let d = t.path();
