@@ -94,6 +94,12 @@ fn special_file_configs_end_at_once_with_a_clear_error() {
         let (out, err, code, took) = run_timed(&env, &["inspect", "p/goccia.json"]);
         assert!(took < Duration::from_secs(1), "inspect {what}: {took:?}");
         assert_eq!((code, err.as_str()), (1, msg), "inspect {what}: {out}");
+
+        // The config governing an input is never passed over for its type.
+        std::fs::write(env.work.join("p/a.js"), "").unwrap();
+        let (out, err, code, took) = run_timed(&env, &["check", "p/a.js"]);
+        assert!(took < Duration::from_secs(1), "check {what}: {took:?}");
+        assert_eq!((code, err.as_str()), (1, msg), "check {what}: {out}");
     }
 }
 

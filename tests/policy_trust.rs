@@ -228,6 +228,8 @@ Permission requests under ./, judged by policy $ROOT/ci/policy.json:
   web/goccia.json (new): NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
 
+  not followed: vendored/vendor -> $ROOT/home/.ssh (outside ./)
+
 Trusted 3 config files in $ROOT/home/.config/goccia/trust.json
 1 config file needs authorization; a person reviews and trusts it with:
   goccia-trust --trust web/goccia.json

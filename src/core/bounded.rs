@@ -61,7 +61,7 @@ impl ReadError {
 
 /// `1 MiB`, `256 MiB`, or a byte count.
 pub fn human_size(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")
@@ -73,6 +73,10 @@ pub fn human_size(bytes: u64) -> String {
 pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadError> {
     let path = path.as_ref();
     let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if meta.is_dir() {
+        // As reading it would fail, with the message that says so best.
+        return Err(ReadError::Io(io::Error::from_raw_os_error(libc::EISDIR)));
+    }
     if !meta.is_file() {
         return Err(ReadError::NotRegular);
     }
@@ -143,7 +147,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
         let tty = t.path().join("tty");
         std::os::unix::fs::symlink("/dev/tty", &tty).unwrap();
-        for p in [&fifo, &zero, &tty, &t.path().to_path_buf()] {
+        for p in [&fifo, &zero, &tty] {
             let start = Instant::now();
             let e = read_regular(p, CONFIG_MAX_BYTES).unwrap_err();
             assert!(matches!(e, ReadError::NotRegular), "{p:?}: {e:?}");
@@ -153,9 +157,12 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_is_an_io_error() {
+    fn a_missing_file_or_a_directory_is_an_io_error() {
         let e = read_regular("/nonexistent/x", 10).unwrap_err();
         assert_eq!(e.kind(), Some(ErrorKind::NotFound));
+        let t = tempfile::tempdir().unwrap();
+        let e = read_regular(t.path(), 10).unwrap_err();
+        assert_eq!(e.kind(), Some(ErrorKind::IsADirectory));
     }
 
     #[test]

@@ -120,11 +120,11 @@ impl TuiBackend for CoreBackend {
                 let stop = || cancelled.load(Ordering::Relaxed);
                 let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
                 match result {
-                    Ok(n) => {
+                    Ok(found) => {
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
                         send(ScanEvent::Done {
                             dirs,
-                            configs: n as u64,
+                            configs: found.keys.len() as u64,
                         });
                     }
                     Err(e) => send(ScanEvent::Failed(e.to_string())),
