@@ -134,6 +134,7 @@ fn flatten_value(key: String, value: Node, source: &Arc<str>, out: &mut Vec<Entr
             ));
         }
         Node::Array(items) => {
+            out.reserve(items.len());
             for item in items {
                 let (value, kind) = scalar(item);
                 out.push(entry(key.clone(), value, kind, true, source));

@@ -35,11 +35,16 @@ pub fn load_config_entries(path: &str, env: &Env) -> Result<LoadedConfig, Config
                 "Circular or too-deeply-nested extends in config: {file}"
             )));
         }
-        let entries = read_entries(&file)?;
+        let mut entries = read_entries(&file)?;
         let base = base_of(&file, &entries, env)?;
-        loaded
-            .entries
-            .extend(entries.into_iter().filter(|e| e.key != "extends"));
+        entries.retain(|e| e.key != "extends");
+        // The config's own entries are taken as they are, not copied: a
+        // config near the size cap holds tens of thousands.
+        if loaded.entries.is_empty() {
+            loaded.entries = entries;
+        } else {
+            loaded.entries.append(&mut entries);
+        }
         loaded.files.push(file);
         match base {
             None => return Ok(loaded),
