@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use crate::core::config::load_config;
-use crate::core::display::count_config_files;
+use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
 use crate::core::listing::{config_exists, list_entries};
@@ -121,6 +121,28 @@ impl TuiBackend for CoreBackend {
                 let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
                 match result {
                     Ok(found) => {
+                        if !found.unreadable.is_empty() || !found.not_followed.is_empty() {
+                            let cwd = &self.env.cwd;
+                            let outside = describe_targets(paths, &self.env);
+                            send(ScanEvent::Walk {
+                                unreadable: found
+                                    .unreadable
+                                    .iter()
+                                    .map(|u| {
+                                        format!(
+                                            "cannot read {}: {}",
+                                            display_path(&u.path, cwd),
+                                            u.reason
+                                        )
+                                    })
+                                    .collect(),
+                                not_followed: found
+                                    .not_followed
+                                    .iter()
+                                    .map(|n| n.describe(cwd, &outside))
+                                    .collect(),
+                            });
+                        }
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
                         send(ScanEvent::Done {
                             dirs,
