@@ -84,3 +84,25 @@ fn the_status_line_shows_what_the_walk_left_out() {
     h.keys("r");
     assert!(h.state.scan.unreadable.is_empty() && h.state.scan.not_followed.is_empty());
 }
+
+#[test]
+fn inspecting_a_fifo_config_does_not_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let fifo = root.join("goccia.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let env = Env {
+        cwd: root.to_str().unwrap().to_string(),
+        home: root.join("home").to_str().unwrap().to_string(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+    };
+    let backend = CoreBackend::new(env, Err("no store".into()));
+    let start = std::time::Instant::now();
+    let data = backend.inspect(fifo.to_str().unwrap()).unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+    let expected = format!("{}: not a regular file", fifo.display());
+    assert_eq!(data.error.as_deref(), Some(expected.as_str()));
+    assert_eq!(data.files[0].source, Err("not a regular file".to_string()));
+}

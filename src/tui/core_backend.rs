@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+use crate::core::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::config::load_config;
 use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
@@ -175,7 +176,10 @@ impl TuiBackend for CoreBackend {
     fn inspect(&self, key: &str) -> Result<InspectData, String> {
         let read = |path: &str| SourceFile {
             path: path.to_string(),
-            source: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+            // Bounded and never waited on, as every config read is.
+            source: read_regular(path, CONFIG_MAX_BYTES)
+                .map_err(|e| e.describe())
+                .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())),
         };
         Ok(match load_config(&TrustKey(key.to_string()), &self.env) {
             Ok(s) => InspectData {
