@@ -75,6 +75,17 @@ fn links_out_of_the_tree_are_reported_not_walked_nor_trusted() {
     let out = env.run(&["trust", "elsewhere", "--yes"]);
     assert_eq!(out.code, 0, "{out}");
 
+    // Judged by a policy, the walk is the same.
+    let policy = concat!(env!("CARGO_MANIFEST_DIR"), "/policies/default-linux.json");
+    let out = env.run(&["scan", "--policy", policy, "repo"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        out.stdout
+            .contains("not followed: repo/vendor -> $ROOT/work/elsewhere (outside repo/)\n"),
+        "{out}"
+    );
+    assert!(!out.stdout.contains("elsewhere/goccia.json"), "{out}");
+
     // Nothing left: the links are still named.
     let out = env.run(&["trust", "repo", "--yes"]);
     assert_eq!(
@@ -158,6 +169,11 @@ fn unreadable_directories_are_reported_and_fail_the_command() {
         doc["unreadable"],
         serde_json::json!([{"path": "$ROOT/work/p/locked", "reason": "Permission denied"}])
     );
+
+    let policy = concat!(env!("CARGO_MANIFEST_DIR"), "/policies/default-linux.json");
+    let (out, err, code) = run_unprivileged(&env, &["scan", "--policy", policy, "p"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.starts_with(warning), "{err}");
 
     let (out, err, code) = run_unprivileged(&env, &["check", "--json", "p"]);
     assert_eq!(code, 2, "blocked wins over unreadable: {err}");

@@ -13,6 +13,7 @@ use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
+use crate::cli::walk;
 use crate::cli::{Io, load_store, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
@@ -24,7 +25,7 @@ use crate::core::policy::{
     expect_refusal, load_policy, mark_config_trusted, state_dir, write_config_decision,
 };
 use crate::core::report::ConfigReport;
-use crate::core::scan::{discover_all, report_and_snapshot};
+use crate::core::scan::report_and_snapshot;
 use crate::core::store::StoreLocation;
 use crate::core::trust::{plan_trust, record_trust};
 
@@ -318,7 +319,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     if let Ok(records) = state_dir(None, env_state.as_deref(), env) {
         policy.deny_also(&records, env);
     }
-    let keys = match discover_all(&paths, env, &|_| {}) {
+    let found = match crate::core::discover::discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(k) => k,
         Err(e) => {
             io.error(e);
@@ -326,7 +327,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         }
     };
     // One load per config serves both its state and its verdict.
-    let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = keys
+    let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = found
+        .keys
         .par_iter()
         .map(|key| {
             let (report, snapshot) = report_and_snapshot(key, env, &store);
@@ -351,11 +353,15 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             configs: Vec<JsonConfig>,
             #[serde(skip_serializing_if = "Option::is_none")]
             store_error: Option<String>,
+            unreadable: Vec<walk::JsonUnreadable>,
+            not_followed: Vec<walk::JsonNotFollowed>,
         }
         let _ = io.out.write_all(
             to_json(&Doc {
                 configs,
                 store_error,
+                unreadable: found.unreadable.iter().map(Into::into).collect(),
+                not_followed: found.not_followed.iter().map(Into::into).collect(),
             })
             .as_bytes(),
         );
@@ -376,6 +382,13 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 }
             }
         }
+        walk::print_not_followed(&found, &paths, env, io.out);
     }
-    worst_exit(&reports)
+    // As `scan`: what could not be read fails the scan (a config may hide).
+    let code = worst_exit(&reports);
+    if walk::warn_unreadable(&found, &paths, env, io) {
+        code.max(exit::FAILURE)
+    } else {
+        code
+    }
 }
