@@ -707,6 +707,7 @@ vendored/goccia.json: DENIED
     allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level
 web/goccia.json: NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
+not followed: vendored/vendor -> $ROOT/home/.ssh (outside app/, vendored/, web/, docs/)
 [exit status: 0]"
     );
     assert_nothing_written(&t);
