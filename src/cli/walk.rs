@@ -1,6 +1,6 @@
 //! What a walk could not read or did not follow, as every command that
-//! walks a tree shows it: `scan`, `check`, `trust` (README "Links and
-//! unreadable directories").
+//! walks a tree shows it: `scan`, `check`, `trust` (README "Links,
+//! unreadable paths and hostile files").
 
 use serde::Serialize;
 
