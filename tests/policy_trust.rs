@@ -257,6 +257,8 @@ Permission requests under ./, judged by policy $ROOT/ci/policy.json (sha256 …)
   web/goccia.json (new): NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
 
+  not followed: vendored/vendor -> $ROOT/home/.ssh (outside ./)
+
 Trusted 3 config files in $ROOT/home/.config/goccia/trust.json
 1 config file needs authorization; a person reviews and trusts it with:
   goccia-trust --trust web/goccia.json
@@ -734,6 +736,7 @@ vendored/goccia.json: DENIED
     allow-read $ROOT/work/vendored/vendor -> $ROOT/home/.ssh: R0 DENIED_ROOT DENIED — target classified DENIED_ROOT — denied at any risk level (denied root ~/.ssh)
 web/goccia.json: NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
+not followed: vendored/vendor -> $ROOT/home/.ssh (outside app/, vendored/, web/, docs/)
 [exit status: 0]"
     );
     assert_nothing_written(&t);

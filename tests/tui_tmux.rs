@@ -702,3 +702,51 @@ fn real_binary_shows_a_banner_for_a_store_others_can_write() {
     );
     r.quit(&t);
 }
+
+/// The pid of the program the pane's shell is running.
+fn pane_child(t: &Tmux) -> i32 {
+    let shell = t.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+    let out = Command::new("pgrep")
+        .args(["-P", shell.trim()])
+        .output()
+        .expect("pgrep");
+    let pids = String::from_utf8_lossy(&out.stdout);
+    let pids: Vec<i32> = pids.lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(pids.len(), 1, "one program under the shell: {pids:?}");
+    pids[0]
+}
+
+#[test]
+fn real_binary_restores_the_terminal_on_termination_signals() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    for (sig, name) in [
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+        (libc::SIGINT, "int"),
+        (libc::SIGQUIT, "quit"),
+    ] {
+        let t = r.open(&format!("signal-{name}"));
+        let fmt = |f: &str| t.tmux(&["display-message", "-p", "-t", "0", f]);
+        assert_eq!(
+            fmt("#{cursor_flag}").trim(),
+            "0",
+            "the TUI hides the cursor"
+        );
+        assert_eq!(
+            fmt("#{mouse_any_flag}").trim(),
+            "1",
+            "the TUI tracks the mouse"
+        );
+        let pid = pane_child(&t);
+        assert_eq!(unsafe { libc::kill(pid, sig) }, 0);
+        let screen = t.wait_for(&format!("goccia-trust exited {}", 128 + sig), WAIT);
+        assert!(!screen.contains(LOADED), "the TUI is gone:\n{screen}");
+        assert!(!t.alternate_on(), "{name}: back on the main screen");
+        assert_eq!(fmt("#{cursor_flag}").trim(), "1", "{name}: cursor shown");
+        assert_eq!(fmt("#{mouse_any_flag}").trim(), "0", "{name}: mouse off");
+        t.assert_cooked();
+    }
+}

@@ -7,14 +7,16 @@ use serde::Serialize;
 
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use crate::core::discover::discover_paths;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::key::TrustKey;
 use crate::core::paths::expand_without_trailing_separator;
 use crate::core::report::ConfigReport;
-use crate::core::scan::{discover_all, report_for};
+use crate::core::scan::report_for;
 use crate::core::store::{Store, StoreError, locate_store, read_store};
 
 #[derive(Serialize)]
@@ -32,6 +34,8 @@ struct JsonCheck {
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
     store_warnings: Vec<String>,
+    unreadable: Vec<JsonUnreadable>,
+    not_followed: Vec<JsonNotFollowed>,
 }
 
 pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
@@ -46,6 +50,24 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             return exit::FAILURE;
         }
     };
+    // Each input must exist, as GocciaScript fails on a missing input: a
+    // mistyped CI step must not pass.
+    let mut dirs = Vec::new();
+    for input in &args.inputs {
+        let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
+        match std::fs::metadata(&expanded) {
+            Ok(meta) if meta.is_dir() => dirs.push(input.clone()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                io.error(format!("{input}: no such file or directory"));
+                return exit::FAILURE;
+            }
+            Err(e) => {
+                io.error(format!("{input}: {}", crate::core::discover::io_reason(&e)));
+                return exit::FAILURE;
+            }
+        }
+    }
     // Who else could have written the store, on every run: each `trusted`
     // below is only as good as the store.
     let store_warnings = match &location {
@@ -64,17 +86,15 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             config: governing.as_ref().map(|k| k.as_str().to_string()),
         });
         keys.extend(governing);
-        let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
-        if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
-            match discover_all(std::slice::from_ref(input), env, &|_| {}) {
-                Ok(found) => keys.extend(found),
-                Err(e) => {
-                    io.error(e);
-                    return exit::FAILURE;
-                }
-            }
-        }
     }
+    let found = match discover_paths(&dirs, env, &|_| {}, &|| false) {
+        Ok(found) => found,
+        Err(e) => {
+            io.error(e);
+            return exit::FAILURE;
+        }
+    };
+    keys.extend(found.keys.iter().cloned());
     keys.sort();
     keys.dedup();
 
@@ -116,16 +136,33 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 StoreProblem::Unreadable(m) => m.clone(),
             }),
             store_warnings,
+            unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
+            not_followed: found
+                .not_followed
+                .iter()
+                .map(JsonNotFollowed::from)
+                .collect(),
         };
         let _ = io.out.write_all(to_json(&doc).as_bytes());
     }
+    // A config may hide in what could not be read: that fails the check
+    // (exit 1) unless the run is blocked anyway (exit 2).
+    let unreadable = warn_unreadable(&found, &dirs, env, io);
     if blocking.is_empty() {
         if !args.json {
             for r in &reports {
                 let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
             }
+            print_not_followed(&found, &dirs, env, io.out);
         }
-        return exit::SUCCESS;
+        return if unreadable {
+            exit::FAILURE
+        } else {
+            exit::SUCCESS
+        };
+    }
+    if !args.json {
+        print_not_followed(&found, &dirs, env, io.out);
     }
     let ctx = ReportContext {
         env,

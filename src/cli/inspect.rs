@@ -7,6 +7,7 @@ use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
 use crate::cli::scan::store_or_empty_warned;
+use crate::core::check::governing_config;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -36,11 +37,26 @@ struct JsonInspect {
 
 pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let expanded = expand_file_name(&args.config, &env.cwd, &env.home);
-    if !std::fs::metadata(&expanded).is_ok_and(|m| m.is_file()) {
-        io.error(format!("config file not found: {}", args.config));
-        return exit::FAILURE;
-    }
-    let key = trust_key_for_path(&args.config, env);
+    // A directory stands for the config that governs the files in it; any
+    // other file is read as a config, and refused there if it is not a
+    // regular file.
+    let key = match std::fs::metadata(&expanded) {
+        Err(_) => {
+            io.error(format!("config file not found: {}", args.config));
+            return exit::FAILURE;
+        }
+        Ok(meta) if meta.is_dir() => match governing_config(&args.config, env) {
+            Some(key) => key,
+            None => {
+                io.error(format!(
+                    "{} is a directory; no config governs it",
+                    args.config
+                ));
+                return exit::FAILURE;
+            }
+        },
+        Ok(_) => trust_key_for_path(&args.config, env),
+    };
     let snapshot = match load_config(&key, env) {
         Ok(s) => s,
         Err(e) => {

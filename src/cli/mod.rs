@@ -12,6 +12,7 @@ pub mod terminal;
 pub mod trust;
 pub mod tui;
 pub mod untrust;
+pub mod walk;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

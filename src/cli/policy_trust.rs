@@ -13,6 +13,7 @@ use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
 use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
+use crate::cli::walk;
 use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
@@ -25,7 +26,7 @@ use crate::core::policy::{
     state_dir, trees_under_review, write_config_decision,
 };
 use crate::core::report::ConfigReport;
-use crate::core::scan::{discover_all, report_and_snapshot};
+use crate::core::scan::report_and_snapshot;
 use crate::core::store::StoreLocation;
 use crate::core::trust::{plan_trust, record_trust};
 
@@ -364,7 +365,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     if let Some(records) = &records {
         policy.deny_also(records, env);
     }
-    let keys = match discover_all(&paths, env, &|_| {}) {
+    let found = match crate::core::discover::discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(k) => k,
         Err(e) => {
             io.error(e);
@@ -372,7 +373,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         }
     };
     // One load per config serves both its state and its verdict.
-    let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = keys
+    let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = found
+        .keys
         .par_iter()
         .map(|key| {
             let (report, snapshot) = report_and_snapshot(key, env, &store);
@@ -406,6 +408,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             store_warnings: Vec<String>,
             /// The policy the verdicts come from.
             policy: PolicyFile,
+            unreadable: Vec<walk::JsonUnreadable>,
+            not_followed: Vec<walk::JsonNotFollowed>,
         }
         let _ = io.out.write_all(
             to_json(&Doc {
@@ -416,6 +420,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                     path: policy.source.to_string(),
                     sha256: policy.sha256.clone(),
                 },
+                unreadable: found.unreadable.iter().map(Into::into).collect(),
+                not_followed: found.not_followed.iter().map(Into::into).collect(),
             })
             .as_bytes(),
         );
@@ -436,6 +442,13 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 }
             }
         }
+        walk::print_not_followed(&found, &paths, env, io.out);
     }
-    worst_exit(&reports)
+    // As `scan`: what could not be read fails the scan (a config may hide).
+    let code = worst_exit(&reports);
+    if walk::warn_unreadable(&found, &paths, env, io) {
+        code.max(exit::FAILURE)
+    } else {
+        code
+    }
 }

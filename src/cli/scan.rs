@@ -7,11 +7,12 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
-use crate::core::scan::scan;
+use crate::core::scan::scan_walk;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 
 #[derive(Serialize)]
@@ -21,6 +22,8 @@ struct JsonScan {
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
     store_warnings: Vec<String>,
+    unreadable: Vec<JsonUnreadable>,
+    not_followed: Vec<JsonNotFollowed>,
 }
 
 /// The store for a read-only command: any problem is reported and the store
@@ -64,7 +67,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         args.paths.clone()
     };
     let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
-    let reports = match scan(&paths, env, &store) {
+    let (reports, found) = match scan_walk(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
             io.error(e);
@@ -76,6 +79,12 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             configs: reports.iter().map(JsonConfig::from).collect(),
             store_error: store_error.clone(),
             store_warnings,
+            unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
+            not_followed: found
+                .not_followed
+                .iter()
+                .map(JsonNotFollowed::from)
+                .collect(),
         };
         let _ = io.out.write_all(to_json(&doc).as_bytes());
     } else {
@@ -86,8 +95,16 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             );
         }
         let _ = io.out.write_all(render_table(&reports).as_bytes());
+        print_not_followed(&found, &paths, env, io.out);
     }
-    worst_exit(&reports)
+    // A config may hide in what could not be read: that fails the scan.
+    let unreadable = warn_unreadable(&found, &paths, env, io);
+    let code = worst_exit(&reports);
+    if unreadable {
+        code.max(exit::FAILURE)
+    } else {
+        code
+    }
 }
 
 /// The exit code of a scan: the worst error class among its configs.

@@ -89,6 +89,13 @@ pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
             io.error(d);
             exit::FAILURE
         }
+        PlanError::Unreadable { items, .. } => {
+            for u in items {
+                let _ = writeln!(io.err, "Warning: cannot read {}: {}", u.path, u.reason);
+            }
+            io.error(e);
+            exit::FAILURE
+        }
     }
 }
 
@@ -96,6 +103,7 @@ pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
 pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> Option<u8> {
     if plan.requesting() == 0 {
         let _ = writeln!(io.out, "No config under {targets} requests permissions");
+        print_not_followed(plan, io);
         return Some(exit::SUCCESS);
     }
     if plan.candidates.is_empty() {
@@ -108,6 +116,7 @@ pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> 
                 plan.unchanged
             );
         }
+        print_not_followed(plan, io);
         return Some(exit::SUCCESS);
     }
     None
@@ -130,6 +139,12 @@ pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>
 /// The end of every `--trust` listing: the skipped count, when any, then the
 /// empty line that always precedes the ending (§15.2 steps 3 and 4).
 pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) {
+    if !plan.not_followed.is_empty() {
+        let _ = writeln!(io.out);
+        for line in &plan.not_followed {
+            let _ = writeln!(io.out, "  {line}");
+        }
+    }
     if plan.unchanged > 0 {
         let _ = writeln!(
             io.out,
@@ -138,4 +153,12 @@ pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) {
         );
     }
     let _ = writeln!(io.out);
+}
+
+/// The directory links out of the paths, which were not walked: our
+/// addition to GocciaScript's lines, so nothing behind them passes unseen.
+fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) {
+    for line in &plan.not_followed {
+        let _ = writeln!(io.out, "{line}");
+    }
 }

@@ -8,6 +8,7 @@ use crate::cli::args::{ColorChoice, GlobalArgs};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::store::locate_store;
+use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
 use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
 
@@ -43,7 +44,9 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
     let backend = CoreBackend::new(env.clone(), store);
     match crate::tui::run_tui(path, Arc::new(backend), theme) {
-        Ok(()) => exit::SUCCESS,
+        Ok(Ending::Quit) => exit::SUCCESS,
+        // The terminal is restored; exit as a shell reports a signal.
+        Ok(Ending::Signal(sig)) => (128 + sig) as u8,
         Err(e) => {
             io.error(format!("the interactive review failed: {e}"));
             exit::FAILURE

@@ -20,7 +20,9 @@ pub fn nearest_config(dir: &str, env: &Env) -> Option<TrustKey> {
             } else {
                 format!("{dir}/{name}")
             };
-            if std::fs::metadata(&candidate).is_ok_and(|m| m.is_file()) {
+            // Anything but a directory is the config, as in the walk: a FIFO
+            // or device there is then refused when read, not passed over.
+            if std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
                 return Some(trust_key_for_path(&candidate, env));
             }
         }

@@ -6,7 +6,7 @@ use crate::core::block::NormalizedBlock;
 use crate::core::describe::description_lines;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
-use crate::core::extends::load_config_entries;
+use crate::core::extends::{LoadedConfig, load_config_entries};
 use crate::core::json;
 use crate::core::key::TrustKey;
 use crate::core::request::PermissionRequest;
@@ -61,6 +61,10 @@ pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigEr
     let loaded = load_config_entries(key.as_str(), env)?;
     validate_options(&loaded.entries)?;
     let request = PermissionRequest::from_entries(&loaded.entries, key.as_str(), env)?;
+    // Not needed past the request: freed before the block and its lines
+    // are built, so a large config is not held in memory three times over.
+    let LoadedConfig { entries, files } = loaded;
+    drop(entries);
     let block = NormalizedBlock::from_request(&request);
     let sha256 = block.sha256();
     let targets = record_targets(&request);
@@ -68,7 +72,7 @@ pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigEr
     let lines = description_lines(&block_json);
     Ok(ConfigSnapshot {
         key: key.clone(),
-        files: loaded.files,
+        files,
         request,
         block,
         block_json,

@@ -9,17 +9,30 @@
 //! config.
 //!
 //! It runs in parallel on rayon's pool. The file type comes from the
-//! directory entry; only links are stat'ed. Each directory is walked once,
-//! identified by its resolved path, which is what ends link loops. The
-//! resolved path of a real subdirectory is its parent's plus its name, so
-//! only links need `realpath`.
+//! directory entry; links are stat'ed, and each directory once. Each
+//! directory is walked once, identified by its device and inode, which is
+//! what ends link loops (a directory reached twice is visited once,
+//! silently). The resolved path of a real subdirectory is its parent's plus
+//! its name, so only links need `realpath`.
 //!
-//! An unreadable directory is skipped, as `FindFirst` finds nothing in it;
-//! [`discover_all`] reports each one so a caller can say so.
+//! Two things differ from GocciaScript, which would walk on or skip in
+//! silence:
+//! * A directory link whose destination lies outside every given path (each
+//!   path resolved first) is not walked: `root -> /` would walk the whole
+//!   disk and trust configs that are not in the tree. It is reported in
+//!   [`Discovery::not_followed`]; to review it, run on its destination.
+//! * Whatever cannot be read (a directory, an entry, a link that cannot be
+//!   stat'ed for a reason other than dangling) is reported in
+//!   [`Discovery::unreadable`], as a config might hide there. Names that are
+//!   not UTF-8 are walked; a config found under one cannot be keyed (a key is
+//!   a JSON string), so it is reported as unreadable too, never dropped.
 
 use std::collections::HashSet;
 use std::fs;
+use std::io::ErrorKind;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -51,20 +64,45 @@ pub enum DiscoverError {
     NotFound { path: String, expanded: String },
 }
 
-/// A directory the walk could not enter.
+/// Something the walk could not read: a directory, or an entry in one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkippedDir {
+pub struct Unreadable {
+    /// The path as the walk reached it; bytes that are not UTF-8 are shown
+    /// as `\xNN`.
     pub path: String,
     pub reason: String,
 }
 
-/// The configs found and the directories that could not be walked.
+/// A directory link that leads out of every given path, so was not walked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotFollowed {
+    /// The link, as the walk reached it.
+    pub link: String,
+    /// Where it leads, resolved.
+    pub target: String,
+}
+
+impl NotFollowed {
+    /// `not followed: repo/vendor -> /elsewhere (outside repo/)`: the link
+    /// shown relative to `cwd`, `outside` naming the given paths.
+    pub fn describe(&self, cwd: &str, outside: &str) -> String {
+        format!(
+            "not followed: {} -> {} (outside {outside})",
+            crate::core::display::display_path(&self.link, cwd),
+            self.target
+        )
+    }
+}
+
+/// The configs found and what the walk could not or would not enter.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Discovery {
     /// Trust keys, de-duplicated, in byte order.
     pub keys: Vec<TrustKey>,
     /// In path byte order.
-    pub skipped: Vec<SkippedDir>,
+    pub unreadable: Vec<Unreadable>,
+    /// In link byte order.
+    pub not_followed: Vec<NotFollowed>,
 }
 
 /// The trust keys of the configs at or under `path`: a path that is not a
@@ -77,13 +115,18 @@ pub fn discover(
     discover_all(path, env, progress).map(|d| d.keys)
 }
 
-/// [`discover`], also reporting the directories that could not be read.
+/// [`discover`], also reporting what could not be read or was not followed.
 pub fn discover_all(
     path: &str,
     env: &Env,
     progress: &(dyn Fn(WalkProgress) + Sync),
 ) -> Result<Discovery, DiscoverError> {
-    discover_all_until(path, env, progress, &|| false)
+    discover_paths(
+        std::slice::from_ref(&path.to_string()),
+        env,
+        progress,
+        &|| false,
+    )
 }
 
 /// [`discover_all`] for a caller that may stop wanting the answer (the TUI
@@ -95,58 +138,117 @@ pub fn discover_all_until(
     progress: &(dyn Fn(WalkProgress) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Discovery, DiscoverError> {
-    let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
-    let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
-        path: path.to_string(),
-        expanded: expanded.clone(),
-    })?;
-    if !meta.is_dir() {
-        return Ok(Discovery {
-            keys: vec![key_for_expanded(&expanded)],
-            skipped: Vec::new(),
-        });
+    discover_paths(std::slice::from_ref(&path.to_string()), env, progress, stop)
+}
+
+/// Everything at or under several paths, walked together: a link is
+/// followed when it leads into any of them, and a directory reached from
+/// two of them is read once.
+pub fn discover_paths(
+    paths: &[String],
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Discovery, DiscoverError> {
+    let mut keys = Vec::new();
+    let mut dirs = Vec::new();
+    for path in paths {
+        let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
+        let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
+            path: path.to_string(),
+            expanded: expanded.clone(),
+        })?;
+        if meta.is_dir() {
+            dirs.push(Dir {
+                real: PathBuf::from(resolve_or_keep(&expanded)),
+                lexical: PathBuf::from(expanded),
+            });
+        } else {
+            keys.push(key_for_expanded(&expanded));
+        }
     }
 
     let walker = Walker {
+        roots: dirs.iter().map(|d| d.real.clone()).collect(),
         visited: Mutex::new(HashSet::new()),
-        keys: Mutex::new(Vec::new()),
-        skipped: Mutex::new(Vec::new()),
+        keys: Mutex::new(keys),
+        unreadable: Mutex::new(Vec::new()),
+        not_followed: Mutex::new(Vec::new()),
         dirs: AtomicUsize::new(0),
         configs: AtomicUsize::new(0),
         progress,
         stop,
     };
-    let root = Dir {
-        real: resolve_or_keep(&expanded),
-        lexical: expanded,
-    };
-    walker.claim(&root.real);
-    rayon::scope(|scope| walker.walk(scope, root));
+    let walked = !dirs.is_empty();
+    rayon::scope(|scope| {
+        for dir in dirs {
+            let walker = &walker;
+            scope.spawn(move |scope| walker.walk(scope, dir));
+        }
+    });
 
-    progress(walker.counts());
+    if walked {
+        progress(walker.counts());
+    }
     let mut keys = walker.keys.into_inner().unwrap_or_else(|e| e.into_inner());
     keys.sort_unstable();
     keys.dedup();
-    let mut skipped = walker
-        .skipped
+    let mut unreadable = walker
+        .unreadable
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    skipped.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-    Ok(Discovery { keys, skipped })
+    unreadable.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    unreadable.dedup();
+    let mut not_followed = walker
+        .not_followed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    not_followed.sort_unstable_by(|a, b| a.link.cmp(&b.link));
+    not_followed.dedup();
+    Ok(Discovery {
+        keys,
+        unreadable,
+        not_followed,
+    })
+}
+
+/// A path as text: bytes that are not UTF-8 are written `\xNN`, so a name
+/// is shown, never dropped or confused with another.
+pub fn path_text(path: &Path) -> String {
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The OS's description of an I/O error, without Rust's ` (os error N)`.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }
 
 /// A directory to read: the path the walk reached it by, and the same
 /// directory with links resolved.
 struct Dir {
-    lexical: String,
-    real: String,
+    lexical: PathBuf,
+    real: PathBuf,
 }
 
 struct Walker<'p> {
-    /// Resolved paths of the directories already taken by some worker.
-    visited: Mutex<HashSet<String>>,
+    /// The given directories, resolved: links are followed only into these.
+    roots: Vec<PathBuf>,
+    /// Device and inode of the directories already taken by some worker.
+    visited: Mutex<HashSet<(u64, u64)>>,
     keys: Mutex<Vec<TrustKey>>,
-    skipped: Mutex<Vec<SkippedDir>>,
+    unreadable: Mutex<Vec<Unreadable>>,
+    not_followed: Mutex<Vec<NotFollowed>>,
     dirs: AtomicUsize,
     configs: AtomicUsize,
     progress: &'p (dyn Fn(WalkProgress) + Sync),
@@ -155,14 +257,21 @@ struct Walker<'p> {
 
 impl<'p> Walker<'p> {
     /// True for the first worker to reach a directory.
-    fn claim(&self, real: &str) -> bool {
+    fn claim(&self, id: (u64, u64)) -> bool {
         let mut visited = self.visited.lock().unwrap_or_else(|e| e.into_inner());
-        visited.insert(real.to_string())
+        visited.insert(id)
     }
 
-    fn skip(&self, path: String, reason: String) {
-        let mut skipped = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
-        skipped.push(SkippedDir { path, reason });
+    fn unreadable(&self, path: &Path, reason: String) {
+        let mut list = self.unreadable.lock().unwrap_or_else(|e| e.into_inner());
+        list.push(Unreadable {
+            path: path_text(path),
+            reason,
+        });
+    }
+
+    fn inside(&self, real: &Path) -> bool {
+        self.roots.iter().any(|root| real.starts_with(root))
     }
 
     fn counts(&self) -> WalkProgress {
@@ -176,15 +285,27 @@ impl<'p> Walker<'p> {
         if (self.stop)() {
             return;
         }
+        match fs::metadata(&dir.real) {
+            Ok(meta) => {
+                if !self.claim((meta.dev(), meta.ino())) {
+                    return;
+                }
+            }
+            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
+        }
         let read = match fs::read_dir(&dir.real) {
             Ok(read) => read,
-            Err(e) => return self.skip(dir.lexical, e.to_string()),
+            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
         };
         // Index into CONFIG_NAMES of the best config seen so far.
         let mut best: Option<usize> = None;
         for entry in read {
-            let Ok(entry) = entry else {
-                continue;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.unreadable(&dir.lexical, io_reason(&e));
+                    break;
+                }
             };
             let name = entry.file_name();
             let bytes = name.as_bytes();
@@ -192,14 +313,29 @@ impl<'p> Walker<'p> {
                 continue;
             }
             let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
-            let Ok(file_type) = entry.file_type() else {
-                continue;
+            let lexical = dir.lexical.join(&name);
+            let file_type = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) => {
+                    self.unreadable(&lexical, io_reason(&e));
+                    continue;
+                }
             };
             let is_dir = if file_type.is_symlink() {
-                // The one stat the walk makes: what the link points to.
-                match fs::metadata(entry.path()) {
+                // What the link points to.
+                match fs::metadata(dir.real.join(&name)) {
                     Ok(meta) => meta.is_dir(),
-                    Err(_) => continue, // dangling: neither a file nor a directory
+                    // Dangling or looping: neither a file nor a directory.
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+                            || e.raw_os_error() == Some(libc::ELOOP) =>
+                    {
+                        continue;
+                    }
+                    Err(e) => {
+                        self.unreadable(&lexical, io_reason(&e));
+                        continue;
+                    }
                 }
             } else {
                 file_type.is_dir()
@@ -211,33 +347,49 @@ impl<'p> Walker<'p> {
                 };
                 continue;
             }
-            let Some(name) = name.to_str() else {
-                self.skip(
-                    format!("{}/{}", dir.lexical, name.to_string_lossy()),
-                    "the name is not UTF-8".into(),
-                );
-                continue;
-            };
             let real = if file_type.is_symlink() {
-                resolve_or_keep(&format!("{}/{name}", dir.real))
-            } else {
-                join_key(&dir.real, name).0
-            };
-            if self.claim(&real) {
-                let child = Dir {
-                    lexical: join_key(&dir.lexical, name).0,
-                    real,
+                let through = dir.real.join(&name);
+                let resolved = match through.to_str() {
+                    Some(s) => crate::core::realpath::realpath(s).map(PathBuf::from),
+                    None => fs::canonicalize(&through),
                 };
-                scope.spawn(move |scope| self.walk(scope, child));
+                match resolved {
+                    Ok(real) => real,
+                    Err(e) => {
+                        self.unreadable(&lexical, io_reason(&e));
+                        continue;
+                    }
+                }
+            } else {
+                dir.real.join(&name)
+            };
+            if file_type.is_symlink() && !self.inside(&real) {
+                let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
+                list.push(NotFollowed {
+                    link: path_text(&lexical),
+                    target: path_text(&real),
+                });
+                continue;
             }
+            let child = Dir { lexical, real };
+            scope.spawn(move |scope| self.walk(scope, child));
         }
         if let Some(rank) = best {
-            let key = config_key(&dir, CONFIG_NAMES[rank]);
-            self.keys
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(key);
-            self.configs.fetch_add(1, Ordering::Relaxed);
+            let name = CONFIG_NAMES[rank];
+            match dir.real.to_str() {
+                Some(real) => {
+                    let key = config_key(dir.lexical.to_str(), real, name);
+                    self.keys
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(key);
+                    self.configs.fetch_add(1, Ordering::Relaxed);
+                }
+                None => self.unreadable(
+                    &dir.lexical.join(name),
+                    "the path is not UTF-8, so no trust key can name this config".into(),
+                ),
+            }
         }
         if self.dirs.fetch_add(1, Ordering::Relaxed) % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
             (self.progress)(self.counts());
@@ -249,12 +401,14 @@ impl<'p> Walker<'p> {
 /// walk found, through `ExpandFileName`; that only differs from the resolved
 /// directory plus the name when a directory name on the way holds a `\`,
 /// which ExpandFileName turns into `/`.
-fn config_key(dir: &Dir, name: &str) -> TrustKey {
-    if dir.lexical.contains('\\') {
-        let found = format!("{}/{name}", dir.lexical);
+fn config_key(lexical: Option<&str>, real: &str, name: &str) -> TrustKey {
+    if let Some(lexical) = lexical
+        && lexical.contains('\\')
+    {
+        let found = format!("{lexical}/{name}");
         key_for_expanded(&expand_file_name(&found, "/", ""))
     } else {
-        join_key(&dir.real, name)
+        join_key(real, name)
     }
 }
 

@@ -19,6 +19,7 @@ mod formats;
 use std::sync::Arc;
 
 use self::formats::Node;
+use crate::core::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::error::ConfigError;
 
 /// What kind of value an entry holds.
@@ -71,7 +72,8 @@ pub fn read_entries(path: &str) -> Result<Vec<Entry>, ConfigError> {
             )));
         }
     };
-    let bytes = std::fs::read(path).map_err(|e| ConfigError::invalid(format!("{path}: {e}")))?;
+    let bytes = read_regular(path, CONFIG_MAX_BYTES)
+        .map_err(|e| ConfigError::invalid(format!("{path}: {}", e.describe())))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         ConfigError::invalid(format!(
             "{path}: invalid UTF-8 at byte {}",
@@ -132,6 +134,7 @@ fn flatten_value(key: String, value: Node, source: &Arc<str>, out: &mut Vec<Entr
             ));
         }
         Node::Array(items) => {
+            out.reserve(items.len());
             for item in items {
                 let (value, kind) = scalar(item);
                 out.push(entry(key.clone(), value, kind, true, source));

@@ -35,11 +35,16 @@ pub fn load_config_entries(path: &str, env: &Env) -> Result<LoadedConfig, Config
                 "Circular or too-deeply-nested extends in config: {file}"
             )));
         }
-        let entries = read_entries(&file)?;
+        let mut entries = read_entries(&file)?;
         let base = base_of(&file, &entries, env)?;
-        loaded
-            .entries
-            .extend(entries.into_iter().filter(|e| e.key != "extends"));
+        entries.retain(|e| e.key != "extends");
+        // The config's own entries are taken as they are, not copied: a
+        // config near the size cap holds tens of thousands.
+        if loaded.entries.is_empty() {
+            loaded.entries = entries;
+        } else {
+            loaded.entries.append(&mut entries);
+        }
         loaded.files.push(file);
         match base {
             None => return Ok(loaded),
@@ -223,6 +228,25 @@ mod tests {
                 format!("Config extends target not found: {shown}")
             );
             assert_eq!(e.class, ExitClass::Invalid);
+        }
+    }
+
+    #[test]
+    fn a_fifo_or_device_base_is_refused_without_waiting() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        let fifo = d.join("fifo.json");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        std::os::unix::fs::symlink("/dev/zero", d.join("zero.json")).unwrap();
+        let root = d.to_str().unwrap();
+        for base in ["fifo.json", "zero.json"] {
+            let child = write(d, "c.json", &format!(r#"{{"extends": "{base}"}}"#));
+            let start = std::time::Instant::now();
+            let e = load_config_entries(&child, &env(d)).unwrap_err();
+            assert_eq!(e.message, format!("{root}/{base}: not a regular file"));
+            assert_eq!(e.class, ExitClass::Invalid);
+            assert!(start.elapsed() < std::time::Duration::from_secs(1));
         }
     }
 

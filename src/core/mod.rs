@@ -3,6 +3,7 @@
 //! TUI are two faces of it.
 
 pub mod block;
+pub mod bounded;
 pub mod check;
 pub mod config;
 pub mod describe;

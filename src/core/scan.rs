@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use crate::core::config::{ConfigSnapshot, load_config};
-use crate::core::discover::{DiscoverError, WalkProgress, discover, discover_all_until};
+use crate::core::discover::{DiscoverError, Discovery, WalkProgress, discover_paths};
 use crate::core::display::display_path;
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
@@ -27,13 +27,7 @@ pub fn discover_all(
     env: &Env,
     progress: &(dyn Fn(WalkProgress) + Sync),
 ) -> Result<Vec<TrustKey>, DiscoverError> {
-    let mut keys = Vec::new();
-    for path in paths {
-        keys.extend(discover(path, env, progress)?);
-    }
-    keys.sort();
-    keys.dedup();
-    Ok(keys)
+    discover_paths(paths, env, progress, &|| false).map(|d| d.keys)
 }
 
 /// Reports for every config at or under `paths`, in key byte order.
@@ -42,38 +36,46 @@ pub fn scan(
     env: &Env,
     store: &Store,
 ) -> Result<Vec<ConfigReport>, DiscoverError> {
-    let keys = discover_all(paths, env, &|_| {})?;
-    Ok(keys
+    scan_walk(paths, env, store).map(|(reports, _)| reports)
+}
+
+/// [`scan`], with what the walk could not read or did not follow (its
+/// `keys` are those of the reports).
+pub fn scan_walk(
+    paths: &[String],
+    env: &Env,
+    store: &Store,
+) -> Result<(Vec<ConfigReport>, Discovery), DiscoverError> {
+    let found = discover_paths(paths, env, &|_| {}, &|| false)?;
+    let reports = found
+        .keys
         .par_iter()
         .map(|key| report_for(key, env, store))
-        .collect())
+        .collect();
+    Ok((reports, found))
 }
 
 /// Like [`scan`], but sends progress and each report as soon as it is ready
 /// (in no particular order), for the TUI. Once `stop` returns true the scan
 /// winds down without walking or loading anything more (its results are
 /// then incomplete), so a superseded scan does not compete with its
-/// successor for the cores.
+/// successor for the cores. Returns the walk, whose `keys` are the configs
+/// reported.
 pub fn scan_streaming(
     paths: &[String],
     env: &Env,
     store: &Store,
     on_event: &(dyn Fn(ScanEvent) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
-) -> Result<usize, DiscoverError> {
+) -> Result<Discovery, DiscoverError> {
     let progress = |p| on_event(ScanEvent::Progress(p));
-    let mut keys = Vec::new();
-    for path in paths {
-        keys.extend(discover_all_until(path, env, &progress, stop)?.keys);
-    }
-    keys.sort();
-    keys.dedup();
-    keys.par_iter().for_each(|key| {
+    let found = discover_paths(paths, env, &progress, stop)?;
+    found.keys.par_iter().for_each(|key| {
         if !stop() {
             on_event(ScanEvent::Config(Box::new(report_for(key, env, store))));
         }
     });
-    Ok(keys.len())
+    Ok(found)
 }
 
 /// One config's report against the store.

@@ -5,14 +5,14 @@
 use rayon::prelude::*;
 
 use crate::core::config::{ConfigSnapshot, load_config};
-use crate::core::discover::DiscoverError;
+use crate::core::discover::{DiscoverError, Unreadable, discover_paths};
+use crate::core::display::{describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::key::{is_under, trust_key_for_directory, trust_key_for_path};
 use crate::core::listing::config_exists;
 use crate::core::report::ConfigState;
 use crate::core::report::DiffLine;
-use crate::core::scan::discover_all;
 use crate::core::status::compare;
 use crate::core::store::{
     LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, update_read_store,
@@ -40,6 +40,8 @@ pub struct TrustPlan {
     pub candidates: Vec<TrustCandidate>,
     /// Requesting configs already trusted and unchanged.
     pub unchanged: usize,
+    /// `not followed: …` lines for the directory links out of the paths.
+    pub not_followed: Vec<String>,
 }
 
 impl TrustPlan {
@@ -54,16 +56,45 @@ pub enum PlanError {
     Discover(#[from] DiscoverError),
     #[error("{0}")]
     Config(ConfigError),
+    /// Part of the paths could not be read: a config may hide there, so
+    /// nothing is trusted. Paths are shown relative to the working directory.
+    #[error(
+        "{} under {targets} could not be read; nothing was trusted",
+        if items.len() == 1 { "1 path".to_string() } else { format!("{} paths", items.len()) }
+    )]
+    Unreadable {
+        items: Vec<Unreadable>,
+        targets: String,
+    },
 }
 
 /// Scans and loads every config at or under `paths` and compares it with the
 /// store. A config that fails to load fails the plan with its own error (the
 /// first in key order, as GocciaScript processes them).
 pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPlan, PlanError> {
-    let keys = discover_all(paths, env, &|_| {})?;
+    let found = discover_paths(paths, env, &|_| {}, &|| false)?;
+    let targets = describe_targets(paths, env);
+    if !found.unreadable.is_empty() {
+        let items = found
+            .unreadable
+            .into_iter()
+            .map(|u| Unreadable {
+                path: display_path(&u.path, &env.cwd),
+                reason: u.reason,
+            })
+            .collect();
+        return Err(PlanError::Unreadable { items, targets });
+    }
     let loaded: Vec<Result<ConfigSnapshot, ConfigError>> =
-        keys.par_iter().map(|k| load_config(k, env)).collect();
-    let mut plan = TrustPlan::default();
+        found.keys.par_iter().map(|k| load_config(k, env)).collect();
+    let mut plan = TrustPlan {
+        not_followed: found
+            .not_followed
+            .iter()
+            .map(|n| n.describe(&env.cwd, &targets))
+            .collect(),
+        ..TrustPlan::default()
+    };
     for result in loaded {
         let snapshot = result.map_err(PlanError::Config)?;
         let stored = store.get(snapshot.key.as_str());

@@ -20,6 +20,13 @@ pub enum ScanEvent {
     /// The scan could not run at all (root missing, store unreadable ...).
     /// Per-config failures are `Found` reports in the `Error` state instead.
     Failed(String),
+    /// What the walk could not read, and the directory links it did not
+    /// follow because they lead out of the tree, as lines to show; sent
+    /// before `Done` when either is not empty.
+    Walk {
+        unreadable: Vec<String>,
+        not_followed: Vec<String>,
+    },
     Done {
         dirs: u64,
         configs: u64,

@@ -6,8 +6,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+use crate::core::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::config::load_config;
-use crate::core::display::count_config_files;
+use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
 use crate::core::listing::{config_exists, list_entries};
@@ -139,11 +140,33 @@ impl TuiBackend for CoreBackend {
                 let stop = || cancelled.load(Ordering::Relaxed);
                 let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
                 match result {
-                    Ok(n) => {
+                    Ok(found) => {
+                        if !found.unreadable.is_empty() || !found.not_followed.is_empty() {
+                            let cwd = &self.env.cwd;
+                            let outside = describe_targets(paths, &self.env);
+                            send(ScanEvent::Walk {
+                                unreadable: found
+                                    .unreadable
+                                    .iter()
+                                    .map(|u| {
+                                        format!(
+                                            "cannot read {}: {}",
+                                            display_path(&u.path, cwd),
+                                            u.reason
+                                        )
+                                    })
+                                    .collect(),
+                                not_followed: found
+                                    .not_followed
+                                    .iter()
+                                    .map(|n| n.describe(cwd, &outside))
+                                    .collect(),
+                            });
+                        }
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
                         send(ScanEvent::Done {
                             dirs,
-                            configs: n as u64,
+                            configs: found.keys.len() as u64,
                         });
                     }
                     Err(e) => send(ScanEvent::Failed(e.to_string())),
@@ -172,7 +195,10 @@ impl TuiBackend for CoreBackend {
     fn inspect(&self, key: &str) -> Result<InspectData, String> {
         let read = |path: &str| SourceFile {
             path: path.to_string(),
-            source: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+            // Bounded and never waited on, as every config read is.
+            source: read_regular(path, CONFIG_MAX_BYTES)
+                .map_err(|e| e.describe())
+                .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())),
         };
         Ok(match load_config(&TrustKey(key.to_string()), &self.env) {
             Ok(s) => InspectData {

@@ -124,6 +124,17 @@ fn scan(
                 send(Msg::ScanFailed { job, message });
                 return ControlFlow::Continue(());
             }
+            ScanEvent::Walk {
+                unreadable,
+                not_followed,
+            } => {
+                send(Msg::ScanWalk {
+                    job,
+                    unreadable,
+                    not_followed,
+                });
+                return ControlFlow::Continue(());
+            }
             ScanEvent::Done { dirs, configs } => {
                 if !batch.is_empty() {
                     let reports = std::mem::take(&mut batch);

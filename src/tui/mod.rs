@@ -16,6 +16,7 @@ pub mod views;
 
 use std::io::{self, stdout};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -47,9 +48,84 @@ impl Drop for RestoreGuard {
     }
 }
 
-/// Run the TUI over `root` until the user quits. Takes over the terminal
-/// (raw mode, alternate screen, mouse) and gives it back on every path.
-pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Result<()> {
+/// The signals that end the TUI with the terminal restored: `kill`, a
+/// closed terminal, and `^C`/`^\` sent from outside (raw mode keeps the
+/// keys themselves from raising them).
+pub const EXIT_SIGNALS: [i32; 4] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGQUIT,
+];
+
+/// How the TUI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The user quit.
+    Quit,
+    /// One of [`EXIT_SIGNALS`] arrived; the process should exit 128 + it.
+    Signal(i32),
+}
+
+/// While alive, the [`EXIT_SIGNALS`] only set `caught` (the loop then ends
+/// and the restore guard gives the terminal back); a second one while the
+/// first is pending ends the process at once, in case the loop is stuck.
+struct SignalWatch {
+    caught: Arc<AtomicUsize>,
+    ids: Vec<signal_hook::SigId>,
+}
+
+impl SignalWatch {
+    fn install() -> io::Result<SignalWatch> {
+        let caught = Arc::new(AtomicUsize::new(0));
+        let pending = Arc::new(AtomicBool::new(false));
+        let mut watch = SignalWatch {
+            caught: Arc::clone(&caught),
+            ids: Vec::new(),
+        };
+        for sig in EXIT_SIGNALS {
+            // Registered first, so it sees the flag as the previous signal
+            // left it: set only from the second signal on.
+            watch
+                .ids
+                .push(signal_hook::flag::register_conditional_shutdown(
+                    sig,
+                    128 + sig,
+                    Arc::clone(&pending),
+                )?);
+            watch
+                .ids
+                .push(signal_hook::flag::register(sig, Arc::clone(&pending))?);
+            watch.ids.push(signal_hook::flag::register_usize(
+                sig,
+                Arc::clone(&caught),
+                sig as usize,
+            )?);
+        }
+        Ok(watch)
+    }
+
+    fn caught(&self) -> Option<i32> {
+        match self.caught.load(Ordering::SeqCst) {
+            0 => None,
+            sig => Some(sig as i32),
+        }
+    }
+}
+
+impl Drop for SignalWatch {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
+}
+
+/// Run the TUI over `root` until the user quits or a signal ends it. Takes
+/// over the terminal (raw mode, alternate screen, mouse) and gives it back
+/// on every path: return, error, panic, and the [`EXIT_SIGNALS`].
+pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Result<Ending> {
+    let signals = SignalWatch::install()?;
     // ratatui installs a panic hook that leaves raw mode and the alternate
     // screen before the panic message prints; ours, installed after it,
     // runs first and turns mouse reporting off as well.
@@ -67,7 +143,7 @@ pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Re
         previous(info);
     }));
     execute!(stdout(), EnableMouseCapture)?;
-    event_loop(&mut terminal, root, backend, &theme)
+    event_loop(&mut terminal, root, backend, &theme, &signals)
 }
 
 fn event_loop(
@@ -75,7 +151,8 @@ fn event_loop(
     root: &str,
     backend: Arc<dyn TuiBackend>,
     theme: &Theme,
-) -> io::Result<()> {
+    signals: &SignalWatch,
+) -> io::Result<Ending> {
     let (tx, rx) = mpsc::channel();
     let runner = Runner::new(backend, tx);
     let mut state = State::new(root);
@@ -86,6 +163,9 @@ fn event_loop(
     }
     let mut last_tick = Instant::now();
     loop {
+        if let Some(sig) = signals.caught() {
+            return Ok(Ending::Signal(sig));
+        }
         terminal.draw(|frame| views::view(&state, theme, frame))?;
 
         let mut msgs = Vec::new();
@@ -126,7 +206,7 @@ fn event_loop(
             }
         }
         if state.quit {
-            return Ok(());
+            return Ok(Ending::Quit);
         }
     }
 }

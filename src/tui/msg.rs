@@ -29,6 +29,12 @@ pub enum Msg {
         job: u64,
         message: String,
     },
+    /// The walk's unreadable paths and links not followed, as lines.
+    ScanWalk {
+        job: u64,
+        unreadable: Vec<String>,
+        not_followed: Vec<String>,
+    },
     ScanDone {
         job: u64,
         dirs: u64,

@@ -101,6 +101,10 @@ pub struct ScanStatus {
     /// put under the cursor.
     pub anchor: Option<Anchor>,
     pub error: Option<String>,
+    /// `cannot read <path>: <reason>` for each path the walk could not read.
+    pub unreadable: Vec<String>,
+    /// `not followed: <link> -> <target> (outside <root>)` lines.
+    pub not_followed: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

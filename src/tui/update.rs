@@ -86,6 +86,15 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             set_status(state, format!("Scan failed: {message}"), true);
             vec![]
         }
+        Msg::ScanWalk {
+            job,
+            unreadable,
+            not_followed,
+        } if job == state.scan.job => {
+            state.scan.unreadable = unreadable;
+            state.scan.not_followed = not_followed;
+            vec![]
+        }
         Msg::ScanDone { job, dirs, configs } if job == state.scan.job => {
             state.scan.running = false;
             state.scan.dirs = dirs;

@@ -161,19 +161,37 @@ fn a_missing_path_is_an_error_naming_it() {
 #[test]
 fn linked_directories_are_followed_and_key_at_their_target() {
     let t = Tree::new();
-    t.file("outside/goccia.json")
-        .file("outside/deep/goccia.toml");
-    t.dir("proj").link("proj/lnk", &t.p("outside"));
+    t.file("proj/inside/goccia.json")
+        .file("proj/inside/deep/goccia.toml");
+    t.link("proj/lnk", "inside");
+    // Both routes lead to one directory, walked once and keyed at the target.
     assert_eq!(
         t.keys("proj"),
-        ["outside/deep/goccia.toml", "outside/goccia.json"]
+        ["proj/inside/deep/goccia.toml", "proj/inside/goccia.json"]
     );
-    // Starting through a link resolves too.
+    // Starting through a link resolves the start first.
     t.link("start", &t.p("proj"));
     assert_eq!(
         t.keys("start/"),
-        ["outside/deep/goccia.toml", "outside/goccia.json"]
+        ["proj/inside/deep/goccia.toml", "proj/inside/goccia.json"]
     );
+    // A link out of the tree is not walked, but reported.
+    t.file("outside/goccia.json");
+    t.link("proj/out", &t.p("outside"));
+    assert_eq!(
+        t.keys("proj"),
+        ["proj/inside/deep/goccia.toml", "proj/inside/goccia.json"]
+    );
+    // Given both paths, the link leads into one of them and is followed.
+    let both = discover_paths(
+        &["proj".to_string(), "outside".to_string()],
+        &t.env(),
+        &|_| {},
+        &|| false,
+    )
+    .unwrap();
+    assert!(both.not_followed.is_empty());
+    assert_eq!(both.keys.len(), 3);
     // A link reaches into a skipped directory: that route is not skipped.
     t.file("proj2/node_modules/pkg/goccia.json");
     t.link("proj2/pkg-link", "node_modules/pkg");
@@ -248,22 +266,8 @@ fn a_backslash_in_a_directory_name_is_keyed_as_goccia_keys_it() {
     assert_eq!(t.keys("."), ["back/slash/goccia.json"]);
 }
 
-#[test]
-fn unreadable_directories_are_skipped_and_reported() {
-    use std::os::unix::fs::PermissionsExt;
-    let t = Tree::new();
-    t.file("ok/goccia.json").file("locked/goccia.json");
-    fs::set_permissions(t.p("locked"), fs::Permissions::from_mode(0o000)).unwrap();
-    let found = discover_all(".", &t.env(), &|_| {}).unwrap();
-    fs::set_permissions(t.p("locked"), fs::Permissions::from_mode(0o755)).unwrap();
-    // root reads every directory, so there is nothing to observe.
-    if unsafe { libc::geteuid() } == 0 {
-        return;
-    }
-    assert_eq!(found.keys, [TrustKey(t.p("ok/goccia.json"))]);
-    assert_eq!(found.skipped.len(), 1);
-    assert_eq!(found.skipped[0].path, t.p("locked"));
-}
+// Unreadable directories are tested as an unprivileged user, through the
+// binary: tests/walk.rs `unreadable_directories_are_reported_and_fail_the_command`.
 
 #[test]
 fn progress_reports_the_final_counts() {
@@ -362,4 +366,80 @@ fn a_stopped_walk_reads_no_further_directory() {
     assert_eq!(found.keys, [TrustKey(t.p("goccia.json"))]);
     let all = discover_all_until(".", &t.env(), &|_| {}, &|| false).unwrap();
     assert_eq!(all.keys.len(), 3);
+}
+
+#[test]
+fn links_out_of_the_tree_are_reported_once_and_not_walked() {
+    let t = Tree::new();
+    t.file("repo/goccia.json").file("elsewhere/goccia.json");
+    t.link("repo/vendor", &t.p("elsewhere"))
+        .link("repo/root", "/")
+        .link("repo/sub/up", "../..");
+    let found = discover_all("repo", &t.env(), &|_| {}).unwrap();
+    assert_eq!(found.keys, [TrustKey(t.p("repo/goccia.json"))]);
+    assert_eq!(
+        found.not_followed,
+        [
+            NotFollowed {
+                link: t.p("repo/root"),
+                target: "/".into()
+            },
+            NotFollowed {
+                link: t.p("repo/sub/up"),
+                target: t.root.clone()
+            },
+            NotFollowed {
+                link: t.p("repo/vendor"),
+                target: t.p("elsewhere")
+            },
+        ]
+    );
+    assert!(found.unreadable.is_empty());
+    // Given through a link itself, the tree is the link's destination.
+    t.link("repo-link", &t.p("repo"));
+    let found = discover_all("repo-link", &t.env(), &|_| {}).unwrap();
+    assert_eq!(found.keys, [TrustKey(t.p("repo/goccia.json"))]);
+    assert_eq!(found.not_followed.len(), 3);
+}
+
+#[test]
+fn a_directory_reached_twice_is_visited_once_silently() {
+    let t = Tree::new();
+    t.file("r/a/goccia.json");
+    t.link("r/b", "a").link("r/c", "a").link("r/a/self", "..");
+    let found = discover_all("r", &t.env(), &|_| {}).unwrap();
+    assert_eq!(found.keys, [TrustKey(t.p("r/a/goccia.json"))]);
+    assert!(found.unreadable.is_empty() && found.not_followed.is_empty());
+    // `r`, `r/a` and nothing more.
+    let dirs = std::sync::atomic::AtomicUsize::new(0);
+    discover_all("r", &t.env(), &|p| {
+        dirs.store(p.dirs, std::sync::atomic::Ordering::Relaxed)
+    })
+    .unwrap();
+    assert_eq!(dirs.into_inner(), 2);
+}
+
+#[test]
+fn names_that_are_not_utf8_are_walked_and_shown_escaped() {
+    use std::ffi::OsStr;
+    let t = Tree::new();
+    let odd = Path::new(&t.root).join(OsStr::from_bytes(b"odd\xff"));
+    fs::create_dir_all(odd.join("deeper")).unwrap();
+    fs::write(odd.join("deeper/goccia.json"), "{}").unwrap();
+    // A link with such a name, leading into the tree, is followed too.
+    t.file("real/goccia.toml");
+    symlink(
+        t.p("real"),
+        Path::new(&t.root).join(OsStr::from_bytes(b"l\xfe")),
+    )
+    .unwrap();
+    let found = discover_all(".", &t.env(), &|_| {}).unwrap();
+    assert_eq!(found.keys, [TrustKey(t.p("real/goccia.toml"))]);
+    assert_eq!(
+        found.unreadable,
+        [Unreadable {
+            path: t.p("odd\\xff/deeper/goccia.json"),
+            reason: "the path is not UTF-8, so no trust key can name this config".into()
+        }]
+    );
 }

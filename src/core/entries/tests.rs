@@ -363,3 +363,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn only_a_regular_file_is_read_and_never_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("goccia.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let zero = dir.path().join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let tty = dir.path().join("tty.toml");
+    std::os::unix::fs::symlink("/dev/tty", &tty).unwrap();
+    for path in [&fifo, &zero, &tty] {
+        let start = std::time::Instant::now();
+        let path = path.to_str().unwrap();
+        let e = read_entries(path).unwrap_err();
+        assert_eq!(e.message, format!("{path}: not a regular file"));
+        assert_eq!(e.class, ExitClass::Invalid);
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn a_config_over_the_cap_is_refused_and_one_at_the_cap_loads() {
+    let cap = crate::core::bounded::CONFIG_MAX_BYTES as usize;
+    let mut text = String::from("{\"a\": \"");
+    text.push_str(&"x".repeat(cap - text.len() - 2));
+    text.push_str("\"}");
+    assert_eq!(text.len(), cap);
+    assert_eq!(read("goccia.json", &text).unwrap().len(), 1);
+    text.insert(7, 'y');
+    let e = err("goccia.json", &text);
+    assert!(
+        e.message
+            .ends_with(": larger than the 1 MiB limit; not read"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.class, ExitClass::Invalid);
+}

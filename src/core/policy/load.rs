@@ -206,15 +206,18 @@ fn read_policy(file: Option<&str>, ctx: &LoadContext<'_>) -> Result<Policy, Poli
         Some(file) => {
             let path = policy_path(file, env);
             let shown = path.display().to_string();
-            let bytes = match std::fs::read(&path) {
+            let bytes = match crate::core::bounded::read_regular(
+                &path,
+                crate::core::bounded::POLICY_MAX_BYTES,
+            ) {
                 Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(e) if e.kind() == Some(std::io::ErrorKind::NotFound) => {
                     return Err(PolicyError::NotFound(shown));
                 }
                 Err(e) => {
                     return Err(PolicyError::InvalidJson {
                         path: shown,
-                        problem: e.to_string(),
+                        problem: e.describe(),
                     });
                 }
             };

@@ -11,21 +11,28 @@ use std::io::ErrorKind;
 
 use super::error::io_cause;
 use super::{Store, StoreError, StoredEntry};
+use crate::core::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 use crate::core::json::{self, Json};
 
 /// Reads the store at `path` without locking. A missing file (or a missing
 /// directory on the way) is an empty store; a symbolic link to nothing is
 /// an error, never an empty store (a write would replace the link).
 pub fn read_store(path: &str) -> Result<Store, StoreError> {
-    match std::fs::read(path) {
+    match read_regular(path, STORE_MAX_BYTES) {
         Ok(bytes) => parse_store(path, &bytes),
-        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+        Err(ReadError::Io(e))
+            if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+        {
             super::store_destination(path)?;
             Ok(Store::new())
         }
-        Err(e) => Err(StoreError::Unreadable {
+        Err(ReadError::Io(e)) => Err(StoreError::Unreadable {
             path: path.to_string(),
             cause: io_cause(&e),
+        }),
+        Err(e) => Err(StoreError::Unreadable {
+            path: path.to_string(),
+            cause: e.describe(),
         }),
     }
 }

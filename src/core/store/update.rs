@@ -202,8 +202,19 @@ fn acquire_lock(loc: &StoreLocation, timeout: Duration) -> Result<File, StoreErr
         }
         // A lock file left by an earlier writer: only its lock matters,
         // and flock needs no write access.
+        // Opened without waiting and only if regular: a FIFO there would
+        // block the open forever, bypassing the lock timeout.
         Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-            File::open(&lock_path).map_err(|e| failed(&e))?
+            let f = crate::core::bounded::open_nonblocking(Path::new(&lock_path))
+                .map_err(|e| failed(&e))?;
+            if !f.metadata().map_err(|e| failed(&e))?.is_file() {
+                return Err(StoreError::LockFailed {
+                    path: loc.path.clone(),
+                    lock_path: lock_path.clone(),
+                    cause: "not a regular file".into(),
+                });
+            }
+            f
         }
         Err(e) => return Err(failed(&e)),
     };

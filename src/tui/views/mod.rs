@@ -146,6 +146,7 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             errors,
             if errors == 1 { "" } else { "s" }
         )));
+        spans.extend(walk_spans(state, theme));
     }
     if state.mode == Mode::Filter {
         spans.push(Span::styled(
@@ -181,6 +182,31 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         ));
     }
     frame.render_widget(Line::from(spans).style(base), area);
+}
+
+/// What the walk could not read (a config may hide there) and the links out
+/// of the tree it did not follow: the line itself when there is one, else a
+/// count and where to see them all.
+fn walk_spans(state: &State, theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let summary = |lines: &[String], what: &str| match lines {
+        [] => None,
+        [one] => Some(format!(" {} ", clean(one))),
+        many => Some(format!(
+            " {} {what} (goccia-trust scan lists them) ",
+            many.len()
+        )),
+    };
+    if let Some(text) = summary(&state.scan.unreadable, "paths unreadable") {
+        spans.push(Span::styled(text, theme.style(Role::Error)));
+    }
+    if let Some(text) = summary(
+        &state.scan.not_followed,
+        "links out of the tree not followed",
+    ) {
+        spans.push(Span::styled(text, theme.style(Role::Changed)));
+    }
+    spans
 }
 
 fn render_hints(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {

@@ -1,0 +1,78 @@
+//! What a walk could not read or did not follow, as every command that
+//! walks a tree shows it: `scan`, `check`, `trust` (README "Links,
+//! unreadable paths and hostile files").
+
+use serde::Serialize;
+
+use crate::cli::Io;
+use crate::core::discover::{Discovery, NotFollowed, Unreadable};
+use crate::core::display::{describe_targets, display_path};
+use crate::core::env::Env;
+
+/// One `unreadable` member of `scan --json` / `check --json`.
+#[derive(Serialize)]
+pub struct JsonUnreadable {
+    pub path: String,
+    pub reason: String,
+}
+
+/// One `not_followed` member of `scan --json` / `check --json`.
+#[derive(Serialize)]
+pub struct JsonNotFollowed {
+    pub link: String,
+    pub target: String,
+}
+
+impl From<&Unreadable> for JsonUnreadable {
+    fn from(u: &Unreadable) -> Self {
+        JsonUnreadable {
+            path: u.path.clone(),
+            reason: u.reason.clone(),
+        }
+    }
+}
+
+impl From<&NotFollowed> for JsonNotFollowed {
+    fn from(n: &NotFollowed) -> Self {
+        JsonNotFollowed {
+            link: n.link.clone(),
+            target: n.target.clone(),
+        }
+    }
+}
+
+/// The `not followed:` lines, one per link, on `out`.
+pub fn print_not_followed(
+    found: &Discovery,
+    paths: &[String],
+    env: &Env,
+    out: &mut dyn std::io::Write,
+) {
+    let outside = describe_targets(paths, env);
+    for n in &found.not_followed {
+        let _ = writeln!(out, "{}", n.describe(&env.cwd, &outside));
+    }
+}
+
+/// A `Warning: ` line on stderr per unreadable path, then their count.
+/// Returns whether there was any (the command then exits 1).
+pub fn warn_unreadable(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) -> bool {
+    for u in &found.unreadable {
+        let _ = writeln!(
+            io.err,
+            "Warning: cannot read {}: {}",
+            display_path(&u.path, &env.cwd),
+            u.reason
+        );
+    }
+    let n = found.unreadable.len();
+    if n > 0 {
+        let what = if n == 1 { "path" } else { "paths" };
+        let _ = writeln!(
+            io.err,
+            "Warning: {n} {what} under {} could not be read; a config there was not reviewed",
+            describe_targets(paths, env)
+        );
+    }
+    n > 0
+}
