@@ -6,12 +6,13 @@ use std::io::{BufRead, IsTerminal};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
-use crate::core::config::ConfigSnapshot;
 use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::{expand_file_name, pascal_trim};
-use crate::core::trust::{PlanError, TrustPlan, plan_trust, record_trust};
+use crate::core::trust::{
+    PlanError, Shown, TrustCommit, TrustPlan, WhenChanged, plan_trust, trust_as_shown,
+};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if let Err(e) = check_paths("--trust", &args.paths) {
@@ -66,13 +67,40 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             return exit::FAILURE;
         }
     }
-    let snapshots: Vec<&ConfigSnapshot> = plan.candidates.iter().map(|c| &c.snapshot).collect();
-    match record_trust(&loc, store, &snapshots) {
-        Ok(_) => {
-            let _ = writeln!(io.out, "Trusted {count} in {}", loc.path);
-            exit::SUCCESS
-        }
+    let shown: Vec<Shown> = plan
+        .candidates
+        .iter()
+        .map(|c| Shown::of_snapshot(&c.snapshot))
+        .collect();
+    match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
+        Ok(commit) => report_commit(&commit, &loc.path, io),
         Err(e) => store_failure(&e, io),
+    }
+}
+
+/// `Trusted N …` for what was recorded, and one `Refused:` line on stderr
+/// for each config that changed since it was listed (exit 1 then).
+pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> u8 {
+    for r in &commit.refused {
+        let _ = writeln!(
+            io.err,
+            "Refused: {} changed since shown; not trusted",
+            r.display_path
+        );
+    }
+    if commit.recorded > 0 {
+        let _ = writeln!(
+            io.out,
+            "Trusted {} in {store_path}",
+            count_config_files(commit.recorded)
+        );
+    } else {
+        let _ = writeln!(io.out, "Nothing was trusted.");
+    }
+    if commit.refused.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::FAILURE
     }
 }
 
