@@ -281,7 +281,7 @@ fn check_reports_blocking_configs_like_a_run() {
     let out = env.run(&["check", "tests/fetch/a.js", "tests/ffi/b.js", "plain/c.js"]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: 2 config files request permissions that have not been trusted:\n\n  tests/fetch/goccia.json (never trusted)\n    allow-net: 0.0.0.0, 127.0.0.1, example.com\n\n  tests/ffi/goccia.json (never trusted)\n    allow-ffi: /opt/ffi\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust tests/fetch/goccia.json --trust tests/ffi/goccia.json\nTo accept them for this run only:\n  goccia-trust -P tests/fetch/a.js tests/ffi/b.js plain/c.js\nTo run with command-line grants only:\n  goccia-trust --ignore-config-permissions tests/fetch/a.js tests/ffi/b.js plain/c.js\n[exit status: 2]"
+        "--- stderr ---\nError: 2 config files request permissions that have not been trusted:\n\n  tests/fetch/goccia.json (never trusted)\n    allow-net: 0.0.0.0, 127.0.0.1, example.com\n\n  tests/ffi/goccia.json (never trusted)\n    allow-ffi: /opt/ffi\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust tests/fetch/goccia.json --trust tests/ffi/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P tests/fetch/a.js tests/ffi/b.js plain/c.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions tests/fetch/a.js tests/ffi/b.js plain/c.js\n[exit status: 2]"
     );
     assert_eq!(env.run(&["--trust", "tests", "--yes"]).code, 0);
     let out = env.run(&["check", "tests/fetch/a.js"]);
@@ -317,7 +317,7 @@ fn check_with_more_than_three_configs_suggests_their_common_directory() {
     );
     assert!(
         out.stderr
-            .contains("goccia-trust -P 'x y/a/m.js' 'x y/b/m.js'"),
+            .contains("GocciaRunner -P 'x y/a/m.js' 'x y/b/m.js'"),
         "{out}"
     );
 }

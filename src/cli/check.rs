@@ -123,6 +123,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         store_problem: problem,
         trust_store_as_typed: g.trust_store.as_deref(),
         original_args: &args.inputs,
+        runner: &args.runner,
     };
     io.error(untrusted_report(&blocking, &ctx));
     exit::USAGE

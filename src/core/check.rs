@@ -64,6 +64,9 @@ pub struct ReportContext<'a> {
     /// The command's own arguments, repeated in the `-P` and
     /// `--ignore-config-permissions` suggestions.
     pub original_args: &'a [String],
+    /// The GocciaScript runner those two suggestions name: they are for a
+    /// GocciaScript run, which this tool never makes.
+    pub runner: &'a str,
 }
 
 /// The §12.1 message (without `Error: ` and without a final newline) for the
@@ -141,11 +144,10 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     let args = args.join(" ");
     out.push_str(&format!("  {}\n", trust_cmd.join(" ")));
     out.push_str("To accept them for this run only:\n");
-    out.push_str(&format!("  goccia-trust -P {args}\n"));
+    let runner = shell_quote(ctx.runner);
+    out.push_str(&format!("  {runner} -P {args}\n"));
     out.push_str("To run with command-line grants only:\n");
-    out.push_str(&format!(
-        "  goccia-trust --ignore-config-permissions {args}"
-    ));
+    out.push_str(&format!("  {runner} --ignore-config-permissions {args}"));
     out
 }
 
