@@ -106,9 +106,22 @@ fn changed_config_lists_removed_then_current_lines() {
         r#"{"permissions": {"allow-read": ["/data"], "allow-ffi": ["/lib/x.so"]}}"#,
     );
     let out = env.run(&["--trust", "."]);
+    // Where `/lib` is a link (merged /usr), the listing adds where the
+    // scope leads (issue 8); GocciaScript's lines are unchanged.
+    let lib = std::fs::canonicalize("/lib/x.so")
+        .or_else(|_| std::fs::canonicalize("/lib").map(|l| l.join("x.so")))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "/lib/x.so".into());
+    let destination = if lib == "/lib/x.so" {
+        String::new()
+    } else {
+        format!("      -> allow-ffi /lib/x.so resolves to {lib}\n")
+    };
     assert_eq!(
         out.to_string(),
-        "Permission requests under ./:\n\n  proj/goccia.json (changed)\n  - allow-net: a.test\n    allow-ffi: /lib/x.so\n  + allow-read: /data\n\n  1 more already trusted and unchanged.\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        format!(
+            "Permission requests under ./:\n\n  proj/goccia.json (changed)\n  - allow-net: a.test\n    allow-ffi: /lib/x.so\n{destination}  + allow-read: /data\n\n  1 more already trusted and unchanged.\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        )
     );
 }
 
@@ -458,7 +471,7 @@ fn symlinked_directories_key_at_their_target() {
     let out = env.run(&["check", "real"]);
     assert!(
         out.stderr.contains("  real/goccia.json (changed since trusted ")
-            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
+            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n      -> allow-read $ROOT/work/real/data resolves to $ROOT/work/elsewhere\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
         "{out}"
     );
 }

@@ -9,6 +9,7 @@ use crate::cli::Io;
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use crate::core::destination::destinations;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::key::TrustKey;
@@ -113,6 +114,9 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         if !args.json {
             for r in &reports {
                 let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
+                for d in destinations(&r.lines, &r.targets) {
+                    let _ = writeln!(io.out, "{}", d.render());
+                }
             }
         }
         return exit::SUCCESS;

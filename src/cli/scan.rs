@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
@@ -101,8 +102,10 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
             r.state.label(),
             r.display_path
         ));
-        if r.state == ConfigState::Changed {
-            for line in &r.lines {
+        // A changed config's lines; any config's scopes that lead elsewhere.
+        let shown = with_destinations(&r.lines, &r.targets);
+        for line in shown {
+            if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
                 out.push_str(&format!("{}\n", line.render()));
             }
         }

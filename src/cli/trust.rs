@@ -6,6 +6,7 @@ use std::io::{BufRead, IsTerminal};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::{Io, load_store, store_failure};
+use crate::core::destination::with_destinations;
 use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -147,7 +148,8 @@ pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>
         let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
         let tag = if c.changed { "changed" } else { "new" };
         let _ = writeln!(io.out, "\n  {shown} ({tag})");
-        for line in &c.lines {
+        let targets = c.snapshot.targets.to_pairs();
+        for line in with_destinations(&c.lines, &targets) {
             let _ = writeln!(io.out, "{}", line.render());
         }
     }

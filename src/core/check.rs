@@ -2,6 +2,7 @@
 //! inputs: the config governing each, and the report of the ones that block
 //! (goccia-reference.md §12.1).
 
+use crate::core::destination::with_destinations;
 use crate::core::discover::CONFIG_NAMES;
 use crate::core::display::{common_directory, display_path, shell_quote};
 use crate::core::env::Env;
@@ -87,7 +88,8 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
             _ => "never trusted".to_string(),
         };
         out.push_str(&format!("  {} ({status})\n", report.display_path));
-        for line in &report.lines {
+        // GocciaScript's lines, with ours for scopes that lead elsewhere.
+        for line in with_destinations(&report.lines, &report.targets) {
             out.push_str(&line.render());
             out.push('\n');
         }

@@ -6,6 +6,7 @@ pub mod block;
 pub mod check;
 pub mod config;
 pub mod describe;
+pub mod destination;
 pub mod discover;
 pub mod display;
 pub mod entries;
