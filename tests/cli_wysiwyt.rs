@@ -181,3 +181,277 @@ fn check_shows_the_destination_in_the_report_and_json() {
         "{ok}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// On a terminal: `script` gives the binary a pseudo-terminal for stdin (and
+// for stdout/stderr unless the command line redirects them).
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Runs `shell_line` (`$BIN` is the binary) under `script` in the work
+/// directory; once the terminal shows `[y/N] `, calls `before_answer`, then
+/// types `answer`. Returns the terminal's text (CRLF folded, root redacted)
+/// and the exit code.
+fn on_terminal(
+    env: &TestEnv,
+    shell_line: &str,
+    before_answer: impl FnOnce(),
+    answer: &str,
+) -> (String, i32) {
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    let line = shell_line.replace("$BIN", bin);
+    let mut child = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(&env.work)
+        .env_clear()
+        .env("HOME", &env.home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script(1) from util-linux");
+    let screen = Arc::new(Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&screen.lock().unwrap()).contains("[y/N] ") {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no prompt: {}",
+            String::from_utf8_lossy(&screen.lock().unwrap())
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    before_answer();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(answer.as_bytes()).unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&screen.lock().unwrap()).replace("\r\n", "\n");
+    (env.redact(&text), status.code().unwrap_or(-1))
+}
+
+/// A config whose `allow-read` really asks for `~/.ssh`, with a scope that
+/// pushes it off the screen and draws a harmless listing instead.
+fn forged_newlines(env: &TestEnv) {
+    let ssh = env.home.join(".ssh");
+    let ssh = ssh.to_str().unwrap();
+    let fake = format!(
+        "/zz{}Permission requests under q/:\\n\\n  q/goccia.json (new)\\n    allow-read: q/data",
+        "\\n".repeat(60)
+    );
+    env.write(
+        "q/goccia.json",
+        &format!(r#"{{"permissions": {{"allow-read": ["{fake}", "{ssh}"]}}}}"#),
+    );
+}
+
+#[test]
+fn a_newline_cannot_forge_the_listing_on_a_terminal() {
+    let env = TestEnv::new();
+    forged_newlines(&env);
+    let (screen, code) = on_terminal(&env, "$BIN trust q", || {}, "n\n");
+    assert_eq!(code, 1, "{screen}");
+    // The scope stays on one line, its newlines shown as ^J, and the real
+    // request is on the line right after it.
+    assert!(
+        screen.contains(&format!(
+            "    allow-read: $ROOT/home/.ssh, /zz{}Permission requests under q/:^J^J  q/goccia.json (new)^J    allow-read: q/data\n\nTrust 1 config file? [y/N] ",
+            "^J".repeat(60)
+        )),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.matches("Permission requests under").count(),
+        2,
+        "{screen}"
+    );
+    assert_eq!(
+        screen
+            .lines()
+            .filter(|l| l.starts_with("Permission requests under"))
+            .count(),
+        1,
+        "only the real heading starts a line: {screen}"
+    );
+    assert!(!env.default_store().exists());
+    // Piped with no prompt, the bytes are GocciaScript's: newlines raw.
+    let piped = env.run(&["trust", "q", "--dry-run"]);
+    assert!(
+        piped
+            .stdout
+            .contains(&format!("/zz{}Permission", "\n".repeat(60))),
+        "{piped}"
+    );
+}
+
+#[test]
+fn piped_stdout_with_a_prompt_shows_the_listing_escaped_on_the_terminal_once() {
+    let env = TestEnv::new();
+    env.write(
+        "r/goccia.json",
+        r#"{"permissions": {"allow-net": ["exfil.example.net"], "allow-read": ["./\u001b[2J\u001b[HPermission requests under r/:\n\n  r/goccia.json (new)\n    allow-net: api.example.com\n\nTrust 1 config file? [y/N] "]}}"#,
+    );
+    let (screen, _) = on_terminal(&env, "$BIN trust r | tee log", || {}, "y\n");
+    assert!(
+        !screen.contains('\u{1b}'),
+        "no escape sequence reaches the screen: {screen:?}"
+    );
+    assert!(
+        screen.contains(
+            "Permission requests under r/:\n\n  r/goccia.json (new)\n    allow-net: exfil.example.net\n    allow-read: $ROOT/work/r/^[[2J^[[HPermission requests under r/:^J^J  r/goccia.json (new)^J    allow-net: api.example.com^J^JTrust 1 config file? [y/N]\n\nTrust 1 config file? [y/N] "
+        ),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.matches("\nTrust 1 config file? [y/N]").count(),
+        1,
+        "shown once, not again through tee: {screen}"
+    );
+    assert!(
+        screen.contains("Trusted 1 config file in $ROOT/home/.config/goccia/trust.json\n"),
+        "{screen}"
+    );
+    // The log (stdout) has the outcome; the listing went to the terminal.
+    let log = env.redact(&std::fs::read_to_string(env.work.join("log")).unwrap());
+    assert_eq!(
+        log,
+        "Trusted 1 config file in $ROOT/home/.config/goccia/trust.json\n"
+    );
+    assert!(
+        env.read_store().contains("exfil.example.net"),
+        "what was shown is what was recorded"
+    );
+}
+
+#[test]
+fn stdout_to_a_file_with_a_prompt_is_escaped_too() {
+    let env = TestEnv::new();
+    env.write(
+        "r/goccia.json",
+        r#"{"permissions": {"allow-read": ["./x\u001b]0;title\u0007\n "]}}"#,
+    );
+    let (screen, code) = on_terminal(&env, "$BIN trust r > out.txt", || {}, "n\n");
+    assert_eq!(code, 1, "{screen}");
+    // (Pascal `Trim` drops the scope's trailing BEL and newline.)
+    assert!(
+        screen.contains("    allow-read: $ROOT/work/r/x^[]0;title\n"),
+        "{screen}"
+    );
+    let out = std::fs::read_to_string(env.work.join("out.txt")).unwrap();
+    assert_eq!(out, "Nothing was trusted.\n");
+}
+
+#[test]
+fn invisible_characters_are_shown_on_a_terminal() {
+    let env = TestEnv::new();
+    // `da<SHY>ta` reads as `data`; the others hide, reorder or tag text.
+    env.write(
+        "s/goccia.json",
+        r#"{"permissions": {"allow-read": ["./da\u00adta", "./a\u180eb\u034fc\ufe0f", "./x\u202ey\udb40\udc20"]}}"#,
+    );
+    let (screen, code) = on_terminal(&env, "$BIN trust s", || {}, "n\n");
+    assert_eq!(code, 1, "{screen}");
+    for hidden in [
+        '\u{ad}',
+        '\u{180e}',
+        '\u{34f}',
+        '\u{fe0f}',
+        '\u{202e}',
+        '\u{e0020}',
+    ] {
+        assert!(
+            !screen.contains(hidden),
+            "{hidden:?} reached the terminal: {screen}"
+        );
+    }
+    assert!(
+        screen.contains(
+            "    allow-read: $ROOT/work/s/a\\u{180e}b\\u{34f}c\\u{fe0f}, $ROOT/work/s/da\\u{ad}ta, $ROOT/work/s/x\\u{202e}y\\u{e0020}\n"
+        ),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_prompted_trust_shows_the_destination() {
+    let env = TestEnv::new();
+    linked_scope(&env);
+    let (screen, code) = on_terminal(&env, "$BIN trust t", || {}, "y\n");
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "    allow-read: $ROOT/work/t/data, $ROOT/work/t/docs\n{DESTINATION}\nTrust 1 config file? [y/N] "
+        )),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_config_changed_before_the_answer_is_refused_and_the_others_recorded() {
+    let env = TestEnv::new();
+    linked_scope(&env);
+    env.write(
+        "u/goccia.json",
+        r#"{"permissions": {"allow-net": ["u.test"]}}"#,
+    );
+    env.write(
+        "v/goccia.json",
+        r#"{"permissions": {"allow-net": ["v.test"]}}"#,
+    );
+    env.mkdir("etc-like");
+    let (screen, code) = on_terminal(
+        &env,
+        "$BIN trust t u v",
+        || {
+            // After the listing: `t/data` re-pointed, `u` given a new host.
+            std::fs::remove_file(env.work.join("t/data")).unwrap();
+            env.symlink(env.work.join("etc-like").to_str().unwrap(), "t/data");
+            env.write(
+                "u/goccia.json",
+                r#"{"permissions": {"allow-net": ["u.test", "exfil.test"]}}"#,
+            );
+        },
+        "y\n",
+    );
+    assert_eq!(code, 1, "{screen}");
+    assert!(screen.contains("Trust 3 config files? [y/N] "), "{screen}");
+    assert!(
+        screen.contains("Refused: t/goccia.json changed since shown; not trusted\n"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Refused: u/goccia.json changed since shown; not trusted\n"),
+        "{screen}"
+    );
+    assert!(screen.contains("Trusted 1 config file in "), "{screen}");
+    let store: serde_json::Value = serde_json::from_str(&env.read_store()).unwrap();
+    let entries = store["trusted"].as_object().unwrap();
+    let keys: Vec<&String> = entries.keys().collect();
+    assert_eq!(keys, vec!["$ROOT/work/v/goccia.json"], "{store}");
+}
+
+#[test]
+fn trust_yes_refuses_nothing_when_nothing_changed() {
+    let env = TestEnv::new();
+    linked_scope(&env);
+    let out = env.run(&["trust", "t", "--yes"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(out.stderr.is_empty(), "{out}");
+}

@@ -61,7 +61,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             match discover_all(std::slice::from_ref(input), env, &|_| {}) {
                 Ok(found) => keys.extend(found),
                 Err(e) => {
-                    io.error(e);
+                    io.error_text(&e.to_string());
                     return exit::FAILURE;
                 }
             }
@@ -92,7 +92,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
-        io.error(err);
+        io.error_text(&err.to_string());
         return err.class.code();
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
@@ -112,7 +112,9 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     }
     if blocking.is_empty() {
         if !args.json {
+            let values = io.escaping.out();
             for r in &reports {
+                let r = values.report(r);
                 let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
                 for d in destinations(&r.lines, &r.targets) {
                     let _ = writeln!(io.out, "{}", d.render());
@@ -129,6 +131,12 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         original_args: &args.inputs,
         runner: &args.runner,
     };
-    io.error(untrusted_report(&blocking, &ctx));
+    let values = io.escaping.err();
+    let shown: Vec<ConfigReport> = blocking
+        .iter()
+        .map(|r| values.report(r).into_owned())
+        .collect();
+    let shown: Vec<&ConfigReport> = shown.iter().collect();
+    io.error(untrusted_report(&shown, &ctx));
     exit::USAGE
 }

@@ -28,7 +28,12 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             entries: reports.iter().map(JsonEntry::from).collect(),
         })
     } else {
-        render_list_trusted(&loc.path, &reports)
+        let values = io.escaping.out();
+        let shown: Vec<_> = reports
+            .iter()
+            .map(|e| values.entry(e).into_owned())
+            .collect();
+        render_list_trusted(&loc.path, &shown)
     };
     let _ = io.out.write_all(text.as_bytes());
     exit::SUCCESS

@@ -48,7 +48,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let reports = match scan(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
-            io.error(e);
+            io.error_text(&e.to_string());
             return exit::FAILURE;
         }
     };
@@ -65,7 +65,12 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 "Warning: {problem}; every config counts as untrusted"
             );
         }
-        let _ = io.out.write_all(render_table(&reports).as_bytes());
+        let values = io.escaping.out();
+        let shown: Vec<ConfigReport> = reports
+            .iter()
+            .map(|r| values.report(r).into_owned())
+            .collect();
+        let _ = io.out.write_all(render_table(&shown).as_bytes());
     }
     worst_exit(&reports)
 }
