@@ -455,3 +455,35 @@ fn trust_yes_refuses_nothing_when_nothing_changed() {
     assert_eq!(out.code, 0, "{out}");
     assert!(out.stderr.is_empty(), "{out}");
 }
+
+#[test]
+fn with_a_prompt_even_a_redirected_stderr_gets_escaped_config_text() {
+    let env = TestEnv::new();
+    let dir = "e\u{1b}[2J\nx";
+    env.write(
+        &format!("{dir}/goccia.json"),
+        r#"{"permissions": {"allow-net": ["e.test"]}}"#,
+    );
+    let (screen, code) = on_terminal(
+        &env,
+        "$BIN trust e* 2> err.txt",
+        || {
+            env.write(
+                &format!("{dir}/goccia.json"),
+                r#"{"permissions": {"allow-net": ["e.test", "more.test"]}}"#,
+            );
+        },
+        "y\n",
+    );
+    assert_eq!(code, 1, "{screen}");
+    assert!(
+        screen.contains("  e^[[2J^Jx/goccia.json (new)\n"),
+        "{screen}"
+    );
+    let err = std::fs::read_to_string(env.work.join("err.txt")).unwrap();
+    assert_eq!(
+        err,
+        "Refused: e^[[2J^Jx/goccia.json changed since shown; not trusted\n"
+    );
+    assert!(!env.default_store().exists());
+}
