@@ -193,7 +193,7 @@ use std::time::{Duration, Instant};
 
 /// Runs `shell_line` (`$BIN` is the binary) under `script` in the work
 /// directory; once the terminal shows `[y/N] `, calls `before_answer`, then
-/// types `answer`. Returns the terminal's text (CRLF folded, root redacted)
+/// types `answer` (with no answer, nothing is awaited or typed). Returns the terminal's text (CRLF folded, root redacted)
 /// and the exit code.
 fn on_terminal(
     env: &TestEnv,
@@ -229,7 +229,8 @@ fn on_terminal(
         })
     };
     let start = Instant::now();
-    while !String::from_utf8_lossy(&screen.lock().unwrap()).contains("[y/N] ") {
+    while !answer.is_empty() && !String::from_utf8_lossy(&screen.lock().unwrap()).contains("[y/N] ")
+    {
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "no prompt: {}",
@@ -486,4 +487,51 @@ fn with_a_prompt_even_a_redirected_stderr_gets_escaped_config_text() {
         "Refused: e^[[2J^Jx/goccia.json changed since shown; not trusted\n"
     );
     assert!(!env.default_store().exists());
+}
+
+#[test]
+fn every_command_escapes_config_text_on_a_terminal() {
+    let env = TestEnv::new();
+    // A directory name that would start a line of its own.
+    let dir = "n\nUNTRUSTED x";
+    env.write(
+        &format!("{dir}/goccia.json"),
+        r#"{"permissions": {"allow-net": ["n.test"]}}"#,
+    );
+    env.write(&format!("{dir}/m.js"), "");
+    let shown = "n^JUNTRUSTED x/goccia.json";
+    let (screen, _) = on_terminal(&env, "$BIN scan", || {}, "");
+    assert!(
+        screen.contains(&format!("never trusted  {shown}  1 request")),
+        "{screen}"
+    );
+    let (screen, _) = on_terminal(&env, "$BIN check n*/m.js", || {}, "");
+    assert!(
+        screen.contains(&format!("\n  {shown} (never trusted)\n")),
+        "{screen}"
+    );
+    assert_eq!(env.run(&["trust", ".", "--yes"]).code, 0);
+    let (screen, _) = on_terminal(&env, "$BIN list", || {}, "");
+    assert!(
+        screen.contains(&format!("$ROOT/work/{shown}  trusted ")),
+        "{screen}"
+    );
+    let (screen, _) = on_terminal(&env, "$BIN inspect n*/goccia.json", || {}, "");
+    assert!(
+        screen.contains(&format!("Key:     $ROOT/work/{shown}\n")),
+        "{screen}"
+    );
+    let (screen, _) = on_terminal(&env, "$BIN check n*/m.js", || {}, "");
+    assert!(screen.contains(&format!("{shown} (trusted)\n")), "{screen}");
+    for line in screen.lines() {
+        assert!(!line.starts_with("UNTRUSTED"), "{screen}");
+    }
+    // Piped, each is GocciaScript's bytes: the newline stays.
+    let piped = env.run(&["list"]);
+    assert!(
+        piped
+            .stdout
+            .contains("$ROOT/work/n\nUNTRUSTED x/goccia.json"),
+        "{piped}"
+    );
 }
