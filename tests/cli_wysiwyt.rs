@@ -535,3 +535,20 @@ fn every_command_escapes_config_text_on_a_terminal() {
         "{piped}"
     );
 }
+
+#[test]
+fn no_prompt_when_neither_stdout_nor_stderr_reaches_the_terminal() {
+    let env = TestEnv::new();
+    untrusted(&env);
+    let (screen, code) = on_terminal(&env, "$BIN trust p > out.txt 2> err.txt", || {}, "");
+    assert_eq!(code, 2, "{screen}");
+    assert!(!screen.contains("[y/N]"), "{screen}");
+    let err = std::fs::read_to_string(env.work.join("err.txt")).unwrap();
+    assert_eq!(
+        err,
+        "Error: --trust needs confirmation; re-run with --yes to trust without a prompt\n"
+    );
+    let out = std::fs::read_to_string(env.work.join("out.txt")).unwrap();
+    assert!(out.starts_with("Permission requests under p/:\n"), "{out}");
+    assert!(!env.default_store().exists());
+}

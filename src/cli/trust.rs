@@ -60,8 +60,7 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         let values = io.escaping.err();
         print_listing_to(&plan, &targets, env, io.err, values);
     } else {
-        let values = io.escaping.out();
-        print_listing_to(&plan, &targets, env, io.out, values);
+        print_listing(&plan, &targets, env, io);
     }
     if args.dry_run {
         let _ = writeln!(
@@ -152,6 +151,12 @@ pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> 
         return Some(exit::SUCCESS);
     }
     None
+}
+
+/// The listing of §15.2 on stdout, escaped as stdout's rule says.
+pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>) {
+    let values = io.escaping.out();
+    print_listing_to(plan, targets, env, io.out, values);
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
