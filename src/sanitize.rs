@@ -7,23 +7,33 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` must never be written raw to the terminal.
+/// Whether `c` must never be written raw to the terminal. The rule is by
+/// Unicode property, not a list of known tricks: general categories Cc
+/// (controls, `\n` included), Cf (format: bidi embeddings, soft hyphen,
+/// tags), Zl, Zp, Co (private use), Cs and Cn (unassigned: their rendering
+/// is unknown), every default-ignorable code point (variation selectors,
+/// the combining grapheme joiner, Hangul fillers: drawn as nothing) and
+/// every bidi control.
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control() || is_invisible_format(c)
-}
-
-/// Bidi controls and other zero-width format characters that reorder or
-/// hide text without being visible themselves.
-fn is_invisible_format(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}'    // zero-width space/joiners, LRM, RLM
-        | '\u{2028}' | '\u{2029}'  // line/paragraph separators
-        | '\u{202A}'..='\u{202E}'  // LRE RLE PDF LRO RLO
-        | '\u{2060}'..='\u{2064}'  // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}'  // LRI RLI FSI PDI
-        | '\u{061C}'               // arabic letter mark
-        | '\u{FEFF}'               // BOM / zero-width no-break space
-    )
+    use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, GeneralCategory};
+    use icu_properties::{CodePointMapData, CodePointSetData};
+    // Printable ASCII is the common case and has none of these properties.
+    if (' '..='~').contains(&c) {
+        return false;
+    }
+    let hidden_category = matches!(
+        CodePointMapData::<GeneralCategory>::new().get(c),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Surrogate
+            | GeneralCategory::Unassigned
+    );
+    hidden_category
+        || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+        || CodePointSetData::new::<BidiControl>().contains(c)
 }
 
 fn push_visible(out: &mut String, c: char) {
@@ -97,6 +107,7 @@ pub fn clean_lines(s: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn escapes_are_visible() {
@@ -111,6 +122,87 @@ mod tests {
         assert_eq!(clean("\u{9b}"), "\\u{9b}");
         assert_eq!(clean("tab\there"), "tab^Ihere");
         assert!(matches!(clean("plain/path"), Cow::Borrowed(_)));
+    }
+
+    /// The attacks of issue 8: each hides or forges text when sent raw.
+    #[test]
+    fn invisible_and_line_breaking_characters_are_escaped() {
+        for (raw, shown) in [
+            ("a\nb", "a^Jb"),
+            ("da\u{ad}ta", "da\\u{ad}ta"),
+            ("a\u{180e}b", "a\\u{180e}b"),
+            ("a\u{34f}b", "a\\u{34f}b"),
+            ("a\u{fe0f}b", "a\\u{fe0f}b"),
+            ("a\u{e0020}b", "a\\u{e0020}b"),
+            ("a\u{2028}b\u{2029}", "a\\u{2028}b\\u{2029}"),
+            ("a\u{e000}", "a\\u{e000}"),
+            ("a\u{378}", "a\\u{378}"),
+            ("\u{3164}\u{115f}", "\\u{3164}\\u{115f}"),
+            ("\u{1d173}", "\\u{1d173}"),
+        ] {
+            assert_eq!(clean(raw), shown, "{raw:?}");
+        }
+    }
+
+    /// Independent of `is_unsafe`: what the issue's rule names, asked of
+    /// the Unicode data directly.
+    fn named_by_the_rule(c: char) -> bool {
+        use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, GeneralCategory};
+        use icu_properties::{CodePointMapData, CodePointSetData};
+        let gc = CodePointMapData::<GeneralCategory>::new().get(c);
+        [
+            GeneralCategory::Control,
+            GeneralCategory::Format,
+            GeneralCategory::LineSeparator,
+            GeneralCategory::ParagraphSeparator,
+            GeneralCategory::PrivateUse,
+            GeneralCategory::Unassigned,
+        ]
+        .contains(&gc)
+            || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+            || CodePointSetData::new::<BidiControl>().contains(c)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// No character the rule names survives, whatever surrounds it; an
+        /// escape is made of printable ASCII only.
+        #[test]
+        fn nothing_the_rule_names_survives(s in "(\\PC|\\pC|[\u{e0000}-\u{e01ff}\u{fe00}-\u{fe0f}\u{115f}\u{3164}\u{34f}\u{ad}]){0,40}") {
+            let out = clean(&s);
+            proptest::prop_assert!(!out.chars().any(named_by_the_rule), "{out:?}");
+            let kept: String = s.chars().filter(|c| !named_by_the_rule(*c)).collect();
+            let out_kept: String = out.chars().filter(|c| !c.is_ascii()).collect();
+            let in_kept: String = kept.chars().filter(|c| !c.is_ascii()).collect();
+            proptest::prop_assert_eq!(out_kept, in_kept);
+        }
+
+        /// Printable text (any script, combining marks, symbols, spaces) is
+        /// unchanged, and borrowed rather than copied.
+        #[test]
+        fn printable_text_is_unchanged(s in "[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S} ]{0,40}"
+            .prop_filter("default-ignorable", |s| !s.chars().any(named_by_the_rule))) {
+            let out = clean(&s);
+            proptest::prop_assert!(matches!(out, Cow::Borrowed(_)));
+            proptest::prop_assert_eq!(out.as_ref(), s.as_str());
+        }
+    }
+
+    #[test]
+    fn scripts_and_combining_marks_are_printable() {
+        for s in [
+            "日本語/設定",
+            "ελληνικά",
+            "עברית",
+            "العربية",
+            "हिन्दी",
+            "e\u{301}te\u{301}",
+            "ﾊﾝｶｸ",
+            "😀",
+        ] {
+            assert!(matches!(clean(s), Cow::Borrowed(_)), "{s}");
+        }
     }
 
     #[test]

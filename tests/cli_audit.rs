@@ -126,12 +126,12 @@ fn store_problems_keep_nothing_was_run() {
     let out = env.run(&["check", "p/m.js"]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. Trust store $ROOT/home/.config/goccia/trust.json is not valid JSON; fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\nTo accept them for this run only:\n  goccia-trust -P p/m.js\nTo run with command-line grants only:\n  goccia-trust --ignore-config-permissions p/m.js\n[exit status: 2]"
+        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. Trust store $ROOT/home/.config/goccia/trust.json is not valid JSON; fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P p/m.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions p/m.js\n[exit status: 2]"
     );
 
     let out = env.run_with_env(&["check", "p/m.js"], &[("HOME", "")]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. The per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\nTo accept them for this run only:\n  goccia-trust -P p/m.js\nTo run with command-line grants only:\n  goccia-trust --ignore-config-permissions p/m.js\n[exit status: 2]"
+        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. The per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P p/m.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions p/m.js\n[exit status: 2]"
     );
 }

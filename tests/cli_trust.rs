@@ -106,9 +106,22 @@ fn changed_config_lists_removed_then_current_lines() {
         r#"{"permissions": {"allow-read": ["/data"], "allow-ffi": ["/lib/x.so"]}}"#,
     );
     let out = env.run(&["--trust", "."]);
+    // Where `/lib` is a link (merged /usr), the listing adds where the
+    // scope leads (issue 8); GocciaScript's lines are unchanged.
+    let lib = std::fs::canonicalize("/lib/x.so")
+        .or_else(|_| std::fs::canonicalize("/lib").map(|l| l.join("x.so")))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "/lib/x.so".into());
+    let destination = if lib == "/lib/x.so" {
+        String::new()
+    } else {
+        format!("      -> allow-ffi /lib/x.so resolves to {lib}\n")
+    };
     assert_eq!(
         out.to_string(),
-        "Permission requests under ./:\n\n  proj/goccia.json (changed)\n  - allow-net: a.test\n    allow-ffi: /lib/x.so\n  + allow-read: /data\n\n  1 more already trusted and unchanged.\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        format!(
+            "Permission requests under ./:\n\n  proj/goccia.json (changed)\n  - allow-net: a.test\n    allow-ffi: /lib/x.so\n{destination}  + allow-read: /data\n\n  1 more already trusted and unchanged.\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        )
     );
 }
 
@@ -281,7 +294,7 @@ fn check_reports_blocking_configs_like_a_run() {
     let out = env.run(&["check", "tests/fetch/a.js", "tests/ffi/b.js", "plain/c.js"]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: 2 config files request permissions that have not been trusted:\n\n  tests/fetch/goccia.json (never trusted)\n    allow-net: 0.0.0.0, 127.0.0.1, example.com\n\n  tests/ffi/goccia.json (never trusted)\n    allow-ffi: /opt/ffi\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust tests/fetch/goccia.json --trust tests/ffi/goccia.json\nTo accept them for this run only:\n  goccia-trust -P tests/fetch/a.js tests/ffi/b.js plain/c.js\nTo run with command-line grants only:\n  goccia-trust --ignore-config-permissions tests/fetch/a.js tests/ffi/b.js plain/c.js\n[exit status: 2]"
+        "--- stderr ---\nError: 2 config files request permissions that have not been trusted:\n\n  tests/fetch/goccia.json (never trusted)\n    allow-net: 0.0.0.0, 127.0.0.1, example.com\n\n  tests/ffi/goccia.json (never trusted)\n    allow-ffi: /opt/ffi\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust tests/fetch/goccia.json --trust tests/ffi/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P tests/fetch/a.js tests/ffi/b.js plain/c.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions tests/fetch/a.js tests/ffi/b.js plain/c.js\n[exit status: 2]"
     );
     assert_eq!(env.run(&["--trust", "tests", "--yes"]).code, 0);
     let out = env.run(&["check", "tests/fetch/a.js"]);
@@ -317,7 +330,7 @@ fn check_with_more_than_three_configs_suggests_their_common_directory() {
     );
     assert!(
         out.stderr
-            .contains("goccia-trust -P 'x y/a/m.js' 'x y/b/m.js'"),
+            .contains("GocciaRunner -P 'x y/a/m.js' 'x y/b/m.js'"),
         "{out}"
     );
 }
@@ -458,7 +471,7 @@ fn symlinked_directories_key_at_their_target() {
     let out = env.run(&["check", "real"]);
     assert!(
         out.stderr.contains("  real/goccia.json (changed since trusted ")
-            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
+            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n      -> allow-read $ROOT/work/real/data resolves to $ROOT/work/elsewhere\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
         "{out}"
     );
 }

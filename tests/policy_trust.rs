@@ -728,6 +728,7 @@ STATE          CONFIG                SUMMARY
 never trusted  app/goccia.json       1 request
 no request     docs/goccia.json      only denies
 never trusted  vendored/goccia.json  1 request
+      -> allow-read $ROOT/work/vendored/vendor resolves to $ROOT/home/.ssh
 never trusted  web/goccia.json       1 request
 app/goccia.json: ALLOWED
     allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0

@@ -750,3 +750,54 @@ fn real_binary_restores_the_terminal_on_termination_signals() {
         t.assert_cooked();
     }
 }
+
+#[test]
+fn real_binary_shows_where_a_linked_scope_leads_before_trusting() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    // `app/data` is a link to the user's `~/.ssh` (issue 8, attack 3).
+    let ssh = r.home.join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::os::unix::fs::symlink(&ssh, r.repo.join("app/data")).unwrap();
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"]}}"#,
+    );
+    let t = Tmux::start("destination");
+    t.wait_for("$", WAIT);
+    t.run(&format!(
+        "cd {} && HOME={} {} {} .; echo \"goccia-trust exited $?\"",
+        r.repo.display(),
+        r.home.display(),
+        Repo::exe(),
+        r.store_arg(),
+    ));
+    t.wait_for(LOADED, WAIT);
+    // The detail pane of `app` names the destination.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for_all(&["path     app/goccia.json", "» allow-read"], WAIT);
+    assert!(screen.contains("resolves to"), "{screen}");
+    // So does the confirmation, below the request line it belongs to.
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("Trust 1 config file?", WAIT);
+    let popup = &screen[screen.find("app/goccia.json (new)").unwrap()..];
+    let request = popup.find("allow-read: ").expect("the request line");
+    let destination = popup.find("» allow-read ").expect("the destination line");
+    assert!(request < destination, "{screen}");
+    assert!(
+        popup[destination..].contains(".ssh"),
+        "the destination names ~/.ssh:\n{screen}"
+    );
+    t.send_keys(&["y"]);
+    t.wait_for("Trusted 1 config file in", WAIT);
+    let entries = r.entries();
+    r.assert_recorded(&entries, "app/goccia.json");
+    let key = r.repo.join("app/goccia.json");
+    assert_eq!(
+        entries[key.to_str().unwrap()]["targets"][r.repo.join("app/data").to_str().unwrap()],
+        ssh.to_str().unwrap()
+    );
+    r.quit(&t);
+}

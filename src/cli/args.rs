@@ -140,7 +140,23 @@ pub struct CheckArgs {
     pub inputs: Vec<String>,
     #[arg(long)]
     pub json: bool,
+    /// The GocciaScript runner named in the report's `-P` and
+    /// `--ignore-config-permissions` suggestions (this binary runs no code).
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_RUNNER, value_parser = runner_name)]
+    pub runner: String,
 }
+
+/// A runner is one program name: blank is a usage error, not `''`.
+fn runner_name(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        Err("--runner needs a program name".into())
+    } else {
+        Ok(value.to_string())
+    }
+}
+
+/// The runner GocciaScript's documentation uses in its examples.
+pub const DEFAULT_RUNNER: &str = "GocciaRunner";
 
 /// A config's key, extends chain, normalized block, sha256, targets and stored entry.
 #[derive(Debug, Clone, Default, Args)]

@@ -10,6 +10,7 @@ use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use crate::core::destination::destinations;
 use crate::core::discover::discover_paths;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -120,7 +121,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
-        io.error(err);
+        io.error_text(&err.to_string());
         return err.class.code();
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
@@ -150,10 +151,15 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let unreadable = warn_unreadable(&found, &dirs, env, io);
     if blocking.is_empty() {
         if !args.json {
+            let values = io.escaping.out();
             for r in &reports {
+                let r = values.report(r);
                 let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
+                for d in destinations(&r.lines, &r.targets) {
+                    let _ = writeln!(io.out, "{}", d.render());
+                }
             }
-            print_not_followed(&found, &dirs, env, io.out);
+            print_not_followed(&found, &dirs, env, io);
         }
         return if unreadable {
             exit::FAILURE
@@ -162,7 +168,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         };
     }
     if !args.json {
-        print_not_followed(&found, &dirs, env, io.out);
+        print_not_followed(&found, &dirs, env, io);
     }
     let ctx = ReportContext {
         env,
@@ -170,7 +176,14 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         store_problem: problem,
         trust_store_as_typed: g.trust_store.as_deref(),
         original_args: &args.inputs,
+        runner: &args.runner,
     };
-    io.error(untrusted_report(&blocking, &ctx));
+    let values = io.escaping.err();
+    let shown: Vec<ConfigReport> = blocking
+        .iter()
+        .map(|r| values.report(r).into_owned())
+        .collect();
+    let shown: Vec<&ConfigReport> = shown.iter().collect();
+    io.error(untrusted_report(&shown, &ctx));
     exit::USAGE
 }

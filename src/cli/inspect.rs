@@ -60,7 +60,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
     let snapshot = match load_config(&key, env) {
         Ok(s) => s,
         Err(e) => {
-            io.error(&e);
+            io.error_text(&e.to_string());
             return e.class.code();
         }
     };
@@ -91,18 +91,24 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
         let _ = io.out.write_all(to_json(&doc).as_bytes());
         return exit::SUCCESS;
     }
+    // Every value below comes from the config or its path.
+    let v = io.escaping.out();
     let mut out = String::new();
-    out.push_str(&format!("Key:     {}\n", key.as_str()));
+    out.push_str(&format!("Key:     {}\n", v.text(key.as_str())));
     out.push_str(&format!("Format:  {}\n", snapshot.format()));
     for (i, f) in snapshot.files.iter().enumerate() {
         let label = if i == 0 { "Files:  " } else { "        " };
-        out.push_str(&format!("{label} {f}\n"));
+        out.push_str(&format!("{label} {}\n", v.text(f)));
     }
-    out.push_str(&format!("Block:   {}\n", snapshot.block.as_str()));
+    out.push_str(&format!("Block:   {}\n", v.text(snapshot.block.as_str())));
     out.push_str(&format!("SHA-256: {}\n", snapshot.sha256));
     out.push_str(&format!("State:   {}\n", comparison.state.label()));
     if let Some(s) = stored {
-        out.push_str(&format!("Trusted: {} by {}\n", s.trusted_at, s.trusted_by));
+        out.push_str(&format!(
+            "Trusted: {} by {}\n",
+            v.text(&s.trusted_at),
+            v.text(&s.trusted_by)
+        ));
     }
     if let Some(problem) = store_error {
         out.push_str(&format!("Store:   {problem}\n"));
@@ -111,13 +117,13 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
     if comparison.lines.is_empty() {
         out.push_str("    (none)\n");
     }
-    for line in &comparison.lines {
+    for line in &v.lines(&comparison.lines) {
         out.push_str(&format!("{}\n", line.render()));
     }
     if !snapshot.targets.is_empty() {
         out.push_str("Targets:\n");
         for (scope, target) in snapshot.targets.iter() {
-            out.push_str(&format!("    {scope} -> {target}\n"));
+            out.push_str(&format!("    {} -> {}\n", v.text(scope), v.text(target)));
         }
     }
     let _ = io.out.write_all(out.as_bytes());

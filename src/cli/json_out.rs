@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::core::destination::destinations;
 use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
 
 #[derive(Serialize)]
@@ -81,6 +82,19 @@ pub struct JsonConfig {
     pub exit: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<JsonPolicy>,
+    /// The config's path scopes that resolve elsewhere (links followed),
+    /// each with the key whose line names it; absent when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub destinations: Vec<JsonDestination>,
+}
+
+/// A path scope and where it leads: `{"key", "scope", "resolvesTo"}`.
+#[derive(Serialize)]
+pub struct JsonDestination {
+    pub key: String,
+    pub scope: String,
+    #[serde(rename = "resolvesTo")]
+    pub resolves_to: String,
 }
 
 /// `scan --policy --json`: a config's verdict and every request's decision.
@@ -155,6 +169,14 @@ impl From<&ConfigReport> for JsonConfig {
             error: r.error.as_ref().map(|e| e.message.clone()),
             exit: r.error.as_ref().map(|e| e.class.code()),
             policy: None,
+            destinations: destinations(&r.lines, &r.targets)
+                .into_iter()
+                .map(|d| JsonDestination {
+                    key: d.key,
+                    scope: d.scope,
+                    resolves_to: d.target,
+                })
+                .collect(),
         }
     }
 }

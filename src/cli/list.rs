@@ -32,7 +32,12 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             store_warnings: issues_text(&store_issues(&loc, &[], env)),
         })
     } else {
-        render_list_trusted(&loc.path, &reports)
+        let values = io.escaping.out();
+        let shown: Vec<_> = reports
+            .iter()
+            .map(|e| values.entry(e).into_owned())
+            .collect();
+        render_list_trusted(&loc.path, &shown)
     };
     let _ = io.out.write_all(text.as_bytes());
     exit::SUCCESS

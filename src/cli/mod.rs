@@ -30,12 +30,21 @@ use crate::core::store::{
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
+    /// Which streams escape config-derived text (`cli::terminal`).
+    pub escaping: &'a terminal::Escaping,
 }
 
 impl Io<'_> {
     /// Prints `Error: <message>` on stderr.
     pub fn error(&mut self, message: impl std::fmt::Display) {
         let _ = writeln!(self.err, "Error: {message}");
+    }
+
+    /// Prints `Error: <message>` for a message that quotes config-derived
+    /// text: escaped whole (a line break too) when stderr is escaped.
+    pub fn error_text(&mut self, message: &str) {
+        let shown = self.escaping.err().text(message).into_owned();
+        self.error(shown);
     }
 }
 
@@ -46,11 +55,13 @@ pub fn main() -> ExitCode {
         .collect();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let mut out = terminal::TerminalSafe::new(stdout.lock(), stdout.is_terminal());
-    let mut err = terminal::TerminalSafe::new(stderr.lock(), stderr.is_terminal());
+    let escaping = terminal::Escaping::detect();
+    let mut out = terminal::TerminalSafe::stdout(stdout.lock(), &escaping);
+    let mut err = terminal::TerminalSafe::stderr(stderr.lock(), &escaping);
     let mut io = Io {
         out: &mut out,
         err: &mut err,
+        escaping: &escaping,
     };
     let Ok(args) = args else {
         io.error("arguments must be valid UTF-8");

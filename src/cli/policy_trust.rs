@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
-use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do};
+use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do, report_commit};
 use crate::cli::walk;
 use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
@@ -28,7 +28,7 @@ use crate::core::policy::{
 use crate::core::report::ConfigReport;
 use crate::core::scan::report_and_snapshot;
 use crate::core::store::StoreLocation;
-use crate::core::trust::{plan_trust, record_trust};
+use crate::core::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 
 /// The policy, given or shipped, for judging the configs under `paths`: `.`
 /// and every relative root mean the trees under review (never the working
@@ -214,6 +214,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
     }
     print_listing_end(&plan, io);
 
+    let mut changed_since_shown = false;
     let allowed: Vec<&ConfigSnapshot> = judged
         .iter()
         .filter(|j| j.verdict == Verdict::Allowed)
@@ -227,24 +228,25 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
             loc.path
         );
     } else if !allowed.is_empty() {
-        if let Err(e) = record_trust(&loc, store, &allowed) {
-            return store_failure(&e, io);
-        }
+        // What is recorded is what was judged and listed, re-checked under
+        // the store lock; a config that changed since is left out.
+        let shown: Vec<Shown> = allowed.iter().map(|s| Shown::of_snapshot(s)).collect();
+        let commit = match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
+            Ok(c) => c,
+            Err(e) => return store_failure(&e, io),
+        };
+        let refused = |key: &str| commit.refused.iter().any(|r| r.key == key);
         // The records of what was trusted now say so.
         for ((j, trust), handle) in judged.iter().zip(&trusts).zip(&handles) {
             if j.verdict == Verdict::Allowed
+                && !refused(j.snapshot.key.as_str())
                 && let Err(e) = mark_config_trusted(handle, trust)
             {
                 io.error(format!("{e}; the trust was recorded in {}", loc.path));
                 return exit::FAILURE;
             }
         }
-        let _ = writeln!(
-            io.out,
-            "Trusted {} in {}",
-            count_config_files(allowed.len()),
-            loc.path
-        );
+        changed_since_shown = report_commit(&commit, &loc.path, io) != exit::SUCCESS;
     } else {
         let _ = writeln!(io.out, "Nothing was trusted.");
     }
@@ -298,6 +300,8 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         exit::POLICY_DENIED
     } else if !needs.is_empty() {
         exit::POLICY_NEEDS_AUTH
+    } else if changed_since_shown {
+        exit::FAILURE
     } else {
         exit::SUCCESS
     }
@@ -442,7 +446,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 }
             }
         }
-        walk::print_not_followed(&found, &paths, env, io.out);
+        walk::print_not_followed(&found, &paths, env, io);
     }
     // As `scan`: what could not be read fails the scan (a config may hide).
     let code = worst_exit(&reports);

@@ -9,6 +9,7 @@ use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
+use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
@@ -70,7 +71,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let (reports, found) = match scan_walk(&paths, env, &store) {
         Ok(r) => r,
         Err(e) => {
-            io.error(e);
+            io.error_text(&e.to_string());
             return exit::FAILURE;
         }
     };
@@ -94,8 +95,13 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 "Warning: {problem}; every config counts as untrusted"
             );
         }
-        let _ = io.out.write_all(render_table(&reports).as_bytes());
-        print_not_followed(&found, &paths, env, io.out);
+        let values = io.escaping.out();
+        let shown: Vec<ConfigReport> = reports
+            .iter()
+            .map(|r| values.report(r).into_owned())
+            .collect();
+        let _ = io.out.write_all(render_table(&shown).as_bytes());
+        print_not_followed(&found, &paths, env, io);
     }
     // A config may hide in what could not be read: that fails the scan.
     let unreadable = warn_unreadable(&found, &paths, env, io);
@@ -139,8 +145,10 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
             r.state.label(),
             r.display_path
         ));
-        if r.state == ConfigState::Changed {
-            for line in &r.lines {
+        // A changed config's lines; any config's scopes that lead elsewhere.
+        let shown = with_destinations(&r.lines, &r.targets);
+        for line in shown {
+            if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
                 out.push_str(&format!("{}\n", line.render()));
             }
         }

@@ -1,32 +1,186 @@
-//! Output to a terminal never carries raw control characters. Config files
-//! are untrusted, and a scope or path holding `ESC[2K\r` could repaint the
-//! `--trust` listing or forge its prompt. When stdout or stderr is a
-//! terminal, everything written through it is escaped as the TUI escapes
-//! (`^[`, `\u{202e}`), line breaks kept; this tool's own text contains no
-//! other control character, so only untrusted text changes. Piped output
-//! stays byte for byte what GocciaScript prints.
+//! The one rule for config-derived text on a terminal. Config files are
+//! untrusted: a scope or path holding `ESC[2J`, a bidi override, a soft
+//! hyphen or sixty newlines could repaint the `--trust` listing, hide a
+//! request or forge the prompt.
+//!
+//! Decided per stream: whatever goes to a terminal is escaped. When a
+//! prompt is shown, a person is reading every stream (stdout possibly
+//! through `| tee`, which copies raw bytes to the screen), so both are
+//! escaped then. Escaping has two layers:
+//! - each config-derived value (path, key, scope, host, target, an error
+//!   quoting config content) is escaped whole before it is formatted, by
+//!   [`Escaping::text`] and friends, newlines included, so a value never
+//!   spans two lines;
+//! - everything written through an escaped stream ([`TerminalSafe`]) is
+//!   escaped again except line breaks, which this tool's own text needs; a
+//!   value a command forgot still cannot carry an escape sequence.
+//!
+//! Piped output with no prompt stays byte for byte what GocciaScript
+//! prints. Characters are classified by Unicode property in
+//! [`crate::sanitize::is_unsafe`].
 
-use std::io::{self, Write};
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::io::{self, IsTerminal, Write};
 
-use crate::sanitize::clean_keep_newlines;
+use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::sanitize::{clean, clean_keep_newlines};
 
-pub struct TerminalSafe<W: Write> {
-    inner: W,
-    escape: bool,
+/// Which of stdout and stderr carry escaped text, decided once from what
+/// they are and raised for both when a prompt is shown.
+#[derive(Debug)]
+pub struct Escaping {
+    out: Cell<bool>,
+    err: Cell<bool>,
+    stdout_is_terminal: bool,
+    stderr_is_terminal: bool,
 }
 
-impl<W: Write> TerminalSafe<W> {
-    pub fn new(inner: W, is_terminal: bool) -> TerminalSafe<W> {
+impl Escaping {
+    pub fn new(stdout_is_terminal: bool, stderr_is_terminal: bool) -> Escaping {
+        Escaping {
+            out: Cell::new(stdout_is_terminal),
+            err: Cell::new(stderr_is_terminal),
+            stdout_is_terminal,
+            stderr_is_terminal,
+        }
+    }
+
+    /// From the process's own stdout and stderr.
+    pub fn detect() -> Escaping {
+        Escaping::new(io::stdout().is_terminal(), io::stderr().is_terminal())
+    }
+
+    /// A prompt is about to be shown: config text is escaped on every
+    /// stream from now on.
+    pub fn prompting(&self) {
+        self.out.set(true);
+        self.err.set(true);
+    }
+
+    pub fn stdout_is_terminal(&self) -> bool {
+        self.stdout_is_terminal
+    }
+
+    pub fn stderr_is_terminal(&self) -> bool {
+        self.stderr_is_terminal
+    }
+
+    /// The rule for one stream's values.
+    pub fn out(&self) -> Values {
+        Values(self.out.get())
+    }
+
+    pub fn err(&self) -> Values {
+        Values(self.err.get())
+    }
+}
+
+/// Escapes config-derived values bound for one stream, or leaves them as
+/// they are when that stream is raw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Values(pub bool);
+
+impl Values {
+    /// One value: escaped whole (newlines too) on an escaped stream.
+    pub fn text<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        if self.0 { clean(s) } else { Cow::Borrowed(s) }
+    }
+
+    pub fn line(&self, l: &DiffLine) -> DiffLine {
+        let t = |s: &String| self.text(s).into_owned();
+        match l {
+            DiffLine::Removed(s) => DiffLine::Removed(t(s)),
+            DiffLine::Unchanged(s) => DiffLine::Unchanged(t(s)),
+            DiffLine::Added(s) => DiffLine::Added(t(s)),
+            DiffLine::Target {
+                scope,
+                recorded,
+                current,
+            } => DiffLine::Target {
+                scope: t(scope),
+                recorded: t(recorded),
+                current: t(current),
+            },
+        }
+    }
+
+    pub fn lines(&self, lines: &[DiffLine]) -> Vec<DiffLine> {
+        lines.iter().map(|l| self.line(l)).collect()
+    }
+
+    pub fn pairs(&self, pairs: &[(String, String)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (self.text(a).into_owned(), self.text(b).into_owned()))
+            .collect()
+    }
+
+    /// A report as it may be shown on this stream: every config-derived
+    /// field escaped. For display only; never record from it.
+    pub fn report<'a>(&self, r: &'a ConfigReport) -> Cow<'a, ConfigReport> {
+        if !self.0 {
+            return Cow::Borrowed(r);
+        }
+        let mut shown = r.clone();
+        shown.key = self.text(&r.key).into_owned();
+        shown.display_path = self.text(&r.display_path).into_owned();
+        shown.files = r.files.iter().map(|f| self.text(f).into_owned()).collect();
+        shown.lines = self.lines(&r.lines);
+        shown.targets = self.pairs(&r.targets);
+        if let Some(e) = &mut shown.error {
+            e.message = self.text(&e.message).into_owned();
+        }
+        if let Some(s) = &mut shown.stored {
+            s.targets = self.pairs(&s.targets);
+        }
+        Cow::Owned(shown)
+    }
+}
+
+impl Values {
+    /// A store entry as it may be shown on this stream (`list`).
+    pub fn entry<'a>(&self, e: &'a StoreEntryReport) -> Cow<'a, StoreEntryReport> {
+        if !self.0 {
+            return Cow::Borrowed(e);
+        }
+        let mut shown = e.clone();
+        shown.key = self.text(&e.key).into_owned();
+        shown.display_path = self.text(&e.display_path).into_owned();
+        shown.lines = self.lines(&e.lines);
+        if let EntryStatus::Unreadable(err) = &mut shown.status {
+            err.message = self.text(&err.message).into_owned();
+        }
+        Cow::Owned(shown)
+    }
+}
+
+/// A stream that escapes everything written through it while its flag is
+/// set, line breaks kept.
+pub struct TerminalSafe<'a, W: Write> {
+    inner: W,
+    escape: &'a Cell<bool>,
+}
+
+impl<'a, W: Write> TerminalSafe<'a, W> {
+    pub fn stdout(inner: W, escaping: &'a Escaping) -> TerminalSafe<'a, W> {
         TerminalSafe {
             inner,
-            escape: is_terminal,
+            escape: &escaping.out,
+        }
+    }
+
+    pub fn stderr(inner: W, escaping: &'a Escaping) -> TerminalSafe<'a, W> {
+        TerminalSafe {
+            inner,
+            escape: &escaping.err,
         }
     }
 }
 
-impl<W: Write> Write for TerminalSafe<W> {
+impl<W: Write> Write for TerminalSafe<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if !self.escape {
+        if !self.escape.get() {
             return self.inner.write(buf);
         }
         // Formatting hands over whole `str` pieces, so a chunk is valid
@@ -46,17 +200,51 @@ impl<W: Write> Write for TerminalSafe<W> {
 mod tests {
     use super::*;
 
+    const HOSTILE: &str = "  + allow-read: /x\u{1b}[2K\rTrust 0 config files? [y/N] \u{202e}moc\n";
+
     #[test]
     fn escapes_only_on_a_terminal() {
-        let hostile = "  + allow-read: /x\u{1b}[2K\rTrust 0 config files? [y/N] \u{202e}moc\n";
-        let mut raw = TerminalSafe::new(Vec::new(), false);
-        raw.write_all(hostile.as_bytes()).unwrap();
-        assert_eq!(raw.inner, hostile.as_bytes());
-        let mut tty = TerminalSafe::new(Vec::new(), true);
-        tty.write_all(hostile.as_bytes()).unwrap();
+        let raw_streams = Escaping::new(false, false);
+        let mut raw = TerminalSafe::stdout(Vec::new(), &raw_streams);
+        raw.write_all(HOSTILE.as_bytes()).unwrap();
+        assert_eq!(raw.inner, HOSTILE.as_bytes());
+        let tty_streams = Escaping::new(true, false);
+        let mut tty = TerminalSafe::stdout(Vec::new(), &tty_streams);
+        tty.write_all(HOSTILE.as_bytes()).unwrap();
         assert_eq!(
             String::from_utf8(tty.inner).unwrap(),
             "  + allow-read: /x^[[2K^MTrust 0 config files? [y/N] \\u{202e}moc\n"
         );
+        let mut err = TerminalSafe::stderr(Vec::new(), &tty_streams);
+        err.write_all(HOSTILE.as_bytes()).unwrap();
+        assert_eq!(
+            err.inner,
+            HOSTILE.as_bytes(),
+            "stderr is decided on its own"
+        );
+    }
+
+    #[test]
+    fn a_prompt_escapes_every_stream() {
+        let streams = Escaping::new(false, true);
+        assert_eq!(
+            (streams.out(), streams.err()),
+            (Values(false), Values(true))
+        );
+        streams.prompting();
+        assert_eq!((streams.out(), streams.err()), (Values(true), Values(true)));
+        let mut out = TerminalSafe::stdout(Vec::new(), &streams);
+        out.write_all("a\u{1b}[2J\n".as_bytes()).unwrap();
+        assert_eq!(out.inner, b"a^[[2J\n");
+    }
+
+    #[test]
+    fn a_value_never_spans_two_lines_on_an_escaped_stream() {
+        let forged = "/zz\n\n\nPermission requests under q/:";
+        assert_eq!(
+            Values(true).text(forged),
+            "/zz^J^J^JPermission requests under q/:"
+        );
+        assert_eq!(Values(false).text(forged), forged);
     }
 }

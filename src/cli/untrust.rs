@@ -26,11 +26,12 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8
                 exit::SUCCESS
             }
             Ok(gone) => {
+                let values = io.escaping.out();
                 for key in &gone {
                     let _ = writeln!(
                         io.out,
                         "Removed trust for missing {}",
-                        display_path(key, &env.cwd)
+                        values.text(&display_path(key, &env.cwd))
                     );
                 }
                 exit::SUCCESS

@@ -41,27 +41,27 @@ impl From<&NotFollowed> for JsonNotFollowed {
     }
 }
 
-/// The `not followed:` lines, one per link, on `out`.
-pub fn print_not_followed(
-    found: &Discovery,
-    paths: &[String],
-    env: &Env,
-    out: &mut dyn std::io::Write,
-) {
+/// The `not followed:` lines, one per link, on stdout. A link's name and
+/// destination come from the tree under review: each line is escaped whole
+/// as stdout's rule says, so a name cannot start a line of its own.
+pub fn print_not_followed(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) {
+    let values = io.escaping.out();
     let outside = describe_targets(paths, env);
     for n in &found.not_followed {
-        let _ = writeln!(out, "{}", n.describe(&env.cwd, &outside));
+        let line = n.describe(&env.cwd, &outside);
+        let _ = writeln!(io.out, "{}", values.text(&line));
     }
 }
 
 /// A `Warning: ` line on stderr per unreadable path, then their count.
 /// Returns whether there was any (the command then exits 1).
 pub fn warn_unreadable(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) -> bool {
+    let values = io.escaping.err();
     for u in &found.unreadable {
         let _ = writeln!(
             io.err,
             "Warning: cannot read {}: {}",
-            display_path(&u.path, &env.cwd),
+            values.text(&display_path(&u.path, &env.cwd)),
             u.reason
         );
     }

@@ -2,6 +2,7 @@
 //! inputs: the config governing each, and the report of the ones that block
 //! (goccia-reference.md §12.1).
 
+use crate::core::destination::with_destinations;
 use crate::core::discover::CONFIG_NAMES;
 use crate::core::display::{common_directory, display_path, shell_quote};
 use crate::core::env::Env;
@@ -66,6 +67,9 @@ pub struct ReportContext<'a> {
     /// The command's own arguments, repeated in the `-P` and
     /// `--ignore-config-permissions` suggestions.
     pub original_args: &'a [String],
+    /// The GocciaScript runner those two suggestions name: they are for a
+    /// GocciaScript run, which this tool never makes.
+    pub runner: &'a str,
 }
 
 /// The §12.1 message (without `Error: ` and without a final newline) for the
@@ -86,7 +90,8 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
             _ => "never trusted".to_string(),
         };
         out.push_str(&format!("  {} ({status})\n", report.display_path));
-        for line in &report.lines {
+        // GocciaScript's lines, with ours for scopes that lead elsewhere.
+        for line in with_destinations(&report.lines, &report.targets) {
             out.push_str(&line.render());
             out.push('\n');
         }
@@ -143,11 +148,10 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     let args = args.join(" ");
     out.push_str(&format!("  {}\n", trust_cmd.join(" ")));
     out.push_str("To accept them for this run only:\n");
-    out.push_str(&format!("  goccia-trust -P {args}\n"));
+    let runner = shell_quote(ctx.runner);
+    out.push_str(&format!("  {runner} -P {args}\n"));
     out.push_str("To run with command-line grants only:\n");
-    out.push_str(&format!(
-        "  goccia-trust --ignore-config-permissions {args}"
-    ));
+    out.push_str(&format!("  {runner} --ignore-config-permissions {args}"));
     out
 }
 

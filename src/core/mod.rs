@@ -7,6 +7,7 @@ pub mod bounded;
 pub mod check;
 pub mod config;
 pub mod describe;
+pub mod destination;
 pub mod discover;
 pub mod display;
 pub mod entries;

@@ -39,6 +39,16 @@ impl Drop for CacheGuard {
     }
 }
 
+/// Empties the memo (it stays on): for a check that must see the disk as it
+/// is now, such as the one under the store lock before a trust is recorded.
+pub fn forget() {
+    if let Ok(mut c) = CACHE.write()
+        && let Some(map) = c.as_mut()
+    {
+        map.clear();
+    }
+}
+
 /// The canonical path of an absolute `path`: every symbolic link resolved,
 /// `.` and `..` applied to the resolved prefix, as `realpath(3)` does. Fails
 /// like it when a component is missing, is not a directory, or links loop.

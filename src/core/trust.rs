@@ -9,13 +9,15 @@ use crate::core::discover::{DiscoverError, Unreadable, discover_paths};
 use crate::core::display::{describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
+use crate::core::key::TrustKey;
 use crate::core::key::{is_under, trust_key_for_directory, trust_key_for_path};
 use crate::core::listing::config_exists;
 use crate::core::report::ConfigState;
-use crate::core::report::DiffLine;
+use crate::core::report::{ConfigReport, DiffLine};
+use crate::core::scan::report_and_snapshot;
 use crate::core::status::compare;
 use crate::core::store::{
-    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, update_read_store,
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, read_store, update_read_store,
     utc_timestamp_now,
 };
 
@@ -145,6 +147,131 @@ pub fn record_trust(
     .map(|u| u.value)
 }
 
+/// What a reviewer was shown of one config, and so all a trust of it may
+/// record: its block, the block's hash, and where each path scope resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub key: String,
+    pub sha256: String,
+    pub block: String,
+    pub targets: Vec<(String, String)>,
+}
+
+impl Shown {
+    pub fn of_snapshot(s: &ConfigSnapshot) -> Shown {
+        Shown {
+            key: s.key.as_str().to_string(),
+            sha256: s.sha256.clone(),
+            block: s.block.as_str().to_string(),
+            targets: s.targets.to_pairs(),
+        }
+    }
+
+    /// A report that shows no block (a config that failed to load) binds to
+    /// an empty one, which no config on disk matches: it is never recorded.
+    pub fn of_report(r: &ConfigReport) -> Shown {
+        Shown {
+            key: r.key.clone(),
+            sha256: r.sha256.clone().unwrap_or_default(),
+            block: r.block.clone().unwrap_or_default(),
+            targets: r.targets.clone(),
+        }
+    }
+
+    /// Whether the config, read again now, is what was shown.
+    fn matches(&self, now: &ConfigReport) -> bool {
+        now.error.is_none()
+            && now.sha256.as_deref() == Some(self.sha256.as_str())
+            && now.block.as_deref() == Some(self.block.as_str())
+            && now.targets == self.targets
+    }
+}
+
+/// What to do when some configs changed between the listing and the commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenChanged {
+    /// Leave the changed configs out and record the others (the CLI).
+    LeaveOut,
+    /// Record nothing at all (the TUI, which then shows the new state).
+    RecordNothing,
+}
+
+/// The outcome of [`trust_as_shown`].
+#[derive(Debug, Clone, Default)]
+pub struct TrustCommit {
+    /// How many configs were recorded.
+    pub recorded: usize,
+    /// The configs that changed since shown, as they are now (in the order
+    /// given); none of them was recorded.
+    pub refused: Vec<ConfigReport>,
+}
+
+/// Records exactly what was shown, or nothing: under the store lock, each
+/// config is read, hashed and its targets resolved again (links re-read,
+/// not remembered), and recorded only when block, hash and every target
+/// equal what was shown. `current` is the caller's own read of the store,
+/// when it has one.
+pub fn trust_as_shown(
+    loc: &StoreLocation,
+    current: Option<Store>,
+    shown: &[Shown],
+    env: &Env,
+    when_changed: WhenChanged,
+) -> Result<TrustCommit, StoreError> {
+    let current = match current {
+        Some(store) => store,
+        None => read_store(&loc.path)?,
+    };
+    let now = utc_timestamp_now();
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        // What a one-shot command remembered of the disk while listing is
+        // exactly what must not be trusted here.
+        crate::core::realpath::forget();
+        let read: &Store = store;
+        let checked: Vec<(ConfigReport, Option<ConfigSnapshot>)> = shown
+            .par_iter()
+            .map(|s| report_and_snapshot(&TrustKey(s.key.clone()), env, read))
+            .collect();
+        let mut commit = TrustCommit::default();
+        let mut fresh = Vec::new();
+        for (s, (report, snapshot)) in shown.iter().zip(checked) {
+            match snapshot {
+                Some(snapshot) if s.matches(&report) => fresh.push(snapshot),
+                _ => commit.refused.push(report),
+            }
+        }
+        if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
+            return Ok(commit);
+        }
+        for snapshot in &fresh {
+            store.put(snapshot.key.as_str().to_string(), entry_for(snapshot, &now));
+        }
+        commit.recorded = fresh.len();
+        Ok(commit)
+    })
+    .map(|u| u.value)
+}
+
+/// Removes the entries with these keys, but only if every one is still
+/// missing under the lock: `Err(n)` (nothing removed) when `n` came back.
+pub fn prune_if_still_missing(
+    loc: &StoreLocation,
+    keys: &[String],
+) -> Result<Result<usize, usize>, StoreError> {
+    let current = read_store(&loc.path)?;
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        let back = keys.iter().filter(|k| config_exists(k)).count();
+        if back > 0 {
+            return Ok(Err(back));
+        }
+        Ok(Ok(keys
+            .iter()
+            .filter(|k| store.remove(k).is_some())
+            .count()))
+    })
+    .map(|u| u.value)
+}
+
 /// The key prefix a `--untrust` argument removes entries at or under.
 pub fn untrust_root(arg: &str, env: &Env) -> String {
     let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
@@ -180,3 +307,6 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
     })
     .map(|u| u.value)
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,15 +11,14 @@ use crate::core::config::load_config;
 use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
-use crate::core::listing::{config_exists, list_entries};
+use crate::core::listing::list_entries;
 use crate::core::report::{ConfigReport, StoreEntryReport};
-use crate::core::scan::{ScanEvent as CoreEvent, report_and_snapshot, scan_streaming};
-use crate::core::store::utc_timestamp_now;
+use crate::core::scan::{ScanEvent as CoreEvent, scan_streaming};
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,
 };
-use crate::core::trust::entry_for;
+use crate::core::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
 };
@@ -77,15 +76,6 @@ fn commit_error(e: StoreError) -> CommitError {
         | StoreError::IsDirectory { .. } => CommitError::StoreUnreadable(e.to_string()),
         _ => CommitError::Failed(e.to_string()),
     }
-}
-
-/// What trusting must match: the block the reviewer saw and where its
-/// scopes resolved.
-fn same_as_shown(shown: &ConfigReport, now: &ConfigReport) -> bool {
-    shown.sha256 == now.sha256
-        && shown.block == now.block
-        && shown.targets == now.targets
-        && now.error.is_none()
 }
 
 /// Which configs a refused commit was about, for a status bar one line
@@ -226,38 +216,21 @@ impl TuiBackend for CoreBackend {
         if let Some(issue) = store_in_reviewed_tree(loc, &reviewed, &self.env) {
             return Err(CommitError::Failed(issue.text));
         }
-        let now = utc_timestamp_now();
-        // Re-read and re-hash under the lock: what is recorded is what the
-        // reviewer saw, or nothing is.
-        let outcome = update_store(loc, |store| {
-            let mut stale = Vec::new();
-            let mut fresh = Vec::new();
-            for s in shown {
-                let key = TrustKey(s.key.clone());
-                match report_and_snapshot(&key, &self.env, store) {
-                    (current, Some(snapshot)) if same_as_shown(s, &current) => fresh.push(snapshot),
-                    (current, _) => stale.push(current),
-                }
-            }
-            if !stale.is_empty() {
-                return Ok(Err(stale));
-            }
-            for snapshot in &fresh {
-                store.put(snapshot.key.as_str().to_string(), entry_for(snapshot, &now));
-            }
-            Ok(Ok(fresh.len()))
-        })
-        .map_err(commit_error)?;
-        match outcome.value {
-            Ok(n) => Ok(CommitOutcome {
-                count: n,
-                message: format!("Trusted {} in {}", count_config_files(n), loc.path),
-            }),
-            Err(current) => Err(CommitError::Stale {
-                message: format!("{} changed since shown", changed_names(&current)),
-                current,
-            }),
+        // What is recorded is what the reviewer saw, or nothing is.
+        let shown: Vec<Shown> = shown.iter().map(Shown::of_report).collect();
+        let commit = trust_as_shown(loc, None, &shown, &self.env, WhenChanged::RecordNothing)
+            .map_err(commit_error)?;
+        if !commit.refused.is_empty() {
+            return Err(CommitError::Stale {
+                message: format!("{} changed since shown", changed_names(&commit.refused)),
+                current: commit.refused,
+            });
         }
+        let n = commit.recorded;
+        Ok(CommitOutcome {
+            count: n,
+            message: format!("Trusted {} in {}", count_config_files(n), loc.path),
+        })
     }
 
     fn untrust(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {
@@ -279,18 +252,7 @@ impl TuiBackend for CoreBackend {
 
     fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {
         let loc = self.location()?;
-        let outcome = update_store(loc, |store| {
-            let back: Vec<&String> = keys.iter().filter(|k| config_exists(k)).collect();
-            if !back.is_empty() {
-                return Ok(Err(back.len()));
-            }
-            Ok(Ok(keys
-                .iter()
-                .filter(|k| store.remove(k).is_some())
-                .count()))
-        })
-        .map_err(commit_error)?;
-        match outcome.value {
+        match prune_if_still_missing(loc, keys).map_err(commit_error)? {
             Ok(n) => Ok(CommitOutcome {
                 count: n,
                 message: format!(

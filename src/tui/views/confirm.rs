@@ -10,7 +10,7 @@ use crate::core::report::ConfigState;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::Confirmation;
 use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::diff_role;
+use crate::tui::views::detail::lines_with_destinations;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, layout, render_scrolled};
 
@@ -82,9 +82,7 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                     ours(Role::Muted, "  sha256   "),
                     untrusted(Role::Normal, r.sha256.as_deref().unwrap_or("?")),
                 ]);
-                for l in &r.lines {
-                    out.push(vec![untrusted(diff_role(l), &l.render())]);
-                }
+                out.extend(lines_with_destinations(&r.lines, &r.targets));
                 out.push(vec![]);
             }
         }

@@ -2,6 +2,7 @@
 //! entry, as role-tagged lines (measurable by `update` for scrolling).
 
 use crate::core::config::format_of;
+use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport};
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
@@ -17,6 +18,24 @@ pub fn diff_role(line: &DiffLine) -> Role {
         DiffLine::Target { .. } => Role::Changed,
         DiffLine::Unchanged(_) => Role::Normal,
     }
+}
+
+/// A config's lines as a trust decision needs them: GocciaScript's, and
+/// under each request line the scopes of it that lead elsewhere, marked
+/// `»` in the `changed` style so a link to `~/.ssh` cannot pass unseen.
+pub fn lines_with_destinations(lines: &[DiffLine], targets: &[(String, String)]) -> Vec<RLine> {
+    with_destinations(lines, targets)
+        .into_iter()
+        .map(|l| match l {
+            ShownLine::Line(line) => vec![untrusted(diff_role(line), &line.render())],
+            ShownLine::Destination(d) => vec![
+                ours(Role::Changed, "      » "),
+                untrusted(Role::Changed, &format!("{} {}", d.key, d.scope)),
+                ours(Role::Changed, " resolves to "),
+                untrusted(Role::Changed, &d.target),
+            ],
+        })
+        .collect()
 }
 
 pub fn state_role(state: ConfigState) -> Role {
@@ -89,9 +108,7 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
     }
     if !r.lines.is_empty() {
         out.push(vec![]);
-        for line in &r.lines {
-            out.push(vec![untrusted(diff_role(line), &line.render())]);
-        }
+        out.extend(lines_with_destinations(&r.lines, &r.targets));
     }
     if let Some(s) = &r.stored
         && !s.targets.is_empty()
@@ -155,4 +172,60 @@ pub fn entry_content(e: &StoreEntryReport, width: usize) -> Vec<RLine> {
         }
     }
     wrap(&out, width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::fixtures::report;
+    use crate::tui::msg::Pending;
+    use crate::tui::state::Confirmation;
+
+    /// A never-trusted config reading `t/data`, a link to `~/.ssh`.
+    fn linked() -> ConfigReport {
+        let mut r = report(
+            "t/goccia.json",
+            ConfigState::NeverTrusted,
+            vec![DiffLine::Unchanged("allow-read: /r/t/data".into())],
+        );
+        r.targets = vec![("/r/t/data".into(), "/home/u/.ssh".into())];
+        r
+    }
+
+    fn destination_line(lines: &[RLine]) -> &RLine {
+        lines
+            .iter()
+            .find(|l| l.iter().any(|(_, t)| t.contains("resolves to")))
+            .expect("a destination line")
+    }
+
+    fn assert_stands_out(line: &RLine) {
+        let text: String = line.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            text,
+            "      » allow-read /r/t/data resolves to /home/u/.ssh"
+        );
+        assert!(
+            line.iter().all(|(role, _)| *role == Role::Changed),
+            "{line:?}"
+        );
+    }
+
+    #[test]
+    fn the_detail_pane_shows_where_a_scope_leads() {
+        let lines = config_content(&linked(), 120);
+        assert_stands_out(destination_line(&lines));
+    }
+
+    #[test]
+    fn the_confirmation_shows_where_a_scope_leads() {
+        let c = Confirmation {
+            pending: Pending::Trust(vec![linked()]),
+            skipped: Vec::new(),
+            scroll: 0,
+            busy: false,
+        };
+        let lines = crate::tui::views::confirm::content(&c, 120);
+        assert_stands_out(destination_line(&lines));
+    }
 }

@@ -126,6 +126,9 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
 fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let base = theme.style(Role::Status);
     let mut spans = Vec::new();
+    // Standing notes about the walk come last: the answer to what the
+    // reviewer just did must not be pushed off a narrow line by them.
+    let mut walk_notes = Vec::new();
     if state.scan.running {
         spans.push(Span::raw(format!(
             " {} scanning  {} dirs · {} configs ",
@@ -146,7 +149,7 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             errors,
             if errors == 1 { "" } else { "s" }
         )));
-        spans.extend(walk_spans(state, theme));
+        walk_notes = walk_spans(state, theme);
     }
     if state.mode == Mode::Filter {
         spans.push(Span::styled(
@@ -181,6 +184,7 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(role),
         ));
     }
+    spans.extend(walk_notes);
     frame.render_widget(Line::from(spans).style(base), area);
 }
 
