@@ -9,11 +9,11 @@ use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
-use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::report::{ConfigReport, ConfigState};
-use crate::core::scan::scan_walk;
+use crate::core::review::destination::{ShownLine, with_destinations};
+use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::core::review::scan::scan_walk;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 
 #[derive(Serialize)]

@@ -7,12 +7,12 @@ use std::io::{BufRead, IsTerminal, Write};
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::terminal::Values;
 use crate::cli::{Io, load_store_checked, store_failure};
-use crate::core::destination::with_destinations;
-use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::display::{count_config_files, describe_targets, display_path};
 use crate::core::paths::{expand_file_name, pascal_trim};
-use crate::core::trust::{
+use crate::core::review::destination::with_destinations;
+use crate::core::review::trust::{
     PlanError, Shown, TrustCommit, TrustPlan, WhenChanged, plan_trust, trust_as_shown,
 };
 

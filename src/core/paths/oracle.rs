@@ -4,8 +4,8 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+use crate::core::config::scope::fpc_try_str_to_int;
 use crate::core::paths::{expand_file_name, pascal_trim};
-use crate::core::scope::fpc_try_str_to_int;
 
 fn hex(s: &str) -> String {
     s.bytes().map(|b| format!("{b:02X}")).collect()
@@ -174,12 +174,12 @@ fn extract_file_dir_and_path_match_free_pascal() {
     let (dirs, paths) = answers.split_at(inputs.len());
     for ((input, dir), path) in inputs.iter().zip(dirs).zip(paths) {
         assert_eq!(
-            crate::core::targets::fpc_extract_file_dir(input),
+            crate::core::config::targets::fpc_extract_file_dir(input),
             unhex(dir),
             "ExtractFileDir({input:?})"
         );
         assert_eq!(
-            crate::core::scope::declaring_dir(input),
+            crate::core::config::scope::declaring_dir(input),
             unhex(path),
             "ExtractFilePath({input:?})"
         );
