@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
-use crate::cli::scan::store_or_empty_warned;
+use crate::cli::report::store_or_empty_warned;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;

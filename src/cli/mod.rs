@@ -7,6 +7,7 @@ pub mod json_out;
 pub mod list;
 pub mod policy;
 pub mod policy_trust;
+pub mod report;
 pub mod scan;
 pub mod terminal;
 pub mod trust;

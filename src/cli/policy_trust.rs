@@ -11,8 +11,10 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
-use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
-use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do, report_commit};
+use crate::cli::report::{
+    plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
+    store_or_empty_warned, worst_exit,
+};
 use crate::cli::walk;
 use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;

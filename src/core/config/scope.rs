@@ -8,7 +8,7 @@
 
 use crate::core::config::request::Capability;
 use crate::core::env::Env;
-use crate::core::paths::{expand_without_trailing_separator, pascal_trim};
+use crate::core::paths::{expand_without_trailing_separator, fpc_try_str_to_int, pascal_trim};
 
 /// The `node_modules=<dir>` prefix, in the spelling the request keeps.
 pub const NODE_MODULES_PREFIX: &str = "node_modules=";
@@ -23,14 +23,7 @@ pub fn scope_hint(capability: Capability) -> &'static str {
     }
 }
 
-/// Free Pascal's `ExtractFilePath`: everything up to and including the last
-/// separator. On Unix FPC counts `\` as a separator here too.
-pub fn declaring_dir(source_file: &str) -> &str {
-    match source_file.rfind(['/', '\\']) {
-        Some(i) => &source_file[..=i],
-        None => "",
-    }
-}
+pub use crate::core::paths::declaring_dir;
 
 /// GocciaScript's `AbsolutePath`: an absolute path (leading `/` only — a
 /// backslash does not root a path on Unix) is expanded as is; anything else
@@ -298,97 +291,6 @@ fn is_cidr(text: &str) -> bool {
         return false;
     };
     fpc_try_str_to_int(prefix).is_some_and(|p| (0..=max).contains(&p))
-}
-
-/// Free Pascal 3.2.2's `TryStrToInt` into a `Longint` on a 64-bit host:
-/// leading spaces and tabs, an optional sign, then `$`/`x`/`0x` (hex), `%`
-/// (binary) or `&` (octal); the value is accumulated in 64 bits (a decimal
-/// one bounded by `Int64`, others by `QWord`), then truncated to 32 bits. A
-/// NUL ends the number early; text longer than 255 bytes is refused.
-pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
-    let s = text.as_bytes();
-    let len = s.len();
-    if len == 0 || len > 255 {
-        return None;
-    }
-    // 1-based like the Pascal original; past the end reads as NUL.
-    let at = |i: usize| if (1..=len).contains(&i) { s[i - 1] } else { 0 };
-
-    let mut code = 1;
-    while code <= len && matches!(at(code), b' ' | b'\t') {
-        code += 1;
-    }
-    let mut negative = false;
-    match at(code) {
-        b'-' => {
-            negative = true;
-            code += 1;
-        }
-        b'+' => code += 1,
-        _ => {}
-    }
-    let mut base: u64 = 10;
-    if code <= len {
-        match at(code) {
-            b'$' | b'x' | b'X' => {
-                base = 16;
-                code += 1;
-            }
-            b'%' => {
-                base = 2;
-                code += 1;
-            }
-            b'&' => {
-                base = 8;
-                code += 1;
-            }
-            b'0' if code < len && matches!(at(code + 1), b'x' | b'X') => {
-                base = 16;
-                code += 2;
-            }
-            _ => {}
-        }
-    }
-    while code < len && at(code) == b'0' {
-        code += 1;
-    }
-    if code > len {
-        return None;
-    }
-    if at(code) == 0 {
-        return (code > 1 && at(code - 1) == b'0').then_some(0);
-    }
-
-    let max_prev = u64::MAX / base;
-    let max_new = if base == 10 {
-        i64::MAX as u64 + u64::from(negative)
-    } else {
-        u64::MAX
-    };
-    let mut value: u64 = 0;
-    while code <= len {
-        let c = at(code);
-        let digit = match c {
-            b'0'..=b'9' => u64::from(c - b'0'),
-            b'a'..=b'f' => u64::from(c - b'a' + 10),
-            b'A'..=b'F' => u64::from(c - b'A' + 10),
-            0 => break,
-            _ => 16,
-        };
-        let prev = value;
-        let shifted = value.wrapping_mul(base);
-        if digit >= base || max_new - digit < shifted || prev > max_prev {
-            return None;
-        }
-        value = shifted + digit;
-        code += 1;
-    }
-    let mut result = value as i64;
-    if negative {
-        result = result.wrapping_neg();
-    }
-    // Truncation to Longint, as the assignment of the 64-bit result does.
-    Some(result as i32)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::core::config::request::{Capability, PermissionRequest};
 use crate::core::config::scope::NODE_MODULES_PREFIX;
-use crate::core::paths::expand_file_name;
+use crate::core::paths::{expand_file_name, fpc_extract_file_dir};
 
 /// Scope → target, in byte order of scopes (the store's order).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -153,18 +153,6 @@ fn fpc_extract_file_name(path: &str) -> &str {
     match path.rfind(['/', '\\']) {
         Some(i) => &path[i + 1..],
         None => path,
-    }
-}
-
-/// FPC's `ExtractFileDir` on Unix: up to the last separator, which is kept
-/// only when it is the first character or follows another separator.
-pub(crate) fn fpc_extract_file_dir(path: &str) -> &str {
-    let is_sep = |b: u8| b == b'/' || b == b'\\';
-    let bytes = path.as_bytes();
-    match path.rfind(['/', '\\']) {
-        None => "",
-        Some(i) if i > 0 && !is_sep(bytes[i - 1]) => &path[..i],
-        Some(i) => &path[..=i],
     }
 }
 

@@ -1,5 +1,6 @@
 //! Lexical path handling exactly as GocciaScript 0.14 does it on Unix: Free
-//! Pascal 3.2.2's `ExpandFileName` and Pascal's `Trim`. Nothing here touches
+//! Pascal 3.2.2's `ExpandFileName`, Pascal's `Trim` and `TryStrToInt` (which
+//! scopes use for ports and prefixes). Nothing here touches
 //! the disk (goccia-reference.md §3.1, §3.2).
 
 /// Pascal `Trim`: removes every character at or below U+0020 (all C0
@@ -127,6 +128,139 @@ pub fn parent_dir(path: &str) -> &str {
 /// The last component of a path (`/a/b` → `b`).
 pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Free Pascal's `ExtractFilePath`: everything up to and including the last
+/// separator. On Unix FPC counts `\` as a separator here too.
+pub fn declaring_dir(source_file: &str) -> &str {
+    match source_file.rfind(['/', '\\']) {
+        Some(i) => &source_file[..=i],
+        None => "",
+    }
+}
+
+/// FPC's `ExtractFileDir` on Unix: up to the last separator, which is kept
+/// only when it is the first character or follows another separator.
+pub fn fpc_extract_file_dir(path: &str) -> &str {
+    let is_sep = |b: u8| b == b'/' || b == b'\\';
+    let bytes = path.as_bytes();
+    match path.rfind(['/', '\\']) {
+        None => "",
+        Some(i) if i > 0 && !is_sep(bytes[i - 1]) => &path[..i],
+        Some(i) => &path[..=i],
+    }
+}
+
+/// `p` made absolute against `cwd` and normalized like Node's
+/// `path.normalize` (nothing climbs above `/`). Never touches the disk.
+pub fn lexical_path(p: &str, cwd: &str) -> String {
+    let joined = if p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("{cwd}/{p}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Free Pascal 3.2.2's `TryStrToInt` into a `Longint` on a 64-bit host:
+/// leading spaces and tabs, an optional sign, then `$`/`x`/`0x` (hex), `%`
+/// (binary) or `&` (octal); the value is accumulated in 64 bits (a decimal
+/// one bounded by `Int64`, others by `QWord`), then truncated to 32 bits. A
+/// NUL ends the number early; text longer than 255 bytes is refused.
+pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
+    let s = text.as_bytes();
+    let len = s.len();
+    if len == 0 || len > 255 {
+        return None;
+    }
+    // 1-based like the Pascal original; past the end reads as NUL.
+    let at = |i: usize| if (1..=len).contains(&i) { s[i - 1] } else { 0 };
+
+    let mut code = 1;
+    while code <= len && matches!(at(code), b' ' | b'\t') {
+        code += 1;
+    }
+    let mut negative = false;
+    match at(code) {
+        b'-' => {
+            negative = true;
+            code += 1;
+        }
+        b'+' => code += 1,
+        _ => {}
+    }
+    let mut base: u64 = 10;
+    if code <= len {
+        match at(code) {
+            b'$' | b'x' | b'X' => {
+                base = 16;
+                code += 1;
+            }
+            b'%' => {
+                base = 2;
+                code += 1;
+            }
+            b'&' => {
+                base = 8;
+                code += 1;
+            }
+            b'0' if code < len && matches!(at(code + 1), b'x' | b'X') => {
+                base = 16;
+                code += 2;
+            }
+            _ => {}
+        }
+    }
+    while code < len && at(code) == b'0' {
+        code += 1;
+    }
+    if code > len {
+        return None;
+    }
+    if at(code) == 0 {
+        return (code > 1 && at(code - 1) == b'0').then_some(0);
+    }
+
+    let max_prev = u64::MAX / base;
+    let max_new = if base == 10 {
+        i64::MAX as u64 + u64::from(negative)
+    } else {
+        u64::MAX
+    };
+    let mut value: u64 = 0;
+    while code <= len {
+        let c = at(code);
+        let digit = match c {
+            b'0'..=b'9' => u64::from(c - b'0'),
+            b'a'..=b'f' => u64::from(c - b'a' + 10),
+            b'A'..=b'F' => u64::from(c - b'A' + 10),
+            0 => break,
+            _ => 16,
+        };
+        let prev = value;
+        let shifted = value.wrapping_mul(base);
+        if digit >= base || max_new - digit < shifted || prev > max_prev {
+            return None;
+        }
+        value = shifted + digit;
+        code += 1;
+    }
+    let mut result = value as i64;
+    if negative {
+        result = result.wrapping_neg();
+    }
+    // Truncation to Longint, as the assignment of the 64-bit result does.
+    Some(result as i32)
 }
 
 #[cfg(test)]

@@ -8,8 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::core::env::Env;
-use crate::core::paths::expand_file_name;
-use crate::core::policy::classify::lexical_path;
+use crate::core::paths::{expand_file_name, lexical_path};
 
 /// The nearest directory at or above `dir` that holds a `.git` directory or
 /// file (a worktree or submodule has a file), or `None`.
@@ -58,7 +57,6 @@ pub fn trees_under_review(paths: &[String], env: &Env) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::policy::test_support::env_at;
 
     #[test]
     fn a_path_anchors_to_its_repository_root_else_itself() {
@@ -73,7 +71,12 @@ mod tests {
         std::fs::write(repo.join("sub/.git"), "gitdir: ../.git/modules/sub").unwrap();
         std::fs::create_dir_all(root.join("plain/x")).unwrap();
         std::os::unix::fs::symlink(repo.join("pkg"), root.join("link")).unwrap();
-        let env = env_at(&root.to_string_lossy(), "/nonexistent-home");
+        let env = Env {
+            cwd: root.to_string_lossy().into_owned(),
+            home: "/nonexistent-home".into(),
+            xdg_config_home: String::new(),
+            xdg_state_home: String::new(),
+        };
         let s = |p: &Path| p.to_string_lossy().into_owned();
         let trees = trees_under_review(
             &[
