@@ -12,7 +12,8 @@ use std::time::Duration;
 use goccia_trust::core::review::report::{ConfigReport, StoreEntryReport};
 use goccia_trust::tui::backend::{CommitError, CommitOutcome, InspectData, ScanEvent};
 use goccia_trust::tui::fake::FakeBackend;
-use goccia_trust::tui::{ColorChoice, TuiBackend, fixtures, load_theme, run_tui};
+use goccia_trust::tui::theme::{ColorChoice, load_theme};
+use goccia_trust::tui::{TuiBackend, fixtures, run_tui};
 
 /// Panics in `inspect`, to show that a failing worker restores the terminal.
 struct PanickyInspect(FakeBackend);

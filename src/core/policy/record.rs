@@ -229,6 +229,7 @@ struct ConfigRecord<'a> {
 /// the config's (worst) verdict. `executed` is always false: the record is
 /// written before the trust is, and the caller must not trust the config if
 /// this fails. Returns the record's path.
+#[cfg(test)]
 pub fn record_config_decision(
     state_dir: &Path,
     config_key: &str,
@@ -250,6 +251,7 @@ pub struct Expectation<'a> {
 /// [`record_config_decision`] for `trust --expect`: the hashes are recorded,
 /// and a block whose hash is not among them is DENIED with that reason,
 /// whatever the policy decided (every request's own verdict is still kept).
+#[cfg(test)]
 pub fn record_config_decision_expecting(
     state_dir: &Path,
     config_key: &str,

@@ -20,25 +20,6 @@ pub enum ScanEvent {
     Config(Box<ConfigReport>),
 }
 
-/// The keys of every effective config at or under each path, de-duplicated
-/// and in key byte order.
-pub fn discover_all(
-    paths: &[String],
-    env: &Env,
-    progress: &(dyn Fn(WalkProgress) + Sync),
-) -> Result<Vec<TrustKey>, DiscoverError> {
-    discover_paths(paths, env, progress, &|| false).map(|d| d.keys)
-}
-
-/// Reports for every config at or under `paths`, in key byte order.
-pub fn scan(
-    paths: &[String],
-    env: &Env,
-    store: &Store,
-) -> Result<Vec<ConfigReport>, DiscoverError> {
-    scan_walk(paths, env, store).map(|(reports, _)| reports)
-}
-
 /// [`scan`], with what the walk could not read or did not follow (its
 /// `keys` are those of the reports).
 pub fn scan_walk(

@@ -1,5 +1,6 @@
 use super::*;
 use crate::core::config::json::{self, Json};
+use crate::core::config::sandbox::SandboxDiff;
 use crate::core::error::ExitClass;
 
 pub(crate) const CONFIG: &str = "/p/goccia.json";
