@@ -9,6 +9,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use goccia_trust::core::env::{Env, UserDir};
 use goccia_trust::core::review::report::{ConfigReport, StoreEntryReport};
 use goccia_trust::tui::backend::{CommitError, CommitOutcome, InspectData, ScanEvent};
 use goccia_trust::tui::fake::FakeBackend;
@@ -62,9 +63,13 @@ fn main() {
         Some("always") => ColorChoice::Always,
         _ => ColorChoice::Auto,
     };
-    let config_dir = std::env::var_os("XDG_CONFIG_HOME")
-        .map(|d| std::path::PathBuf::from(d).join("goccia-trust"));
-    let theme = match load_theme(value("--theme").as_deref(), color, config_dir.as_deref()) {
+    let env = Env::from_process().expect("a working directory");
+    let theme = match load_theme(
+        value("--theme").as_deref(),
+        color,
+        env.user_dir(UserDir::Config).as_deref(),
+        env.no_color,
+    ) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

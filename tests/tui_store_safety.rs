@@ -37,6 +37,7 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf, Env) {
         home: root.join("home").to_str().unwrap().into(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     };
     (t, root, env)
 }

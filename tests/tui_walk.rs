@@ -30,6 +30,7 @@ fn the_core_reports_links_out_of_the_tree_to_the_tui() {
         home: root.join("home").to_str().unwrap().to_string(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     };
     let backend = CoreBackend::new(env, Err("no store".into()));
     let mut walk = None;
@@ -97,6 +98,7 @@ fn inspecting_a_fifo_config_does_not_wait() {
         home: root.join("home").to_str().unwrap().to_string(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     };
     let backend = CoreBackend::new(env, Err("no store".into()));
     let start = std::time::Instant::now();

@@ -135,6 +135,7 @@ pub(crate) mod test_support {
             home: home.into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 
