@@ -62,6 +62,7 @@ impl Env {
     }
 
     /// A working directory and home, every other variable unset: for tests.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn at(cwd: &str, home: &str) -> Env {
         Env {
             cwd: cwd.into(),
