@@ -284,14 +284,18 @@ fn ci_bootstrap_trusts_exactly_what_the_policy_allows() {
     );
     // One entry byte for byte: what plain `trust --yes` would record.
     let text = redact_timestamps(&t.read_store());
-    let app = "    \"$ROOT/work/app/goccia.json\": {
+    let app = concat!(
+        "    \"$ROOT/work/app/goccia.json\": {
       \"sha256\": \"APP_SHA\",
       \"block\": {\"permissions\":{\"allow-read\":[\"$ROOT/work/app/data\",\"$ROOT/work/shared\"]},\"version\":1},
       \"targets\": {\"$ROOT/work/app/data\": \"$ROOT/work/app/data\", \"$ROOT/work/shared\": \"$ROOT/work/shared\"},
       \"trustedAt\": \"<TS>\",
-      \"trustedBy\": \"goccia-trust 0.1.0\"
+      \"trustedBy\": \"goccia-trust ",
+        env!("CARGO_PKG_VERSION"),
+        "\"
     },
-";
+"
+    );
     let app_sha = store["$ROOT/work/app/goccia.json"]["sha256"]
         .as_str()
         .unwrap()

@@ -291,21 +291,39 @@ fn an_error_from_the_change_writes_nothing() {
 
 #[test]
 fn an_unreadable_store_is_an_error_naming_it() {
-    // Root reads any file whatever its mode, so this only means something
-    // for an ordinary user.
-    if unsafe { libc::geteuid() } == 0 {
-        eprintln!("skipped: running as root");
-        return;
-    }
+    // Root reads any file whatever its mode, so as root the reader is the
+    // real binary run as `nobody`, on a tree `nobody` can reach.
     let root = tempfile::tempdir().unwrap();
+    fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
     let path = root.path().join("trust.json");
     fs::write(&path, fixture("empty.expected.json")).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
     let p = path.to_str().unwrap();
+    let expected = format!("cannot read trust store {p}: Permission denied");
+    let as_root = unsafe { libc::geteuid() } == 0;
+    if !as_root {
+        assert_eq!(read_store(p).unwrap_err().to_string(), expected);
+    }
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    let mut cmd = if as_root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let out = cmd
+        .current_dir(root.path())
+        .env_clear()
+        .env("HOME", root.path())
+        .args(["list", &format!("--trust-store={p}")])
+        .output()
+        .unwrap();
     assert_eq!(
-        read_store(p).unwrap_err().to_string(),
-        format!("cannot read trust store {p}: Permission denied")
+        String::from_utf8_lossy(&out.stderr),
+        format!("Error: {expected}\n")
     );
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]

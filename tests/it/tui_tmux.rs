@@ -15,14 +15,7 @@ struct Tmux {
 
 impl Tmux {
     fn available() -> bool {
-        let ok = Command::new("tmux")
-            .arg("-V")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
-            eprintln!("skipped: tmux is not installed");
-        }
-        ok
+        crate::common::tool_available("tmux", "-V")
     }
 
     /// A 120x35 session running `sh` with a plain prompt, in a clean
@@ -169,7 +162,10 @@ fn demo() -> Option<PathBuf> {
     if p.is_file() {
         Some(p)
     } else {
-        eprintln!("skipped: {} not built (cargo test builds it)", p.display());
+        crate::common::skip_outside_ci(&format!(
+            "{} not built (cargo test builds it)",
+            p.display()
+        ));
         None
     }
 }

@@ -135,3 +135,26 @@ pub fn redact_timestamps(s: &str) -> String {
     }
     out
 }
+
+/// Whether `tool` (run with `version_arg`) is installed. Missing, a test
+/// that needs it fails under `CI=true` (CI installs it: `.ci/run`) and is
+/// skipped with a message elsewhere, so CI never passes without asserting.
+pub fn tool_available(tool: &str, version_arg: &str) -> bool {
+    let ok = std::process::Command::new(tool)
+        .arg(version_arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip_outside_ci(&format!("{tool} is not installed"));
+    }
+    ok
+}
+
+/// Skips with `why` outside CI; panics under `CI=true`, where every test
+/// must really run.
+pub fn skip_outside_ci(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{why}, and CI=true requires this test to run");
+    }
+    eprintln!("skipped: {why}");
+}
