@@ -1,0 +1,63 @@
+//! The core entry points the properties drive, in one place: when a
+//! signature changes, this file changes, not the properties.
+
+use std::path::Path;
+
+use goccia_trust::core::config::{ConfigSnapshot, load_config};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::error::ConfigError;
+use goccia_trust::core::extends::{LoadedConfig, load_config_entries};
+use goccia_trust::core::gate;
+use goccia_trust::core::key::TrustKey;
+use goccia_trust::core::policy::{Policy, PolicyError, PolicySource, parse_policy};
+use goccia_trust::core::store::{Store, StoreError, parse_store, serialize_store};
+
+pub fn env_at(dir: &Path) -> Env {
+    Env {
+        cwd: dir.to_str().unwrap().to_string(),
+        home: dir.join("home").to_str().unwrap().to_string(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+    }
+}
+
+/// The whole load a scan does for one config: extends chain, validation,
+/// request, normalized block, hash, targets, description lines.
+pub fn load(path: &str, env: &Env) -> Result<ConfigSnapshot, ConfigError> {
+    load_config(&TrustKey(path.to_string()), env)
+}
+
+pub fn load_entries(path: &str, env: &Env) -> Result<LoadedConfig, ConfigError> {
+    load_config_entries(path, env)
+}
+
+pub fn policy_from_bytes(bytes: &[u8], file: &Path, env: &Env) -> Result<Policy, PolicyError> {
+    let store_dir = Path::new(&env.home).join(".config/goccia");
+    parse_policy(
+        bytes,
+        PolicySource::File(file.to_path_buf()),
+        env,
+        &store_dir,
+    )
+}
+
+pub fn default_policy(env: &Env) -> Policy {
+    let store_dir = Path::new(&env.home).join(".config/goccia");
+    goccia_trust::core::policy::load_policy(None, env, &store_dir).expect("the shipped default")
+}
+
+/// The gate's verdict for a loaded config, as `trust --policy` asks it.
+pub fn judge(policy: &Policy, snapshot: &ConfigSnapshot, env: &Env) -> String {
+    gate::decide(policy, snapshot, env)
+        .verdict
+        .as_str()
+        .to_string()
+}
+
+pub fn store_from_bytes(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
+    parse_store(path, bytes)
+}
+
+pub fn store_bytes(store: &Store) -> String {
+    serialize_store(store)
+}

@@ -1,0 +1,100 @@
+//! The scope validators: any text is judged without panicking, the
+//! judgement ignores what GocciaScript ignores (surrounding blanks, ASCII
+//! case), a resolved path scope is always absolute and valid, normalizing
+//! twice changes nothing, and `TryStrToInt` agrees with Rust on plain
+//! decimals.
+
+use goccia_trust::core::block::normalize_scope;
+use goccia_trust::core::env::Env;
+use goccia_trust::core::request::Capability;
+use goccia_trust::core::scope::{
+    fpc_try_str_to_int, is_valid_import_scope, is_valid_net_scope, is_valid_scope, resolve_scope,
+};
+use proptest::prelude::*;
+
+use crate::harness::{self, bounded};
+
+const CAPABILITIES: [Capability; 4] = [
+    Capability::Read,
+    Capability::Net,
+    Capability::Ffi,
+    Capability::Import,
+];
+
+fn env() -> Env {
+    Env {
+        cwd: "/work/dir".into(),
+        home: "/home/u".into(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+    }
+}
+
+/// Scope-shaped text: hosts, ports, CIDRs, IPv6, providers, paths, and
+/// noise.
+fn scope() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z0-9*.-]{0,12}(:[-+ $%&x0-9a-fA-F]{0,7})?",
+        "[0-9]{1,3}(\\.[0-9]{1,3}){0,4}(/[-+0-9x$]{0,4})?",
+        "\\[[0-9a-fA-F:.]{0,20}\\](:[0-9]{0,6})?",
+        "(node_modules|NODE_MODULES|github|GitHub)[=:/]{0,2}[a-zA-Z0-9._/~-]{0,10}",
+        "[ \t]{0,2}[./~a-z]{0,10}[ \t]{0,2}",
+        harness::text(24),
+    ]
+}
+
+proptest! {
+    #![proptest_config(harness::config(1024))]
+
+    #[test]
+    fn validators_judge_any_text_as_goccia_reads_it(s in scope(), pad in "[ \t\r\n]{0,3}") {
+        let (net, import) = bounded("validators", {
+            let s = s.clone();
+            move || (is_valid_net_scope(&s), is_valid_import_scope(&s))
+        });
+        // Surrounding blanks and ASCII case are not part of a scope.
+        let padded = format!("{pad}{s}{pad}");
+        prop_assert_eq!(is_valid_net_scope(&padded), net);
+        prop_assert_eq!(is_valid_import_scope(&padded), import);
+        prop_assert_eq!(is_valid_net_scope(&s.to_ascii_uppercase()), net);
+        prop_assert_eq!(is_valid_scope(Capability::Net, &s), net);
+        prop_assert_eq!(is_valid_scope(Capability::Import, &s), import);
+    }
+
+    #[test]
+    fn resolved_scopes_are_valid_paths_and_normalize_once(
+        written in scope(),
+        dir in prop_oneof![Just(String::new()), "/[a-z/]{0,12}", "[a-z~][a-z/]{0,8}"],
+    ) {
+        let env = env();
+        for capability in CAPABILITIES {
+            let resolved = resolve_scope(capability, &written, &dir, &env);
+            if matches!(capability, Capability::Read | Capability::Ffi) {
+                prop_assert!(resolved.starts_with('/'), "{} -> {}", written, resolved);
+                prop_assert!(is_valid_scope(capability, &resolved));
+            }
+            let once = normalize_scope(capability, &resolved);
+            prop_assert_eq!(normalize_scope(capability, &once), once.clone());
+        }
+    }
+
+    #[test]
+    fn try_str_to_int_agrees_with_rust_on_decimals(
+        lead in "[ \t]{0,2}",
+        sign in "[+-]?",
+        digits in "[0-9]{1,9}",
+    ) {
+        let text = format!("{lead}{sign}{digits}");
+        let expected: i32 = format!("{sign}{digits}").parse().unwrap();
+        prop_assert_eq!(fpc_try_str_to_int(&text), Some(expected));
+    }
+
+    #[test]
+    fn try_str_to_int_takes_any_text(s in harness::text(300)) {
+        let long = s.len() > 255;
+        let got = bounded("fpc_try_str_to_int", move || fpc_try_str_to_int(&s));
+        if long {
+            prop_assert_eq!(got, None);
+        }
+    }
+}
