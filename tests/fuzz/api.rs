@@ -10,7 +10,8 @@ use goccia_trust::core::extends::{LoadedConfig, load_config_entries};
 use goccia_trust::core::gate;
 use goccia_trust::core::key::TrustKey;
 use goccia_trust::core::policy::{Policy, PolicyError, PolicySource, parse_policy};
-use goccia_trust::core::store::{Store, StoreError, parse_store, serialize_store};
+use goccia_trust::core::report::{ConfigState, EntryStatus};
+use goccia_trust::core::store::{Store, StoreError, StoredEntry, parse_store, serialize_store};
 
 pub fn env_at(dir: &Path) -> Env {
     Env {
@@ -60,4 +61,25 @@ pub fn store_from_bytes(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
 
 pub fn store_bytes(store: &Store) -> String {
     serialize_store(store)
+}
+
+/// What trusting a snapshot records, as `trust` writes it.
+pub fn trust_entry(snapshot: &ConfigSnapshot) -> StoredEntry {
+    goccia_trust::core::trust::entry_for(snapshot, "2026-12-02T15:00:00Z")
+}
+
+/// A config's state against a store entry, as `scan` shows it.
+pub fn state(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> ConfigState {
+    goccia_trust::core::status::compare(snapshot, stored).state
+}
+
+/// A store entry's status against the disk, as `list` shows it, and the
+/// `--list-trusted` text for it.
+pub fn list_entry(key: &str, entry: &StoredEntry, env: &Env) -> (EntryStatus, String) {
+    let report = goccia_trust::core::listing::entry_report(key, entry, env);
+    let text = goccia_trust::core::listing::render_list_trusted(
+        "/s/trust.json",
+        std::slice::from_ref(&report),
+    );
+    (report.status, text)
 }

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use goccia_trust::core::block::sha256_hex;
 use goccia_trust::core::json;
+use goccia_trust::core::report::{ConfigState, EntryStatus};
+use goccia_trust::core::store::Store;
 use proptest::prelude::*;
 
 use crate::api;
@@ -31,6 +33,23 @@ fn check_load(path: &Path, root: &Path) -> Result<String, String> {
                 let again = api::load(&path, &env).expect("loaded once, loads twice");
                 assert_eq!(again.block.as_str(), block);
                 assert_eq!(again.lines, snap.lines);
+                // Trusted, written and read back, it is trusted: the store
+                // round trip with a real entry.
+                let entry = api::trust_entry(&snap);
+                let mut store = Store::new();
+                store.put(path.clone(), entry);
+                let written = api::store_bytes(&store);
+                let read = api::store_from_bytes("/s/trust.json", written.as_bytes())
+                    .expect("a written store reads back");
+                let stored = read.get(&path).expect("the entry reads back");
+                let expected = if snap.requests_grants() {
+                    ConfigState::Trusted
+                } else {
+                    ConfigState::NoRequest
+                };
+                assert_eq!(api::state(&snap, Some(stored)), expected);
+                let (status, _) = api::list_entry(&path, stored, &env);
+                assert_eq!(status, EntryStatus::Ok);
                 // The gate judges whatever loads, without panicking.
                 let verdict = api::judge(&api::default_policy(&env), &snap, &env);
                 assert!(

@@ -192,7 +192,54 @@ pub enum Mutation {
     /// Copies a run of the input to another place (repeats structure).
     Duplicate(Index, usize, Index),
     Truncate(Index),
+    /// Replaces the text of the n-th `"..."` string, keeping the syntax:
+    /// reaches the validators and the request reader, not only the parser.
+    ReplaceString(Index, &'static str),
 }
+
+/// Values and keys that keep a document well formed but probe what is read
+/// from it (scopes, permission names, paths).
+pub const STRING_VALUES: &[&str] = &[
+    "",
+    " ",
+    ".",
+    "..",
+    "/",
+    "~",
+    "~/x",
+    "../../..",
+    "a/../../b",
+    "*.",
+    "*.example.com",
+    "private",
+    "localhost:0",
+    "host:65536",
+    "10.0.0.0/33",
+    "::1",
+    "[::1]:80",
+    "[]",
+    "node_modules",
+    "node_modules=",
+    "node_modules=../x",
+    "github:",
+    "github:a/b/c",
+    "npm:x",
+    "allow-read",
+    "allow-write",
+    "deny-net",
+    "permissions",
+    "sandbox",
+    "extends",
+    "copy",
+    "copy-rw",
+    "diff",
+    "version",
+    "\\u0000",
+    "\\ud800",
+    "a\\nb",
+    "\u{202e}",
+    "C:\\\\x",
+];
 
 pub fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
@@ -204,11 +251,18 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
         1 => (any::<Index>(), 1usize..64, any::<Index>())
             .prop_map(|(i, n, at)| Mutation::Duplicate(i, n, at)),
         1 => any::<Index>().prop_map(Mutation::Truncate),
+        6 => (any::<Index>(), proptest::sample::select(STRING_VALUES))
+            .prop_map(|(i, t)| Mutation::ReplaceString(i, t)),
     ]
 }
 
+/// Mostly one or two edits, so most documents stay well formed enough to
+/// reach past the parser; sometimes many.
 pub fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
-    prop::collection::vec(mutation(), 1..8)
+    prop_oneof![
+        3 => prop::collection::vec(mutation(), 1..3),
+        1 => prop::collection::vec(mutation(), 3..12),
+    ]
 }
 
 /// Applies the edits in order; inputs never grow past 64 KiB.
@@ -243,6 +297,15 @@ pub fn apply(seed: &[u8], edits: &[Mutation]) -> Vec<u8> {
             Mutation::Truncate(i) => {
                 let p = at(i, b.len() + 1);
                 b.truncate(p);
+            }
+            Mutation::ReplaceString(i, value) => {
+                let quotes: Vec<usize> = (0..b.len()).filter(|&k| b[k] == b'"').collect();
+                let strings = quotes.len() / 2;
+                if strings > 0 {
+                    let n = i.index(strings);
+                    let (open, close) = (quotes[2 * n], quotes[2 * n + 1]);
+                    b.splice(open + 1..close, value.bytes());
+                }
             }
             _ => {}
         }

@@ -17,6 +17,7 @@ mod configs;
 mod extends;
 mod harness;
 mod json;
+mod paths;
 mod policy;
 mod scopes;
 mod store;

@@ -3,6 +3,7 @@
 //! or refused with a message naming the file.
 
 use goccia_trust::core::json::Json;
+use goccia_trust::core::report::{ConfigState, EntryStatus};
 use goccia_trust::core::store::{Store, StoredEntry};
 use proptest::prelude::*;
 
@@ -116,5 +117,70 @@ proptest! {
                 Err(message) => check_refusal(&message)?,
             }
         }
+    }
+}
+
+/// A hostile or corrupt store holds any block and any targets for a key:
+/// `scan` and `list` compare them with the real config, describe and diff
+/// them, and resolve the recorded scopes, without panicking.
+fn hostile_entry() -> impl Strategy<Value = StoredEntry> {
+    (
+        entry(),
+        json_value(),
+        prop::collection::vec(
+            (
+                prop_oneof![
+                    Just("/".to_string()),
+                    Just("./data".to_string()),
+                    "/[a-z./]{0,12}",
+                    harness::text(12)
+                ],
+                harness::text(12),
+            ),
+            0..4,
+        ),
+    )
+        .prop_map(|(mut entry, block, targets)| {
+            // Blocks of every shape, not only objects: a store written by
+            // another tool may hold anything the reader lets through later.
+            if !matches!(block, Json::Object(_)) {
+                entry.block = Json::Object(vec![("permissions".into(), block)]);
+            }
+            entry.targets.extend(targets);
+            entry
+        })
+}
+
+proptest! {
+    #![proptest_config(harness::config(256))]
+
+    #[test]
+    fn hostile_entries_are_compared_described_and_listed(
+        entry in hostile_entry(),
+        key in harness::text(24),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let config = root.join("p/goccia.json");
+        std::fs::create_dir_all(root.join("p/data")).unwrap();
+        std::fs::write(
+            &config,
+            r#"{"permissions": {"allow-read": ["./data"], "allow-net": ["a.test"]}}"#,
+        )
+        .unwrap();
+        let config = config.to_str().unwrap().to_string();
+        let (state, status, other) = bounded("hostile entry", move || {
+            let env = api::env_at(&root);
+            let snap = api::load(&config, &env).expect("the config loads");
+            let state = api::state(&snap, Some(&entry));
+            let (status, text) = api::list_entry(&config, &entry, &env);
+            assert!(text.starts_with("Trust store: /s/trust.json\n"), "{text}");
+            let (other, _) = api::list_entry(&key, &entry, &env);
+            (state, status, other)
+        });
+        // A random sha256 never matches the config's.
+        prop_assert_eq!(state, ConfigState::Changed);
+        prop_assert_eq!(status, EntryStatus::Changed);
+        prop_assert!(!matches!(other, EntryStatus::Ok), "{:?}", other);
     }
 }
