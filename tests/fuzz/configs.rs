@@ -13,12 +13,32 @@ use proptest::prelude::*;
 use crate::api;
 use crate::harness::{self, bounded};
 
+/// Most heap one load may hold at once: a constant for what every load
+/// has, plus a factor of the input. Measured here, the worst shapes (a
+/// TOML array of 80,000 numbers, TOML nested 100,000 deep) hold about 140
+/// times their size (`FUZZ_PRINT_PEAK=1`); a parser that copies the
+/// document per level or per entry would go far past this.
+fn memory_budget(input_len: usize) -> usize {
+    (1 << 20) + 256 * input_len
+}
+
 /// A loaded config is internally consistent; a failed one is a message.
 fn check_load(path: &Path, root: &Path) -> Result<String, String> {
+    let input_len = std::fs::metadata(path).unwrap().len() as usize;
     let (path, root) = (path.to_str().unwrap().to_string(), root.to_path_buf());
     bounded("load_config", move || {
         let env = api::env_at(&root);
-        match api::load(&path, &env) {
+        let base = crate::alloc::start_peak();
+        let loaded = api::load(&path, &env);
+        let peak = crate::alloc::peak_since(base);
+        if std::env::var_os("FUZZ_PRINT_PEAK").is_some() {
+            eprintln!("PEAK {input_len} {peak}");
+        }
+        assert!(
+            peak <= memory_budget(input_len),
+            "{peak} bytes held to load {input_len} bytes of {path}"
+        );
+        match loaded {
             Ok(snap) => {
                 let block = snap.block.as_str().to_string();
                 assert_eq!(snap.sha256, sha256_hex(block.as_bytes()), "{block}");
@@ -339,6 +359,81 @@ fn deep_nesting_is_refused_not_overflowed() {
         let outcome = check_load(&path, &root);
         if refused {
             assert!(outcome.is_err(), "{ext} {:?}...", &text[..20]);
+        }
+    }
+}
+
+/// Peak heap of one load of `text` written as `goccia.<ext>`.
+fn load_peak(root: &Path, ext: &str, text: &str) -> usize {
+    let path = root.join(format!("goccia.{ext}"));
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let env = api::env_at(root);
+    harness::measured("load_config", move || {
+        let _ = api::load(&path, &env);
+    })
+    .1
+}
+
+/// Memory is linear in the input for every shape a document can take (wide
+/// arrays of scopes or numbers, many keys, deep nesting): four times the
+/// input takes at most about four times the memory. The constant factor
+/// itself is the bounded reader's business (issue 9 item 2); this catches
+/// anything worse than linear.
+#[test]
+fn memory_grows_linearly_with_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    type Shape = (&'static str, &'static str, fn(usize) -> String);
+    let shapes: [Shape; 9] = [
+        ("json", "scopes", |n| {
+            let h: Vec<String> = (0..n).map(|i| format!("\"h{i}.test\"")).collect();
+            format!("{{\"permissions\":{{\"allow-net\":[{}]}}}}", h.join(","))
+        }),
+        ("json5", "scopes", |n| {
+            let h: Vec<String> = (0..n).map(|i| format!("'h{i}.test'")).collect();
+            format!("{{permissions:{{'allow-net':[{}],}}}}", h.join(","))
+        }),
+        ("toml", "scopes", |n| {
+            let h: Vec<String> = (0..n).map(|i| format!("\"h{i}.test\"")).collect();
+            format!("[permissions]\nallow-net = [{}]\n", h.join(","))
+        }),
+        ("json", "numbers", |n| {
+            format!("{{\"a\":[{}]}}", vec!["1"; n].join(","))
+        }),
+        ("json5", "numbers", |n| {
+            format!("{{a:[{}]}}", vec!["1"; n].join(","))
+        }),
+        ("toml", "numbers", |n| {
+            format!("a = [{}]\n", vec!["1"; n].join(","))
+        }),
+        ("json", "keys", |n| {
+            let k: Vec<String> = (0..n).map(|i| format!("\"k{i}\":1")).collect();
+            format!("{{{}}}", k.join(","))
+        }),
+        ("toml", "keys", |n| {
+            (0..n).map(|i| format!("k{i} = 1\n")).collect()
+        }),
+        ("toml", "nesting", |n| {
+            format!("a = {}1{}", "[".repeat(n), "]".repeat(n))
+        }),
+    ];
+    for (ext, shape, make) in shapes {
+        let (small, large) = (make(10_000), make(40_000));
+        let (p_small, p_large) = (load_peak(&root, ext, &small), load_peak(&root, ext, &large));
+        let growth = p_large as f64 / p_small as f64;
+        let input_growth = large.len() as f64 / small.len() as f64;
+        assert!(
+            growth <= input_growth * 1.25,
+            "{ext} {shape}: input x{input_growth:.1}, memory x{growth:.1} \
+             ({p_small} -> {p_large} bytes)"
+        );
+        if std::env::var_os("FUZZ_PRINT_PEAK").is_some() {
+            eprintln!(
+                "MEMORY {ext} {shape}: {} bytes -> {p_large} bytes held (x{:.0})",
+                large.len(),
+                p_large as f64 / large.len() as f64
+            );
         }
     }
 }

@@ -39,12 +39,25 @@ pub fn config(default_cases: u32) -> Config {
 /// panics or does not answer within [`CASE_TIME_LIMIT`]. A hung thread is
 /// left behind; the test fails all the same.
 pub fn bounded<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    measured(what, f).0
+}
+
+/// [`bounded`], also giving the most heap the call held at once (bytes
+/// allocated and not yet freed on its thread, counted by the test binary's
+/// allocator).
+pub fn measured<T: Send + 'static>(
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> (T, usize) {
     let (tx, rx) = mpsc::channel();
     let worker = std::thread::Builder::new()
         .name(format!("fuzz {what}"))
         .stack_size(WORKER_STACK)
         .spawn(move || {
-            let _ = tx.send(f());
+            let base = crate::alloc::start_peak();
+            let value = f();
+            let peak = crate::alloc::peak_since(base);
+            let _ = tx.send((value, peak));
         })
         .expect("spawn a fuzz worker");
     match rx.recv_timeout(CASE_TIME_LIMIT) {

@@ -32,7 +32,7 @@ fn parse(text: String) -> Result<Json, json::JsonError> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(512))]
+    #![proptest_config(harness::config(256))]
 
     #[test]
     fn any_text_is_parsed_or_refused_with_a_position(text in harness::text(512)) {

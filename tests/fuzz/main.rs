@@ -12,7 +12,9 @@
 //! the long form is `PROPTEST_CASES=20000 cargo test --release --test fuzz`
 //! (README "Fuzzing").
 
+mod alloc;
 mod api;
+mod cli;
 mod configs;
 mod extends;
 mod harness;

@@ -33,7 +33,7 @@ fn home() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(1024))]
+    #![proptest_config(harness::config(512))]
 
     #[test]
     fn expansion_is_absolute_and_bounded(

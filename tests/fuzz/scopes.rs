@@ -44,7 +44,7 @@ fn scope() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(1024))]
+    #![proptest_config(harness::config(512))]
 
     #[test]
     fn validators_judge_any_text_as_goccia_reads_it(s in scope(), pad in "[ \t\r\n]{0,3}") {
