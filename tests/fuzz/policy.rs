@@ -159,12 +159,47 @@ proptest! {
         check(load_and_judge(harness::apply(bytes, &edits), targets))?;
     }
 
-    /// Generated policy documents: every key, right and wrong values.
+    /// Generated policy documents: a valid base (every level granted, every
+    /// risk mapped) with members added or replaced, right and wrong values;
+    /// sometimes a required key goes missing.
     #[test]
     fn generated_policies_load_or_are_refused_by_name(
-        members in prop::collection::vec(member(), 0..9),
+        changes in prop::collection::vec(member(), 0..6),
+        drop_required in proptest::option::weighted(0.1, 0usize..2),
         targets in prop::collection::vec(target(), 0..3),
     ) {
+        let grant = |g: &str| Json::String(g.to_string());
+        // `.` is the directory holding $HOME here, so the workspace covers
+        // the trust store: only the store's own denial keeps it out.
+        let mut members = vec![
+            (
+                "approved_workspaces".to_string(),
+                Json::Array(vec![grant(".")]),
+            ),
+            (
+                "grants".to_string(),
+                Json::Object(LEVELS.iter().map(|l| (l.to_string(), grant("allow"))).collect()),
+            ),
+            (
+                "risk_to_level".to_string(),
+                Json::Object(
+                    ["R0", "R1", "R2", "R3", "R4"]
+                        .iter()
+                        .zip(LEVELS)
+                        .map(|(r, l)| (r.to_string(), grant(l)))
+                        .collect(),
+                ),
+            ),
+        ];
+        for (key, value) in changes {
+            match members.iter_mut().find(|(k, _)| *k == key) {
+                Some(member) => member.1 = value,
+                None => members.push((key, value)),
+            }
+        }
+        if let Some(i) = drop_required {
+            members.remove(i + 1);
+        }
         let doc = Json::Object(members).to_compact();
         check(load_and_judge(doc.into_bytes(), targets))?;
     }

@@ -98,3 +98,68 @@ proptest! {
         }
     }
 }
+
+/// Each dotted part without its leading zeros: there GocciaScript's dotted
+/// quad (one to three digits) and Rust's (no leading zeros) differ on
+/// purpose.
+fn without_leading_zeros(s: &str) -> String {
+    s.split('.')
+        .map(|p| match p.trim_start_matches('0') {
+            "" if !p.is_empty() => "0",
+            t => t,
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+proptest! {
+    #![proptest_config(harness::config(512))]
+
+    /// An IPv6 literal in brackets is valid exactly when the standard
+    /// library reads it as one (RFC 4291 text, `::` at most once).
+    #[test]
+    fn ipv6_literals_agree_with_the_standard_library(
+        s in "[0-9a-fA-F:]{0,12}:[0-9a-fA-F:]{0,24}(:[0-9]{1,3}(\\.[0-9]{1,3}){1,3})?",
+    ) {
+        let (head, tail) = s.rsplit_once(':').unwrap();
+        let s = format!("{head}:{}", without_leading_zeros(tail));
+        let std_ok = s.parse::<std::net::Ipv6Addr>().is_ok();
+        prop_assert_eq!(is_valid_net_scope(&format!("[{s}]")), std_ok, "[{}]", s);
+        prop_assert_eq!(is_valid_net_scope(&format!("{s}/64")), std_ok, "{}/64", s);
+    }
+
+    /// A CIDR's address is a dotted quad exactly when the standard library
+    /// reads one (parts without leading zeros).
+    #[test]
+    fn ipv4_cidrs_agree_with_the_standard_library(
+        s in "[0-9]{1,4}(\\.[0-9]{1,4}){0,4}\\.?",
+        prefix in 0u32..40,
+    ) {
+        let s = without_leading_zeros(&s);
+        let std_ok = s.parse::<std::net::Ipv4Addr>().is_ok() && prefix <= 32;
+        prop_assert_eq!(is_valid_net_scope(&format!("{s}/{prefix}")), std_ok, "{}/{}", s, prefix);
+    }
+}
+
+proptest! {
+    #![proptest_config(harness::config(512))]
+
+    /// `host:port` is valid exactly for ports 1 to 65535 written in
+    /// decimal, for names, wildcards and addresses alike.
+    #[test]
+    fn ports_are_one_to_65535(
+        host in prop_oneof![
+            "[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?(\\.[a-z]{2,6}){0,2}",
+            "\\*\\.[a-z]{1,8}\\.[a-z]{2,4}",
+            "[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}"
+                .prop_map(|s| without_leading_zeros(&s))
+                .prop_filter("a dotted quad", |s| s.parse::<std::net::Ipv4Addr>().is_ok()),
+            Just("[::1]".to_string()),
+        ],
+        port in prop_oneof![0u32..70_000, 65_530u32..65_540, 0u32..3, Just(99_999)],
+    ) {
+        prop_assert!(is_valid_net_scope(&host), "{}", host);
+        let valid = (1..=65_535).contains(&port);
+        prop_assert_eq!(is_valid_net_scope(&format!("{host}:{port}")), valid, "{}:{}", host, port);
+    }
+}
