@@ -79,7 +79,13 @@ fn check_load(path: &Path, root: &Path) -> Result<String, String> {
                 Ok(block)
             }
             Err(e) => {
-                assert!(!e.message.trim().is_empty(), "an empty error message");
+                // The message names the config, or the `extends` step that
+                // failed (which names the file it could not use).
+                assert!(
+                    e.message.contains(&path) || e.message.contains("extends"),
+                    "{:?} does not name {path}",
+                    e.message
+                );
                 assert!(matches!(e.class.code(), 1 | 2));
                 Err(e.message)
             }
