@@ -167,3 +167,83 @@ proptest! {
         }
     }
 }
+
+fn states(scan_json: &str) -> Vec<(String, String)> {
+    let doc: serde_json::Value = serde_json::from_str(scan_json).expect("scan --json");
+    doc["configs"]
+        .as_array()
+        .expect("a configs array")
+        .iter()
+        .map(|c| {
+            (
+                c["key"].as_str().unwrap_or_default().to_string(),
+                c["state"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(harness::config(16))]
+
+    /// A tree of mutated configs: `scan` is deterministic whatever the
+    /// parallelism, and after `trust --yes` succeeds every config that
+    /// loads is `trusted` (or asks for nothing): what was recorded is what
+    /// the next scan computes.
+    #[test]
+    fn a_mutated_tree_scans_the_same_twice_and_trusts_round_trip(
+        configs in prop::collection::vec(
+            (any::<proptest::sample::Index>(), harness::mutations()),
+            1..6,
+        ),
+    ) {
+        let seeds: Vec<_> = harness::seeds(
+            &harness::repo().join("tests/fixtures"),
+            &[".json", ".json5", ".toml"],
+        )
+        .into_iter()
+        .filter(|(p, _)| !p.to_string_lossy().contains("/fixtures/store/"))
+        .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (i, (seed, edits)) in configs.iter().enumerate() {
+            let (seed_path, bytes) = &seeds[seed.index(seeds.len())];
+            let ext = seed_path.extension().unwrap().to_string_lossy().to_ascii_lowercase();
+            let path = root.join(format!("t/d{i}/goccia.{ext}"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, harness::apply(bytes, edits)).unwrap();
+        }
+        let store = "--trust-store=store/trust.json";
+        let scan = [store, "scan", "t", "--json"];
+        let first = run(&root, &scan);
+        check(&scan, &first, &[0, 1, 2], true)?;
+        let second = run(&root, &scan);
+        prop_assert_eq!(&first.stdout, &second.stdout);
+        prop_assert_eq!(first.code, second.code);
+
+        // Each config on its own: one that fails to load fails its own
+        // `trust` (as GocciaScript's --trust does), not the others'.
+        let mut recorded = Vec::new();
+        for i in 0..configs.len() {
+            let target = format!("t/d{i}");
+            let trust = [store, "trust", target.as_str(), "--yes"];
+            let r = run(&root, &trust);
+            check(&trust, &r, &[0, 1, 2], false)?;
+            if r.code == 0 {
+                recorded.push(format!("{}/t/d{i}/", root.display()));
+            }
+        }
+        let after = run(&root, &scan);
+        check(&scan, &after, &[0, 1, 2], true)?;
+        for (key, state) in states(&after.stdout) {
+            if recorded.iter().any(|dir| key.starts_with(dir.as_str())) {
+                prop_assert!(
+                    ["trusted", "no-request"].contains(&state.as_str()),
+                    "{} is {} after trust --yes succeeded",
+                    key,
+                    state
+                );
+            }
+        }
+    }
+}
