@@ -87,7 +87,7 @@ fn check(args: &[&str], r: &Run, codes: &[i32], json: bool) -> Result<(), TestCa
 }
 
 proptest! {
-    #![proptest_config(harness::config(48))]
+    #![proptest_config(harness::config(32))]
 
     /// A mutated config under `inspect`, `scan` and `check`.
     #[test]
@@ -184,7 +184,7 @@ fn states(scan_json: &str) -> Vec<(String, String)> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(16))]
+    #![proptest_config(harness::config(12))]
 
     /// A tree of mutated configs: `scan` is deterministic whatever the
     /// parallelism, and after `trust --yes` succeeds every config that

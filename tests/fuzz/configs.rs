@@ -307,7 +307,7 @@ fn render(request: &Request, ext: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(harness::config(256))]
+    #![proptest_config(harness::config(128))]
 
     /// One request written as `.json`, `.json5` and `.toml` is one request:
     /// the same block and hash, or the same error (the file named aside).

@@ -132,7 +132,7 @@ fn model(root: &Path, files: &[File]) -> Result<Vec<usize>, String> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(256))]
+    #![proptest_config(harness::config(128))]
 
     #[test]
     fn extends_chains_follow_the_model(files in graph()) {

@@ -152,7 +152,7 @@ fn hostile_entry() -> impl Strategy<Value = StoredEntry> {
 }
 
 proptest! {
-    #![proptest_config(harness::config(256))]
+    #![proptest_config(harness::config(128))]
 
     #[test]
     fn hostile_entries_are_compared_described_and_listed(
