@@ -13,12 +13,24 @@ use goccia_trust::core::policy::{Policy, PolicyError, PolicySource, parse_policy
 use goccia_trust::core::report::{ConfigState, EntryStatus};
 use goccia_trust::core::store::{Store, StoreError, StoredEntry, parse_store, serialize_store};
 
+/// Works in `dir`; `$HOME` is a sibling that does not exist, outside the
+/// tree under review (a policy whose workspace covers `$HOME` is refused).
 pub fn env_at(dir: &Path) -> Env {
     Env {
         cwd: dir.to_str().unwrap().to_string(),
-        home: dir.join("home").to_str().unwrap().to_string(),
+        home: format!("{}-home", dir.to_str().unwrap()),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+    }
+}
+
+/// Works in `dir` with `$HOME`, and so the trust store's directory, inside
+/// it: an approved workspace `.` covers the store, and only the store's own
+/// denial keeps it out.
+pub fn env_with_home_inside(dir: &Path) -> Env {
+    Env {
+        home: dir.join("home").to_str().unwrap().to_string(),
+        ..env_at(dir)
     }
 }
 

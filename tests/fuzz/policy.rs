@@ -93,7 +93,7 @@ fn load_and_judge(bytes: Vec<u8>, targets: Vec<String>) -> Judged {
     let root = dir.path().canonicalize().unwrap();
     let file: PathBuf = root.join("policy.json");
     let outcome = bounded("policy", move || {
-        let env = api::env_at(&root);
+        let env = api::env_with_home_inside(&root);
         let policy = api::policy_from_bytes(&bytes, &file, &env).map_err(|e| e.to_string())?;
         let compact = policy.to_json(false);
         let pretty = policy.to_json(true);
