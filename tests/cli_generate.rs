@@ -196,3 +196,24 @@ fn new_subcommands_leave_the_other_spellings_alone() {
         "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]"
     );
 }
+
+/// `goccia-trust man | head -1`: a reader that goes away ends the command
+/// quietly and successfully, as for ripgrep, not with an error or a panic.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    for args in [&["man"][..], &["completions", "bash"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_goccia-trust"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the child can have written: its writes fail with
+        // EPIPE (Rust ignores SIGPIPE).
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
+}
