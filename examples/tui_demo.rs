@@ -9,10 +9,12 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use goccia_trust::core::env::{Env, UserDir};
 use goccia_trust::core::review::report::{ConfigReport, StoreEntryReport};
 use goccia_trust::tui::backend::{CommitError, CommitOutcome, InspectData, ScanEvent};
 use goccia_trust::tui::fake::FakeBackend;
-use goccia_trust::tui::{ColorChoice, TuiBackend, fixtures, load_theme, run_tui};
+use goccia_trust::tui::theme::{ColorChoice, load_theme};
+use goccia_trust::tui::{TuiBackend, fixtures, run_tui};
 
 /// Panics in `inspect`, to show that a failing worker restores the terminal.
 struct PanickyInspect(FakeBackend);
@@ -61,9 +63,13 @@ fn main() {
         Some("always") => ColorChoice::Always,
         _ => ColorChoice::Auto,
     };
-    let config_dir = std::env::var_os("XDG_CONFIG_HOME")
-        .map(|d| std::path::PathBuf::from(d).join("goccia-trust"));
-    let theme = match load_theme(value("--theme").as_deref(), color, config_dir.as_deref()) {
+    let env = Env::from_process().expect("a working directory");
+    let theme = match load_theme(
+        value("--theme").as_deref(),
+        color,
+        env.user_dir(UserDir::Config).as_deref(),
+        env.no_color,
+    ) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

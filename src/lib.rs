@@ -1,4 +1,27 @@
+//! goccia-trust: review GocciaScript configs' permission requests and manage
+//! GocciaScript 0.14's per-user trust store.
+//!
+//! The library's one public item is [`main`], the command line the binary
+//! runs. Everything else is crate-private, so rustc reports dead code; the
+//! `test-support` feature makes the modules public for the integration
+//! tests, benches and examples (plain `cargo test` enables it through the
+//! crate's dev-dependency on itself).
+
+#[cfg(feature = "test-support")]
 pub mod cli;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod cli;
+#[cfg(feature = "test-support")]
 pub mod core;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod core;
+#[cfg(feature = "test-support")]
 pub mod sanitize;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod sanitize;
+#[cfg(feature = "test-support")]
 pub mod tui;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod tui;
+
+pub use cli::main;

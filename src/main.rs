@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    goccia_trust::cli::main()
+    goccia_trust::main()
 }

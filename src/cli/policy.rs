@@ -215,8 +215,7 @@ fn load(
 /// The records' directory as `policy run` would use it without
 /// `--state-dir`, which no approved workspace may cover.
 fn default_state_dir(env: &Env) -> Option<PathBuf> {
-    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    state_dir(None, env_dir.as_deref(), env).ok()
+    state_dir(None, env).ok()
 }
 
 fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<(), Failure> {
@@ -408,8 +407,7 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result
             )));
         }
     }
-    let env_dir = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let dir = state_dir(a.state_dir.as_deref(), env_dir.as_deref(), env);
+    let dir = state_dir(a.state_dir.as_deref(), env);
     let (policy, _) = load(&a.common, args, dir.as_deref().ok(), env)?;
     let dir = dir.map_err(Failure::failed)?;
     let is_spawn = a.op == "spawn";

@@ -121,8 +121,7 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         Ok(s) => s,
         Err(code) => return code,
     };
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let records = state_dir(args.state_dir.as_deref(), env_state.as_deref(), env);
+    let records = state_dir(args.state_dir.as_deref(), env);
     let mut policy = match policy_for(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),
@@ -356,8 +355,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     };
     let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     // Judged as `trust --policy` judges: the records' directory is denied.
-    let env_state = std::env::var("GOCCIA_TRUST_STATE_DIR").ok();
-    let records = state_dir(None, env_state.as_deref(), env).ok();
+    let records = state_dir(None, env).ok();
     let mut policy = match policy_for(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),

@@ -1,27 +1,15 @@
 //! Starting the interactive review from the command line.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::cli::Io;
 use crate::cli::args::{ColorChoice, GlobalArgs};
-use crate::core::env::Env;
+use crate::core::env::{Env, UserDir};
 use crate::core::exit;
 use crate::core::store::locate_store;
 use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
 use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
-
-/// goccia-trust's own config directory (themes), never the store's.
-fn config_dir(env: &Env) -> Option<PathBuf> {
-    if env.xdg_config_home.starts_with('/') {
-        Some(PathBuf::from(&env.xdg_config_home).join("goccia-trust"))
-    } else if env.home.starts_with('/') {
-        Some(PathBuf::from(&env.home).join(".config/goccia-trust"))
-    } else {
-        None
-    }
-}
 
 pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
     let color = match g.color {
@@ -29,7 +17,12 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
         ColorChoice::Always => ThemeColor::Always,
         ColorChoice::Never => ThemeColor::Never,
     };
-    let theme = match load_theme(g.theme.as_deref(), color, config_dir(env).as_deref()) {
+    let theme = match load_theme(
+        g.theme.as_deref(),
+        color,
+        env.user_dir(UserDir::Config).as_deref(),
+        env.no_color,
+    ) {
         Ok(t) => t,
         Err(e) => {
             io.error(e);

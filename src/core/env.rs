@@ -1,9 +1,17 @@
-//! The process environment the core depends on, captured once so that every
-//! rule can be tested with a fixed working directory and home.
+//! The process environment, read once. Every variable the program reads
+//! (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `APPDATA`, `LOCALAPPDATA`,
+//! `GOCCIA_TRUST_STATE_DIR`, `NO_COLOR`) and the working directory are
+//! captured here by [`Env::from_process`], so every rule can be tested with a
+//! fixed environment without touching the process's own. The per-user
+//! directories of goccia-trust itself come from [`Env::user_dir`]; the
+//! trust store's location keeps GocciaScript's own rules
+//! (`core::store::locate_store`).
 
-/// What GocciaScript reads from the environment. Like Free Pascal's
+use std::path::PathBuf;
+
+/// What the program reads from the environment. Like Free Pascal's
 /// `GetEnvironmentVariable`, an unset variable and an empty one are both `""`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Env {
     /// The working directory, as `getcwd` reports it (absolute, links resolved).
     pub cwd: String,
@@ -13,6 +21,23 @@ pub struct Env {
     pub xdg_config_home: String,
     /// `$XDG_STATE_HOME`, or `""` (goccia-trust's own state, never the store's).
     pub xdg_state_home: String,
+    /// `%APPDATA%` (Windows' roaming per-user directory), or `""`.
+    pub appdata: String,
+    /// `%LOCALAPPDATA%` (Windows' local per-user directory), or `""`.
+    pub local_appdata: String,
+    /// `$GOCCIA_TRUST_STATE_DIR`, or `""`: where policy records go.
+    pub state_dir: String,
+    /// `$NO_COLOR` is set and not empty (no-color.org).
+    pub no_color: bool,
+}
+
+/// A per-user directory of goccia-trust's own (never the trust store's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserDir {
+    /// Settings it reads: the TUI's themes.
+    Config,
+    /// What it writes for itself: policy decision records.
+    State,
 }
 
 impl Env {
@@ -29,6 +54,107 @@ impl Env {
             home: var("HOME"),
             xdg_config_home: var("XDG_CONFIG_HOME"),
             xdg_state_home: var("XDG_STATE_HOME"),
+            appdata: var("APPDATA"),
+            local_appdata: var("LOCALAPPDATA"),
+            state_dir: var("GOCCIA_TRUST_STATE_DIR"),
+            no_color: !var("NO_COLOR").is_empty(),
         })
+    }
+
+    /// A working directory and home, every other variable unset: for tests.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn at(cwd: &str, home: &str) -> Env {
+        Env {
+            cwd: cwd.into(),
+            home: home.into(),
+            ..Env::default()
+        }
+    }
+
+    /// goccia-trust's own per-user directory of `kind`, by the platform's
+    /// convention, or `None` when the environment names none:
+    ///
+    /// - Linux and the BSDs (XDG): `$XDG_CONFIG_HOME/goccia-trust` or
+    ///   `$XDG_STATE_HOME/goccia-trust` when absolute (a relative one is
+    ///   invalid per the XDG spec), else `~/.config/goccia-trust` or
+    ///   `~/.local/state/goccia-trust`;
+    /// - macOS: the XDG variable when absolute (an explicit choice), else
+    ///   `~/Library/Application Support/goccia-trust` (config) and
+    ///   `~/Library/Application Support/goccia-trust/state` (state);
+    /// - Windows: `%APPDATA%\goccia-trust` (config) and
+    ///   `%LOCALAPPDATA%\goccia-trust` (state).
+    ///
+    /// A `HOME` that is empty or relative counts as unset.
+    pub fn user_dir(&self, kind: UserDir) -> Option<PathBuf> {
+        if cfg!(windows) {
+            let base = match kind {
+                UserDir::Config => &self.appdata,
+                UserDir::State => &self.local_appdata,
+            };
+            return (!base.is_empty()).then(|| PathBuf::from(base).join("goccia-trust"));
+        }
+        let xdg = match kind {
+            UserDir::Config => &self.xdg_config_home,
+            UserDir::State => &self.xdg_state_home,
+        };
+        if xdg.starts_with('/') {
+            return Some(PathBuf::from(xdg).join("goccia-trust"));
+        }
+        if !self.home.starts_with('/') {
+            return None;
+        }
+        let home = PathBuf::from(&self.home);
+        Some(match (cfg!(target_os = "macos"), kind) {
+            (true, UserDir::Config) => home.join("Library/Application Support/goccia-trust"),
+            (true, UserDir::State) => home.join("Library/Application Support/goccia-trust/state"),
+            (false, UserDir::Config) => home.join(".config/goccia-trust"),
+            (false, UserDir::State) => home.join(".local/state/goccia-trust"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(home: &str, config: &str, state: &str) -> Env {
+        Env {
+            xdg_config_home: config.into(),
+            xdg_state_home: state.into(),
+            ..Env::at("/w", home)
+        }
+    }
+
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn user_dirs_follow_xdg_then_home() {
+        let dir = |e: &Env, k| e.user_dir(k).map(|p| p.to_string_lossy().into_owned());
+        let e = env("/home/u", "", "");
+        assert_eq!(
+            dir(&e, UserDir::Config).as_deref(),
+            Some("/home/u/.config/goccia-trust")
+        );
+        assert_eq!(
+            dir(&e, UserDir::State).as_deref(),
+            Some("/home/u/.local/state/goccia-trust")
+        );
+        let e = env("/home/u", "/xc", "/xs");
+        assert_eq!(
+            dir(&e, UserDir::Config).as_deref(),
+            Some("/xc/goccia-trust")
+        );
+        assert_eq!(dir(&e, UserDir::State).as_deref(), Some("/xs/goccia-trust"));
+        // Relative XDG values are invalid and ignored; a relative HOME is unset.
+        let e = env("/home/u", "xc", "xs");
+        assert_eq!(
+            dir(&e, UserDir::Config).as_deref(),
+            Some("/home/u/.config/goccia-trust")
+        );
+        assert_eq!(
+            dir(&e, UserDir::State).as_deref(),
+            Some("/home/u/.local/state/goccia-trust")
+        );
+        assert_eq!(dir(&env("", "", ""), UserDir::State), None);
+        assert_eq!(dir(&env("home", "", ""), UserDir::Config), None);
     }
 }

@@ -14,10 +14,11 @@ pub enum ExitClass {
 }
 
 impl ExitClass {
+    /// Its code in the one exit table ([`crate::core::exit`]).
     pub fn code(self) -> u8 {
         match self {
-            ExitClass::Invalid => 1,
-            ExitClass::Usage => 2,
+            ExitClass::Invalid => crate::core::exit::FAILURE,
+            ExitClass::Usage => crate::core::exit::USAGE,
         }
     }
 }

@@ -7,31 +7,7 @@ use std::ops::ControlFlow;
 
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 
-/// What a scan reports while it runs. A backend sends `Progress` as often as
-/// it likes (the TUI throttles), each `Found` as soon as the config is
-/// loaded and compared with the store, and exactly one `Done` at the end.
-#[derive(Debug, Clone)]
-pub enum ScanEvent {
-    Progress {
-        dirs: u64,
-        configs: u64,
-    },
-    Found(Box<ConfigReport>),
-    /// The scan could not run at all (root missing, store unreadable ...).
-    /// Per-config failures are `Found` reports in the `Error` state instead.
-    Failed(String),
-    /// What the walk could not read, and the directory links it did not
-    /// follow because they lead out of the tree, as lines to show; sent
-    /// before `Done` when either is not empty.
-    Walk {
-        unreadable: Vec<String>,
-        not_followed: Vec<String>,
-    },
-    Done {
-        dirs: u64,
-        configs: u64,
-    },
-}
+pub use crate::core::review::scan::ScanEvent;
 
 /// One file of an extends chain, as read from disk for the inspect view.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use crate::core::paths::display::{count_config_files, describe_targets, display_
 use crate::core::paths::key::TrustKey;
 use crate::core::review::listing::list_entries;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
-use crate::core::review::scan::{ScanEvent as CoreEvent, scan_streaming};
+use crate::core::review::scan::scan_streaming;
 use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
@@ -113,17 +113,13 @@ impl TuiBackend for CoreBackend {
                     }
                 };
                 let progress = Mutex::new((0u64, 0u64));
-                let on_core_event = |event| match event {
-                    CoreEvent::Progress(p) => {
-                        if let Ok(mut last) = progress.lock() {
-                            *last = (p.dirs as u64, p.configs as u64);
-                        }
-                        send(ScanEvent::Progress {
-                            dirs: p.dirs as u64,
-                            configs: p.configs as u64,
-                        });
+                let on_core_event = |event: ScanEvent| {
+                    if let ScanEvent::Progress { dirs, configs } = event
+                        && let Ok(mut last) = progress.lock()
+                    {
+                        *last = (dirs, configs);
                     }
-                    CoreEvent::Config(report) => send(ScanEvent::Found(report)),
+                    send(event);
                 };
                 // A superseded scan stops walking and loading at once
                 // rather than competing with its successor.

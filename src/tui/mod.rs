@@ -4,7 +4,9 @@
 pub mod backend;
 pub mod core_backend;
 pub mod effects;
+#[cfg(any(test, feature = "test-support"))]
 pub mod fake;
+#[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod keymap;
 pub mod msg;
@@ -25,7 +27,7 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 
 pub use backend::TuiBackend;
-pub use theme::{ColorChoice, Role, Theme, ThemeError, load_theme};
+pub use theme::Theme;
 
 use effects::{Event, Runner};
 use msg::Msg;

@@ -178,19 +178,9 @@ impl fmt::Display for ThemeError {
 impl std::error::Error for ThemeError {}
 
 /// Resolve `--theme` (a name or a path) under `--color`. `NO_COLOR` (set and
-/// non-empty) and `--color=never` give `mono` whatever `spec` says, unless
-/// `--color=always` overrides `NO_COLOR`.
+/// non-empty, read once into `Env::no_color`) and `--color=never` give `mono`
+/// whatever `spec` says, unless `--color=always` overrides `NO_COLOR`.
 pub fn load_theme(
-    spec: Option<&str>,
-    color: ColorChoice,
-    config_dir: Option<&Path>,
-) -> Result<Theme, ThemeError> {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    load_theme_with(spec, color, config_dir, no_color)
-}
-
-/// `load_theme` with the environment passed in, for tests.
-pub fn load_theme_with(
     spec: Option<&str>,
     color: ColorChoice,
     config_dir: Option<&Path>,
@@ -330,11 +320,11 @@ mod tests {
     #[test]
     fn no_color_and_never_give_mono() {
         let mono = Theme::mono();
-        let t = load_theme_with(Some("light"), ColorChoice::Never, None, false).unwrap();
+        let t = load_theme(Some("light"), ColorChoice::Never, None, false).unwrap();
         assert_eq!(t, mono);
-        let t = load_theme_with(None, ColorChoice::Auto, None, true).unwrap();
+        let t = load_theme(None, ColorChoice::Auto, None, true).unwrap();
         assert_eq!(t, mono);
-        let t = load_theme_with(None, ColorChoice::Always, None, true).unwrap();
+        let t = load_theme(None, ColorChoice::Always, None, true).unwrap();
         assert_eq!(t.name, "default", "--color=always beats NO_COLOR");
         for role in Role::ALL {
             assert!(mono.style(role).fg.is_none() && mono.style(role).bg.is_none());
@@ -347,10 +337,10 @@ mod tests {
         std::fs::create_dir(dir.path().join("themes")).unwrap();
         let file = dir.path().join("themes/light.toml");
         std::fs::write(&file, "[styles]\nadded = { fg = \"#010203\" }\n").unwrap();
-        let t = load_theme_with(Some("light"), ColorChoice::Auto, Some(dir.path()), false).unwrap();
+        let t = load_theme(Some("light"), ColorChoice::Auto, Some(dir.path()), false).unwrap();
         assert_eq!(t.style(Role::Added).fg, Some(Color::Rgb(1, 2, 3)));
         let by_path = file.to_str().unwrap();
-        let t = load_theme_with(Some(by_path), ColorChoice::Auto, None, false).unwrap();
+        let t = load_theme(Some(by_path), ColorChoice::Auto, None, false).unwrap();
         assert_eq!(t.style(Role::Added).fg, Some(Color::Rgb(1, 2, 3)));
     }
 
@@ -361,7 +351,7 @@ mod tests {
         let path = file.to_str().unwrap();
         let err = |text: &str| {
             std::fs::write(&file, text).unwrap();
-            load_theme_with(Some(path), ColorChoice::Auto, None, false)
+            load_theme(Some(path), ColorChoice::Auto, None, false)
                 .unwrap_err()
                 .to_string()
         };
@@ -379,9 +369,9 @@ mod tests {
         let e = err("[styles\n");
         assert!(e.starts_with(&format!("invalid theme file {path}:")), "{e}");
         let missing = dir.path().join("nope.toml");
-        let e = load_theme_with(missing.to_str(), ColorChoice::Auto, None, false).unwrap_err();
+        let e = load_theme(missing.to_str(), ColorChoice::Auto, None, false).unwrap_err();
         assert!(e.to_string().starts_with("cannot read theme file"), "{e}");
-        let e = load_theme_with(Some("solarized"), ColorChoice::Auto, None, false).unwrap_err();
+        let e = load_theme(Some("solarized"), ColorChoice::Auto, None, false).unwrap_err();
         assert_eq!(
             e.to_string(),
             "unknown theme `solarized` (built-in: default, light, high-contrast, mono; or give a path to a .toml file)"

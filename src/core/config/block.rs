@@ -73,6 +73,7 @@ impl NormalizedBlock {
         &self.text
     }
 
+    #[cfg(test)]
     pub fn into_string(self) -> String {
         self.text
     }

@@ -99,6 +99,7 @@ mod tests {
             home: "/home/nobody".into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 

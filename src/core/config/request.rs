@@ -9,9 +9,7 @@ use crate::core::config::scope::{declaring_dir, is_valid_scope, resolve_scope, s
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 
-pub use crate::core::config::sandbox::{
-    SandboxDiff, SandboxInput, SandboxPathKind, SandboxRequest,
-};
+pub use crate::core::config::sandbox::{SandboxPathKind, SandboxRequest};
 
 /// A capability a permission key names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

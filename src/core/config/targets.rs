@@ -19,6 +19,7 @@ impl Targets {
         self.map.iter().map(|(s, t)| (s.as_str(), t.as_str()))
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
     }

@@ -91,6 +91,7 @@ mod tests {
             home: "/home/u".into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 

@@ -9,23 +9,36 @@
 //! The memo is only valid while the filesystem holds still, so it is off by
 //! default and a one-shot command turns it on for its own duration with
 //! [`enable_cache`]; long-lived callers (the TUI) resolve afresh every time.
+//! Each thread keeps its own memo, so the walk's workers never wait on a
+//! shared lock; [`forget`] empties them all.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io;
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How many symbolic links one resolution may follow (Linux's `MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
 
-/// Canonical prefix + name → what it resolved to; `None` when it does not
-/// resolve (missing, not a directory, a loop).
-static CACHE: RwLock<Option<HashMap<String, Option<String>>>> = RwLock::new(None);
+/// How many [`CacheGuard`]s are alive: the memo is on while any is.
+static ENABLED: AtomicUsize = AtomicUsize::new(0);
+/// Bumped whenever the memo is turned on or off or [`forget`] is called: a
+/// thread's memo filled under an older generation is stale and is emptied
+/// before its next use.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's memo (each rayon worker has its own, so no worker waits
+    /// on another): canonical prefix + name → what it resolved to; `None`
+    /// when it does not resolve (missing, not a directory, a loop).
+    static MEMO: RefCell<(u64, HashMap<String, Option<String>>)> =
+        RefCell::new((0, HashMap::new()));
+}
 
 /// Turns the memo on until the guard is dropped.
 pub fn enable_cache() -> CacheGuard {
-    if let Ok(mut c) = CACHE.write() {
-        *c = Some(HashMap::new());
-    }
+    ENABLED.fetch_add(1, Ordering::SeqCst);
+    GENERATION.fetch_add(1, Ordering::SeqCst);
     CacheGuard(())
 }
 
@@ -33,20 +46,32 @@ pub struct CacheGuard(());
 
 impl Drop for CacheGuard {
     fn drop(&mut self) {
-        if let Ok(mut c) = CACHE.write() {
-            *c = None;
-        }
+        ENABLED.fetch_sub(1, Ordering::SeqCst);
+        GENERATION.fetch_add(1, Ordering::SeqCst);
     }
 }
 
-/// Empties the memo (it stays on): for a check that must see the disk as it
-/// is now, such as the one under the store lock before a trust is recorded.
+/// Empties the memo of every thread (it stays on): for a check that must
+/// see the disk as it is now, such as the one under the store lock before a
+/// trust is recorded.
 pub fn forget() {
-    if let Ok(mut c) = CACHE.write()
-        && let Some(map) = c.as_mut()
-    {
-        map.clear();
+    GENERATION.fetch_add(1, Ordering::SeqCst);
+}
+
+/// `f` on this thread's memo, when the memo is on.
+fn with_memo<R>(f: impl FnOnce(&mut HashMap<String, Option<String>>) -> R) -> Option<R> {
+    if ENABLED.load(Ordering::SeqCst) == 0 {
+        return None;
     }
+    let generation = GENERATION.load(Ordering::SeqCst);
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.0 != generation {
+            memo.1.clear();
+            memo.0 = generation;
+        }
+        Some(f(&mut memo.1))
+    })
 }
 
 /// The canonical path of an absolute `path`: every symbolic link resolved,
@@ -88,15 +113,11 @@ fn parent(dir: &str) -> &str {
 
 /// `Some(result)` when the memo is on and knows `key`.
 fn cached(key: &str) -> Option<Option<String>> {
-    CACHE.read().ok()?.as_ref()?.get(key).cloned()
+    with_memo(|m| m.get(key).cloned()).flatten()
 }
 
 fn remember(key: String, value: Option<&str>) {
-    if let Ok(mut c) = CACHE.write()
-        && let Some(map) = c.as_mut()
-    {
-        map.insert(key, value.map(str::to_string));
-    }
+    with_memo(|m| m.insert(key, value.map(str::to_string)));
 }
 
 /// Resolves `path` (absolute, or relative to the canonical `base`).

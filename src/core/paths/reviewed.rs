@@ -76,6 +76,7 @@ mod tests {
             home: "/nonexistent-home".into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         };
         let s = |p: &Path| p.to_string_lossy().into_owned();
         let trees = trees_under_review(

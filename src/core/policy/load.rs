@@ -47,15 +47,7 @@ pub enum Grant {
     Deny,
 }
 
-impl Grant {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Grant::Allow => "allow",
-            Grant::NeedsAuth => "needs_auth",
-            Grant::Deny => "deny",
-        }
-    }
-}
+impl Grant {}
 
 /// Where the policy came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

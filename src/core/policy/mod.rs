@@ -19,24 +19,17 @@ pub mod record;
 pub mod requests;
 pub mod spawn;
 
-pub use crate::core::paths::reviewed::{repository_root, trees_under_review};
+pub use crate::core::paths::reviewed::trees_under_review;
 pub use anchor::workspace_for_builtin;
-pub use classify::{ResolvedTarget, classify, resolve_target};
+pub use classify::ResolvedTarget;
 pub use evaluate::{Decision, evaluate};
-pub use load::{
-    Grant, LoadContext, Policy, PolicyError, PolicySource, Root, load_policy, parse_policy,
-    policy_path,
-};
-pub use provenance::{ProvenanceError, check_provenance, parse_pin};
+pub use load::{LoadContext, Policy, load_policy, policy_path};
+pub use provenance::{check_provenance, parse_pin};
 pub use record::{
-    ConfigTrust, Expectation, RecordError, RecordHandle, expect_refusal, mark_config_trusted,
-    record_config_decision, record_config_decision_expecting, state_dir, write_config_decision,
-    write_record,
+    ConfigTrust, Expectation, RecordHandle, expect_refusal, mark_config_trusted, state_dir,
+    write_config_decision, write_record,
 };
-pub use requests::{
-    ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config,
-    net_scope_reaches_private,
-};
+pub use requests::{ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config};
 
 use serde::Serialize;
 
@@ -134,12 +127,15 @@ pub(crate) mod test_support {
     use crate::core::env::Env;
     use std::path::Path;
 
+    use super::load::{PolicySource, parse_policy};
+
     pub fn env_at(cwd: &str, home: &str) -> Env {
         Env {
             cwd: cwd.into(),
             home: home.into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 

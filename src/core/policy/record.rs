@@ -14,7 +14,7 @@ use super::classify::{ResolvedTarget, lexical_path};
 use super::load::Policy;
 use super::requests::ConfigDecision;
 use super::{Class, Verdict};
-use crate::core::env::Env;
+use crate::core::env::{Env, UserDir};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -35,28 +35,19 @@ pub enum RecordError {
 }
 
 /// The state directory: `--state-dir`, else `$GOCCIA_TRUST_STATE_DIR`, else
-/// `$XDG_STATE_HOME/goccia-trust` (only when absolute, per the XDG spec),
-/// else `~/.local/state/goccia-trust`. Relative values of the first two
-/// resolve against the working directory. Empty values count as unset. This
-/// only says where records go; no location is ever approved by it.
-pub fn state_dir(
-    flag: Option<&str>,
-    env_var: Option<&str>,
-    env: &Env,
-) -> Result<PathBuf, RecordError> {
+/// the per-user state directory ([`Env::user_dir`]: on Linux
+/// `$XDG_STATE_HOME/goccia-trust` when absolute, per the XDG spec, else
+/// `~/.local/state/goccia-trust`). Relative values of the first two resolve
+/// against the working directory. Empty values count as unset. This only
+/// says where records go; no location is ever approved by it.
+pub fn state_dir(flag: Option<&str>, env: &Env) -> Result<PathBuf, RecordError> {
     let explicit = flag
         .filter(|s| !s.is_empty())
-        .or(env_var.filter(|s| !s.is_empty()));
+        .or(Some(env.state_dir.as_str()).filter(|s| !s.is_empty()));
     if let Some(dir) = explicit {
         return Ok(PathBuf::from(lexical_path(dir, &env.cwd)));
     }
-    if env.xdg_state_home.starts_with('/') {
-        return Ok(Path::new(&env.xdg_state_home).join("goccia-trust"));
-    }
-    if env.home.starts_with('/') {
-        return Ok(Path::new(&env.home).join(".local/state/goccia-trust"));
-    }
-    Err(RecordError::NoStateDir)
+    env.user_dir(UserDir::State).ok_or(RecordError::NoStateDir)
 }
 
 #[derive(Serialize)]
@@ -229,6 +220,7 @@ struct ConfigRecord<'a> {
 /// the config's (worst) verdict. `executed` is always false: the record is
 /// written before the trust is, and the caller must not trust the config if
 /// this fails. Returns the record's path.
+#[cfg(test)]
 pub fn record_config_decision(
     state_dir: &Path,
     config_key: &str,
@@ -250,6 +242,7 @@ pub struct Expectation<'a> {
 /// [`record_config_decision`] for `trust --expect`: the hashes are recorded,
 /// and a block whose hash is not among them is DENIED with that reason,
 /// whatever the policy decided (every request's own verdict is still kept).
+#[cfg(test)]
 pub fn record_config_decision_expecting(
     state_dir: &Path,
     config_key: &str,

@@ -12,7 +12,13 @@ fn env_with(xdg: &str, home: &str) -> Env {
 #[test]
 fn state_dir_precedence() {
     let env = env_with("/xdg", "/home/u");
-    let p = |flag, var, env: &Env| state_dir(flag, var, env).unwrap();
+    let p = |flag, var: Option<&str>, env: &Env| {
+        let env = Env {
+            state_dir: var.unwrap_or_default().into(),
+            ..env.clone()
+        };
+        state_dir(flag, &env).unwrap()
+    };
     assert_eq!(p(Some("st"), Some("/v"), &env), PathBuf::from("/cwd/st"));
     assert_eq!(p(Some(""), Some("/v"), &env), PathBuf::from("/v"));
     assert_eq!(p(None, Some("rel"), &env), PathBuf::from("/cwd/rel"));
@@ -22,7 +28,7 @@ fn state_dir_precedence() {
         PathBuf::from("/home/u/.local/state/goccia-trust")
     );
     assert!(matches!(
-        state_dir(None, None, &env_with("", "")),
+        state_dir(None, &env_with("", "")),
         Err(RecordError::NoStateDir)
     ));
 }

@@ -181,6 +181,7 @@ pub struct OperationDecision {
 }
 
 impl OperationDecision {
+    #[cfg(test)]
     pub fn class(&self) -> Option<Class> {
         self.decision.classification
     }

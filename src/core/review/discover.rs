@@ -107,6 +107,7 @@ pub struct Discovery {
 
 /// The trust keys of the configs at or under `path`: a path that is not a
 /// directory is itself the config, whatever its name.
+#[cfg(test)]
 pub fn discover(
     path: &str,
     env: &Env,
@@ -116,6 +117,7 @@ pub fn discover(
 }
 
 /// [`discover`], also reporting what could not be read or was not followed.
+#[cfg(test)]
 pub fn discover_all(
     path: &str,
     env: &Env,
@@ -132,6 +134,7 @@ pub fn discover_all(
 /// [`discover_all`] for a caller that may stop wanting the answer (the TUI
 /// when a rescan supersedes a scan): once `stop` returns true no further
 /// directory is read, and the result is incomplete.
+#[cfg(test)]
 pub fn discover_all_until(
     path: &str,
     env: &Env,

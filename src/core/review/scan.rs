@@ -13,30 +13,32 @@ use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, StoredInf
 use crate::core::review::status::compare;
 use crate::core::store::{Store, StoredEntry};
 
-/// Progress and results of a scan, for callers that show them as they come.
+/// What a scan reports while it runs, for callers that show results as
+/// they come (the TUI). [`scan_streaming`] sends `Progress` and `Found`; a
+/// TUI backend adds `Walk`, `Done` or `Failed`. A backend sends `Progress` as often as
+/// it likes (the TUI throttles), each `Found` as soon as the config is
+/// loaded and compared with the store, and exactly one `Done` at the end.
 #[derive(Debug, Clone)]
 pub enum ScanEvent {
-    Progress(WalkProgress),
-    Config(Box<ConfigReport>),
-}
-
-/// The keys of every effective config at or under each path, de-duplicated
-/// and in key byte order.
-pub fn discover_all(
-    paths: &[String],
-    env: &Env,
-    progress: &(dyn Fn(WalkProgress) + Sync),
-) -> Result<Vec<TrustKey>, DiscoverError> {
-    discover_paths(paths, env, progress, &|| false).map(|d| d.keys)
-}
-
-/// Reports for every config at or under `paths`, in key byte order.
-pub fn scan(
-    paths: &[String],
-    env: &Env,
-    store: &Store,
-) -> Result<Vec<ConfigReport>, DiscoverError> {
-    scan_walk(paths, env, store).map(|(reports, _)| reports)
+    Progress {
+        dirs: u64,
+        configs: u64,
+    },
+    Found(Box<ConfigReport>),
+    /// The scan could not run at all (root missing, store unreadable ...).
+    /// Per-config failures are `Found` reports in the `Error` state instead.
+    Failed(String),
+    /// What the walk could not read, and the directory links it did not
+    /// follow because they lead out of the tree, as lines to show; sent
+    /// before `Done` when either is not empty.
+    Walk {
+        unreadable: Vec<String>,
+        not_followed: Vec<String>,
+    },
+    Done {
+        dirs: u64,
+        configs: u64,
+    },
 }
 
 /// [`scan`], with what the walk could not read or did not follow (its
@@ -68,11 +70,16 @@ pub fn scan_streaming(
     on_event: &(dyn Fn(ScanEvent) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Discovery, DiscoverError> {
-    let progress = |p| on_event(ScanEvent::Progress(p));
+    let progress = |p: WalkProgress| {
+        on_event(ScanEvent::Progress {
+            dirs: p.dirs as u64,
+            configs: p.configs as u64,
+        })
+    };
     let found = discover_paths(paths, env, &progress, stop)?;
     found.keys.par_iter().for_each(|key| {
         if !stop() {
-            on_event(ScanEvent::Config(Box::new(report_for(key, env, store))));
+            on_event(ScanEvent::Found(Box::new(report_for(key, env, store))));
         }
     });
     Ok(found)

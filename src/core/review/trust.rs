@@ -125,28 +125,6 @@ pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
     }
 }
 
-/// Records the snapshots under the store lock, merged into the store as it
-/// is on disk at that moment. `current` is the caller's own read of the
-/// store, which saves reading it once more before taking the lock.
-pub fn record_trust(
-    loc: &StoreLocation,
-    current: Store,
-    snapshots: &[&ConfigSnapshot],
-) -> Result<usize, StoreError> {
-    let now = utc_timestamp_now();
-    let entries: Vec<(String, StoredEntry)> = snapshots
-        .iter()
-        .map(|s| (s.key.as_str().to_string(), entry_for(s, &now)))
-        .collect();
-    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
-        for (key, entry) in &entries {
-            store.put(key.clone(), entry.clone());
-        }
-        Ok(snapshots.len())
-    })
-    .map(|u| u.value)
-}
-
 /// What a reviewer was shown of one config, and so all a trust of it may
 /// record: its block, the block's hash, and where each path scope resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]

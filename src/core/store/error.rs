@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-use crate::core::error::ExitClass;
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// No `--trust-store` and no usable `$HOME`/`$XDG_CONFIG_HOME`.
@@ -77,10 +75,12 @@ pub enum StoreError {
 
 impl StoreError {
     /// Every store failure is exit 1 ("invalid value or failure").
-    pub fn exit_class(&self) -> ExitClass {
-        ExitClass::Invalid
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn exit_class(&self) -> crate::core::error::ExitClass {
+        crate::core::error::ExitClass::Invalid
     }
 
+    #[cfg(any(test, feature = "test-support"))]
     pub fn exit_code(&self) -> u8 {
         self.exit_class().code()
     }

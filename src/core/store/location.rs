@@ -114,6 +114,7 @@ mod tests {
             home: home.into(),
             xdg_config_home: xdg.into(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 

@@ -25,12 +25,16 @@ mod write;
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
 pub use model::{Store, StoredEntry};
-pub use read::{parse_store, read_store};
+pub use read::read_store;
 pub use safety::{
-    SafetyIssue, Severity, User, check_state_dir, check_store, refusal, store_destination,
+    SafetyIssue, User, check_state_dir, check_store, refusal, store_destination,
     store_in_reviewed_tree,
 };
-pub use update::{
-    LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_with_timeout,
-};
+pub use update::{LOCK_TIMEOUT, update_read_store, update_store};
 pub use write::{serialize_store, utc_timestamp_now};
+
+// What the integration tests reach beyond the product's own uses.
+#[cfg(any(test, feature = "test-support"))]
+pub use read::parse_store;
+#[cfg(any(test, feature = "test-support"))]
+pub use update::update_store_with_timeout;

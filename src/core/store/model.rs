@@ -50,10 +50,12 @@ impl Store {
         Store::default()
     }
 
+    #[cfg(any(test, feature = "test-support"))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    #[cfg(any(test, feature = "test-support"))]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -223,6 +223,7 @@ fn a_trust_store_inside_the_reviewed_tree_or_its_repository_is_named() {
         home: "/nonexistent".into(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     };
     let in_repo = repo.join(".goccia/trust.json");
     let issue = store_in_reviewed_tree(&loc(&in_repo, false), &["repo/pkg".into()], &env)

@@ -1,5 +1,6 @@
 use super::*;
 use crate::core::config::json::{self, Json};
+use crate::core::config::sandbox::SandboxDiff;
 use crate::core::error::ExitClass;
 
 pub(crate) const CONFIG: &str = "/p/goccia.json";
@@ -11,6 +12,7 @@ pub(crate) fn env() -> Env {
         home: "/home/u".into(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     }
 }
 

@@ -6,6 +6,7 @@ fn env() -> Env {
         home: "/home/u".into(),
         xdg_config_home: String::new(),
         xdg_state_home: String::new(),
+        ..Env::default()
     }
 }
 

@@ -50,6 +50,7 @@ impl Tree {
             home: "/home/u".into(),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         }
     }
 

@@ -28,6 +28,7 @@ impl Tree {
             home: format!("{root}/home"),
             xdg_config_home: String::new(),
             xdg_state_home: String::new(),
+            ..Env::default()
         };
         let loc = crate::core::store::locate_store(Some(&format!("{root}/store/trust.json")), &env)
             .unwrap();

@@ -1,0 +1,137 @@
+//! Discrepancies found by auditing the trust commands against
+//! goccia-reference.md §12 and §15, goccia-permissions.md and DESIGN.md
+//! "Surface"; each test names the rule it pins.
+
+use crate::common;
+
+use common::TestEnv;
+
+fn requesting_project(env: &TestEnv) {
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write("p/m.js", "");
+}
+
+/// goccia-permissions.md "The store": a `--trust-store` path that is a
+/// directory is an error with status 1, refused before anything runs; `check`
+/// decides as a run does, so it refuses too instead of reporting the
+/// directory as a store that "cannot be located".
+#[test]
+fn check_refuses_a_trust_store_that_is_a_directory() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    env.mkdir("stores");
+    let out = env.run(&["--trust-store=stores", "check", "p/m.js"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: trust store $ROOT/work/stores is a directory; --trust-store needs the path of a file\n[exit status: 1]"
+    );
+}
+
+/// §12.5 option errors come before the commands' own checks (§12.2, §15.3:
+/// the blank-path test is `--trust`'s and `--untrust`'s first check, made
+/// once the options are known to go together).
+#[test]
+fn option_errors_come_before_the_blank_path_check() {
+    let env = TestEnv::new();
+    let usage = |args: &[&str], message: &str| {
+        assert_eq!(
+            env.run(args).to_string(),
+            format!("--- stderr ---\nError: {message}\n[exit status: 2]"),
+            "{args:?}"
+        );
+    };
+    usage(
+        &["--trust", "", "--untrust", "x"],
+        "--trust, --untrust, and --list-trusted cannot be combined; run each on its own",
+    );
+    usage(
+        &["--untrust=", "--list-trusted"],
+        "--trust, --untrust, and --list-trusted cannot be combined; run each on its own",
+    );
+    usage(&["--untrust", " ", "--yes"], "--yes only confirms --trust");
+    usage(
+        &["--trust", "\t", "x.js"],
+        "--trust cannot be combined with input files; run it on its own",
+    );
+    usage(
+        &["--trust=", "-P"],
+        "--trust cannot be combined with -P or --ignore-config-permissions",
+    );
+    // Alone, a blank path is still the usage error it always was.
+    usage(&["--trust", " ", "--yes"], "--trust needs a path");
+    usage(&["--untrust", "\t"], "--untrust needs a path");
+    usage(&["--trust"], "--trust needs a path");
+}
+
+/// DESIGN.md "Surface": `trust PATH... [--yes]` is `--trust PATH [--yes]`,
+/// and GocciaScript has no `--trust` without a path: `trust --yes` alone is
+/// a usage error, not "No config under  requests permissions" with exit 0.
+#[test]
+fn trust_yes_without_a_path_is_a_usage_error() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    let out = env.run(&["trust", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: --trust needs a path\n[exit status: 2]"
+    );
+    assert!(!env.default_store().exists());
+}
+
+/// §12.5: `--trust-store` without `=` is `--trust-store needs a path:
+/// --trust-store=<path>` (exit 2), whichever spelling the command uses.
+#[test]
+fn trust_store_without_equals_has_one_message_in_both_spellings() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    for args in [
+        &["list", "--trust-store", "s.json"][..],
+        &["trust", "p", "--trust-store"],
+        &["--trust-store", "s.json", "check", "p/m.js"],
+        &["--trust-store", "s.json", "--list-trusted"],
+    ] {
+        assert_eq!(
+            env.run(args).to_string(),
+            "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]",
+            "{args:?}"
+        );
+    }
+}
+
+/// `--list-trusted` takes no path: the blank-path check of `--trust` and
+/// `--untrust` never applies to it.
+#[test]
+fn list_trusted_alone_is_not_a_path_error() {
+    let env = TestEnv::new();
+    assert_eq!(
+        env.run(&["--list-trusted"]).to_string(),
+        "Trust store: $ROOT/home/.config/goccia/trust.json\nNo trusted configs\n[exit status: 0]"
+    );
+}
+
+/// §12.1: a store problem changes what follows "Nothing was run." on its
+/// line; the sentence itself stays (GocciaScript's unit test pins
+/// `Nothing was run. Trust store /s.json is not valid JSON; fix or delete
+/// it. Then …`, the problem's first letter upper-cased after the period).
+#[test]
+fn store_problems_keep_nothing_was_run() {
+    let env = TestEnv::new();
+    requesting_project(&env);
+    let store = env.default_store();
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    std::fs::write(&store, "{not json").unwrap();
+    let out = env.run(&["check", "p/m.js"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. Trust store $ROOT/home/.config/goccia/trust.json is not valid JSON; fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P p/m.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions p/m.js\n[exit status: 2]"
+    );
+
+    let out = env.run_with_env(&["check", "p/m.js"], &[("HOME", "")]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  p/goccia.json (never trusted)\n    allow-net: x.test\n\nNothing was run. The per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P p/m.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions p/m.js\n[exit status: 2]"
+    );
+}

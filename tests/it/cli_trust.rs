@@ -1,0 +1,477 @@
+//! The trust commands against the exact texts of goccia-reference.md §12 and
+//! §15, run as a user would: the real binary, a temporary HOME and store.
+
+use crate::common;
+
+use common::{TestEnv, redact_timestamps};
+
+fn proj(env: &TestEnv) {
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["example.com"]}}"#,
+    );
+}
+
+#[test]
+fn trust_yes_prints_the_reference_example_and_writes_the_store() {
+    let env = TestEnv::new();
+    proj(&env);
+    let out = env.run(&["--trust-store=../s/trust.json", "--trust", "proj", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "Permission requests under proj/:\n\n  proj/goccia.json (new)\n    allow-net: example.com\n\nTrusted 1 config file in $ROOT/s/trust.json\n[exit status: 0]"
+    );
+    let store = env.redact(&std::fs::read_to_string(env.root.join("s/trust.json")).unwrap());
+    assert_eq!(
+        redact_timestamps(&store),
+        format!(
+            "{{\n  \"version\": 1,\n  \"trusted\": {{\n    \"$ROOT/work/proj/goccia.json\": {{\n      \"sha256\": \"{}\",\n      \"block\": {{\"permissions\":{{\"allow-net\":[\"example.com\"]}},\"version\":1}},\n      \"targets\": {{}},\n      \"trustedAt\": \"<TS>\",\n      \"trustedBy\": \"goccia-trust {}\"\n    }}\n  }}\n}}\n",
+            sha256_hex(r#"{"permissions":{"allow-net":["example.com"]},"version":1}"#),
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+}
+
+fn sha256_hex(s: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn trust_without_terminal_needs_yes_and_leaves_the_store_alone() {
+    let env = TestEnv::new();
+    proj(&env);
+    let out = env.run(&["trust", "proj"]);
+    assert_eq!(
+        out.to_string(),
+        "Permission requests under proj/:\n\n  proj/goccia.json (new)\n    allow-net: example.com\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+    );
+    assert!(!env.default_store().exists());
+}
+
+#[test]
+fn trusting_again_changes_nothing() {
+    let env = TestEnv::new();
+    proj(&env);
+    assert_eq!(env.run(&["--trust", "proj", "--yes"]).code, 0);
+    let before = std::fs::read(env.default_store()).unwrap();
+    let out = env.run(&["--trust", "proj", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "The config file under proj/ is already trusted\n[exit status: 0]"
+    );
+    assert_eq!(std::fs::read(env.default_store()).unwrap(), before);
+
+    env.write("proj/b/goccia.json", r#"{"unsafe-shadowrealm": true}"#);
+    assert_eq!(env.run(&["trust", "--yes", "proj"]).code, 0);
+    let out = env.run(&["trust", "--yes", "proj/", "proj/b/goccia.json"]);
+    assert_eq!(
+        out.to_string(),
+        "All 2 config files under proj/, proj/b/goccia.json are already trusted\n[exit status: 0]"
+    );
+}
+
+#[test]
+fn deny_only_configs_request_nothing() {
+    let env = TestEnv::new();
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"deny-net": true, "allow-read": false, "allow-ffi": []}}"#,
+    );
+    let out = env.run(&["--trust", "proj", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "No config under proj/ requests permissions\n[exit status: 0]"
+    );
+    assert!(!env.default_store().exists());
+}
+
+#[test]
+fn changed_config_lists_removed_then_current_lines() {
+    let env = TestEnv::new();
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"], "allow-ffi": ["/lib/x.so"]}}"#,
+    );
+    env.write(
+        "proj/other/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    assert_eq!(env.run(&["--trust", ".", "--yes"]).code, 0);
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-read": ["/data"], "allow-ffi": ["/lib/x.so"]}}"#,
+    );
+    let out = env.run(&["--trust", "."]);
+    // Where `/lib` is a link (merged /usr), the listing adds where the
+    // scope leads (issue 8); GocciaScript's lines are unchanged.
+    let lib = std::fs::canonicalize("/lib/x.so")
+        .or_else(|_| std::fs::canonicalize("/lib").map(|l| l.join("x.so")))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "/lib/x.so".into());
+    let destination = if lib == "/lib/x.so" {
+        String::new()
+    } else {
+        format!("      -> allow-ffi /lib/x.so resolves to {lib}\n")
+    };
+    assert_eq!(
+        out.to_string(),
+        format!(
+            "Permission requests under ./:\n\n  proj/goccia.json (changed)\n  - allow-net: a.test\n    allow-ffi: /lib/x.so\n{destination}  + allow-read: /data\n\n  1 more already trusted and unchanged.\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        )
+    );
+}
+
+#[test]
+fn trust_argument_errors() {
+    let env = TestEnv::new();
+    assert_eq!(
+        env.run(&["--trust", "nope"]).to_string(),
+        "--- stderr ---\nError: --trust path not found: nope\n[exit status: 1]"
+    );
+    assert_eq!(
+        env.run(&["--trust", " "]).to_string(),
+        "--- stderr ---\nError: --trust needs a path\n[exit status: 2]"
+    );
+    assert_eq!(
+        env.run(&["trust", ""]).to_string(),
+        "--- stderr ---\nError: --trust needs a path\n[exit status: 2]"
+    );
+    assert_eq!(
+        env.run(&["--trust-store", "x", "--list-trusted"])
+            .to_string(),
+        "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]"
+    );
+}
+
+#[test]
+fn a_bad_config_fails_trust_with_its_own_error_and_class() {
+    let env = TestEnv::new();
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-nett": ["x"]}}"#,
+    );
+    let out = env.run(&["--trust", "proj", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: $ROOT/work/proj/goccia.json: unknown permission \"allow-nett\" (valid: allow-read, allow-net, allow-ffi, allow-import, deny-read, deny-net, deny-ffi, deny-import)\n[exit status: 2]"
+    );
+    env.write(
+        "proj/goccia.json",
+        r#"{"permissions": {"allow-net": ["http://x"]}}"#,
+    );
+    let out = env.run(&["--trust", "proj", "--yes"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(!env.default_store().exists());
+}
+
+#[test]
+fn untrust_removes_at_or_under_with_boundaries() {
+    let env = TestEnv::new();
+    env.write(
+        "a/b/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write(
+        "a/bc/goccia.json",
+        r#"{"permissions": {"allow-net": ["y.test"]}}"#,
+    );
+    assert_eq!(env.run(&["--trust", "a", "--yes"]).code, 0);
+    let out = env.run(&["--untrust", "a/b"]);
+    assert_eq!(
+        out.to_string(),
+        "Removed trust for 1 config file under a/b/\n[exit status: 0]"
+    );
+    let out = env.run(&["untrust", "a/b", "gone1", "."]);
+    assert_eq!(
+        out.to_string(),
+        "No trusted config at or under a/b/\nNo trusted config at or under gone1\nRemoved trust for 1 config file under ./\n[exit status: 0]"
+    );
+    assert_eq!(
+        env.run(&["--untrust="]).to_string(),
+        "--- stderr ---\nError: --untrust needs a path\n[exit status: 2]"
+    );
+}
+
+#[test]
+fn list_trusted_marks_changed_and_missing() {
+    let env = TestEnv::new();
+    env.write("p/goccia.json", r#"{"permissions": {"allow-net": ["x.test"], "allow-read": ["/r"]}, "unsafe-shadowrealm": true}"#);
+    env.write(
+        "q/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write(
+        "r/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    assert_eq!(env.run(&["--trust", ".", "--yes"]).code, 0);
+    env.write(
+        "q/goccia.json",
+        r#"{"permissions": {"allow-net": ["z.test"]}}"#,
+    );
+    std::fs::remove_file(env.work.join("r/goccia.json")).unwrap();
+    let out = redact_timestamps(&env.run(&["--list-trusted"]).to_string());
+    assert_eq!(
+        out,
+        "Trust store: $ROOT/home/.config/goccia/trust.json\n\
+         $ROOT/work/p/goccia.json  trusted <TS>  allow-net, allow-read, unsafe-shadowrealm\n\
+         $ROOT/work/q/goccia.json  trusted <TS>  allow-net  (changed)\n\
+         $ROOT/work/r/goccia.json  trusted <TS>  allow-net  (missing)\n\
+         [exit status: 0]"
+    );
+    let out = env.run(&["untrust", "--missing"]);
+    assert_eq!(
+        out.to_string(),
+        "Removed trust for missing r/goccia.json\n[exit status: 0]"
+    );
+    let out = env.run(&["untrust", "--missing"]);
+    assert_eq!(
+        out.to_string(),
+        "No missing configs in $ROOT/home/.config/goccia/trust.json\n[exit status: 0]"
+    );
+}
+
+#[test]
+fn list_of_an_empty_or_absent_store() {
+    let env = TestEnv::new();
+    assert_eq!(
+        env.run(&["list"]).to_string(),
+        "Trust store: $ROOT/home/.config/goccia/trust.json\nNo trusted configs\n[exit status: 0]"
+    );
+}
+
+#[test]
+fn no_home_means_no_store() {
+    let env = TestEnv::new();
+    proj(&env);
+    let out = env.run_with_env(&["--trust", "proj", "--yes"], &[("HOME", "")]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: cannot locate the per-user trust store (HOME is not set); pass --trust-store=<path>\n[exit status: 1]"
+    );
+}
+
+#[test]
+fn an_unreadable_store_is_never_overwritten() {
+    let env = TestEnv::new();
+    proj(&env);
+    let store = env.default_store();
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    std::fs::write(&store, "{not json").unwrap();
+    for args in [
+        &["--trust", "proj", "--yes"][..],
+        &["--untrust", "proj"],
+        &["--list-trusted"],
+    ] {
+        let out = env.run(args);
+        assert_eq!(
+            out.to_string(),
+            "--- stderr ---\nError: trust store $ROOT/home/.config/goccia/trust.json is not valid JSON; fix or delete it\n[exit status: 1]",
+            "{args:?}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), "{not json");
+}
+
+#[test]
+fn check_reports_blocking_configs_like_a_run() {
+    let env = TestEnv::new();
+    env.write(
+        "tests/ffi/goccia.json",
+        r#"{"permissions": {"allow-ffi": ["/opt/ffi"]}}"#,
+    );
+    env.write(
+        "tests/fetch/goccia.json",
+        r#"{"permissions": {"allow-net": ["example.com", "127.0.0.1", "0.0.0.0"]}}"#,
+    );
+    env.write("tests/fetch/a.js", "");
+    env.write("tests/ffi/b.js", "");
+    env.write("plain/c.js", "");
+    let out = env.run(&["check", "tests/fetch/a.js", "tests/ffi/b.js", "plain/c.js"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: 2 config files request permissions that have not been trusted:\n\n  tests/fetch/goccia.json (never trusted)\n    allow-net: 0.0.0.0, 127.0.0.1, example.com\n\n  tests/ffi/goccia.json (never trusted)\n    allow-ffi: /opt/ffi\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust tests/fetch/goccia.json --trust tests/ffi/goccia.json\nTo accept them for this run only:\n  GocciaRunner -P tests/fetch/a.js tests/ffi/b.js plain/c.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions tests/fetch/a.js tests/ffi/b.js plain/c.js\n[exit status: 2]"
+    );
+    assert_eq!(env.run(&["--trust", "tests", "--yes"]).code, 0);
+    let out = env.run(&["check", "tests/fetch/a.js"]);
+    assert_eq!(
+        out.to_string(),
+        "tests/fetch/goccia.json (trusted)\n[exit status: 0]"
+    );
+}
+
+#[test]
+fn check_with_more_than_three_configs_suggests_their_common_directory() {
+    let env = TestEnv::new();
+    for d in ["a", "b", "c", "d"] {
+        env.write(
+            &format!("x y/{d}/goccia.json"),
+            r#"{"unsafe-function-constructor": true}"#,
+        );
+        env.write(&format!("x y/{d}/m.js"), "");
+    }
+    let out = env.run(&[
+        "--trust-store=my store.json",
+        "check",
+        "x y/a/m.js",
+        "x y/b/m.js",
+        "x y/c/m.js",
+        "x y/d/m.js",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("\n  goccia-trust '--trust-store=my store.json' --trust 'x y/'\n"),
+        "{out}"
+    );
+    assert!(
+        out.stderr
+            .contains("GocciaRunner -P 'x y/a/m.js' 'x y/b/m.js'"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_names_a_store_problem_in_the_report() {
+    let env = TestEnv::new();
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-net": ["x.test"]}}"#,
+    );
+    env.write("p/m.js", "");
+    let store = env.default_store();
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    std::fs::write(&store, r#"{"version": 1}"#).unwrap();
+    let out = env.run(&["check", "p/m.js"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("\n\nNothing was run. Trust store $ROOT/home/.config/goccia/trust.json is not a valid trust store (no \"trusted\"); fix or delete it. Then, to trust these requests:\n  goccia-trust --trust p/goccia.json\n"),
+        "{out}"
+    );
+
+    let out = env.run_with_env(&["check", "p/m.js"], &[("HOME", "")]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("\n\nNothing was run. The per-user trust store cannot be located (HOME is not set); to trust these requests, name a store:\n  goccia-trust --trust-store=<path> --trust p/goccia.json\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_stops_on_a_config_that_does_not_load() {
+    let env = TestEnv::new();
+    env.write("p/goccia.toml", "[permissions]\nallow-import = true\n");
+    env.write("p/m.js", "");
+    let out = env.run(&["check", "p/m.js"]);
+    assert_eq!(
+        out.to_string(),
+        "--- stderr ---\nError: $ROOT/work/p/goccia.toml: \"permissions.allow-import\" needs scopes: node_modules[=<dir>] or a provider such as github\n[exit status: 2]"
+    );
+}
+
+#[test]
+fn scan_shows_every_state_and_exits_with_the_worst_error_class() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    env.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    env.write("c/goccia.json", r#"{"permissions": {"deny-read": true}}"#);
+    env.write(
+        "d/goccia.json",
+        r#"{"permissions": {"allow-net": ["http://x"]}}"#,
+    );
+    env.write(
+        "e/goccia.json5",
+        "{permissions: {'allow-ffi': ['./lib.so']}}",
+    );
+    assert_eq!(env.run(&["trust", "--yes", "a", "b"]).code, 0);
+    env.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["c.test"]}}"#,
+    );
+    let out = env.run(&["scan"]);
+    assert_eq!(
+        out.to_string(),
+        "STATE          CONFIG          SUMMARY\n\
+         trusted        a/goccia.json   1 request\n\
+         changed        b/goccia.json   +1 -1\n\
+         \x20 - allow-net: b.test\n\
+         \x20 + allow-net: c.test\n\
+         no request     c/goccia.json   only denies\n\
+         error          d/goccia.json   $ROOT/work/d/goccia.json: invalid scope in \"permissions.allow-net\": \"http://x\" (use host, host:port, *.domain, an IP, a CIDR range, or private)\n\
+         never trusted  e/goccia.json5  1 request\n\
+         [exit status: 1]"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["scan", "--json", "."]).stdout).unwrap();
+    let states: Vec<&str> = json["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        states,
+        ["trusted", "changed", "no-request", "error", "never-trusted"]
+    );
+    assert_eq!(json["configs"][1]["diff"][0]["change"], "removed");
+    assert_eq!(json["configs"][3]["exit"], 1);
+    assert_eq!(
+        json["configs"][4]["lines"][0],
+        "allow-ffi: $ROOT/work/e/lib.so"
+    );
+}
+
+#[test]
+fn list_json_reports_each_entry() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"], "allow-read": ["d"]}}"#,
+    );
+    assert_eq!(env.run(&["trust", "--yes", "a"]).code, 0);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["list", "--json"]).stdout).unwrap();
+    assert_eq!(json["store"], "$ROOT/home/.config/goccia/trust.json");
+    let e = &json["entries"][0];
+    assert_eq!(e["key"], "$ROOT/work/a/goccia.json");
+    assert_eq!(e["status"], "ok");
+    assert_eq!(e["keys"], serde_json::json!(["allow-net", "allow-read"]));
+    std::fs::remove_file(env.work.join("a/goccia.json")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["list", "--json"]).stdout).unwrap();
+    assert_eq!(json["entries"][0]["status"], "missing");
+}
+
+#[test]
+fn symlinked_directories_key_at_their_target() {
+    let env = TestEnv::new();
+    env.write(
+        "real/goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"]}}"#,
+    );
+    env.symlink("real", "linkdir");
+    let out = env.run(&["--trust", "linkdir", "--yes"]);
+    assert_eq!(
+        out.to_string(),
+        "Permission requests under linkdir/:\n\n  real/goccia.json (new)\n    allow-read: $ROOT/work/real/data\n\nTrusted 1 config file in $ROOT/home/.config/goccia/trust.json\n[exit status: 0]"
+    );
+    // Re-pointing an existing part of a scope's path is a change.
+    env.mkdir("elsewhere");
+    env.symlink("../elsewhere", "real/data");
+    let out = env.run(&["check", "real"]);
+    assert!(
+        out.stderr.contains("  real/goccia.json (changed since trusted ")
+            && out.stderr.contains("    allow-read: $ROOT/work/real/data\n      -> allow-read $ROOT/work/real/data resolves to $ROOT/work/elsewhere\n  ~ target of $ROOT/work/real/data: $ROOT/work/real/data -> $ROOT/work/elsewhere\n"),
+        "{out}"
+    );
+}

@@ -1,0 +1,160 @@
+//! A fixed environment for driving the real binary: a temporary HOME and
+//! working directory, no inherited variables, and outputs rendered as one
+//! text (stdout, a `--- stderr ---` rule, stderr, the exit status) so a test
+//! can compare all of it at once.
+#![allow(dead_code)]
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::CommandCargoExt;
+
+pub struct TestEnv {
+    _dir: tempfile::TempDir,
+    /// Canonical root of the temporary tree.
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub work: PathBuf,
+}
+
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl fmt::Display for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.stdout)?;
+        if !self.stderr.is_empty() {
+            write!(f, "--- stderr ---\n{}", self.stderr)?;
+        }
+        write!(f, "[exit status: {}]", self.code)
+    }
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let work = root.join("work");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&work).unwrap();
+        TestEnv {
+            _dir: dir,
+            root,
+            home,
+            work,
+        }
+    }
+
+    /// The per-user store under this HOME.
+    pub fn default_store(&self) -> PathBuf {
+        self.home.join(".config/goccia/trust.json")
+    }
+
+    /// Writes a file under the working directory, creating its parents.
+    pub fn write(&self, rel: &str, contents: &str) -> PathBuf {
+        let path = self.work.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    pub fn mkdir(&self, rel: &str) -> PathBuf {
+        let path = self.work.join(rel);
+        std::fs::create_dir_all(&path).unwrap();
+        path
+    }
+
+    pub fn symlink(&self, target: &str, link: &str) {
+        let link = self.work.join(link);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, link).unwrap();
+    }
+
+    /// Replaces the root path by `$ROOT` so outputs compare across runs.
+    pub fn redact(&self, s: &str) -> String {
+        s.replace(self.root.to_str().unwrap(), "$ROOT")
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_in(&self.work, args, &[])
+    }
+
+    pub fn run_with_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Output {
+        self.run_in(&self.work, args, vars)
+    }
+
+    pub fn run_in(&self, cwd: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+        let mut cmd = std::process::Command::cargo_bin("goccia-trust").unwrap();
+        cmd.current_dir(cwd)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GOCCIA_TRUST_STATE_DIR", self.root.join("state"))
+            .stdin(std::process::Stdio::null())
+            .args(args);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        Output {
+            stdout: self.redact(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&out.stderr)),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    pub fn read_store(&self) -> String {
+        self.redact(&std::fs::read_to_string(self.default_store()).unwrap())
+    }
+}
+
+/// Replaces every `yyyy-mm-ddThh:mm:ssZ` timestamp by `<TS>`.
+pub fn redact_timestamps(s: &str) -> String {
+    let b = s.as_bytes();
+    let shape = b"dddd-dd-ddTdd:dd:ddZ";
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let fits = b.len() - i >= shape.len()
+            && shape.iter().zip(&b[i..]).all(|(p, c)| match p {
+                b'd' => c.is_ascii_digit(),
+                p => p == c,
+            });
+        if fits {
+            out.push_str("<TS>");
+            i += shape.len();
+        } else {
+            let ch = s[i..].chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// Whether `tool` (run with `version_arg`) is installed. Missing, a test
+/// that needs it fails under `CI=true` (CI installs it: `.ci/run`) and is
+/// skipped with a message elsewhere, so CI never passes without asserting.
+pub fn tool_available(tool: &str, version_arg: &str) -> bool {
+    let ok = std::process::Command::new(tool)
+        .arg(version_arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip_outside_ci(&format!("{tool} is not installed"));
+    }
+    ok
+}
+
+/// Skips with `why` outside CI; panics under `CI=true`, where every test
+/// must really run.
+pub fn skip_outside_ci(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{why}, and CI=true requires this test to run");
+    }
+    eprintln!("skipped: {why}");
+}

@@ -1,0 +1,167 @@
+//! Files a hostile repository can ship in place of a config, an `extends`
+//! target, the store, a policy or the lock file: FIFOs, devices, endless
+//! files. Each command ends at once with a clear error instead of hanging
+//! or exhausting memory.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::TestEnv;
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+/// Runs the binary in `env.work`, killing it after 10 s; returns stdout,
+/// stderr, exit code and how long it took.
+fn run_timed(env: &TestEnv, args: &[&str]) -> (String, String, i32, Duration) {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goccia-trust"))
+        .current_dir(&env.work)
+        .env_clear()
+        .env("HOME", &env.home)
+        .env("GOCCIA_TRUST_STATE_DIR", env.root.join("state"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("{args:?} still running after 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let elapsed = start.elapsed();
+    let out = child.wait_with_output().unwrap();
+    (
+        env.redact(&String::from_utf8_lossy(&out.stdout)),
+        env.redact(&String::from_utf8_lossy(&out.stderr)),
+        out.status.code().unwrap_or(-1),
+        elapsed,
+    )
+}
+
+/// A tree `p/` whose `goccia.json` is `make`'s special file.
+fn tree_with(make: impl Fn(&Path)) -> TestEnv {
+    let env = TestEnv::new();
+    env.mkdir("p");
+    make(&env.work.join("p/goccia.json"));
+    env
+}
+
+fn special_configs() -> Vec<(&'static str, TestEnv)> {
+    vec![
+        ("fifo", tree_with(mkfifo)),
+        (
+            "/dev/zero",
+            tree_with(|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
+        ),
+        (
+            "/dev/tty",
+            tree_with(|p| std::os::unix::fs::symlink("/dev/tty", p).unwrap()),
+        ),
+    ]
+}
+
+#[test]
+fn special_file_configs_end_at_once_with_a_clear_error() {
+    let msg = "Error: $ROOT/work/p/goccia.json: not a regular file\n";
+    for (what, env) in special_configs() {
+        let (out, err, code, took) = run_timed(&env, &["scan", "p"]);
+        assert!(took < Duration::from_secs(1), "scan {what}: {took:?}");
+        assert_eq!(code, 1, "scan {what}: {out}{err}");
+        assert!(
+            out.contains("$ROOT/work/p/goccia.json: not a regular file")
+                || out.contains("p/goccia.json: not a regular file"),
+            "scan {what}: {out}"
+        );
+
+        let (out, err, code, took) = run_timed(&env, &["trust", "p", "--yes"]);
+        assert!(took < Duration::from_secs(1), "trust {what}: {took:?}");
+        assert_eq!((code, err.as_str()), (1, msg), "trust {what}: {out}");
+        assert!(!env.default_store().exists());
+
+        let (out, err, code, took) = run_timed(&env, &["inspect", "p/goccia.json"]);
+        assert!(took < Duration::from_secs(1), "inspect {what}: {took:?}");
+        assert_eq!((code, err.as_str()), (1, msg), "inspect {what}: {out}");
+
+        // The config governing an input is never passed over for its type.
+        std::fs::write(env.work.join("p/a.js"), "").unwrap();
+        let (out, err, code, took) = run_timed(&env, &["check", "p/a.js"]);
+        assert!(took < Duration::from_secs(1), "check {what}: {took:?}");
+        assert_eq!((code, err.as_str()), (1, msg), "check {what}: {out}");
+    }
+}
+
+#[test]
+fn a_fifo_extends_target_is_refused_at_once() {
+    let env = TestEnv::new();
+    env.write(
+        "p/goccia.json",
+        r#"{"extends": "base.json", "permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    mkfifo(&env.work.join("p/base.json"));
+    let (out, err, code, took) = run_timed(&env, &["trust", "p", "--yes"]);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "Error: $ROOT/work/p/base.json: not a regular file\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_fifo_store_is_refused_at_once() {
+    let env = TestEnv::new();
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let store = env.root.join("fifo-store.json");
+    mkfifo(&store);
+    let flag = format!("--trust-store={}", store.display());
+    let expected = "Error: cannot read trust store $ROOT/fifo-store.json: not a regular file\n";
+    for args in [
+        vec![flag.as_str(), "trust", "p", "--yes"],
+        vec![flag.as_str(), "list"],
+    ] {
+        let (out, err, code, took) = run_timed(&env, &args);
+        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+        assert_eq!((code, err.as_str()), (1, expected), "{args:?}: {out}");
+    }
+    let (out, err, code, took) = run_timed(&env, &[flag.as_str(), "scan", "p"]);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn a_fifo_lock_file_fails_at_once_and_writes_nothing() {
+    let env = TestEnv::new();
+    env.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let store = env.root.join("s/trust.json");
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    mkfifo(&env.root.join("s/trust.json.lock"));
+    let flag = format!("--trust-store={}", store.display());
+    let (out, err, code, took) = run_timed(&env, &[flag.as_str(), "trust", "p", "--yes"]);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("$ROOT/s/trust.json.lock: not a regular file"),
+        "{err}"
+    );
+    assert!(!store.exists());
+}

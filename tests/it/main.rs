@@ -1,0 +1,29 @@
+//! The integration tests, one binary (each test binary links the whole
+//! crate, which costs minutes on two cores): one module per area, and the
+//! shared helpers in `common` (CLI runs in a temp home) and `tui_common`
+//! (TUI states and buffers). `fuzz` holds the property and mutation tests;
+//! its counting allocator (per thread) is the binary's global allocator.
+
+mod common;
+mod tui_common;
+
+mod cli_audit;
+mod cli_generate;
+mod cli_prompt;
+mod cli_store;
+mod cli_store_owner;
+mod cli_trust;
+mod cli_wysiwyt;
+mod conformance;
+mod fuzz;
+mod hostile_files;
+mod policy;
+mod policy_trust;
+mod state_dir_safety;
+mod store;
+mod tui_render;
+mod tui_store_safety;
+mod tui_tmux;
+mod tui_update;
+mod tui_walk;
+mod walk;

@@ -1,0 +1,799 @@
+//! The TUI in a real terminal: tmux runs the demo example and the real
+//! `goccia-trust` binary (temporary HOME, explicit `--trust-store=`), keys are sent with
+//! `send-keys`, the screen is read with `capture-pane`. Each test uses its
+//! own tmux server socket so it cannot touch anyone's sessions. Skipped
+//! (with a message) where tmux is not installed.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// One tmux server and session running a shell.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        crate::common::tool_available("tmux", "-V")
+    }
+
+    /// A 120x35 session running `sh` with a plain prompt, in a clean
+    /// environment so the user's shell config cannot change what we see.
+    fn start(name: &str) -> Tmux {
+        let socket = format!("goccia-trust-test-{}-{name}", std::process::id());
+        let t = Tmux { socket };
+        let status = Command::new("tmux")
+            .args([
+                "-L",
+                &t.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "120",
+                "-y",
+                "35",
+            ])
+            .args([
+                "env",
+                "-i",
+                "PATH=/usr/bin:/bin",
+                "TERM=xterm-256color",
+                "PS1=$ ",
+                "sh",
+            ])
+            .status()
+            .expect("tmux new-session");
+        assert!(status.success(), "tmux new-session failed");
+        t
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Keys in tmux's names (`q`, `Enter`, `Escape`, `Tab`, `Space`).
+    fn send_keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        self.tmux(&args);
+    }
+
+    /// Type a command line into the shell and run it.
+    fn run(&self, line: &str) {
+        self.send_keys(&["-l", line]);
+        self.send_keys(&["Enter"]);
+    }
+
+    fn capture(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// Poll the screen until `text` appears; panics with the screen after
+    /// `timeout`.
+    fn wait_for(&self, text: &str, timeout: Duration) -> String {
+        self.wait_until(&format!("{text:?}"), timeout, |s| s.contains(text))
+    }
+
+    /// Poll the screen until every one of `texts` is on it at once.
+    fn wait_for_all(&self, texts: &[&str], timeout: Duration) -> String {
+        self.wait_until(&format!("{texts:?}"), timeout, |s| {
+            texts.iter().all(|t| s.contains(t))
+        })
+    }
+
+    /// Poll the screen until `done` holds on a settled frame; panics with
+    /// the screen after `timeout`, naming what was awaited. A frame is
+    /// written in pieces, so a capture can show its first rows and the
+    /// previous frame's last ones: the screen counts only once two captures
+    /// a moment apart agree.
+    fn wait_until(&self, what: &str, timeout: Duration, done: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if done(&screen) {
+                std::thread::sleep(Duration::from_millis(40));
+                if self.capture() == screen {
+                    return screen;
+                }
+                continue;
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "timed out waiting for {what}; screen:\n{screen}\nprocesses:\n{}",
+                    self.pane_processes()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// What the pane's processes are doing (state and kernel wait channel
+    /// of every thread), so a timeout says whether the program was stuck
+    /// and where.
+    fn pane_processes(&self) -> String {
+        let pid = self.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "for p in {pid} $(pgrep -P {pid}); do for t in /proc/$p/task/*; do \
+                 echo \"$p $(cat $t/comm) $(cut -d' ' -f3 $t/stat) $(cat $t/wchan)\"; done; done",
+                pid = pid.trim()
+            ))
+            .output();
+        out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Whether the pane is on the alternate screen (the TUI's).
+    fn alternate_on(&self) -> bool {
+        self.tmux(&["display-message", "-p", "-t", "0", "#{alternate_on}"])
+            .trim()
+            == "1"
+    }
+
+    /// Whether the terminal is back in cooked mode with echo.
+    fn assert_cooked(&self) {
+        self.run("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo");
+        self.wait_for("icanon+echo+", Duration::from_secs(5));
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        // Our own server only (its private socket), never anyone else's.
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+/// The demo example, built by `cargo test` next to this test binary.
+fn demo() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let p = exe.parent()?.parent()?.join("examples").join("tui_demo");
+    if p.is_file() {
+        Some(p)
+    } else {
+        crate::common::skip_outside_ci(&format!(
+            "{} not built (cargo test builds it)",
+            p.display()
+        ));
+        None
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+#[test]
+fn demo_shows_the_list_and_quitting_restores_the_terminal() {
+    let (true, Some(demo)) = (Tmux::available(), demo()) else {
+        return;
+    };
+    let t = Tmux::start("quit");
+    t.wait_for("$", WAIT);
+    t.run(&format!("{} --delay-ms 20", demo.display()));
+    let screen = t.wait_for("7 configs · 3 need review", WAIT);
+    assert!(screen.contains("packages/api/goccia.toml"), "{screen}");
+    assert!(t.alternate_on(), "the TUI runs on the alternate screen");
+
+    t.send_keys(&["q"]);
+    let screen = t.wait_for("goccia-trust demo: bye", WAIT);
+    assert!(
+        !screen.contains("Configs 7/7"),
+        "the TUI is gone:\n{screen}"
+    );
+    assert!(!t.alternate_on(), "back on the main screen");
+    t.assert_cooked();
+}
+
+#[test]
+fn a_panicking_worker_restores_the_terminal() {
+    let (true, Some(demo)) = (Tmux::available(), demo()) else {
+        return;
+    };
+    let t = Tmux::start("panic");
+    t.wait_for("$", WAIT);
+    t.run(&format!("{} --panic-on-inspect", demo.display()));
+    t.wait_for("7 configs", WAIT);
+    t.send_keys(&["Enter"]);
+    let screen = t.wait_for("a background task panicked", WAIT);
+    assert!(screen.contains("demo panic in inspect"), "{screen}");
+    assert!(!t.alternate_on());
+    t.assert_cooked();
+}
+
+// ---------------------------------------------------------------------------
+// The real binary over the real core: a fixture tree in a tempdir, a
+// temporary HOME and an explicit `--trust-store=`.
+
+/// A fixture tree, its HOME and its store, all in one tempdir:
+///
+/// ```text
+/// repo/api/goccia.json      changed since trusted (+1 -1)
+/// repo/app/goccia.json      never trusted (JSON)
+/// repo/tools/goccia.json5   never trusted (JSON5)
+/// repo/web/goccia.toml      never trusted (TOML)
+/// repo/broken/goccia.json   error (malformed)
+/// ```
+struct Repo {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    repo: PathBuf,
+    store: PathBuf,
+}
+
+/// The list once the first scan is complete.
+const LOADED: &str = "5 configs · 4 need review · 1 error";
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let r = Repo {
+            home: root.join("home"),
+            repo: root.join("repo"),
+            store: root.join("state/trust.json"),
+            _dir: dir,
+        };
+        std::fs::create_dir_all(&r.home).unwrap();
+        r.write(
+            "api/goccia.json",
+            r#"{"permissions": {"allow-net": ["api.example.com"]}}"#,
+        );
+        let out = r.cli(&["trust", "api", "--yes"]);
+        assert!(out.status.success(), "{out:?}");
+        r.write(
+            "api/goccia.json",
+            r#"{"permissions": {"allow-net": ["api.example.com", "evil.example.com"]}}"#,
+        );
+        r.write(
+            "app/goccia.json",
+            r#"{"permissions": {"allow-net": ["app.example.com"]}}"#,
+        );
+        r.write(
+            "tools/goccia.json5",
+            "// build tools\n{ permissions: { 'allow-net': ['tools.example.com'] } }\n",
+        );
+        r.write(
+            "web/goccia.toml",
+            "[permissions]\nallow-net = [\"cdn.example.net\"]\n",
+        );
+        r.write("broken/goccia.json", "{\"permissions\": ");
+        r
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.repo.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn exe() -> &'static str {
+        env!("CARGO_BIN_EXE_goccia-trust")
+    }
+
+    fn store_arg(&self) -> String {
+        format!("--trust-store={}", self.store.display())
+    }
+
+    /// The CLI in the same environment the TUI gets.
+    fn cli(&self, args: &[&str]) -> std::process::Output {
+        Command::new(Self::exe())
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &self.home)
+            .current_dir(&self.repo)
+            .arg(self.store_arg())
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// `inspect --json` of one config (relative to the repo).
+    fn inspect(&self, rel: &str) -> serde_json::Value {
+        let out = self.cli(&["inspect", rel, "--json"]);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    fn store_bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.store).unwrap()
+    }
+
+    /// The store's `trusted` object, parsed.
+    fn entries(&self) -> serde_json::Map<String, serde_json::Value> {
+        let store: serde_json::Value = serde_json::from_slice(&self.store_bytes()).unwrap();
+        assert_eq!(store["version"], 1, "{store}");
+        store["trusted"].as_object().unwrap().clone()
+    }
+
+    /// The store holds an entry for `rel` that records exactly what
+    /// `inspect --json` reports for it now.
+    fn assert_recorded(&self, entries: &serde_json::Map<String, serde_json::Value>, rel: &str) {
+        let inspect = self.inspect(rel);
+        let key = inspect["key"].as_str().unwrap();
+        assert_eq!(key, self.repo.join(rel).to_str().unwrap());
+        let entry = entries
+            .get(key)
+            .unwrap_or_else(|| panic!("no entry for {key} in {entries:?}"));
+        assert_eq!(entry["sha256"], inspect["sha256"], "{rel}");
+        let block: serde_json::Value =
+            serde_json::from_str(inspect["block"].as_str().unwrap()).unwrap();
+        assert_eq!(entry["block"], block, "{rel}");
+        assert_eq!(entry["targets"], inspect["targets"], "{rel}");
+        assert_eq!(
+            entry["trustedBy"],
+            format!("goccia-trust {}", env!("CARGO_PKG_VERSION")),
+        );
+        assert_eq!(inspect["state"], "trusted", "{rel}: {inspect}");
+    }
+
+    /// Start the TUI over the repo in a fresh 120x35 tmux and wait for the
+    /// complete list. The shell prints `goccia-trust exited N` when it ends.
+    fn open(&self, name: &str) -> Tmux {
+        let t = Tmux::start(name);
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} {} {} .; echo \"goccia-trust exited $?\"",
+            self.repo.display(),
+            self.home.display(),
+            Self::exe(),
+            self.store_arg(),
+        ));
+        let screen = t.wait_for(LOADED, WAIT);
+        assert!(t.alternate_on(), "the TUI runs on the alternate screen");
+        // Needs review first (changed, then never trusted), errors after.
+        let rows: Vec<&str> = [
+            "api/goccia.json",
+            "app/goccia.json",
+            "tools/goccia.json5",
+            "web/goccia.toml",
+            "broken/goccia.json",
+        ]
+        .iter()
+        .map(|p| row(&screen, p))
+        .collect();
+        assert!(
+            rows[0].contains("changed") && rows[0].contains("+1 -1"),
+            "{screen}"
+        );
+        for r in &rows[1..4] {
+            assert!(
+                r.contains("never trusted") && r.contains("1 request"),
+                "{screen}"
+            );
+        }
+        assert!(
+            rows[4].contains("error") && rows[4].contains("Unexpected end of"),
+            "the error, not its path, in the summary:\n{screen}"
+        );
+        let order: Vec<usize> = rows.iter().map(|r| screen.find(r).unwrap()).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{screen}");
+        t
+    }
+
+    /// Quit with `q` and check the terminal is back to normal.
+    fn quit(&self, t: &Tmux) {
+        t.send_keys(&["q"]);
+        let screen = t.wait_for("goccia-trust exited 0", WAIT);
+        assert!(!screen.contains(LOADED), "the TUI is gone:\n{screen}");
+        assert!(!t.alternate_on(), "back on the main screen");
+        t.assert_cooked();
+    }
+}
+
+/// The list row of the config at `path`: the left pane's first line
+/// naming it.
+fn row<'a>(screen: &'a str, path: &str) -> &'a str {
+    let needle = format!(" {path} ");
+    screen
+        .lines()
+        .filter(|l| l.starts_with('│'))
+        .filter_map(|l| l.split("││").next())
+        .find(|l| l.contains(&needle))
+        .unwrap_or_else(|| panic!("no row for {path}:\n{screen}"))
+}
+
+/// The lock `update_store` takes, held from this process until dropped.
+struct HeldLock(std::fs::File);
+
+impl HeldLock {
+    fn on(store: &std::path::Path) -> HeldLock {
+        let mut path = store.as_os_str().to_owned();
+        path.push(".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        fs4::FileExt::lock(&file).unwrap();
+        HeldLock(file)
+    }
+}
+
+impl Drop for HeldLock {
+    fn drop(&mut self) {
+        let _ = fs4::FileExt::unlock(&self.0);
+    }
+}
+
+#[test]
+fn real_binary_trusts_a_config_after_confirmation() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let before = r.entries();
+    assert_eq!(before.len(), 1);
+    let t = r.open("real");
+
+    // The changed config is first and selected: trust its new block.
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("Trust 1 config file?", WAIT);
+    assert!(screen.contains("api/goccia.json (changed)"), "{screen}");
+    assert!(
+        screen.contains("allow-net: api.example.com, evil.example.com"),
+        "{screen}"
+    );
+    assert_eq!(r.entries(), before, "nothing is written before y");
+    t.send_keys(&["y"]);
+    let screen = t.wait_for_all(
+        &[
+            "Trusted 1 config file in",
+            "5 configs · 3 need review · 1 error",
+        ],
+        WAIT,
+    );
+    assert!(
+        row(&screen, "api/goccia.json").contains("trusted"),
+        "{screen}"
+    );
+    let entries = r.entries();
+    assert_eq!(entries.len(), 1, "exactly that entry: {entries:?}");
+    r.assert_recorded(&entries, "api/goccia.json");
+
+    // The store view lists it; untrust it from there.
+    t.send_keys(&["Tab"]);
+    let screen = t.wait_for("Trust store 1", WAIT);
+    assert!(row(&screen, "api/goccia.json").contains("ok"), "{screen}");
+    t.send_keys(&["u"]);
+    let screen = t.wait_for("Untrust 1 config file?", WAIT);
+    assert!(
+        screen.contains("- allow-net: api.example.com, evil.example.com"),
+        "{screen}"
+    );
+    t.send_keys(&["y"]);
+    t.wait_for_all(&["Removed trust for 1 config file", "Trust store 0"], WAIT);
+    assert!(r.entries().is_empty(), "the store is empty again");
+
+    r.quit(&t);
+}
+
+#[test]
+fn real_binary_shows_what_changed_since_trusted() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open("diff");
+    // The changed config is selected first: its detail shows the diff.
+    let screen = t.capture();
+    let detail: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| l.split("││").nth(1))
+        .map(str::trim_end)
+        .collect();
+    let removed = detail
+        .iter()
+        .position(|l| l.contains("- allow-net: api.example.com") && !l.contains("evil"));
+    let added = detail
+        .iter()
+        .position(|l| l.contains("+ allow-net: api.example.com, evil.example.com"));
+    assert!(
+        matches!((removed, added), (Some(a), Some(b)) if a < b),
+        "{screen}"
+    );
+    // Another config's detail has no diff markers.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("path     app/goccia.json", WAIT);
+    assert!(!screen.contains("evil.example.com"), "{screen}");
+    r.quit(&t);
+}
+
+#[test]
+fn real_binary_trusts_two_marked_configs() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let before = r.entries();
+    let t = r.open("mark");
+    // Rows: api, app, tools, web, broken. Mark app and tools.
+    t.send_keys(&["j", "Space", "Space"]);
+    t.wait_for("2 marked", WAIT);
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("Trust 2 config files?", WAIT);
+    for shown in ["app/goccia.json (new)", "tools/goccia.json5 (new)"] {
+        assert!(screen.contains(shown), "{shown}:\n{screen}");
+    }
+    for not_shown in ["web/goccia.toml (", "api/goccia.json ("] {
+        assert!(!screen.contains(not_shown), "{not_shown}:\n{screen}");
+    }
+    t.send_keys(&["y"]);
+    let screen = t.wait_for_all(
+        &[
+            "Trusted 2 config files in",
+            "5 configs · 2 need review · 1 error",
+        ],
+        WAIT,
+    );
+    assert!(!screen.contains("marked"), "marks are cleared:\n{screen}");
+    let entries = r.entries();
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    r.assert_recorded(&entries, "app/goccia.json");
+    r.assert_recorded(&entries, "tools/goccia.json5");
+    let api = r.repo.join("api/goccia.json");
+    let api = api.to_str().unwrap();
+    assert_eq!(entries[api], before[api], "the other entry is untouched");
+    r.quit(&t);
+}
+
+#[test]
+fn real_binary_reports_a_held_lock_and_writes_nothing() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let before = r.store_bytes();
+    let t = r.open("lock");
+    let lock = HeldLock::on(&r.store);
+    t.send_keys(&["j", "t"]);
+    t.wait_for("Trust 1 config file?", WAIT);
+    t.send_keys(&["y"]);
+    // The store waits for the lock (10 s) before giving up.
+    let screen = t.wait_for(
+        "Nothing was written: store is locked",
+        Duration::from_secs(30),
+    );
+    let status = screen.lines().rev().nth(1).unwrap();
+    assert!(
+        status.contains("store is locked"),
+        "in the status bar:\n{screen}"
+    );
+    assert!(!screen.contains("Writing the store"), "{screen}");
+    assert_eq!(r.store_bytes(), before, "nothing was written");
+    assert!(t.alternate_on(), "the TUI keeps running");
+
+    // Still usable: once the lock is free, the same trust goes through.
+    drop(lock);
+    t.send_keys(&["t"]);
+    t.wait_for("Trust 1 config file?", WAIT);
+    t.send_keys(&["y"]);
+    t.wait_for_all(
+        &[
+            "Trusted 1 config file in",
+            "5 configs · 3 need review · 1 error",
+        ],
+        WAIT,
+    );
+    r.assert_recorded(&r.entries(), "app/goccia.json");
+    r.quit(&t);
+}
+
+#[test]
+fn real_binary_rescans_with_r() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open("rescan");
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    r.write(
+        "docs/goccia.json",
+        r#"{"permissions": {"allow-net": ["docs.example.com"]}}"#,
+    );
+    std::fs::remove_file(r.repo.join("broken/goccia.json")).unwrap();
+    t.send_keys(&["r"]);
+    let screen = t.wait_for("5 configs · 5 need review · 0 errors", WAIT);
+    assert!(
+        row(&screen, "web/goccia.toml").contains("2 requests"),
+        "{screen}"
+    );
+    assert!(
+        row(&screen, "docs/goccia.json").contains("never trusted"),
+        "{screen}"
+    );
+    assert!(!screen.contains("broken/goccia.json"), "{screen}");
+    r.quit(&t);
+}
+
+#[test]
+fn real_binary_refuses_a_stale_commit() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let before = r.store_bytes();
+    let t = r.open("stale");
+    t.send_keys(&["j", "t"]);
+    let screen = t.wait_for("Trust 1 config file?", WAIT);
+    assert!(screen.contains("allow-net: app.example.com"), "{screen}");
+    // The file changes after the confirmation showed it.
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com", "more.example.com"]}}"#,
+    );
+    t.send_keys(&["y"]);
+    t.wait_for_all(
+        &[
+            "Refused: app/goccia.json changed since shown; nothing was written",
+            LOADED,
+        ],
+        WAIT,
+    );
+    assert_eq!(r.store_bytes(), before, "nothing was written");
+    // The new state is shown, and trusting it now records the new block.
+    let screen = t.wait_for("path     app/goccia.json", WAIT);
+    assert!(
+        row(&screen, "app/goccia.json").contains("1 request"),
+        "{screen}"
+    );
+    assert!(screen.contains("more.example.com"), "{screen}");
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("Trust 1 config file?", WAIT);
+    assert!(
+        screen.contains("allow-net: app.example.com, more.example.com"),
+        "{screen}"
+    );
+    t.send_keys(&["y"]);
+    t.wait_for("Trusted 1 config file in", WAIT);
+    r.assert_recorded(&r.entries(), "app/goccia.json");
+    r.quit(&t);
+}
+
+/// Issue 10: a store directory others can write is announced by a banner
+/// on the real terminal, and a commit from the TUI writes nothing.
+#[test]
+fn real_binary_shows_a_banner_for_a_store_others_can_write() {
+    if !Tmux::available() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let r = Repo::new();
+    let dir = r.store.parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let before = r.store_bytes();
+    let t = r.open("banner");
+    let screen = t.wait_for("Warning: the trust store directory", WAIT);
+    let first = screen.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("⚠ Warning: the trust store directory"),
+        "the banner is the top row:\n{screen}"
+    );
+    assert!(
+        screen.contains("is writable by others (mode 0777); run chmod 700"),
+        "{screen}"
+    );
+    t.send_keys(&["j", "t"]);
+    t.wait_for("Trust 1 config file?", WAIT);
+    t.send_keys(&["y"]);
+    let screen = t.wait_for("Nothing was written", WAIT);
+    assert!(screen.contains("writable by others"), "{screen}");
+    assert_eq!(r.store_bytes(), before, "nothing was written");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "store and lock only"
+    );
+    r.quit(&t);
+}
+
+/// The pid of the program the pane's shell is running.
+fn pane_child(t: &Tmux) -> i32 {
+    let shell = t.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+    let out = Command::new("pgrep")
+        .args(["-P", shell.trim()])
+        .output()
+        .expect("pgrep");
+    let pids = String::from_utf8_lossy(&out.stdout);
+    let pids: Vec<i32> = pids.lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(pids.len(), 1, "one program under the shell: {pids:?}");
+    pids[0]
+}
+
+#[test]
+fn real_binary_restores_the_terminal_on_termination_signals() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    for (sig, name) in [
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+        (libc::SIGINT, "int"),
+        (libc::SIGQUIT, "quit"),
+    ] {
+        let t = r.open(&format!("signal-{name}"));
+        let fmt = |f: &str| t.tmux(&["display-message", "-p", "-t", "0", f]);
+        assert_eq!(
+            fmt("#{cursor_flag}").trim(),
+            "0",
+            "the TUI hides the cursor"
+        );
+        assert_eq!(
+            fmt("#{mouse_any_flag}").trim(),
+            "1",
+            "the TUI tracks the mouse"
+        );
+        let pid = pane_child(&t);
+        assert_eq!(unsafe { libc::kill(pid, sig) }, 0);
+        let screen = t.wait_for(&format!("goccia-trust exited {}", 128 + sig), WAIT);
+        assert!(!screen.contains(LOADED), "the TUI is gone:\n{screen}");
+        assert!(!t.alternate_on(), "{name}: back on the main screen");
+        assert_eq!(fmt("#{cursor_flag}").trim(), "1", "{name}: cursor shown");
+        assert_eq!(fmt("#{mouse_any_flag}").trim(), "0", "{name}: mouse off");
+        t.assert_cooked();
+    }
+}
+
+#[test]
+fn real_binary_shows_where_a_linked_scope_leads_before_trusting() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    // `app/data` is a link to the user's `~/.ssh` (issue 8, attack 3).
+    let ssh = r.home.join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::os::unix::fs::symlink(&ssh, r.repo.join("app/data")).unwrap();
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"]}}"#,
+    );
+    let t = Tmux::start("destination");
+    t.wait_for("$", WAIT);
+    t.run(&format!(
+        "cd {} && HOME={} {} {} .; echo \"goccia-trust exited $?\"",
+        r.repo.display(),
+        r.home.display(),
+        Repo::exe(),
+        r.store_arg(),
+    ));
+    t.wait_for(LOADED, WAIT);
+    // The detail pane of `app` names the destination.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for_all(&["path     app/goccia.json", "» allow-read"], WAIT);
+    assert!(screen.contains("resolves to"), "{screen}");
+    // So does the confirmation, below the request line it belongs to.
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("Trust 1 config file?", WAIT);
+    let popup = &screen[screen.find("app/goccia.json (new)").unwrap()..];
+    let request = popup.find("allow-read: ").expect("the request line");
+    let destination = popup.find("» allow-read ").expect("the destination line");
+    assert!(request < destination, "{screen}");
+    assert!(
+        popup[destination..].contains(".ssh"),
+        "the destination names ~/.ssh:\n{screen}"
+    );
+    t.send_keys(&["y"]);
+    t.wait_for("Trusted 1 config file in", WAIT);
+    let entries = r.entries();
+    r.assert_recorded(&entries, "app/goccia.json");
+    let key = r.repo.join("app/goccia.json");
+    assert_eq!(
+        entries[key.to_str().unwrap()]["targets"][r.repo.join("app/data").to_str().unwrap()],
+        ssh.to_str().unwrap()
+    );
+    r.quit(&t);
+}

@@ -1,0 +1,384 @@
+//! `update` driven by keys and worker messages, with effects run against
+//! the fake backend: navigation, filters, marks, confirmations, refusals.
+
+use crate::tui_common as common;
+
+use common::Harness;
+use goccia_trust::core::review::report::{ConfigState, DiffLine};
+use goccia_trust::tui::backend::CommitError;
+use goccia_trust::tui::fixtures;
+use goccia_trust::tui::msg::{Effect, Msg, Pending};
+use goccia_trust::tui::state::{Mode, View};
+
+const ORDER: [&str; 7] = [
+    "packages/api/goccia.toml",
+    "packages/web/goccia.json5",
+    "scripts/goccia.toml",
+    "tools/goccia.json",
+    "goccia.json",
+    "bench/goccia.json",
+    "docs/goccia.json",
+];
+
+#[test]
+fn needs_review_first_then_key_order() {
+    let h = Harness::new(fixtures::sample());
+    assert_eq!(h.visible_paths(), ORDER);
+    assert!(!h.state.scan.running);
+    assert_eq!(h.state.store.entries.len(), 4);
+}
+
+#[test]
+fn navigation_moves_and_clamps() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("j");
+    assert_eq!(h.selected_path(), ORDER[1]);
+    h.keys("<down><down>");
+    assert_eq!(h.selected_path(), ORDER[3]);
+    h.keys("G");
+    assert_eq!(h.selected_path(), ORDER[6]);
+    h.keys("j");
+    assert_eq!(h.selected_path(), ORDER[6], "stays on the last row");
+    h.keys("gk");
+    assert_eq!(h.selected_path(), ORDER[0], "stays on the first row");
+    h.keys("<pgdn>");
+    assert_eq!(
+        h.selected_path(),
+        ORDER[6],
+        "a page is longer than the list"
+    );
+    h.keys("<pgup>");
+    assert_eq!(h.selected_path(), ORDER[0]);
+}
+
+#[test]
+fn page_moves_scroll_a_long_list() {
+    let mut h = Harness::new(fixtures::generated(1000));
+    h.send(Msg::Resize(120, 35));
+    h.keys("<pgdn><pgdn>");
+    let c = h.state.cursor;
+    assert!(c.selected > 40 && c.selected < 80, "{c:?}");
+    assert!(
+        c.offset <= c.selected && c.selected < c.offset + 35,
+        "{c:?}"
+    );
+    h.keys("G");
+    assert_eq!(h.state.cursor.selected, 999);
+}
+
+#[test]
+fn path_filter_and_state_filter() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("/packages");
+    assert_eq!(h.state.mode, Mode::Filter);
+    assert_eq!(h.visible_paths(), &ORDER[..2]);
+    h.keys("<bs><bs><bs><bs><bs><bs><bs><bs>web<enter>");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert_eq!(h.visible_paths(), [ORDER[1]]);
+    // `q` typed in the query is text, not quit.
+    h.keys("/q");
+    assert!(!h.state.quit);
+    assert!(h.visible_paths().is_empty());
+    h.keys("<esc>");
+    assert_eq!(h.state.query, "");
+    assert_eq!(h.visible_paths().len(), 7);
+
+    h.keys("s");
+    assert_eq!(h.state.state_filter, Some(ConfigState::Changed));
+    assert_eq!(h.visible_paths(), [ORDER[0]]);
+    h.keys("s");
+    assert_eq!(h.visible_paths(), &ORDER[1..3]);
+    h.keys("<esc>");
+    assert_eq!(h.state.state_filter, None);
+}
+
+#[test]
+fn filter_keeps_the_selection_on_the_same_config() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("jj");
+    assert_eq!(h.selected_path(), "scripts/goccia.toml");
+    h.keys("/s<enter>");
+    assert_eq!(h.selected_path(), "scripts/goccia.toml");
+}
+
+#[test]
+fn marking_and_trusting_several() {
+    let mut h = Harness::new(fixtures::sample());
+    // Mark api (changed), web (never trusted) and tools (error).
+    h.keys("  j ");
+    assert_eq!(h.state.marked.len(), 3);
+    h.keys("t");
+    let Mode::Confirm(c) = &h.state.mode else {
+        panic!("expected a confirmation, got {:?}", h.state.mode)
+    };
+    let Pending::Trust(shown) = &c.pending else {
+        panic!()
+    };
+    let keys: Vec<_> = shown.iter().map(|r| r.display_path.as_str()).collect();
+    assert_eq!(keys, [ORDER[0], ORDER[1]]);
+    assert_eq!(c.skipped, [(ORDER[3].to_string(), "does not load")]);
+
+    h.keys("y");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert!(h.state.marked.is_empty());
+    let status = h.state.status.clone().unwrap();
+    assert!(!status.is_error);
+    assert_eq!(status.text, "Trusted 2 config files in /fake/trust.json");
+    // The rescan after the commit shows both as trusted.
+    let trusted = h
+        .state
+        .configs
+        .iter()
+        .filter(|c| c.state == ConfigState::Trusted)
+        .count();
+    assert_eq!(trusted, 3);
+    assert_eq!(h.state.store.entries.len(), 5);
+}
+
+#[test]
+fn cancel_writes_nothing() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("t");
+    assert!(matches!(h.state.mode, Mode::Confirm(_)));
+    h.keys("n");
+    assert_eq!(h.state.mode, Mode::Normal);
+    h.keys("t<esc>");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert!(h.backend.data().calls.is_empty());
+    assert!(!h.effects.iter().any(|e| matches!(e, Effect::Commit(_))));
+}
+
+#[test]
+fn trusting_a_trusted_config_does_nothing() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("jjjjt");
+    assert_eq!(h.selected_path(), "goccia.json");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("already trusted")
+    );
+}
+
+#[test]
+fn stale_commit_is_refused_and_the_new_state_shown() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("j");
+    h.keys("t");
+    assert!(matches!(h.state.mode, Mode::Confirm(_)));
+    // While the confirmation is open, the config changes on disk.
+    {
+        let mut d = h.backend.data();
+        let web = d
+            .fixture
+            .configs
+            .iter_mut()
+            .find(|c| c.display_path == ORDER[1])
+            .unwrap();
+        web.lines
+            .push(DiffLine::Unchanged("allow-read: any path".into()));
+        web.sha256 = Some("0".repeat(64));
+    }
+    h.keys("y");
+    assert_eq!(h.state.mode, Mode::Normal);
+    let status = h.state.status.clone().unwrap();
+    assert!(status.is_error);
+    assert!(status.text.starts_with("Refused:"), "{}", status.text);
+    assert!(status.text.contains(ORDER[1]));
+    // Nothing was recorded, and the list shows what is on disk now.
+    assert!(
+        h.state
+            .store
+            .entries
+            .iter()
+            .all(|e| e.display_path != ORDER[1])
+    );
+    let web = h
+        .state
+        .configs
+        .iter()
+        .find(|c| c.display_path == ORDER[1])
+        .unwrap();
+    assert_eq!(web.state, ConfigState::NeverTrusted);
+    assert_eq!(web.lines.len(), 5);
+    assert_eq!(web.sha256.as_deref(), Some("0".repeat(64).as_str()));
+}
+
+#[test]
+fn a_held_lock_is_a_status_not_a_crash() {
+    let mut h = Harness::new(fixtures::sample());
+    h.backend.data().fail_next_commit = Some(CommitError::Locked(
+        "trust.json.lock is held by pid 4242".into(),
+    ));
+    h.keys(" t");
+    h.keys("y");
+    let status = h.state.status.clone().unwrap();
+    assert!(status.is_error);
+    assert_eq!(
+        status.text,
+        "Nothing was written: store is locked: trust.json.lock is held by pid 4242"
+    );
+    assert_eq!(h.state.marked.len(), 1, "marks survive for a retry");
+}
+
+#[test]
+fn an_unreadable_store_is_shown() {
+    let mut h = Harness::new(fixtures::sample());
+    h.backend.data().store_error = Some("trust.json: expected `{` at line 1".into());
+    h.keys("r");
+    assert_eq!(
+        h.state.store.error.as_deref(),
+        Some("trust.json: expected `{` at line 1")
+    );
+    assert!(h.state.status.as_ref().unwrap().is_error);
+}
+
+#[test]
+fn untrust_and_prune_from_the_store_view() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("<tab>");
+    assert_eq!(h.state.view, View::Store);
+    // Store order is key order: notes, old-shop (missing), shop/goccia.json, api.
+    h.keys("G u");
+    let Mode::Confirm(c) = &h.state.mode else {
+        panic!()
+    };
+    assert_eq!(
+        c.pending.keys(),
+        ["/home/dev/shop/packages/api/goccia.toml"]
+    );
+    h.keys("y");
+    assert_eq!(h.state.store.entries.len(), 3);
+
+    h.keys("p");
+    let Mode::Confirm(c) = &h.state.mode else {
+        panic!()
+    };
+    assert!(matches!(c.pending, Pending::Prune(_)));
+    assert_eq!(c.pending.keys(), ["/home/dev/old-shop/goccia.json"]);
+    h.keys("y");
+    assert_eq!(h.state.store.entries.len(), 2);
+    assert_eq!(
+        h.state.status.as_ref().unwrap().text,
+        "Pruned 1 missing entry"
+    );
+}
+
+#[test]
+fn results_of_a_superseded_scan_are_ignored() {
+    let mut h = Harness::new(fixtures::sample());
+    let old_job = h.state.scan.job;
+    h.keys("r");
+    assert!(h.state.scan.job > old_job);
+    let before = h.state.configs.len();
+    h.send(Msg::ScanFound {
+        job: old_job,
+        reports: fixtures::generated(3).configs,
+    });
+    h.send(Msg::ScanDone {
+        job: old_job,
+        dirs: 1,
+        configs: 3,
+    });
+    assert_eq!(h.state.configs.len(), before);
+}
+
+#[test]
+fn help_and_inspect_open_and_close() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("?");
+    assert!(matches!(h.state.mode, Mode::Help { .. }));
+    h.keys("jjG");
+    h.keys("q");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert!(!h.state.quit);
+    h.keys("j<enter>");
+    let Mode::Inspect(iv) = &h.state.mode else {
+        panic!()
+    };
+    let data = iv.data.clone().unwrap().unwrap();
+    assert_eq!(data.files.len(), 2, "the config and the file it extends");
+    h.keys("<esc>q");
+    assert!(h.state.quit);
+}
+
+#[test]
+fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use goccia_trust::tui::update::update;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("jjjj");
+    let selected = h.selected_path();
+    assert_eq!(selected, ORDER[4]);
+    let all = h.state.configs.clone();
+    // `r`, with the scan's results delivered by hand: first a batch without
+    // the selected config, then the rest.
+    let r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE);
+    let effects = update(&mut h.state, Msg::Key(r));
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    let (with, without): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.display_path == selected);
+    let (first, rest) = without.split_at(2);
+    h.send(Msg::ScanFound {
+        job,
+        reports: first.to_vec(),
+    });
+    let mut rest = rest.to_vec();
+    rest.extend(with);
+    h.send(Msg::ScanFound { job, reports: rest });
+    assert_eq!(h.selected_path(), selected);
+    h.send(Msg::ScanDone {
+        job,
+        dirs: 1,
+        configs: h.state.configs.len() as u64,
+    });
+    assert_eq!(h.selected_path(), selected);
+
+    // A row the user picks while the scan runs is not taken back.
+    let effects = update(&mut h.state, Msg::Key(r));
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    let all = h.state.configs.clone();
+    let (with, without): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.display_path == selected);
+    h.send(Msg::ScanFound {
+        job,
+        reports: without,
+    });
+    h.keys("g");
+    let picked = h.selected_path();
+    h.send(Msg::ScanFound { job, reports: with });
+    assert_eq!(h.selected_path(), picked);
+}
+
+#[test]
+fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
+    use goccia_trust::tui::state::State;
+    use goccia_trust::tui::update::{init, update};
+    let all = Harness::new(fixtures::sample()).state.configs;
+    let mut state = State::new("/home/dev/shop");
+    let effects = init(&mut state);
+    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    // The top row's config arrives last.
+    let (top, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|c| c.display_path == ORDER[0]);
+    for batch in [rest, top] {
+        update(
+            &mut state,
+            Msg::ScanFound {
+                job,
+                reports: batch,
+            },
+        );
+    }
+    let selected = state.selected_config().unwrap().display_path.clone();
+    assert_eq!(selected, ORDER[0]);
+}

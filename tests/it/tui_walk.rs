@@ -1,0 +1,110 @@
+//! The interactive review over a tree with a link out of it: the real core
+//! reports the link, and the status line shows it once the scan is done.
+
+use crate::tui_common;
+
+use std::ops::ControlFlow;
+
+use goccia_trust::core::env::Env;
+use goccia_trust::tui::backend::{ScanEvent, TuiBackend};
+use goccia_trust::tui::core_backend::CoreBackend;
+use goccia_trust::tui::fixtures;
+use goccia_trust::tui::msg::Msg;
+use goccia_trust::tui::theme::Theme;
+use tui_common::{Harness, draw, text};
+
+#[test]
+fn the_core_reports_links_out_of_the_tree_to_the_tui() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("repo")).unwrap();
+    std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+    std::fs::write(
+        root.join("elsewhere/goccia.json"),
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(root.join("elsewhere"), root.join("repo/vendor")).unwrap();
+    let env = Env {
+        cwd: root.to_str().unwrap().to_string(),
+        home: root.join("home").to_str().unwrap().to_string(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+        ..Env::default()
+    };
+    let backend = CoreBackend::new(env, Err("no store".into()));
+    let mut walk = None;
+    let mut found = 0;
+    backend.scan("repo", &mut |e| {
+        match e {
+            ScanEvent::Walk {
+                unreadable,
+                not_followed,
+            } => walk = Some((unreadable, not_followed)),
+            ScanEvent::Found(_) => found += 1,
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    });
+    assert_eq!(found, 0, "nothing behind the link is scanned");
+    let elsewhere = root.join("elsewhere");
+    assert_eq!(
+        walk,
+        Some((
+            vec![],
+            vec![format!(
+                "not followed: repo/vendor -> {} (outside repo/)",
+                elsewhere.display()
+            )]
+        ))
+    );
+}
+
+#[test]
+fn the_status_line_shows_what_the_walk_left_out() {
+    let mut h = Harness::new(fixtures::sample());
+    let job = h.state.scan.job;
+    h.send(Msg::ScanWalk {
+        job,
+        unreadable: vec!["cannot read shop/locked: Permission denied".into()],
+        not_followed: vec![
+            "not followed: shop/a -> /x (outside shop/)".into(),
+            "not followed: shop/b -> / (outside shop/)".into(),
+        ],
+    });
+    let screen = text(&draw(&h.state, &Theme::default(), 200, 30));
+    assert!(
+        screen.contains(" cannot read shop/locked: Permission denied "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(" 2 links out of the tree not followed (goccia-trust scan lists them)"),
+        "{screen}"
+    );
+    // A rescan starts over.
+    h.keys("r");
+    assert!(h.state.scan.unreadable.is_empty() && h.state.scan.not_followed.is_empty());
+}
+
+#[test]
+fn inspecting_a_fifo_config_does_not_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let fifo = root.join("goccia.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let env = Env {
+        cwd: root.to_str().unwrap().to_string(),
+        home: root.join("home").to_str().unwrap().to_string(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+        ..Env::default()
+    };
+    let backend = CoreBackend::new(env, Err("no store".into()));
+    let start = std::time::Instant::now();
+    let data = backend.inspect(fifo.to_str().unwrap()).unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+    let expected = format!("{}: not a regular file", fifo.display());
+    assert_eq!(data.error.as_deref(), Some(expected.as_str()));
+    assert_eq!(data.files[0].source, Err("not a regular file".to_string()));
+}
