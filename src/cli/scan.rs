@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
-use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
+use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -58,7 +58,7 @@ pub fn store_or_empty_warned(
     (store, loc, error, warnings)
 }
 
-pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
@@ -70,10 +70,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     let (reports, found) = match scan_walk(&paths, env, &store) {
         Ok(r) => r,
-        Err(e) => {
-            io.error_text(&e.to_string());
-            return exit::FAILURE;
-        }
+        Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
     };
     if args.json {
         let doc = JsonScan {
@@ -87,7 +84,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 .map(JsonNotFollowed::from)
                 .collect(),
         };
-        let _ = io.out.write_all(to_json(&doc).as_bytes());
+        io.out.write_all(to_json(&doc).as_bytes())?;
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(
@@ -100,26 +97,33 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             .iter()
             .map(|r| values.report(r).into_owned())
             .collect();
-        let _ = io.out.write_all(render_table(&shown).as_bytes());
-        print_not_followed(&found, &paths, env, io);
+        io.out.write_all(render_table(&shown).as_bytes())?;
+        print_not_followed(&found, &paths, env, io)?;
     }
     // A config may hide in what could not be read: that fails the scan.
     let unreadable = warn_unreadable(&found, &paths, env, io);
-    let code = worst_exit(&reports);
+    Ok(exit::worst(
+        worst_exit(&reports),
+        unreadable_exit(unreadable),
+    ))
+}
+
+/// What a walk that could not read part of a PATH adds to the exit code.
+pub fn unreadable_exit(unreadable: bool) -> u8 {
     if unreadable {
-        code.max(exit::FAILURE)
+        exit::FAILURE
     } else {
-        code
+        exit::SUCCESS
     }
 }
 
 /// The exit code of a scan: the worst error class among its configs.
 pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
-    reports
-        .iter()
-        .filter_map(|r| r.error.as_ref().map(|e| e.class.code()))
-        .max()
-        .unwrap_or(exit::SUCCESS)
+    exit::worst_of(
+        reports
+            .iter()
+            .filter_map(|r| r.error.as_ref().map(|e| e.class.code())),
+    )
 }
 
 /// A readable table: state, path, summary; a changed config's lines below it.
