@@ -335,3 +335,42 @@ fn check_blocked_wins_over_an_unreadable_directory() {
     assert_eq!(doc["blocked"], true);
     assert_eq!(doc["unreadable"].as_array().unwrap().len(), 1);
 }
+
+/// The exit class of a config that fails to load is GocciaScript's (spec
+/// goccia-reference.md §1-§4, §14): a syntax error, like every invalid
+/// value, is 1; a malformed block is 2. `trust` and `inspect` end with it,
+/// `scan` lists the row and exits with the worst class.
+#[test]
+fn a_json_syntax_error_is_exit_1_and_a_malformed_block_exit_2() {
+    let env = TestEnv::new();
+    let cases = [
+        ("json/goccia.json", "{\"permissions\": ", 1),
+        ("toml/goccia.toml", "permissions = [\n", 1),
+        ("empty/goccia.json", "", 1),
+        (
+            "scope/goccia.json",
+            r#"{"permissions": {"allow-net": ["a b"]}}"#,
+            1,
+        ),
+        ("extends/goccia.json", r#"{"extends": "nope.json"}"#, 1),
+        ("perm/goccia.json", r#"{"permissions": true}"#, 2),
+        ("cli/goccia.json", r#"{"trust-store": "x"}"#, 2),
+    ];
+    for (file, text, code) in cases {
+        env.write(file, text);
+        let dir = file.split('/').next().unwrap();
+        let out = env.run(&["inspect", file]);
+        assert_eq!(out.code, code, "inspect {file}: {out}");
+        assert!(out.stderr.starts_with("Error: "), "{out}");
+        let out = env.run(&["trust", dir, "--yes"]);
+        assert_eq!(out.code, code, "trust {file}: {out}");
+        assert!(
+            !env.default_store().exists(),
+            "trust {file} wrote the store"
+        );
+        let out = env.run(&["scan", dir]);
+        assert_eq!(out.code, code, "scan {file}: {out}");
+    }
+    let out = env.run(&["scan", "json", "perm"]);
+    assert_eq!(out.code, 2, "{out}");
+}
