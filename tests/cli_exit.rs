@@ -374,3 +374,51 @@ fn a_json_syntax_error_is_exit_1_and_a_malformed_block_exit_2() {
     let out = env.run(&["scan", "json", "perm"]);
     assert_eq!(out.code, 2, "{out}");
 }
+
+/// Every line reaches the terminal through a command's `Io` and every exit
+/// code through `cli::finish`: no `println!` (which panics on a closed
+/// stdout) and no `process::exit` (which would leave a lock or temp file
+/// behind) anywhere in the program's own code. Test code is exempt.
+#[test]
+fn nothing_prints_or_exits_outside_the_one_path() {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, found);
+                continue;
+            }
+            let name = path.file_name().unwrap().to_str().unwrap();
+            if !name.ends_with(".rs") || name == "tests.rs" || name.ends_with("_tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // The program's code ends where its test module starts.
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for (n, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                for banned in [
+                    "println!(",
+                    "print!(",
+                    "eprintln!(",
+                    "eprint!(",
+                    "process::exit(",
+                    "dbg!(",
+                ] {
+                    if line.contains(banned) {
+                        found.push(format!("{}:{}: {line}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -102,3 +102,94 @@ impl From<io::Error> for CliError {
 
 /// What every command returns: its exit code when it ran to its end.
 pub type CliResult = Result<u8, CliError>;
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::cli::terminal::Escaping;
+    use crate::cli::{Io, finish};
+
+    /// A stdout whose reader has gone.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    fn finish_with(result: CliResult, escaping: &Escaping) -> (u8, String, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            escaping,
+        };
+        let code = finish(result, &mut io);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_write_to_a_closed_stdout_is_141_and_nothing_is_printed() {
+        let e: CliError = writeln!(Closed, "x").unwrap_err().into();
+        assert!(matches!(e, CliError::ClosedStdout));
+        let (code, out, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!((code, out.as_str(), err.as_str()), (141, "", ""));
+    }
+
+    #[test]
+    fn a_closed_stdout_at_the_final_flush_is_141_too() {
+        let escaping = Escaping::new(false, false);
+        let mut err = Vec::new();
+        let mut io = Io {
+            out: &mut Closed,
+            err: &mut err,
+            escaping: &escaping,
+        };
+        assert_eq!(finish(Ok(exit::POLICY_DENIED), &mut io), 141);
+        assert!(err.is_empty());
+    }
+
+    #[test]
+    fn another_stdout_failure_is_exit_1_with_its_cause() {
+        let e: CliError = io::Error::from(io::ErrorKind::StorageFull).into();
+        let (code, _, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!(code, 1);
+        assert!(err.starts_with("Error: cannot write to stdout: "), "{err}");
+    }
+
+    #[test]
+    fn an_error_is_one_line_on_stderr_and_json_too_when_asked() {
+        let (code, out, err) = finish_with(
+            Err(CliError::usage("bad policy").with_json(true)),
+            &Escaping::new(false, false),
+        );
+        assert_eq!(code, 2);
+        assert_eq!(err, "Error: bad policy\n");
+        assert_eq!(out, "{\"error\":\"bad policy\"}\n");
+        let (_, out, _) = finish_with(
+            Err(CliError::usage("bad policy").with_json(false)),
+            &Escaping::new(false, false),
+        );
+        assert_eq!(out, "");
+    }
+
+    #[test]
+    fn config_text_in_an_error_is_escaped_whole_on_an_escaped_stderr() {
+        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
+        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, true));
+        assert_eq!(err, "Error: a^Jb/goccia.json: bad\n");
+        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
+        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!(err, "Error: a\nb/goccia.json: bad\n");
+    }
+}
