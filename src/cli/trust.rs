@@ -5,16 +5,15 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
-use crate::cli::terminal::Values;
+use crate::cli::report::{
+    plan_failure, print_listing, print_listing_to, print_nothing_to_do, report_commit,
+};
 use crate::cli::{CliError, CliResult, Io, load_store_checked, store_failure};
-use crate::core::destination::with_destinations;
-use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::display::{count_config_files, describe_targets};
 use crate::core::paths::{expand_file_name, pascal_trim};
-use crate::core::trust::{
-    PlanError, Shown, TrustCommit, TrustPlan, WhenChanged, plan_trust, trust_as_shown,
-};
+use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if let Err(e) = check_paths("--trust", &args.paths) {
@@ -90,144 +89,4 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
         Ok(commit) => report_commit(&commit, &loc.path, io),
         Err(e) => Err(store_failure(&e)),
     }
-}
-
-/// `Trusted N …` for what was recorded, and one `Refused:` line on stderr
-/// for each config that changed since it was listed (exit 1 then).
-pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> CliResult {
-    for r in &commit.refused {
-        let path = io.escaping.err().text(&r.display_path).into_owned();
-        let _ = writeln!(io.err, "Refused: {path} changed since shown; not trusted");
-    }
-    if commit.recorded > 0 {
-        writeln!(
-            io.out,
-            "Trusted {} in {store_path}",
-            count_config_files(commit.recorded)
-        )?;
-    } else {
-        writeln!(io.out, "Nothing was trusted.")?;
-    }
-    if commit.refused.is_empty() {
-        Ok(exit::SUCCESS)
-    } else {
-        Ok(exit::FAILURE)
-    }
-}
-
-/// A config that fails to load fails the command with its own error and exit
-/// class; a walk failure is exit 1.
-pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> CliError {
-    // Each quotes paths and text from the tree under review.
-    match e {
-        PlanError::Config(c) => CliError::config_text(c.class.code(), c),
-        PlanError::Discover(d) => CliError::config_text(exit::FAILURE, d),
-        PlanError::Unreadable { items, .. } => {
-            let values = io.escaping.err();
-            for u in items {
-                let _ = writeln!(
-                    io.err,
-                    "Warning: cannot read {}: {}",
-                    values.text(&u.path),
-                    u.reason
-                );
-            }
-            CliError::config_text(exit::FAILURE, e)
-        }
-    }
-}
-
-/// `No config under … requests permissions` and the already-trusted lines.
-pub fn print_nothing_to_do(
-    plan: &TrustPlan,
-    targets: &str,
-    io: &mut Io<'_>,
-) -> Result<Option<u8>, CliError> {
-    if plan.requesting() == 0 {
-        writeln!(io.out, "No config under {targets} requests permissions")?;
-        print_not_followed(plan, io)?;
-        return Ok(Some(exit::SUCCESS));
-    }
-    if plan.candidates.is_empty() {
-        if plan.unchanged == 1 {
-            writeln!(io.out, "The config file under {targets} is already trusted")?;
-        } else {
-            writeln!(
-                io.out,
-                "All {} config files under {targets} are already trusted",
-                plan.unchanged
-            )?;
-        }
-        print_not_followed(plan, io)?;
-        return Ok(Some(exit::SUCCESS));
-    }
-    Ok(None)
-}
-
-/// The listing of §15.2 on stdout, escaped as stdout's rule says.
-pub fn print_listing(
-    plan: &TrustPlan,
-    targets: &str,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> std::io::Result<()> {
-    let values = io.escaping.out();
-    print_listing_to(plan, targets, env, io.out, values)
-}
-
-/// The listing of §15.2, ending with its always-present empty line, each
-/// scope that leads elsewhere followed by its destination; config text
-/// escaped as `values` says for the stream `w` is.
-pub fn print_listing_to(
-    plan: &TrustPlan,
-    targets: &str,
-    env: &Env,
-    w: &mut dyn Write,
-    values: Values,
-) -> std::io::Result<()> {
-    writeln!(w, "Permission requests under {}:", values.text(targets))?;
-    for c in &plan.candidates {
-        let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
-        let tag = if c.changed { "changed" } else { "new" };
-        writeln!(w, "\n  {} ({tag})", values.text(&shown))?;
-        let lines = values.lines(&c.lines);
-        let targets = values.pairs(&c.snapshot.targets.to_pairs());
-        for line in with_destinations(&lines, &targets) {
-            writeln!(w, "{}", line.render())?;
-        }
-    }
-    listing_end(plan, w, values)
-}
-
-/// The end of every `--trust` listing: the skipped count, when any, then the
-/// empty line that always precedes the ending (§15.2 steps 3 and 4).
-pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    listing_end(plan, io.out, io.escaping.out())
-}
-
-fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) -> std::io::Result<()> {
-    if !plan.not_followed.is_empty() {
-        writeln!(w)?;
-        for line in &plan.not_followed {
-            writeln!(w, "  {}", values.text(line))?;
-        }
-    }
-    if plan.unchanged > 0 {
-        writeln!(
-            w,
-            "\n  {} more already trusted and unchanged.",
-            plan.unchanged
-        )?;
-    }
-    writeln!(w)
-}
-
-/// The directory links out of the paths, which were not walked: our
-/// addition to GocciaScript's lines, so nothing behind them passes unseen.
-fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    let values = io.escaping.out();
-    for line in &plan.not_followed {
-        writeln!(io.out, "{}", values.text(line))?;
-    }
-    Ok(())
 }
