@@ -29,7 +29,9 @@ use crate::core::store::{
 };
 
 /// Where a command writes. Commands never print directly, so tests can run
-/// them in-process and a broken pipe is an error, not a panic.
+/// them in-process and a broken pipe is an error, not a panic. Every write
+/// to `out` is checked (`?` turns its failure into a [`CliError`]); an error
+/// is returned, never printed by the command: [`finish`] prints it.
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
@@ -38,7 +40,8 @@ pub struct Io<'a> {
 }
 
 impl Io<'_> {
-    /// Prints `Error: <message>` on stderr.
+    /// Prints `Error: <message>` on stderr; for [`finish`], the one place
+    /// errors are printed.
     pub fn error(&mut self, message: impl std::fmt::Display) {
         let _ = writeln!(self.err, "Error: {message}");
     }
