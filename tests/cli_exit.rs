@@ -14,27 +14,27 @@ use common::TestEnv;
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["example.com"]}}"#;
 
-/// Runs the binary with `args` into a pipe whose reader (`true`) has
-/// already gone; returns stderr, ending with `exit=<code>`.
+/// Runs the binary with `args` (split at spaces) into a pipe whose reader
+/// has already gone; returns stderr, then `exit=<code>`.
 fn with_closed_stdout(env: &TestEnv, args: &str) -> String {
-    let bin = env!("CARGO_BIN_EXE_goccia-trust");
-    // `true` exits at once; the binary starts 0.3 s later and writes into a
-    // pipe nobody reads.
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            r#"(sleep 0.3; "$0" {args}; echo "exit=$?" >&2) | true"#
-        ))
-        .arg(bin)
+    let (reader, writer) = std::io::pipe().unwrap();
+    // No reader: every write to the pipe fails with EPIPE.
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_goccia-trust"))
+        .args(args.split(' '))
         .env_clear()
         .env("HOME", &env.home)
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("GOCCIA_TRUST_STATE_DIR", env.root.join("state"))
         .current_dir(&env.work)
         .stdin(Stdio::null())
+        .stdout(writer)
         .output()
         .unwrap();
-    String::from_utf8(out.stderr).unwrap()
+    format!(
+        "{}exit={}\n",
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1)
+    )
 }
 
 #[test]
