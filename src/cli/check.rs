@@ -7,8 +7,9 @@ use serde::Serialize;
 
 use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::report::unreadable_exit;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
-use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
+use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::expand_without_trailing_separator;
@@ -39,17 +40,14 @@ struct JsonCheck {
     not_followed: Vec<JsonNotFollowed>,
 }
 
-pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     // Where the store is comes first: a `--trust-store` naming a directory
     // is refused before anything runs (goccia-permissions.md "The store"),
     // while a store that cannot be located or read only changes the report.
     let location = match locate_store(g.trust_store.as_deref(), env) {
         Ok(loc) => Ok(loc),
         Err(StoreError::Unlocatable { problem }) => Err(problem),
-        Err(e) => {
-            io.error(e);
-            return exit::FAILURE;
-        }
+        Err(e) => return Err(CliError::failed(e)),
     };
     // Each input must exist, as GocciaScript fails on a missing input: a
     // mistyped CI step must not pass.
@@ -60,15 +58,15 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             Ok(meta) if meta.is_dir() => dirs.push(input.clone()),
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                io.error(format!("{input}: no such file or directory"));
-                return exit::FAILURE;
+                return Err(CliError::failed(format!(
+                    "{input}: no such file or directory"
+                )));
             }
             Err(e) => {
-                io.error(format!(
+                return Err(CliError::failed(format!(
                     "{input}: {}",
                     crate::core::review::discover::io_reason(&e)
-                ));
-                return exit::FAILURE;
+                )));
             }
         }
     }
@@ -93,10 +91,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     }
     let found = match discover_paths(&dirs, env, &|_| {}, &|| false) {
         Ok(found) => found,
-        Err(e) => {
-            io.error(e);
-            return exit::FAILURE;
-        }
+        Err(e) => return Err(CliError::failed(e)),
     };
     keys.extend(found.keys.iter().cloned());
     keys.sort();
@@ -124,8 +119,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
-        io.error_text(&err.to_string());
-        return err.class.code();
+        return Err(CliError::config_text(err.class.code(), err));
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
     if args.json {
@@ -147,7 +141,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 .map(JsonNotFollowed::from)
                 .collect(),
         };
-        let _ = io.out.write_all(to_json(&doc).as_bytes());
+        io.out.write_all(to_json(&doc).as_bytes())?;
     }
     // A config may hide in what could not be read: that fails the check
     // (exit 1) unless the run is blocked anyway (exit 2).
@@ -157,21 +151,17 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             let values = io.escaping.out();
             for r in &reports {
                 let r = values.report(r);
-                let _ = writeln!(io.out, "{} ({})", r.display_path, r.state.label());
+                writeln!(io.out, "{} ({})", r.display_path, r.state.label())?;
                 for d in destinations(&r.lines, &r.targets) {
-                    let _ = writeln!(io.out, "{}", d.render());
+                    writeln!(io.out, "{}", d.render())?;
                 }
             }
-            print_not_followed(&found, &dirs, env, io);
+            print_not_followed(&found, &dirs, env, io)?;
         }
-        return if unreadable {
-            exit::FAILURE
-        } else {
-            exit::SUCCESS
-        };
+        return Ok(unreadable_exit(unreadable));
     }
     if !args.json {
-        print_not_followed(&found, &dirs, env, io);
+        print_not_followed(&found, &dirs, env, io)?;
     }
     let ctx = ReportContext {
         env,
@@ -187,6 +177,10 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         .map(|r| values.report(r).into_owned())
         .collect();
     let shown: Vec<&ConfigReport> = shown.iter().collect();
-    io.error(untrusted_report(&shown, &ctx));
-    exit::USAGE
+    // Blocked (exit 2) wins over what could not be read (exit 1), which
+    // the `Warning: ` lines above already named.
+    Err(CliError::new(
+        exit::worst(exit::USAGE, unreadable_exit(unreadable)),
+        untrusted_report(&shown, &ctx),
+    ))
 }

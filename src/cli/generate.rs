@@ -13,8 +13,8 @@ use clap_complete::Shell;
 use clap_mangen::Man;
 use roff::{Roff, bold, roman};
 
-use crate::cli::Io;
 use crate::cli::args::Cli;
+use crate::cli::{CliError, CliResult, Io};
 use crate::core::exit;
 
 /// Print a shell completion script on stdout (see README "Install").
@@ -55,8 +55,9 @@ pub struct ManArgs {}
 
 const BIN: &str = "goccia-trust";
 
-pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> u8 {
-    finish(io.out.write_all(&completion_script(args.shell)), io)
+pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> CliResult {
+    io.out.write_all(&completion_script(args.shell))?;
+    Ok(exit::SUCCESS)
 }
 
 pub fn completion_script(shell: ShellName) -> Vec<u8> {
@@ -76,28 +77,13 @@ pub fn completion_script(shell: ShellName) -> Vec<u8> {
     script
 }
 
-pub fn run_man(_args: &ManArgs, io: &mut Io<'_>) -> u8 {
-    let page = match man_page() {
-        Ok(page) => page,
-        Err(e) => {
-            io.error(format!("cannot render the manual page: {e}"));
-            return exit::FAILURE;
-        }
-    };
-    finish(io.out.write_all(&page), io)
-}
-
-/// A closed stdout (`goccia-trust man | head`) ends the command quietly and
-/// successfully, as ripgrep does; any other write error is a failure.
-fn finish(written: io::Result<()>, io: &mut Io<'_>) -> u8 {
-    match written.and_then(|()| io.out.flush()) {
-        Ok(()) => exit::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
-        Err(e) => {
-            io.error(format!("cannot write to stdout: {e}"));
-            exit::FAILURE
-        }
-    }
+/// A closed stdout (`goccia-trust man | head`) ends the command quietly,
+/// exit 141, as every command (`cli::finish`).
+pub fn run_man(_args: &ManArgs, io: &mut Io<'_>) -> CliResult {
+    let page =
+        man_page().map_err(|e| CliError::failed(format!("cannot render the manual page: {e}")))?;
+    io.out.write_all(&page)?;
+    Ok(exit::SUCCESS)
 }
 
 /// One page: clap_mangen's title, name, synopsis, description and global
@@ -170,6 +156,10 @@ const EXIT_TABLE: &[(u8, &str)] = &[
     (
         exit::POLICY_NEEDS_AUTH,
         "the policy requires authorization for a request",
+    ),
+    (
+        exit::CLOSED_STDOUT,
+        "stdout was closed before the command finished; nothing more was written",
     ),
 ];
 

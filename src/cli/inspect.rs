@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
 use crate::cli::report::store_or_empty_warned;
+use crate::cli::{CliError, CliResult, Io};
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -35,34 +35,32 @@ struct JsonInspect {
     store_warnings: Vec<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let expanded = expand_file_name(&args.config, &env.cwd, &env.home);
     // A directory stands for the config that governs the files in it; any
     // other file is read as a config, and refused there if it is not a
     // regular file.
     let key = match std::fs::metadata(&expanded) {
         Err(_) => {
-            io.error(format!("config file not found: {}", args.config));
-            return exit::FAILURE;
+            return Err(CliError::failed(format!(
+                "config file not found: {}",
+                args.config
+            )));
         }
         Ok(meta) if meta.is_dir() => match governing_config(&args.config, env) {
             Some(key) => key,
             None => {
-                io.error(format!(
+                return Err(CliError::failed(format!(
                     "{} is a directory; no config governs it",
                     args.config
-                ));
-                return exit::FAILURE;
+                )));
             }
         },
         Ok(_) => trust_key_for_path(&args.config, env),
     };
     let snapshot = match load_config(&key, env) {
         Ok(s) => s,
-        Err(e) => {
-            io.error_text(&e.to_string());
-            return e.class.code();
-        }
+        Err(e) => return Err(CliError::config_text(e.class.code(), &e)),
     };
     let (store, _, store_error, store_warnings) =
         store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
@@ -88,8 +86,8 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
             store_error,
             store_warnings,
         };
-        let _ = io.out.write_all(to_json(&doc).as_bytes());
-        return exit::SUCCESS;
+        io.out.write_all(to_json(&doc).as_bytes())?;
+        return Ok(exit::SUCCESS);
     }
     // Every value below comes from the config or its path.
     let v = io.escaping.out();
@@ -126,6 +124,6 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> u8
             out.push_str(&format!("    {} -> {}\n", v.text(scope), v.text(target)));
         }
     }
-    let _ = io.out.write_all(out.as_bytes());
-    exit::SUCCESS
+    io.out.write_all(out.as_bytes())?;
+    Ok(exit::SUCCESS)
 }

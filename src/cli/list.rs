@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ListArgs};
 use crate::cli::json_out::{JsonEntry, to_json};
-use crate::cli::{Io, issues_text, load_store, store_issues};
+use crate::cli::{CliResult, Io, issues_text, load_store, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::listing::{list_entries, render_list_trusted};
@@ -18,11 +18,8 @@ struct JsonList {
     store_warnings: Vec<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
-    let (loc, store) = match load_store(g, env, io) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let (loc, store) = load_store(g, env, io)?;
     let reports = list_entries(&store, env);
     let text = if args.json {
         to_json(&JsonList {
@@ -39,6 +36,6 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             .collect();
         render_list_trusted(&loc.path, &shown)
     };
-    let _ = io.out.write_all(text.as_bytes());
-    exit::SUCCESS
+    io.out.write_all(text.as_bytes())?;
+    Ok(exit::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod check;
+pub mod error;
 pub mod generate;
 pub mod inspect;
 pub mod json_out;
@@ -20,6 +21,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::cli::args::{Command, GlobalArgs, Invocation, ParseOutcome, ScanArgs};
+pub use crate::cli::error::{CliError, CliResult};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::store::{
@@ -28,7 +30,9 @@ use crate::core::store::{
 };
 
 /// Where a command writes. Commands never print directly, so tests can run
-/// them in-process and a broken pipe is an error, not a panic.
+/// them in-process and a broken pipe is an error, not a panic. Every write
+/// to `out` is checked (`?` turns its failure into a [`CliError`]); an error
+/// is returned, never printed by the command: [`finish`] prints it.
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
@@ -37,7 +41,8 @@ pub struct Io<'a> {
 }
 
 impl Io<'_> {
-    /// Prints `Error: <message>` on stderr.
+    /// Prints `Error: <message>` on stderr; for [`finish`], the one place
+    /// errors are printed.
     pub fn error(&mut self, message: impl std::fmt::Display) {
         let _ = writeln!(self.err, "Error: {message}");
     }
@@ -65,44 +70,76 @@ pub fn main() -> ExitCode {
         err: &mut err,
         escaping: &escaping,
     };
-    let Ok(args) = args else {
-        io.error("arguments must be valid UTF-8");
-        return ExitCode::from(exit::USAGE);
+    let result = match (args, Env::from_process()) {
+        (Err(_), _) => Err(CliError::usage("arguments must be valid UTF-8")),
+        (Ok(_), Err(e)) => Err(CliError::failed(format!(
+            "cannot read the working directory: {e}"
+        ))),
+        (Ok(args), Ok(env)) => dispatch(args, &env, &mut io),
     };
-    let env = match Env::from_process() {
-        Ok(env) => env,
-        Err(e) => {
-            io.error(format!("cannot read the working directory: {e}"));
-            return ExitCode::from(exit::FAILURE);
-        }
-    };
-    let code = run(args, &env, &mut io);
-    let _ = io.out.flush();
-    ExitCode::from(code)
+    ExitCode::from(finish(result, &mut io))
 }
 
 /// Parses and runs one command line, returning its exit code. A one-shot
 /// command turns on the process-wide path memo (`core::paths::realpath`) for its
 /// duration, so run one command at a time per process.
 pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
+    let result = dispatch(args, env, io);
+    finish(result, io)
+}
+
+/// The one place a command's outcome is printed and mapped to the exit
+/// table (`core::exit`, README "Exit codes"): an error is one `Error: `
+/// line on stderr; a closed stdout ends the command quietly with 141.
+pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
+    // What is still buffered for stdout belongs to the command: a reader
+    // gone before it arrived is a closed stdout too.
+    let result = result.and_then(|code| {
+        io.out.flush()?;
+        Ok(code)
+    });
+    match result {
+        Ok(code) => code,
+        Err(CliError::ClosedStdout) => exit::CLOSED_STDOUT,
+        Err(CliError::Stdout(e)) => {
+            io.error(format!("cannot write to stdout: {e}"));
+            exit::FAILURE
+        }
+        Err(CliError::Message {
+            code,
+            message,
+            config_text,
+            json,
+        }) => {
+            if config_text {
+                io.error_text(&message);
+            } else {
+                io.error(&message);
+            }
+            if json {
+                // Best effort: the error is already on stderr.
+                let _ = writeln!(io.out, "{}", serde_json::json!({ "error": message }));
+                let _ = io.out.flush();
+            }
+            code
+        }
+    }
+}
+
+/// Parses one command line and runs its command.
+fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
-        Err(ParseOutcome::Usage(e)) => {
-            io.error(e.0);
-            return exit::USAGE;
-        }
+        Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
         Err(ParseOutcome::Clap(e)) => {
-            let code = if e.use_stderr() {
-                exit::USAGE
+            // clap's own help, version and usage errors, in its words.
+            return if e.use_stderr() {
+                let _ = write!(io.err, "{}", e.render());
+                Ok(exit::USAGE)
             } else {
-                exit::SUCCESS
+                write!(io.out, "{}", e.render())?;
+                Ok(exit::SUCCESS)
             };
-            let _ = if e.use_stderr() {
-                write!(io.err, "{}", e.render())
-            } else {
-                write!(io.out, "{}", e.render())
-            };
-            return code;
         }
     };
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
@@ -145,10 +182,10 @@ fn default_command(
     interactive: bool,
     env: &Env,
     io: &mut Io<'_>,
-) -> u8 {
+) -> CliResult {
     let path = path.unwrap_or_else(|| ".".to_string());
     if interactive {
-        return crate::cli::tui::run(g, &path, env, io);
+        return crate::cli::tui::run(g, &path, env);
     }
     scan::run(
         g,
@@ -168,7 +205,7 @@ pub fn load_store(
     g: &GlobalArgs,
     env: &Env,
     io: &mut Io<'_>,
-) -> Result<(StoreLocation, Store), u8> {
+) -> Result<(StoreLocation, Store), CliError> {
     load_store_checked(g, &[], false, env, io)
 }
 
@@ -181,7 +218,7 @@ pub fn load_store_for_write(
     reviewed: &[String],
     env: &Env,
     io: &mut Io<'_>,
-) -> Result<(StoreLocation, Store), u8> {
+) -> Result<(StoreLocation, Store), CliError> {
     load_store_checked(g, reviewed, true, env, io)
 }
 
@@ -193,21 +230,14 @@ pub fn load_store_checked(
     writes: bool,
     env: &Env,
     io: &mut Io<'_>,
-) -> Result<(StoreLocation, Store), u8> {
-    let loc = locate_store(g.trust_store.as_deref(), env).map_err(|e| {
-        io.error(&e);
-        exit::FAILURE
-    })?;
+) -> Result<(StoreLocation, Store), CliError> {
+    let loc = locate_store(g.trust_store.as_deref(), env).map_err(CliError::failed)?;
     let issues = store_issues(&loc, reviewed, env);
     if writes && let Some(refused) = refusal(&issues) {
-        io.error(&refused.text);
-        return Err(exit::FAILURE);
+        return Err(CliError::failed(&refused.text));
     }
     print_store_warnings(&issues_text(&issues), io);
-    let store = read_store(&loc.path).map_err(|e| {
-        io.error(&e);
-        exit::FAILURE
-    })?;
+    let store = read_store(&loc.path).map_err(CliError::failed)?;
     Ok((loc, store))
 }
 
@@ -233,15 +263,19 @@ pub fn print_store_warnings(warnings: &[String], io: &mut Io<'_>) {
     }
 }
 
-/// Reports a failed store write or lock (exit 1).
-pub fn store_failure(e: &StoreError, io: &mut Io<'_>) -> u8 {
-    io.error(e);
-    exit::FAILURE
+/// A failed store write or lock (exit 1).
+pub fn store_failure(e: &StoreError) -> CliError {
+    CliError::failed(e)
 }
 
 /// `policy ...`: the store's own directory is always a denied root, so the
 /// gate needs to know where the store is.
-fn policy_command(g: &GlobalArgs, args: &policy::PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+fn policy_command(
+    g: &GlobalArgs,
+    args: &policy::PolicyArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     let mut args = args.clone();
     args.store_dir = locate_store(g.trust_store.as_deref(), env)
         .ok()

@@ -6,14 +6,14 @@
 //! Errors print `Error: <message>` on stderr, and with `--json` also
 //! `{"error":"<message>"}` on stdout. Everything goes through the command's
 //! [`Io`]: a closed stdout (`policy show | true`) ends the command quietly
-//! with exit 0, as for every other command.
+//! (exit 141), as for every other command.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::{RecordHandle, iso_now};
@@ -116,63 +116,22 @@ pub struct RunArgs {
     pub command: Vec<String>,
 }
 
-/// A failure with its exit code; printed once by [`run`]. A closed stdout is
-/// not a failure to report: the reader has gone, so the command ends
-/// quietly with exit 0 (ripgrep's rule).
-struct Failure {
-    message: String,
-    code: u8,
-}
-
-impl Failure {
-    fn closed_stdout() -> Failure {
-        Failure {
-            message: String::new(),
-            code: exit::SUCCESS,
-        }
-    }
-    fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code: exit::USAGE,
-        }
-    }
-    fn failed(message: impl std::fmt::Display) -> Failure {
-        Failure {
-            message: message.to_string(),
-            code: exit::FAILURE,
-        }
-    }
-}
-
-/// Runs `policy ...` and returns the exit code.
-pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+/// Runs `policy ...`. With `--json` an error is also printed as
+/// `{"error": "<message>"}` on stdout.
+pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let (common, result) = match &args.command {
         PolicyCommand::Show(a) => (&a.common, show(a, args, env, io)),
         PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env, io)),
         PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env, io)),
     };
-    match result {
-        Ok(code) => code,
-        Err(f) if f.message.is_empty() => f.code,
-        Err(f) => {
-            io.error(&f.message);
-            if common.json {
-                // Best effort: the error is already on stderr.
-                let _ = writeln!(io.out, "{}", serde_json::json!({ "error": f.message }));
-            }
-            f.code
-        }
-    }
+    result.map_err(|e| e.with_json(common.json))
 }
 
 /// Writes one line of output; a closed stdout ends the command quietly.
-fn emit(io: &mut Io<'_>, text: &str) -> Result<(), Failure> {
-    match writeln!(io.out, "{text}").and_then(|()| io.out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::closed_stdout()),
-        Err(e) => Err(Failure::failed(format!("cannot write to stdout: {e}"))),
-    }
+fn emit(io: &mut Io<'_>, text: &str) -> Result<(), CliError> {
+    writeln!(io.out, "{text}")?;
+    io.out.flush()?;
+    Ok(())
 }
 
 /// The policy for the `policy` verbs: a file's relative roots resolve
@@ -185,7 +144,7 @@ fn load(
     args: &PolicyArgs,
     state: Option<&Path>,
     env: &Env,
-) -> Result<(Policy, &'static str), Failure> {
+) -> Result<(Policy, &'static str), CliError> {
     let (anchor, why) = match &common.policy {
         Some(file) => {
             let path = policy_path(file, env);
@@ -208,7 +167,7 @@ fn load(
         state_dir: state,
     };
     let policy =
-        load_policy(common.policy.as_deref(), &ctx).map_err(|e| Failure::usage(e.to_string()))?;
+        load_policy(common.policy.as_deref(), &ctx).map_err(|e| CliError::usage(e.to_string()))?;
     Ok((policy, why))
 }
 
@@ -218,7 +177,7 @@ fn default_state_dir(env: &Env) -> Option<PathBuf> {
     state_dir(None, env).ok()
 }
 
-fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<(), Failure> {
+fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<(), CliError> {
     let text = if pretty {
         serde_json::to_string_pretty(value)
     } else {
@@ -229,7 +188,7 @@ fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<
 
 /// `policy show`: the policy as read (the seed's output, on stdout), then on
 /// stderr every root as resolved, so an operator sees what `.` became.
-fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u8, Failure> {
+fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let state = default_state_dir(env);
     let (policy, why) = load(&a.common, args, state.as_deref(), env)?;
     emit(io, &policy.to_json(a.common.json))?;
@@ -254,14 +213,9 @@ fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u
     Ok(exit::SUCCESS)
 }
 
-fn evaluate_cmd(
-    a: &EvaluateArgs,
-    args: &PolicyArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> Result<u8, Failure> {
+fn evaluate_cmd(a: &EvaluateArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if a.risk.is_empty() {
-        return Err(Failure::usage(
+        return Err(CliError::usage(
             "usage: policy evaluate --risk R [--target T]",
         ));
     }
@@ -380,36 +334,36 @@ struct ExecFailed {
     record: String,
 }
 
-fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u8, Failure> {
+fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     const USAGE: &str =
         "usage: policy run --risk R --op read --target T | --op spawn -- COMMAND [ARGS...]";
     if a.risk.is_empty() {
-        return Err(Failure::usage(USAGE));
+        return Err(CliError::usage(USAGE));
     }
     let target = a.target.as_deref().filter(|t| !t.is_empty());
     match a.op.as_str() {
-        "read" if target.is_none() => return Err(Failure::usage("read op requires --target")),
+        "read" if target.is_none() => return Err(CliError::usage("read op requires --target")),
         "read" if !a.command.is_empty() => {
-            return Err(Failure::usage("read op takes no command after --"));
+            return Err(CliError::usage("read op takes no command after --"));
         }
         "spawn" if a.command.is_empty() => {
-            return Err(Failure::usage("spawn op requires -- COMMAND [ARGS...]"));
+            return Err(CliError::usage("spawn op requires -- COMMAND [ARGS...]"));
         }
         "spawn" if a.target.is_some() => {
-            return Err(Failure::usage(
+            return Err(CliError::usage(
                 "spawn op takes no --target (it is judged on the working directory)",
             ));
         }
         "read" | "spawn" => {}
         other => {
-            return Err(Failure::usage(format!(
+            return Err(CliError::usage(format!(
                 "unknown op \"{other}\" (supported: read, spawn)"
             )));
         }
     }
     let dir = state_dir(a.state_dir.as_deref(), env);
     let (policy, _) = load(&a.common, args, dir.as_deref().ok(), env)?;
-    let dir = dir.map_err(Failure::failed)?;
+    let dir = dir.map_err(CliError::failed)?;
     let is_spawn = a.op == "spawn";
     // A spawn is judged on the directory it runs in.
     let judged = if is_spawn {
@@ -437,7 +391,7 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result
         outcome: Outcome::default(),
     };
     // The record is written before anything runs; without it, nothing runs.
-    let handle = write_record(&dir, &rec).map_err(Failure::failed)?;
+    let handle = write_record(&dir, &rec).map_err(CliError::failed)?;
     let record = handle.path.display().to_string();
     let pretty = a.common.json;
 
@@ -510,8 +464,8 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result
     }
 }
 
-fn finish(handle: &RecordHandle, rec: &RunRecord) -> Result<(), Failure> {
-    handle.update(rec).map_err(Failure::failed)
+fn finish(handle: &RecordHandle, rec: &RunRecord) -> Result<(), CliError> {
+    handle.update(rec).map_err(CliError::failed)
 }
 
 fn failed_execution(
@@ -521,7 +475,7 @@ fn failed_execution(
     message: String,
     record: String,
     pretty: bool,
-) -> Result<u8, Failure> {
+) -> CliResult {
     rec.outcome.execution_error = Some(message.clone());
     finish(handle, rec)?;
     let out = ExecFailed {

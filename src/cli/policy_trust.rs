@@ -13,10 +13,10 @@ use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
 use crate::cli::report::{
     plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
-    store_or_empty_warned, worst_exit,
+    store_or_empty_warned, unreadable_exit, worst_exit,
 };
 use crate::cli::walk;
-use crate::cli::{Io, load_store_checked, store_failure};
+use crate::cli::{CliError, CliResult, Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -50,13 +50,9 @@ fn policy_for(
     paths: &[String],
     records: Option<&Path>,
     env: &Env,
-    io: &mut Io<'_>,
-) -> Result<Policy, u8> {
-    let mut fail = |e: String| {
-        io.error(e);
-        exit::USAGE
-    };
-    let pin = pin.map(parse_pin).transpose().map_err(&mut fail)?;
+) -> Result<Policy, CliError> {
+    let fail = |e: String| CliError::usage(e);
+    let pin = pin.map(parse_pin).transpose().map_err(fail)?;
     let trees = trees_under_review(paths, env);
     let ctx = LoadContext {
         env,
@@ -105,50 +101,34 @@ fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
         .collect()
 }
 
-pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn trust_with_policy(
+    g: &GlobalArgs,
+    args: &TrustArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     if !args.yes && !args.dry_run {
-        io.error("--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)");
-        return exit::USAGE;
+        return Err(CliError::usage(
+            "--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)",
+        ));
     }
-    let expected = match expected_hashes(&args.expect) {
-        Ok(e) => e,
-        Err(e) => {
-            io.error(e);
-            return exit::USAGE;
-        }
-    };
-    let (loc, store) = match load_store_checked(g, &args.paths, !args.dry_run, env, io) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+    let expected = expected_hashes(&args.expect).map_err(CliError::usage)?;
+    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
     let records = state_dir(args.state_dir.as_deref(), env);
-    let mut policy = match policy_for(
+    let mut policy = policy_for(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),
         Some(&loc),
         &args.paths,
         records.as_deref().ok(),
         env,
-        io,
-    ) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
-    let records = match records {
-        Ok(d) => d,
-        Err(e) => {
-            io.error(e);
-            return exit::FAILURE;
-        }
-    };
+    )?;
+    let records = records.map_err(CliError::failed)?;
     policy.deny_also(&records, env);
-    let plan = match plan_trust(&args.paths, env, &store) {
-        Ok(plan) => plan,
-        Err(e) => return plan_failure(&e, io),
-    };
+    let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
     let targets = describe_targets(&args.paths, env);
-    if let Some(code) = print_nothing_to_do(&plan, &targets, io) {
-        return code;
+    if let Some(code) = print_nothing_to_do(&plan, &targets, io)? {
+        return Ok(code);
     }
 
     let judged: Vec<Judged<'_>> = plan
@@ -199,44 +179,41 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
         for trust in &trusts {
             match write_config_decision(&records, trust) {
                 Ok(h) => handles.push(h),
-                Err(e) => {
-                    io.error(format!("{e}; nothing was trusted"));
-                    return exit::FAILURE;
-                }
+                Err(e) => return Err(CliError::failed(format!("{e}; nothing was trusted"))),
             }
         }
     }
 
-    let _ = writeln!(
+    writeln!(
         io.out,
         "Permission requests under {targets}, judged by policy {}:",
         policy_label(&policy)
-    );
+    )?;
     for j in &judged {
-        print_judged(j, env, io);
+        print_judged(j, env, io)?;
     }
-    print_listing_end(&plan, io);
+    print_listing_end(&plan, io)?;
 
-    let mut changed_since_shown = false;
+    let mut commit_code = exit::SUCCESS;
     let allowed: Vec<&ConfigSnapshot> = judged
         .iter()
         .filter(|j| j.verdict == Verdict::Allowed)
         .map(|j| j.snapshot)
         .collect();
     if args.dry_run {
-        let _ = writeln!(
+        writeln!(
             io.out,
             "Dry run: {} would be trusted in {}; nothing was written",
             count_config_files(allowed.len()),
             loc.path
-        );
+        )?;
     } else if !allowed.is_empty() {
         // What is recorded is what was judged and listed, re-checked under
         // the store lock; a config that changed since is left out.
         let shown: Vec<Shown> = allowed.iter().map(|s| Shown::of_snapshot(s)).collect();
         let commit = match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
             Ok(c) => c,
-            Err(e) => return store_failure(&e, io),
+            Err(e) => return Err(store_failure(&e)),
         };
         let refused = |key: &str| commit.refused.iter().any(|r| r.key == key);
         // The records of what was trusted now say so.
@@ -245,13 +222,15 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
                 && !refused(j.snapshot.key.as_str())
                 && let Err(e) = mark_config_trusted(handle, trust)
             {
-                io.error(format!("{e}; the trust was recorded in {}", loc.path));
-                return exit::FAILURE;
+                return Err(CliError::failed(format!(
+                    "{e}; the trust was recorded in {}",
+                    loc.path
+                )));
             }
         }
-        changed_since_shown = report_commit(&commit, &loc.path, io) != exit::SUCCESS;
+        commit_code = report_commit(&commit, &loc.path, io)?;
     } else {
-        let _ = writeln!(io.out, "Nothing was trusted.");
+        writeln!(io.out, "Nothing was trusted.")?;
     }
 
     let needs: Vec<&Judged<'_>> = judged
@@ -276,50 +255,55 @@ pub fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut I
                 &env.cwd,
             )));
         }
-        let _ = writeln!(
+        writeln!(
             io.out,
             "{} need{} authorization; a person reviews and trusts {} with:\n  {}",
             count_config_files(needs.len()),
             if needs.len() == 1 { "s" } else { "" },
             if needs.len() == 1 { "it" } else { "them" },
             cmd.join(" ")
-        );
+        )?;
     }
     if denied > 0 {
-        let _ = writeln!(
+        writeln!(
             io.out,
             "{} denied by the policy; not trusted",
             count_config_files(denied)
-        );
+        )?;
     }
     if refused > 0 {
-        let _ = writeln!(
+        writeln!(
             io.out,
             "{} with a block sha256 not among --expect; not trusted",
             count_config_files(refused)
-        );
+        )?;
     }
-    if denied + refused > 0 {
+    // One precedence (`core::exit`): denied, then needs authorization, then
+    // a config refused as changed since shown.
+    let denied_exit = if denied + refused > 0 {
         exit::POLICY_DENIED
-    } else if !needs.is_empty() {
-        exit::POLICY_NEEDS_AUTH
-    } else if changed_since_shown {
-        exit::FAILURE
     } else {
         exit::SUCCESS
-    }
+    };
+    let needs_exit = if needs.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::POLICY_NEEDS_AUTH
+    };
+    Ok(exit::worst_of([denied_exit, needs_exit, commit_code]))
 }
 
-fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) {
+fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<()> {
     let shown = display_path(j.snapshot.key.as_str(), &env.cwd);
     let tag = if j.changed { "changed" } else { "new" };
-    let _ = writeln!(io.out, "\n  {shown} ({tag}): {}", j.verdict.as_str());
+    writeln!(io.out, "\n  {shown} ({tag}): {}", j.verdict.as_str())?;
     if let Some(reason) = &j.expect_refusal {
-        let _ = writeln!(io.out, "    {reason}");
+        writeln!(io.out, "    {reason}")?;
     }
     for o in &j.decision.operations {
-        let _ = writeln!(io.out, "    {}", request_line(o));
+        writeln!(io.out, "    {}", request_line(o))?;
     }
+    Ok(())
 }
 
 /// One request as `trust --policy` and `scan --policy` print it:
@@ -347,7 +331,7 @@ fn request_line(o: &OperationDecision) -> String {
 }
 
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
-pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let paths = if args.paths.is_empty() {
         vec![".".to_string()]
     } else {
@@ -356,28 +340,21 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     // Judged as `trust --policy` judges: the records' directory is denied.
     let records = state_dir(None, env).ok();
-    let mut policy = match policy_for(
+    let mut policy = policy_for(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),
         location.as_ref(),
         &paths,
         records.as_deref(),
         env,
-        io,
-    ) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
+    )?;
     if let Some(records) = &records {
         policy.deny_also(records, env);
     }
     let found = match crate::core::review::discover::discover_paths(&paths, env, &|_| {}, &|| false)
     {
         Ok(k) => k,
-        Err(e) => {
-            io.error(e);
-            return exit::FAILURE;
-        }
+        Err(e) => return Err(CliError::failed(e)),
     };
     // One load per config serves both its state and its verdict.
     let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = found
@@ -418,7 +395,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             unreadable: Vec<walk::JsonUnreadable>,
             not_followed: Vec<walk::JsonNotFollowed>,
         }
-        let _ = io.out.write_all(
+        io.out.write_all(
             to_json(&Doc {
                 configs,
                 store_error,
@@ -431,7 +408,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 not_followed: found.not_followed.iter().map(Into::into).collect(),
             })
             .as_bytes(),
-        );
+        )?;
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(
@@ -439,23 +416,22 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
                 "Warning: {problem}; every config counts as untrusted"
             );
         }
-        let _ = writeln!(io.out, "Policy: {}", policy_label(&policy));
-        let _ = io.out.write_all(render_table(&reports).as_bytes());
+        writeln!(io.out, "Policy: {}", policy_label(&policy))?;
+        io.out.write_all(render_table(&reports).as_bytes())?;
         for (r, d) in reports.iter().zip(&decisions) {
             if let Some(d) = d {
-                let _ = writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str());
+                writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str())?;
                 for o in &d.operations {
-                    let _ = writeln!(io.out, "    {}", request_line(o));
+                    writeln!(io.out, "    {}", request_line(o))?;
                 }
             }
         }
-        walk::print_not_followed(&found, &paths, env, io);
+        walk::print_not_followed(&found, &paths, env, io)?;
     }
     // As `scan`: what could not be read fails the scan (a config may hide).
-    let code = worst_exit(&reports);
-    if walk::warn_unreadable(&found, &paths, env, io) {
-        code.max(exit::FAILURE)
-    } else {
-        code
-    }
+    let unreadable = walk::warn_unreadable(&found, &paths, env, io);
+    Ok(exit::worst(
+        worst_exit(&reports),
+        unreadable_exit(unreadable),
+    ))
 }

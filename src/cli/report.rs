@@ -7,7 +7,7 @@ use std::io::Write;
 
 use crate::cli::args::GlobalArgs;
 use crate::cli::terminal::Values;
-use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
+use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path};
@@ -49,11 +49,20 @@ pub fn store_or_empty_warned(
 
 /// The exit code of a scan: the worst error class among its configs.
 pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
-    reports
-        .iter()
-        .filter_map(|r| r.error.as_ref().map(|e| e.class.code()))
-        .max()
-        .unwrap_or(exit::SUCCESS)
+    exit::worst_of(
+        reports
+            .iter()
+            .filter_map(|r| r.error.as_ref().map(|e| e.class.code())),
+    )
+}
+
+/// What a walk that could not read part of a PATH adds to the exit code.
+pub fn unreadable_exit(unreadable: bool) -> u8 {
+    if unreadable {
+        exit::FAILURE
+    } else {
+        exit::SUCCESS
+    }
 }
 
 /// A readable table: state, path, summary; a changed config's lines below it.
@@ -92,40 +101,34 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
 
 /// `Trusted N …` for what was recorded, and one `Refused:` line on stderr
 /// for each config that changed since it was listed (exit 1 then).
-pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> u8 {
+pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> CliResult {
     for r in &commit.refused {
         let path = io.escaping.err().text(&r.display_path).into_owned();
         let _ = writeln!(io.err, "Refused: {path} changed since shown; not trusted");
     }
     if commit.recorded > 0 {
-        let _ = writeln!(
+        writeln!(
             io.out,
             "Trusted {} in {store_path}",
             count_config_files(commit.recorded)
-        );
+        )?;
     } else {
-        let _ = writeln!(io.out, "Nothing was trusted.");
+        writeln!(io.out, "Nothing was trusted.")?;
     }
     if commit.refused.is_empty() {
-        exit::SUCCESS
+        Ok(exit::SUCCESS)
     } else {
-        exit::FAILURE
+        Ok(exit::FAILURE)
     }
 }
 
 /// A config that fails to load fails the command with its own error and exit
 /// class; a walk failure is exit 1.
-pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
+pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> CliError {
     // Each quotes paths and text from the tree under review.
     match e {
-        PlanError::Config(c) => {
-            io.error_text(&c.to_string());
-            c.class.code()
-        }
-        PlanError::Discover(d) => {
-            io.error_text(&d.to_string());
-            exit::FAILURE
-        }
+        PlanError::Config(c) => CliError::config_text(c.class.code(), c),
+        PlanError::Discover(d) => CliError::config_text(exit::FAILURE, d),
         PlanError::Unreadable { items, .. } => {
             let values = io.escaping.err();
             for u in items {
@@ -136,39 +139,47 @@ pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
                     u.reason
                 );
             }
-            io.error_text(&e.to_string());
-            exit::FAILURE
+            CliError::config_text(exit::FAILURE, e)
         }
     }
 }
 
 /// `No config under … requests permissions` and the already-trusted lines.
-pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> Option<u8> {
+pub fn print_nothing_to_do(
+    plan: &TrustPlan,
+    targets: &str,
+    io: &mut Io<'_>,
+) -> Result<Option<u8>, CliError> {
     if plan.requesting() == 0 {
-        let _ = writeln!(io.out, "No config under {targets} requests permissions");
-        print_not_followed(plan, io);
-        return Some(exit::SUCCESS);
+        writeln!(io.out, "No config under {targets} requests permissions")?;
+        print_not_followed(plan, io)?;
+        return Ok(Some(exit::SUCCESS));
     }
     if plan.candidates.is_empty() {
         if plan.unchanged == 1 {
-            let _ = writeln!(io.out, "The config file under {targets} is already trusted");
+            writeln!(io.out, "The config file under {targets} is already trusted")?;
         } else {
-            let _ = writeln!(
+            writeln!(
                 io.out,
                 "All {} config files under {targets} are already trusted",
                 plan.unchanged
-            );
+            )?;
         }
-        print_not_followed(plan, io);
-        return Some(exit::SUCCESS);
+        print_not_followed(plan, io)?;
+        return Ok(Some(exit::SUCCESS));
     }
-    None
+    Ok(None)
 }
 
 /// The listing of §15.2 on stdout, escaped as stdout's rule says.
-pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>) {
+pub fn print_listing(
+    plan: &TrustPlan,
+    targets: &str,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
     let values = io.escaping.out();
-    print_listing_to(plan, targets, env, io.out, values);
+    print_listing_to(plan, targets, env, io.out, values)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
@@ -180,49 +191,50 @@ pub fn print_listing_to(
     env: &Env,
     w: &mut dyn Write,
     values: Values,
-) {
-    let _ = writeln!(w, "Permission requests under {}:", values.text(targets));
+) -> std::io::Result<()> {
+    writeln!(w, "Permission requests under {}:", values.text(targets))?;
     for c in &plan.candidates {
         let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
         let tag = if c.changed { "changed" } else { "new" };
-        let _ = writeln!(w, "\n  {} ({tag})", values.text(&shown));
+        writeln!(w, "\n  {} ({tag})", values.text(&shown))?;
         let lines = values.lines(&c.lines);
         let targets = values.pairs(&c.snapshot.targets.to_pairs());
         for line in with_destinations(&lines, &targets) {
-            let _ = writeln!(w, "{}", line.render());
+            writeln!(w, "{}", line.render())?;
         }
     }
-    listing_end(plan, w, values);
+    listing_end(plan, w, values)
 }
 
 /// The end of every `--trust` listing: the skipped count, when any, then the
 /// empty line that always precedes the ending (§15.2 steps 3 and 4).
-pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) {
-    listing_end(plan, io.out, io.escaping.out());
+pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
+    listing_end(plan, io.out, io.escaping.out())
 }
 
-fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) {
+fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) -> std::io::Result<()> {
     if !plan.not_followed.is_empty() {
-        let _ = writeln!(w);
+        writeln!(w)?;
         for line in &plan.not_followed {
-            let _ = writeln!(w, "  {}", values.text(line));
+            writeln!(w, "  {}", values.text(line))?;
         }
     }
     if plan.unchanged > 0 {
-        let _ = writeln!(
+        writeln!(
             w,
             "\n  {} more already trusted and unchanged.",
             plan.unchanged
-        );
+        )?;
     }
-    let _ = writeln!(w);
+    writeln!(w)
 }
 
 /// The directory links out of the paths, which were not walked: our
 /// addition to GocciaScript's lines, so nothing behind them passes unseen.
-fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) {
+fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
     let values = io.escaping.out();
     for line in &plan.not_followed {
-        let _ = writeln!(io.out, "{}", values.text(line));
+        writeln!(io.out, "{}", values.text(line))?;
     }
+    Ok(())
 }

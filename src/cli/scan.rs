@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
-use crate::cli::report::{render_table, store_or_empty_warned, worst_exit};
+use crate::cli::report::{render_table, store_or_empty_warned, unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
+use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::report::ConfigReport;
@@ -26,7 +26,7 @@ struct JsonScan {
     not_followed: Vec<JsonNotFollowed>,
 }
 
-pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
@@ -38,10 +38,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
     let (reports, found) = match scan_walk(&paths, env, &store) {
         Ok(r) => r,
-        Err(e) => {
-            io.error_text(&e.to_string());
-            return exit::FAILURE;
-        }
+        Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
     };
     if args.json {
         let doc = JsonScan {
@@ -55,7 +52,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 .map(JsonNotFollowed::from)
                 .collect(),
         };
-        let _ = io.out.write_all(to_json(&doc).as_bytes());
+        io.out.write_all(to_json(&doc).as_bytes())?;
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(
@@ -68,15 +65,13 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             .iter()
             .map(|r| values.report(r).into_owned())
             .collect();
-        let _ = io.out.write_all(render_table(&shown).as_bytes());
-        print_not_followed(&found, &paths, env, io);
+        io.out.write_all(render_table(&shown).as_bytes())?;
+        print_not_followed(&found, &paths, env, io)?;
     }
     // A config may hide in what could not be read: that fails the scan.
     let unreadable = warn_unreadable(&found, &paths, env, io);
-    let code = worst_exit(&reports);
-    if unreadable {
-        code.max(exit::FAILURE)
-    } else {
-        code
-    }
+    Ok(exit::worst(
+        worst_exit(&reports),
+        unreadable_exit(unreadable),
+    ))
 }

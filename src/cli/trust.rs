@@ -8,40 +8,32 @@ use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::report::{
     plan_failure, print_listing, print_listing_to, print_nothing_to_do, report_commit,
 };
-use crate::cli::{Io, load_store_checked, store_failure};
+use crate::cli::{CliError, CliResult, Io, load_store_checked, store_failure};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, describe_targets};
 use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 
-pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if let Err(e) = check_paths("--trust", &args.paths) {
-        io.error(e.0);
-        return exit::USAGE;
+        return Err(CliError::usage(e.0));
     }
     for path in &args.paths {
         let expanded = expand_file_name(path, &env.cwd, &env.home);
         if std::fs::metadata(&expanded).is_err() {
-            io.error(format!("--trust path not found: {path}"));
-            return exit::FAILURE;
+            return Err(CliError::failed(format!("--trust path not found: {path}")));
         }
     }
     if args.policy.is_some() || !args.expect.is_empty() {
         return crate::cli::policy_trust::trust_with_policy(g, args, env, io);
     }
     // A dry run writes nothing: an unsafe store is only a warning there.
-    let (loc, store) = match load_store_checked(g, &args.paths, !args.dry_run, env, io) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let plan = match plan_trust(&args.paths, env, &store) {
-        Ok(plan) => plan,
-        Err(e) => return plan_failure(&e, io),
-    };
+    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
+    let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
     let targets = describe_targets(&args.paths, env);
-    if let Some(code) = print_nothing_to_do(&plan, &targets, io) {
-        return code;
+    if let Some(code) = print_nothing_to_do(&plan, &targets, io)? {
+        return Ok(code);
     }
     // A person answers a prompt only when stdin is a terminal and the
     // listing can reach one: then config text is escaped on every stream,
@@ -58,33 +50,34 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     let count = count_config_files(plan.candidates.len());
     if listing_on_stderr {
         let values = io.escaping.err();
-        print_listing_to(&plan, &targets, env, io.err, values);
+        print_listing_to(&plan, &targets, env, io.err, values)?;
     } else {
-        print_listing(&plan, &targets, env, io);
+        print_listing(&plan, &targets, env, io)?;
     }
     if args.dry_run {
-        let _ = writeln!(
+        writeln!(
             io.out,
             "Dry run: {count} would be trusted in {}; nothing was written",
             loc.path
-        );
-        return exit::SUCCESS;
+        )?;
+        return Ok(exit::SUCCESS);
     }
     if !args.yes {
         if !prompting {
-            let _ = io.out.flush();
-            io.error("--trust needs confirmation; re-run with --yes to trust without a prompt");
-            return exit::USAGE;
+            io.out.flush()?;
+            return Err(CliError::usage(
+                "--trust needs confirmation; re-run with --yes to trust without a prompt",
+            ));
         }
         let prompt: &mut dyn Write = if listing_on_stderr { io.err } else { io.out };
-        let _ = write!(prompt, "Trust {count}? [y/N] ");
-        let _ = prompt.flush();
+        write!(prompt, "Trust {count}? [y/N] ")?;
+        prompt.flush()?;
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
         let answer = pascal_trim(&answer).to_ascii_lowercase();
         if answer != "y" && answer != "yes" {
-            let _ = writeln!(io.out, "Nothing was trusted.");
-            return exit::FAILURE;
+            writeln!(io.out, "Nothing was trusted.")?;
+            return Ok(exit::FAILURE);
         }
     }
     let shown: Vec<Shown> = plan
@@ -94,6 +87,6 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         .collect();
     match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
         Ok(commit) => report_commit(&commit, &loc.path, io),
-        Err(e) => store_failure(&e, io),
+        Err(e) => Err(store_failure(&e)),
     }
 }

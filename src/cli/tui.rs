@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::cli::Io;
 use crate::cli::args::{ColorChoice, GlobalArgs};
+use crate::cli::{CliError, CliResult};
 use crate::core::env::{Env, UserDir};
 use crate::core::exit;
 use crate::core::store::locate_store;
@@ -11,7 +11,7 @@ use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
 use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
 
-pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
+pub fn run(g: &GlobalArgs, path: &str, env: &Env) -> CliResult {
     let color = match g.color {
         ColorChoice::Auto => ThemeColor::Auto,
         ColorChoice::Always => ThemeColor::Always,
@@ -24,25 +24,20 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
         env.no_color,
     ) {
         Ok(t) => t,
-        Err(e) => {
-            io.error(e);
-            return exit::USAGE;
-        }
+        Err(e) => return Err(CliError::usage(e)),
     };
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
     if std::fs::metadata(&expanded).is_err() {
-        io.error(format!("path not found: {path}"));
-        return exit::FAILURE;
+        return Err(CliError::failed(format!("path not found: {path}")));
     }
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
     let backend = CoreBackend::new(env.clone(), store);
     match crate::tui::run_tui(path, Arc::new(backend), theme) {
-        Ok(Ending::Quit) => exit::SUCCESS,
+        Ok(Ending::Quit) => Ok(exit::SUCCESS),
         // The terminal is restored; exit as a shell reports a signal.
-        Ok(Ending::Signal(sig)) => (128 + sig) as u8,
-        Err(e) => {
-            io.error(format!("the interactive review failed: {e}"));
-            exit::FAILURE
-        }
+        Ok(Ending::Signal(sig)) => Ok((128 + sig) as u8),
+        Err(e) => Err(CliError::failed(format!(
+            "the interactive review failed: {e}"
+        ))),
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{describe_targets, display_path};
 use crate::core::review::discover::{Discovery, NotFollowed, Unreadable};
@@ -44,13 +44,19 @@ impl From<&NotFollowed> for JsonNotFollowed {
 /// The `not followed:` lines, one per link, on stdout. A link's name and
 /// destination come from the tree under review: each line is escaped whole
 /// as stdout's rule says, so a name cannot start a line of its own.
-pub fn print_not_followed(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) {
+pub fn print_not_followed(
+    found: &Discovery,
+    paths: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
     let values = io.escaping.out();
     let outside = describe_targets(paths, env);
     for n in &found.not_followed {
         let line = n.describe(&env.cwd, &outside);
-        let _ = writeln!(io.out, "{}", values.text(&line));
+        writeln!(io.out, "{}", values.text(&line))?;
     }
+    Ok(())
 }
 
 /// A `Warning: ` line on stderr per unreadable path, then their count.

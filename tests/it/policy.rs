@@ -634,7 +634,8 @@ fn show_prints_every_root_as_resolved() {
 }
 
 /// Issue 9: `policy show | true` panicked (`failed printing to stdout:
-/// Broken pipe`, exit 101). A closed stdout now ends the command quietly.
+/// Broken pipe`, exit 101). A closed stdout now ends the command quietly,
+/// with exit 141 as every command (README "Exit codes").
 #[test]
 fn a_closed_stdout_ends_the_policy_verbs_quietly() {
     let e = setup();
@@ -656,7 +657,7 @@ fn a_closed_stdout_ends_the_policy_verbs_quietly() {
             .output()
             .unwrap();
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.ends_with("exit=0\n"), "{verb}: {err}");
+        assert!(err.ends_with("exit=141\n"), "{verb}: {err}");
         assert!(
             !err.contains("panicked") && !err.contains("Error"),
             "{verb}: {err}"

@@ -1,0 +1,195 @@
+//! The one error path of the command line (as jj's `CommandError`): every
+//! command returns `Result<u8, CliError>`, and [`crate::cli::finish`] alone
+//! prints an error and maps it to the exit table (`core::exit`).
+
+use std::fmt::Display;
+use std::io;
+
+use crate::core::exit;
+
+/// Why a command stopped early.
+#[derive(Debug)]
+pub enum CliError {
+    /// `Error: <message>` on stderr, then exit `code`.
+    Message {
+        code: u8,
+        message: String,
+        /// The message quotes config-derived text: escaped whole (a line
+        /// break too) when stderr is escaped.
+        config_text: bool,
+        /// Also `{"error": "<message>"}` on stdout (the `policy` verbs'
+        /// `--json`).
+        json: bool,
+    },
+    /// stdout was closed (`EPIPE`): the reader has gone, so the command
+    /// stops at that write, quietly, with [`exit::CLOSED_STDOUT`].
+    ClosedStdout,
+    /// stdout could not be written otherwise (a full disk): exit 1.
+    Stdout(io::Error),
+}
+
+impl CliError {
+    /// `Error: <message>`, exit `code`.
+    pub fn new(code: u8, message: impl Display) -> CliError {
+        CliError::Message {
+            code,
+            message: message.to_string(),
+            config_text: false,
+            json: false,
+        }
+    }
+
+    /// `Error: <message>`, exit 2.
+    pub fn usage(message: impl Display) -> CliError {
+        CliError::new(exit::USAGE, message)
+    }
+
+    /// `Error: <message>`, exit 1.
+    pub fn failed(message: impl Display) -> CliError {
+        CliError::new(exit::FAILURE, message)
+    }
+
+    /// `Error: <message>` for a message quoting config-derived text.
+    pub fn config_text(code: u8, message: impl Display) -> CliError {
+        CliError::Message {
+            code,
+            message: message.to_string(),
+            config_text: true,
+            json: false,
+        }
+    }
+
+    /// The same error, also printed as `{"error": ...}` on stdout.
+    pub fn with_json(self, on: bool) -> CliError {
+        match self {
+            CliError::Message {
+                code,
+                message,
+                config_text,
+                ..
+            } => CliError::Message {
+                code,
+                message,
+                config_text,
+                json: on,
+            },
+            other => other,
+        }
+    }
+
+    /// The exit code this error ends the command with.
+    pub fn code(&self) -> u8 {
+        match self {
+            CliError::Message { code, .. } => *code,
+            CliError::ClosedStdout => exit::CLOSED_STDOUT,
+            CliError::Stdout(_) => exit::FAILURE,
+        }
+    }
+}
+
+/// A failed write to stdout: a closed pipe ends the command quietly, any
+/// other error is reported. Writes to stderr are never checked: with
+/// stderr gone there is nowhere to report anything.
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::ClosedStdout
+        } else {
+            CliError::Stdout(e)
+        }
+    }
+}
+
+/// What every command returns: its exit code when it ran to its end.
+pub type CliResult = Result<u8, CliError>;
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::cli::terminal::Escaping;
+    use crate::cli::{Io, finish};
+
+    /// A stdout whose reader has gone.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    fn finish_with(result: CliResult, escaping: &Escaping) -> (u8, String, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            escaping,
+        };
+        let code = finish(result, &mut io);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_write_to_a_closed_stdout_is_141_and_nothing_is_printed() {
+        let e: CliError = writeln!(Closed, "x").unwrap_err().into();
+        assert!(matches!(e, CliError::ClosedStdout));
+        let (code, out, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!((code, out.as_str(), err.as_str()), (141, "", ""));
+    }
+
+    #[test]
+    fn a_closed_stdout_at_the_final_flush_is_141_too() {
+        let escaping = Escaping::new(false, false);
+        let mut err = Vec::new();
+        let mut io = Io {
+            out: &mut Closed,
+            err: &mut err,
+            escaping: &escaping,
+        };
+        assert_eq!(finish(Ok(exit::POLICY_DENIED), &mut io), 141);
+        assert!(err.is_empty());
+    }
+
+    #[test]
+    fn another_stdout_failure_is_exit_1_with_its_cause() {
+        let e: CliError = io::Error::from(io::ErrorKind::StorageFull).into();
+        let (code, _, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!(code, 1);
+        assert!(err.starts_with("Error: cannot write to stdout: "), "{err}");
+    }
+
+    #[test]
+    fn an_error_is_one_line_on_stderr_and_json_too_when_asked() {
+        let (code, out, err) = finish_with(
+            Err(CliError::usage("bad policy").with_json(true)),
+            &Escaping::new(false, false),
+        );
+        assert_eq!(code, 2);
+        assert_eq!(err, "Error: bad policy\n");
+        assert_eq!(out, "{\"error\":\"bad policy\"}\n");
+        let (_, out, _) = finish_with(
+            Err(CliError::usage("bad policy").with_json(false)),
+            &Escaping::new(false, false),
+        );
+        assert_eq!(out, "");
+    }
+
+    #[test]
+    fn config_text_in_an_error_is_escaped_whole_on_an_escaped_stderr() {
+        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
+        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, true));
+        assert_eq!(err, "Error: a^Jb/goccia.json: bad\n");
+        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
+        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, false));
+        assert_eq!(err, "Error: a\nb/goccia.json: bad\n");
+    }
+}
