@@ -31,6 +31,7 @@ pub use safety::{
     store_in_reviewed_tree,
 };
 pub use update::{
-    LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_with_timeout,
+    LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_locked,
+    update_store_with_timeout,
 };
 pub use write::{serialize_store, utc_timestamp_now};
