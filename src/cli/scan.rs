@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
-use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::json_out::{JsonConfig, LazySeq, write_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::destination::{ShownLine, with_destinations};
@@ -17,8 +17,8 @@ use crate::core::scan::scan_walk;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 
 #[derive(Serialize)]
-struct JsonScan {
-    configs: Vec<JsonConfig>,
+struct JsonScan<'a> {
+    configs: LazySeq<'a, ConfigReport, JsonConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
@@ -77,7 +77,10 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     };
     if args.json {
         let doc = JsonScan {
-            configs: reports.iter().map(JsonConfig::from).collect(),
+            configs: LazySeq {
+                items: &reports,
+                convert: |r| JsonConfig::from(r),
+            },
             store_error: store_error.clone(),
             store_warnings,
             unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
@@ -87,7 +90,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 .map(JsonNotFollowed::from)
                 .collect(),
         };
-        let _ = io.out.write_all(to_json(&doc).as_bytes());
+        let _ = write_json(io.out, &doc);
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(
