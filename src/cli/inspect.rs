@@ -6,14 +6,14 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
-use crate::cli::scan::store_or_empty_warned;
-use crate::core::check::governing_config;
+use crate::cli::report::store_or_empty_warned;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::key::trust_key_for_path;
 use crate::core::paths::expand_file_name;
-use crate::core::status::compare;
+use crate::core::paths::key::trust_key_for_path;
+use crate::core::review::check::governing_config;
+use crate::core::review::status::compare;
 
 #[derive(Serialize)]
 struct JsonInspect {

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::core::destination::destinations;
-use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::destination::destinations;
+use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
 
 #[derive(Serialize)]
 pub struct JsonDiffLine {
@@ -144,7 +144,7 @@ impl From<&crate::core::policy::ConfigDecision> for JsonPolicy {
 
 impl From<&ConfigReport> for JsonConfig {
     fn from(r: &ConfigReport) -> Self {
-        use crate::core::report::ConfigState;
+        use crate::core::review::report::ConfigState;
         let current_lines: Vec<String> = r
             .lines
             .iter()

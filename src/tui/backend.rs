@@ -5,7 +5,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::core::report::{ConfigReport, StoreEntryReport};
+use crate::core::review::report::{ConfigReport, StoreEntryReport};
 
 /// What a scan reports while it runs. A backend sends `Progress` as often as
 /// it likes (the TUI throttles), each `Found` as soon as the config is

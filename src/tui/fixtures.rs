@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::core::error::ConfigError;
-use crate::core::report::{
+use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, StoredInfo,
 };
 

@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use crate::core::report::{ConfigReport, DiffLine, StoreEntryReport};
+use crate::core::review::report::{ConfigReport, DiffLine, StoreEntryReport};
 use crate::tui::backend::{CommitError, CommitOutcome, InspectData};
 
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use crate::core::report::{ConfigReport, ConfigState, EntryStatus};
+use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
 use crate::tui::backend::CommitError;
 use crate::tui::keymap::{self, Action, Context};
 use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};

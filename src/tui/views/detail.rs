@@ -2,8 +2,10 @@
 //! entry, as role-tagged lines (measurable by `update` for scrolling).
 
 use crate::core::config::format_of;
-use crate::core::destination::{ShownLine, with_destinations};
-use crate::core::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::destination::{ShownLine, with_destinations};
+use crate::core::review::report::{
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
+};
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
