@@ -349,7 +349,7 @@ mod tests {
                 "/r/goccia.json",
                 crate::core::store::StoredEntry {
                     sha256: "1".repeat(64),
-                    block: crate::core::json::Json::Object(vec![]),
+                    block: crate::core::config::json::Json::Object(vec![]),
                     targets: vec![],
                     trusted_at: "2026-09-25T10:12:03Z".into(),
                     trusted_by: "goccia-trust 0.1.0".into(),
