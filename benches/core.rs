@@ -18,7 +18,7 @@ fn main() {
 }
 
 const JSON: &str = r#"{"permissions": {"allow-net": ["api.example.com", "cdn.example.com:443"], "allow-read": ["./data", "./assets"], "deny-read": ["./data/secret"]}, "unsafe-shadowrealm": true}"#;
-const JSON5: &str = r#"{permissions: {"allow-ffi": ["./lib/x.so"], "allow-net": ["api.example.com"], allow_read_note: 1}, "unsafe-shadowrealm": true, // a comment
+const JSON5: &str = r#"{permissions: {"allow-ffi": ["./lib/x.so"], "allow-net": ["api.example.com"]}, "unsafe-shadowrealm": true, // a comment
 }"#;
 const TOML: &str = "[permissions]\nallow-net = [\"cdn.example.org\", \"api.example.org\"]\nallow-read = [\"./data\"]\ndeny-read = [\"./secret\"]\n";
 
