@@ -219,6 +219,32 @@ impl From<&StoreEntryReport> for JsonEntry {
     }
 }
 
+/// A JSON array whose members are made from `items` one at a time, as they
+/// are written: the converted copies of a 20,000-config scan never exist
+/// all at once.
+pub struct LazySeq<'a, T, J> {
+    pub items: &'a [T],
+    pub convert: fn(&T) -> J,
+}
+
+impl<T, J: Serialize> Serialize for LazySeq<'_, T, J> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.items.iter().map(self.convert))
+    }
+}
+
+/// [`to_json`] written to `out` as it is made, through a buffer, instead of
+/// held whole in memory first (megabytes for a large scan). The bytes are
+/// the same; a failed write (a closed pipe) ends it.
+pub fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+    // serde_json gives an I/O error back as itself, so a closed stdout
+    // stays a broken pipe (exit 141) rather than a failure.
+    serde_json::to_writer_pretty(&mut w, value).map_err(std::io::Error::from)?;
+    std::io::Write::write_all(&mut w, b"\n")?;
+    std::io::Write::flush(&mut w)
+}
+
 /// Pretty JSON with a trailing newline.
 pub fn to_json<T: Serialize>(value: &T) -> String {
     let mut s = serde_json::to_string_pretty(value).expect("serializable");

@@ -211,7 +211,7 @@ pub fn trust_with_policy(
         // What is recorded is what was judged and listed, re-checked under
         // the store lock; a config that changed since is left out.
         let shown: Vec<Shown> = allowed.iter().map(|s| Shown::of_snapshot(s)).collect();
-        let commit = match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
+        let commit = match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
             Ok(c) => c,
             Err(e) => return Err(store_failure(&e)),
         };

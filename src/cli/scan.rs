@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
-use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::json_out::{JsonConfig, LazySeq, write_json};
 use crate::cli::report::{render_table, store_or_empty_warned, unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io};
@@ -16,8 +16,8 @@ use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::scan_walk;
 
 #[derive(Serialize)]
-struct JsonScan {
-    configs: Vec<JsonConfig>,
+struct JsonScan<'a> {
+    configs: LazySeq<'a, ConfigReport, JsonConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
@@ -42,7 +42,10 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
     };
     if args.json {
         let doc = JsonScan {
-            configs: reports.iter().map(JsonConfig::from).collect(),
+            configs: LazySeq {
+                items: &reports,
+                convert: |r| JsonConfig::from(r),
+            },
             store_error: store_error.clone(),
             store_warnings,
             unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
@@ -52,7 +55,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
                 .map(JsonNotFollowed::from)
                 .collect(),
         };
-        io.out.write_all(to_json(&doc).as_bytes())?;
+        write_json(io.out, &doc)?;
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(

@@ -85,7 +85,7 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
         .iter()
         .map(|c| Shown::of_snapshot(&c.snapshot))
         .collect();
-    match trust_as_shown(&loc, Some(store), &shown, env, WhenChanged::LeaveOut) {
+    match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
         Ok(commit) => report_commit(&commit, &loc.path, io),
         Err(e) => Err(store_failure(&e)),
     }

@@ -214,7 +214,7 @@ impl TuiBackend for CoreBackend {
         }
         // What is recorded is what the reviewer saw, or nothing is.
         let shown: Vec<Shown> = shown.iter().map(Shown::of_report).collect();
-        let commit = trust_as_shown(loc, None, &shown, &self.env, WhenChanged::RecordNothing)
+        let commit = trust_as_shown(loc, &shown, &self.env, WhenChanged::RecordNothing)
             .map_err(commit_error)?;
         if !commit.refused.is_empty() {
             return Err(CommitError::Stale {

@@ -18,7 +18,7 @@ use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::status::compare;
 use crate::core::store::{
     LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, read_store, update_read_store,
-    utc_timestamp_now,
+    update_store_locked, utc_timestamp_now,
 };
 
 /// `trustedBy` of every entry this tool writes.
@@ -187,21 +187,21 @@ pub struct TrustCommit {
 /// Records exactly what was shown, or nothing: under the store lock, each
 /// config is read, hashed and its targets resolved again (links re-read,
 /// not remembered), and recorded only when block, hash and every target
-/// equal what was shown. `current` is the caller's own read of the store,
-/// when it has one.
+/// equal what was shown. The configs are read once, under the lock (there
+/// is no unlocked first pass: what was shown is new or changed, so a write
+/// is what is expected); the store is re-read there too, so the caller's
+/// own read of it is not needed. Nothing shown takes no lock.
 pub fn trust_as_shown(
     loc: &StoreLocation,
-    current: Option<Store>,
     shown: &[Shown],
     env: &Env,
     when_changed: WhenChanged,
 ) -> Result<TrustCommit, StoreError> {
-    let current = match current {
-        Some(store) => store,
-        None => read_store(&loc.path)?,
-    };
+    if shown.is_empty() {
+        return Ok(TrustCommit::default());
+    }
     let now = utc_timestamp_now();
-    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+    update_store_locked(loc, LOCK_TIMEOUT, |store| {
         // What a one-shot command remembered of the disk while listing is
         // exactly what must not be trusted here.
         crate::core::paths::realpath::forget();

@@ -79,7 +79,21 @@ pub fn update_read_store<R>(
             written: false,
         });
     }
+    update_store_locked(loc, timeout, apply)
+}
 
+/// Applies `apply` once, under the lock, to the store re-read from disk,
+/// and saves the result when `apply` changed anything. Unlike
+/// [`update_read_store`] there is no unlocked first pass: for a caller
+/// whose change is costly to work out (re-reading every config it records)
+/// and is wanted, so the directory and lock file are created and the lock
+/// taken even when `apply` ends up changing nothing (the store file is then
+/// left as it is).
+pub fn update_store_locked<R>(
+    loc: &StoreLocation,
+    timeout: Duration,
+    mut apply: impl FnMut(&mut Store) -> Result<R, StoreError>,
+) -> Result<Updated<R>, StoreError> {
     // Whoever else can write the store or its directories decides what
     // its owner trusts: refuse before anything is created or locked.
     if let Some(issue) = refusal(&check_store(loc, &User::current())) {
@@ -315,6 +329,53 @@ fn persist(store_path: &str, dir: &Path, bytes: &[u8]) -> Result<(), StoreError>
 mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;
+
+    fn loc_in(dir: &Path) -> StoreLocation {
+        StoreLocation {
+            path: dir.join("trust.json").to_str().unwrap().to_string(),
+            is_default: false,
+            as_typed: None,
+        }
+    }
+
+    #[test]
+    fn a_locked_update_applies_its_change_once_and_saves_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let loc = loc_in(dir.path());
+        let mut calls = 0;
+        let done = update_store_locked(&loc, LOCK_TIMEOUT, |store| {
+            calls += 1;
+            store.put(
+                "/r/goccia.json",
+                crate::core::store::StoredEntry {
+                    sha256: "1".repeat(64),
+                    block: crate::core::config::json::Json::Object(vec![]),
+                    targets: vec![],
+                    trusted_at: "2026-09-25T10:12:03Z".into(),
+                    trusted_by: "goccia-trust 0.1.0".into(),
+                },
+            );
+            Ok(calls)
+        })
+        .unwrap();
+        assert_eq!((calls, done.value, done.written), (1, 1, true));
+        let back = read_store(&loc.path).unwrap();
+        assert!(back.get("/r/goccia.json").is_some());
+    }
+
+    #[test]
+    fn a_locked_update_that_changes_nothing_leaves_the_store_unwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let loc = loc_in(dir.path());
+        let mut calls = 0;
+        let done = update_store_locked(&loc, LOCK_TIMEOUT, |_| {
+            calls += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((calls, done.written), (1, false));
+        assert!(!Path::new(&loc.path).exists());
+    }
 
     #[test]
     fn temp_file_is_private_and_exclusive() {

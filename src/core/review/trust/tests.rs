@@ -66,7 +66,7 @@ impl Tree {
     }
 
     fn commit(&self, shown: &[Shown], when: WhenChanged) -> TrustCommit {
-        trust_as_shown(&self.loc, None, shown, &self.env, when).unwrap()
+        trust_as_shown(&self.loc, shown, &self.env, when).unwrap()
     }
 }
 
