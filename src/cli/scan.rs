@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::terminal::Values;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::destination::{ShownLine, with_destinations};
@@ -15,6 +16,7 @@ use crate::core::exit;
 use crate::core::report::{ConfigReport, ConfigState};
 use crate::core::scan::scan_walk;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
+use crate::core::value_diff::{render_text, report_values};
 
 #[derive(Serialize)]
 struct JsonScan {
@@ -100,7 +102,15 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
             .iter()
             .map(|r| values.report(r).into_owned())
             .collect();
-        let _ = io.out.write_all(render_table(&shown).as_bytes());
+        // On a terminal a changed config shows its values (issue 12);
+        // piped, GocciaScript's lines as before.
+        let by_value = io
+            .escaping
+            .stdout_is_terminal()
+            .then_some((reports.as_slice(), values));
+        let _ = io
+            .out
+            .write_all(render_table_with(&shown, by_value).as_bytes());
         print_not_followed(&found, &paths, env, io);
     }
     // A config may hide in what could not be read: that fails the scan.
@@ -113,6 +123,10 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     }
 }
 
+/// Unchanged values shown around a change before a run of them is
+/// collapsed to `… N unchanged`.
+pub const UNCHANGED_KEPT: usize = 2;
+
 /// The exit code of a scan: the worst error class among its configs.
 pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
     reports
@@ -124,6 +138,16 @@ pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
 
 /// A readable table: state, path, summary; a changed config's lines below it.
 pub fn render_table(reports: &[ConfigReport]) -> String {
+    render_table_with(reports, None)
+}
+
+/// [`render_table`], with a changed config's value-level diff instead of
+/// its lines when `by_value` gives the reports as loaded (`reports` as
+/// shown, escaped, in the same order) and the escaping of the stream.
+pub fn render_table_with(
+    reports: &[ConfigReport],
+    by_value: Option<(&[ConfigReport], Values)>,
+) -> String {
     if reports.is_empty() {
         return "No configs found\n".to_string();
     }
@@ -134,7 +158,7 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
         .unwrap_or(0)
         .max(6);
     let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
-    for r in reports {
+    for (i, r) in reports.iter().enumerate() {
         // An error row keeps the exact message: it is what GocciaScript prints.
         let summary = match &r.error {
             Some(e) => e.message.clone(),
@@ -145,6 +169,15 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
             r.state.label(),
             r.display_path
         ));
+        if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
+            let items = report_values(&raw[i]);
+            if !items.is_empty() {
+                out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
+                    v.text(s).into_owned()
+                }));
+                continue;
+            }
+        }
         // A changed config's lines; any config's scopes that lead elsewhere.
         let shown = with_destinations(&r.lines, &r.targets);
         for line in shown {

@@ -34,3 +34,4 @@ pub mod store;
 pub mod targets;
 pub mod trust;
 pub mod validate;
+pub mod value_diff;
