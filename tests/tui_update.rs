@@ -383,3 +383,99 @@ fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     let selected = state.selected_config().unwrap().display_path.clone();
     assert_eq!(selected, ORDER[0]);
 }
+
+// ---------------------------------------------------------------------------
+// Issue 12: the list behaves, and the keys users of lazygit, tig and k9s
+// expect.
+
+#[test]
+fn a_marks_every_visible_row_then_clears_them_and_capital_a_inverts() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("/pack<enter>");
+    assert_eq!(h.visible_paths().len(), 2);
+    h.keys("a");
+    assert_eq!(h.state.marked.len(), 2, "only the visible rows");
+    h.keys("a");
+    assert!(
+        h.state.marked.is_empty(),
+        "a again: all were marked, so none"
+    );
+    h.keys(" A");
+    let marked: Vec<&str> = h.state.marked.iter().map(String::as_str).collect();
+    assert_eq!(marked, ["/home/dev/shop/packages/web/goccia.json5"]);
+}
+
+#[test]
+fn n_and_capital_n_move_between_configs_needing_review() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("G");
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[0], "wraps to the first");
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[1]);
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[2]);
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[0], "tools (error) is skipped");
+    h.keys("N");
+    assert_eq!(h.selected_path(), ORDER[2]);
+}
+
+#[test]
+fn ctrl_d_and_ctrl_u_page() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut h = Harness::new(fixtures::generated(1000));
+    h.send(Msg::Resize(120, 35));
+    let ctrl = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    h.send(ctrl('d'));
+    let page = h.state.cursor.selected;
+    assert!(page > 10, "{page}");
+    h.send(ctrl('u'));
+    assert_eq!(h.state.cursor.selected, 0);
+}
+
+#[test]
+fn a_click_selects_the_row_under_it() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut h = Harness::new(fixtures::sample());
+    h.send(Msg::Resize(120, 35));
+    // Row 0 is the title, row 1 the list's border, row 2 its first row.
+    let click = |row| {
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 10,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    h.send(click(5));
+    assert_eq!(h.selected_path(), ORDER[3]);
+    h.send(click(2));
+    assert_eq!(h.selected_path(), ORDER[0]);
+    h.send(click(30));
+    assert_eq!(h.selected_path(), ORDER[0], "below the last row: no change");
+}
+
+#[test]
+fn a_rescan_clears_the_previous_message() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("<tab>p<esc><tab>");
+    h.keys("t<esc>");
+    h.state.status = Some(goccia_trust::tui::state::Status {
+        text: "Trusted 1 config file".into(),
+        is_error: false,
+    });
+    h.keys("r");
+    assert_eq!(h.state.status, None);
+}
+
+#[test]
+fn after_trust_the_cursor_stays_at_the_row_index() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("j");
+    assert_eq!(h.selected_path(), ORDER[1]);
+    h.keys("ty");
+    // web moved down among the trusted; the row it left holds the next one.
+    assert_eq!(h.state.cursor.selected, 1);
+    assert_eq!(h.selected_path(), ORDER[2]);
+}

@@ -36,6 +36,13 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
             return exit::USAGE;
         }
     };
+    // crossterm drops every colour under NO_COLOR on its own; tell it what
+    // --color decided, so `--color=always` means colour as documented.
+    match g.color {
+        ColorChoice::Always => crossterm::style::force_color_output(true),
+        ColorChoice::Never => crossterm::style::force_color_output(false),
+        ColorChoice::Auto => {}
+    }
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
     if std::fs::metadata(&expanded).is_err() {
         io.error(format!("path not found: {path}"));

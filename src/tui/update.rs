@@ -30,6 +30,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             let action = match ev.kind {
                 MouseEventKind::ScrollDown => Action::Down,
                 MouseEventKind::ScrollUp => Action::Up,
+                MouseEventKind::Down(crossterm::event::MouseButton::Left) => {
+                    click(state, ev.column, ev.row);
+                    return vec![];
+                }
                 _ => return vec![],
             };
             let mut effects = Vec::new();
@@ -284,6 +288,8 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             scroll(&mut state.detail_scroll, a, max, 1);
         }
         Action::ToggleMark => toggle_mark(state),
+        Action::MarkAll | Action::InvertMarks => mark_visible(state, action),
+        Action::NextReview | Action::PrevReview => next_needing_review(state, action),
         Action::Trust if state.view == View::Configs => open_trust(state),
         Action::Untrust => open_untrust(state),
         Action::Prune if state.view == View::Store => open_prune(state),
@@ -323,7 +329,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             };
             state.detail_scroll = 0;
         }
-        Action::Rescan => return rescan(state),
+        Action::Rescan => {
+            // The previous action's message is about the old list.
+            state.status = None;
+            return rescan(state);
+        }
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         _ => {}
     }
@@ -361,6 +371,103 @@ fn toggle_mark(state: &mut State) {
     }
     // Marking moves on, so `space space space` marks three rows.
     act_on_list(state, Action::Down);
+}
+
+/// The keys of the rows the list shows (all of them for the store view).
+fn visible_keys(state: &State) -> Vec<String> {
+    match state.view {
+        View::Configs => state
+            .visible
+            .iter()
+            .map(|&i| state.configs[i].key.clone())
+            .collect(),
+        View::Store => state.store.entries.iter().map(|e| e.key.clone()).collect(),
+    }
+}
+
+/// `a`: mark every visible row, or unmark them all when all are marked
+/// already; `A`: invert the mark of each visible row. Rows the filter
+/// hides keep their marks.
+fn mark_visible(state: &mut State, action: Action) {
+    let keys = visible_keys(state);
+    let marked = match state.view {
+        View::Configs => &mut state.marked,
+        View::Store => &mut state.store.marked,
+    };
+    let all = keys.iter().all(|k| marked.contains(k));
+    for k in keys {
+        let on = match action {
+            Action::MarkAll => !all,
+            _ => !marked.contains(&k),
+        };
+        if on {
+            marked.insert(k);
+        } else {
+            marked.remove(&k);
+        }
+    }
+}
+
+/// `n` / `N`: the next (previous) visible config that needs review,
+/// wrapping around; a status line when there is none.
+fn next_needing_review(state: &mut State, action: Action) {
+    let len = state.visible.len();
+    let from = state.cursor.selected;
+    let found = (1..=len)
+        .map(|step| {
+            if action == Action::NextReview {
+                (from + step) % len
+            } else {
+                (from + len - step % len) % len
+            }
+        })
+        .find(|&row| state.configs[state.visible[row]].state.needs_review());
+    match found {
+        Some(row) => {
+            let rows = layout::list_rows(state.size);
+            state.cursor.select(row, len, rows);
+            state.detail_scroll = 0;
+            state.scan.anchor = None;
+        }
+        None => set_status(state, "No config needs review".to_string(), false),
+    }
+}
+
+/// A left click on a list row selects it.
+fn click(state: &mut State, column: u16, row: u16) {
+    if state.mode != Mode::Normal {
+        return;
+    }
+    let banner = layout::banner_rows(&state.store_warnings, state.size.0);
+    let Some(row) = row.checked_sub(banner) else {
+        return;
+    };
+    let (list, _) = layout::list_and_detail(layout::screen(full(state.size)).body);
+    let inside = column > list.x
+        && column < list.x + list.width.saturating_sub(1)
+        && row > list.y
+        && row < list.y + list.height.saturating_sub(1);
+    if !inside {
+        return;
+    }
+    let rows = layout::list_rows(state.size);
+    let line = usize::from(row - list.y - 1);
+    let cursor = match state.view {
+        View::Configs => &mut state.cursor,
+        View::Store => &mut state.store.cursor,
+    };
+    let len = match state.view {
+        View::Configs => state.visible.len(),
+        View::Store => state.store.entries.len(),
+    };
+    let first = crate::tui::state::visible_offset(cursor.selected, cursor.offset, rows);
+    let to = first + line;
+    if to < len {
+        cursor.offset = first;
+        cursor.select(to, len, rows);
+        state.detail_scroll = 0;
+        state.scan.anchor = None;
+    }
 }
 
 fn rescan(state: &mut State) -> Vec<Effect> {
