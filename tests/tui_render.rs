@@ -61,7 +61,7 @@ fn scanning_shows_progress_and_partial_results() {
     // Only the first batch of the first scan has arrived.
     let mut state = State::new("/home/dev/shop");
     let effects = init(&mut state);
-    assert_eq!(effects.len(), 2);
+    assert_eq!(effects.len(), 3, "progress, scan and store: {effects:?}");
     let job = state.scan.job;
     let mut some = fixtures::sample().configs;
     some.truncate(3);

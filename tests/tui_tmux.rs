@@ -28,6 +28,12 @@ impl Tmux {
     /// A 120x35 session running `sh` with a plain prompt, in a clean
     /// environment so the user's shell config cannot change what we see.
     fn start(name: &str) -> Tmux {
+        Tmux::start_sized(name, 120, 35)
+    }
+
+    /// [`Tmux::start`] at `w`x`h`.
+    fn start_sized(name: &str, w: u16, h: u16) -> Tmux {
+        let (w, h) = (w.to_string(), h.to_string());
         let socket = format!("goccia-trust-test-{}-{name}", std::process::id());
         let t = Tmux { socket };
         let status = Command::new("tmux")
@@ -39,9 +45,9 @@ impl Tmux {
                 "new-session",
                 "-d",
                 "-x",
-                "120",
+                &w,
                 "-y",
-                "35",
+                &h,
             ])
             .args([
                 "env",
@@ -798,6 +804,151 @@ fn real_binary_shows_where_a_linked_scope_leads_before_trusting() {
     assert_eq!(
         entries[key.to_str().unwrap()]["targets"][r.repo.join("app/data").to_str().unwrap()],
         ssh.to_str().unwrap()
+    );
+    r.quit(&t);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12 at 80x24: the real binary in a small terminal.
+
+impl Repo {
+    /// The TUI over the repo in an 80x24 tmux, `extra` before the path
+    /// (`env` assignments go in `vars`), once the list is complete.
+    fn open_small(&self, name: &str, vars: &str, extra: &str) -> Tmux {
+        let t = Tmux::start_sized(name, 80, 24);
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} {vars} {} {} {extra} .; echo \"goccia-trust exited $?\"",
+            self.repo.display(),
+            self.home.display(),
+            Self::exe(),
+            self.store_arg(),
+        ));
+        t.wait_for(LOADED, WAIT);
+        t
+    }
+}
+
+/// The left part of the row naming `path` in a stacked (narrow) layout.
+fn small_row<'a>(screen: &'a str, path: &str) -> &'a str {
+    screen
+        .lines()
+        .find(|l| l.starts_with('│') && l.contains(&format!(" {path} ")))
+        .unwrap_or_else(|| panic!("no row for {path}:\n{screen}"))
+}
+
+#[test]
+fn at_80x24_the_footer_requests_more_marker_mark_all_and_click() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com"], "allow-read": ["./data"], "allow-ffi": ["./lib.so"]}}"#,
+    );
+    let many: Vec<String> = (0..30)
+        .map(|i| format!("\"h{i:02}.example.com\""))
+        .collect();
+    r.write(
+        "tools/goccia.json5",
+        &format!(
+            "{{ permissions: {{ 'allow-net': [{}] }} }}",
+            many.join(", ")
+        ),
+    );
+    let t = r.open_small("small", "", "");
+    let screen = t.capture();
+    let footer = screen.lines().nth(23).unwrap_or("");
+    assert!(
+        footer.contains("? help") && footer.contains("q quit"),
+        "{screen}"
+    );
+    // The 3-request config (second row): its requests without scrolling.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("path     app/goccia.json", WAIT);
+    for request in ["allow-ffi:", "allow-net: app.example.com", "allow-read:"] {
+        assert!(screen.contains(request), "{request}:\n{screen}");
+    }
+    // A long list says more follows.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("row 3 of 5", WAIT);
+    assert!(screen.contains("↓ more"), "{screen}");
+    assert!(
+        screen.contains("h00.example.com, h01.example.com"),
+        "{screen}"
+    );
+    // a marks every row.
+    t.send_keys(&["a"]);
+    t.wait_for("5 marked", WAIT);
+    t.send_keys(&["a"]);
+    // A click on the fourth list row (screen row 5, 1-based 6) selects it.
+    t.send_keys(&["-l", "\x1b[<0;10;6M\x1b[<0;10;6m"]);
+    let screen = t.wait_for("row 4 of 5", WAIT);
+    assert!(
+        small_row(&screen, "web/goccia.toml").starts_with("│▶"),
+        "{screen}"
+    );
+    r.quit(&t);
+}
+
+#[test]
+fn viewed_persists_across_a_restart_and_is_lost_when_the_config_changes() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("viewed1", "", "");
+    t.wait_for("viewed 0/5", WAIT);
+    t.send_keys(&["v"]);
+    t.wait_for("viewed 1/5", WAIT);
+    r.quit(&t);
+    drop(t);
+    let t = r.open_small("viewed2", "", "");
+    let screen = t.wait_for("viewed 1/5", WAIT);
+    assert!(
+        small_row(&screen, "api/goccia.json").contains("viewed ·"),
+        "{screen}"
+    );
+    // scan --json says so too.
+    let out = r.cli(&["scan", "--json", "."]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let viewed: Vec<(&str, bool)> = json["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["path"].as_str().unwrap(), c["viewed"].as_bool().unwrap()))
+        .filter(|(_, v)| *v)
+        .collect();
+    assert_eq!(viewed, [("api/goccia.json", true)]);
+    r.quit(&t);
+    drop(t);
+    r.write(
+        "api/goccia.json",
+        r#"{"permissions": {"allow-net": ["api.example.com", "other.example.com"]}}"#,
+    );
+    let t = r.open_small("viewed3", "", "");
+    t.wait_for("viewed 0/5", WAIT);
+    r.quit(&t);
+}
+
+#[test]
+fn no_color_with_color_always_leaves_a_visible_selection() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("nocolor", "NO_COLOR=1", "--color=always");
+    let screen = t.capture();
+    assert!(
+        small_row(&screen, "api/goccia.json").starts_with("│▶"),
+        "{screen}"
+    );
+    // And colour is really on: the escape sequences carry a colour.
+    let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "0"]);
+    assert!(
+        styled.contains("\x1b[3") || styled.contains("\x1b[4") || styled.contains(";3"),
+        "{styled}"
     );
     r.quit(&t);
 }

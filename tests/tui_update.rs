@@ -366,7 +366,12 @@ fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     let all = Harness::new(fixtures::sample()).state.configs;
     let mut state = State::new("/home/dev/shop");
     let effects = init(&mut state);
-    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+    // (init also asks for the saved review progress.)
+    let Some(Effect::Scan { job, .. }) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Scan { .. }))
+        .cloned()
+    else {
         panic!("{effects:?}")
     };
     // The top row's config arrives last.
@@ -478,4 +483,81 @@ fn after_trust_the_cursor_stays_at_the_row_index() {
     // web moved down among the trusted; the row it left holds the next one.
     assert_eq!(h.state.cursor.selected, 1);
     assert_eq!(h.selected_path(), ORDER[2]);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12: review progress that survives a restart.
+
+#[test]
+fn v_marks_viewed_saves_and_s_filters_to_not_viewed() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("v");
+    assert_eq!(h.selected_path(), ORDER[1], "v moves on");
+    assert_eq!(h.state.viewed_count(), 1);
+    let saved = h.backend.data().progress.clone();
+    let api = "/home/dev/shop/packages/api/goccia.toml";
+    assert_eq!(
+        saved.viewed.get(api),
+        h.state
+            .configs
+            .iter()
+            .find(|c| c.key == api)
+            .unwrap()
+            .sha256
+            .as_ref()
+    );
+    // s cycles through the five states, then "not viewed".
+    h.keys("ssssss");
+    assert!(h.state.unviewed_only);
+    assert!(!h.visible_paths().contains(&ORDER[0].to_string()));
+    assert_eq!(h.visible_paths().len(), 6);
+    h.keys("s");
+    assert!(!h.state.unviewed_only);
+    assert_eq!(h.visible_paths().len(), 7);
+
+    // Reopened on the same data: the mark, the filter and the place are back.
+    h.keys("/web<enter> ");
+    h.state.quit = true;
+    let progress = h.state.progress_to_save();
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().progress = progress;
+    let again = Harness::with_backend(backend);
+    assert_eq!(again.state.viewed_count(), 1);
+    assert_eq!(again.state.query, "web");
+    assert_eq!(again.selected_path(), ORDER[1]);
+    assert_eq!(again.state.marked.len(), 1);
+}
+
+#[test]
+fn a_viewed_mark_is_lost_when_the_config_changes() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("v");
+    let progress = h.backend.data().progress.clone();
+    let mut changed = fixtures::sample();
+    for c in &mut changed.configs {
+        if c.display_path == ORDER[0] {
+            c.sha256 = Some("0".repeat(64));
+        }
+    }
+    let backend = FakeBackend::new(changed);
+    backend.data().progress = progress;
+    let again = Harness::with_backend(backend);
+    assert_eq!(again.state.viewed_count(), 0);
+}
+
+#[test]
+fn corrupt_progress_is_reported_and_ignored() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().progress_problem =
+        Some("review progress /s/review-progress.json is corrupt (x); ignored".into());
+    let h = Harness::with_backend(backend);
+    let status = h.state.status.clone().unwrap();
+    assert!(
+        status.is_error && status.text.contains("is corrupt"),
+        "{status:?}"
+    );
+    assert_eq!(h.visible_paths(), ORDER, "the review goes on");
 }

@@ -110,6 +110,10 @@ pub struct JsonConfig {
     pub exit: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<JsonPolicy>,
+    /// Whether the reviewer marked the config viewed in the TUI, as it is
+    /// now (issue 12); set by `scan --json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewed: Option<bool>,
     /// The config's path scopes that resolve elsewhere (links followed),
     /// each with the key whose line names it; absent when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -199,6 +203,7 @@ impl From<&ConfigReport> for JsonConfig {
             error: r.error.as_ref().map(|e| e.message.clone()),
             exit: r.error.as_ref().map(|e| e.class.code()),
             policy: None,
+            viewed: None,
             destinations: destinations(&r.lines, &r.targets)
                 .into_iter()
                 .map(|d| JsonDestination {

@@ -13,6 +13,7 @@ use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::destination::{ShownLine, with_destinations};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::progress::{Progress, load_progress, progress_dir};
 use crate::core::report::{ConfigReport, ConfigState};
 use crate::core::scan::scan_walk;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
@@ -78,8 +79,26 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> u8 {
         }
     };
     if args.json {
+        // The TUI's viewed marks; unreadable progress is named and ignored.
+        let progress = match progress_dir(env) {
+            Some(dir) => {
+                let (progress, problem) = load_progress(&dir);
+                if let Some(p) = problem {
+                    let _ = writeln!(io.err, "Warning: {p}");
+                }
+                progress
+            }
+            None => Progress::default(),
+        };
+        let configs = reports
+            .iter()
+            .map(|r| JsonConfig {
+                viewed: Some(progress.is_viewed(&r.key, r.sha256.as_deref())),
+                ..JsonConfig::from(r)
+            })
+            .collect();
         let doc = JsonScan {
-            configs: reports.iter().map(JsonConfig::from).collect(),
+            configs,
             store_error: store_error.clone(),
             store_warnings,
             unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),

@@ -21,6 +21,7 @@ pub mod key;
 pub mod listing;
 pub mod paths;
 pub mod policy;
+pub mod progress;
 pub mod realpath;
 pub mod report;
 pub mod request;

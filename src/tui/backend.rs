@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use crate::core::progress::Progress;
 use crate::core::report::{ConfigReport, StoreEntryReport};
 
 /// What a scan reports while it runs. A backend sends `Progress` as often as
@@ -133,5 +134,19 @@ pub trait TuiBackend: Send + Sync + 'static {
     fn store_warnings(&self, root: &str) -> Vec<String> {
         let _ = root;
         Vec::new()
+    }
+
+    /// The saved review progress (viewed marks, where each tree's review
+    /// stopped), the name its session for `root` is kept under, and a
+    /// problem to report when the saved progress could not be read (it is
+    /// then ignored). No progress by default.
+    fn load_progress(&self, root: &str) -> (Progress, String, Option<String>) {
+        (Progress::default(), root.to_string(), None)
+    }
+
+    /// Saves the review progress atomically; `Err` says why it was not.
+    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+        let _ = progress;
+        Ok(())
     }
 }

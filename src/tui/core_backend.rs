@@ -12,6 +12,7 @@ use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
 use crate::core::key::TrustKey;
 use crate::core::listing::list_entries;
+use crate::core::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::report::{ConfigReport, StoreEntryReport};
 use crate::core::scan::{ScanEvent as CoreEvent, scan_streaming};
 use crate::core::store::{
@@ -93,6 +94,30 @@ fn changed_names(current: &[ConfigReport]) -> String {
 }
 
 impl TuiBackend for CoreBackend {
+    fn load_progress(&self, root: &str) -> (Progress, String, Option<String>) {
+        let tree = crate::core::paths::expand_file_name(root, &self.env.cwd, &self.env.home);
+        let tree = std::fs::canonicalize(&tree)
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_owned))
+            .unwrap_or(tree);
+        match progress_dir(&self.env) {
+            Some(dir) => {
+                let (progress, problem) = load_progress(&dir);
+                (progress, tree, problem)
+            }
+            None => (Progress::default(), tree, None),
+        }
+    }
+
+    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+        match progress_dir(&self.env) {
+            Some(dir) => save_progress(&dir, progress),
+            None => Err(
+                "no state directory (set HOME or XDG_STATE_HOME); review progress not saved".into(),
+            ),
+        }
+    }
+
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         self.remember_reviewed(root);
         let store = self.store_for_reading();

@@ -89,6 +89,19 @@ pub fn execute(
             let result = backend.inspect(&key);
             send(Msg::Inspected { key, result });
         }
+        Effect::LoadProgress { root } => {
+            let (progress, tree, problem) = backend.load_progress(&root);
+            send(Msg::ProgressLoaded {
+                progress: Box::new(progress),
+                tree,
+                problem,
+            });
+        }
+        Effect::SaveProgress(progress) => {
+            if let Err(e) = backend.save_progress(&progress) {
+                send(Msg::ProgressNotSaved(e));
+            }
+        }
         Effect::Commit(pending) => {
             let result = match &pending {
                 Pending::Trust(reports) => backend.trust(reports),

@@ -154,7 +154,7 @@ fn event_loop(
     signals: &SignalWatch,
 ) -> io::Result<Ending> {
     let (tx, rx) = mpsc::channel();
-    let runner = Runner::new(backend, tx);
+    let runner = Runner::new(Arc::clone(&backend), tx);
     let mut state = State::new(root);
     let size = terminal.size()?;
     state.size = (size.width, size.height);
@@ -206,6 +206,13 @@ fn event_loop(
             }
         }
         if state.quit {
+            // Where the review stopped, for the next run on this tree; on
+            // this thread, so it is written before the process ends. A
+            // failure is not worth keeping the user in the TUI for: the
+            // viewed marks were saved as they were made.
+            if state.tree.is_some() {
+                let _ = backend.save_progress(&state.progress_to_save());
+            }
             return Ok(Ending::Quit);
         }
     }

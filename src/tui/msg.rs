@@ -46,6 +46,15 @@ pub enum Msg {
         job: u64,
         result: Result<Vec<StoreEntryReport>, String>,
     },
+    /// The saved review progress, the session name of the tree, and why
+    /// the saved progress was ignored, if it was.
+    ProgressLoaded {
+        progress: Box<crate::core::progress::Progress>,
+        tree: String,
+        problem: Option<String>,
+    },
+    /// Saving the review progress failed.
+    ProgressNotSaved(String),
     Inspected {
         key: String,
         result: Result<InspectData, String>,
@@ -112,4 +121,6 @@ pub enum Effect {
     LoadStore { job: u64 },
     Inspect { key: String },
     Commit(Pending),
+    LoadProgress { root: String },
+    SaveProgress(Box<crate::core::progress::Progress>),
 }

@@ -20,7 +20,11 @@ use confirm::{act_on_confirm, on_committed, open_prune, open_trust, open_untrust
 
 /// The effects to run when the TUI starts: a scan and a store load.
 pub fn init(state: &mut State) -> Vec<Effect> {
-    rescan(state)
+    let mut effects = vec![Effect::LoadProgress {
+        root: state.root.clone(),
+    }];
+    effects.extend(rescan(state));
+    effects
 }
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
@@ -147,6 +151,21 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Committed { result } => on_committed(state, result),
+        Msg::ProgressLoaded {
+            progress,
+            tree,
+            problem,
+        } => {
+            resume(state, *progress, tree);
+            if let Some(p) = problem {
+                set_status(state, p, true);
+            }
+            vec![]
+        }
+        Msg::ProgressNotSaved(why) => {
+            set_status(state, format!("Review progress not saved: {why}"), true);
+            vec![]
+        }
         // A message of a superseded job: the newer job's results win.
         _ => vec![],
     }
@@ -288,6 +307,7 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             scroll(&mut state.detail_scroll, a, max, 1);
         }
         Action::ToggleMark => toggle_mark(state),
+        Action::ToggleViewed if state.view == View::Configs => return toggle_viewed(state),
         Action::MarkAll | Action::InvertMarks => mark_visible(state, action),
         Action::NextReview | Action::PrevReview => next_needing_review(state, action),
         Action::Trust if state.view == View::Configs => open_trust(state),
@@ -310,15 +330,24 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             state.mode = Mode::Filter;
         }
         Action::CycleStateFilter => {
-            state.state_filter = next_state_filter(state.state_filter);
+            // Each state, then "not viewed", then all again.
+            if state.unviewed_only {
+                state.unviewed_only = false;
+            } else if state.state_filter == Some(ConfigState::NoRequest) {
+                state.state_filter = None;
+                state.unviewed_only = true;
+            } else {
+                state.state_filter = next_state_filter(state.state_filter);
+            }
             refilter(state);
         }
         Action::ClearFilter => {
-            if state.query.is_empty() && state.state_filter.is_none() {
+            if state.query.is_empty() && state.state_filter.is_none() && !state.unviewed_only {
                 state.marked.clear();
             } else {
                 state.query.clear();
                 state.state_filter = None;
+                state.unviewed_only = false;
                 refilter(state);
             }
         }
@@ -371,6 +400,68 @@ fn toggle_mark(state: &mut State) {
     }
     // Marking moves on, so `space space space` marks three rows.
     act_on_list(state, Action::Down);
+}
+
+/// `v`: mark the selected config viewed as it is now (its sha256), or
+/// unmark it; saved at once, and the cursor moves on.
+fn toggle_viewed(state: &mut State) -> Vec<Effect> {
+    let Some(r) = state.selected_config() else {
+        return vec![];
+    };
+    let Some(sha) = r.sha256.clone() else {
+        set_status(
+            state,
+            "A config that does not load cannot be marked viewed".to_string(),
+            true,
+        );
+        return vec![];
+    };
+    let (key, on) = (r.key.clone(), !state.is_viewed(r));
+    state.progress.set_viewed(&key, &sha, on);
+    if state.unviewed_only {
+        refilter(state);
+    } else {
+        act_on_list(state, Action::Down);
+    }
+    vec![Effect::SaveProgress(Box::new(state.progress_to_save()))]
+}
+
+/// Saved progress arrived: take its viewed marks and resume this tree's
+/// review where it stopped (selection, filters, marks).
+fn resume(state: &mut State, progress: crate::core::progress::Progress, tree: String) {
+    let session = progress.sessions.get(&tree).cloned();
+    state.progress = progress;
+    state.tree = Some(tree);
+    let Some(s) = session else {
+        refilter(state);
+        return;
+    };
+    state.query = s.query;
+    state.state_filter = s.state.as_deref().and_then(|name| {
+        [
+            ConfigState::Error,
+            ConfigState::NeverTrusted,
+            ConfigState::Changed,
+            ConfigState::Trusted,
+            ConfigState::NoRequest,
+        ]
+        .into_iter()
+        .find(|c| c.json_name() == name)
+    });
+    state.unviewed_only = s.unviewed;
+    state.marked = s.marked;
+    if state.scan.running {
+        // The list is still arriving: the scan selects it when it does.
+        if let Some(key) = &s.selected {
+            state.scan.anchor = Some(Anchor::Config(key.clone()));
+        }
+        apply_filter(state, s.selected);
+    } else {
+        let keys: std::collections::HashSet<&str> =
+            state.configs.iter().map(|c| c.key.as_str()).collect();
+        state.marked.retain(|k| keys.contains(k.as_str()));
+        apply_filter(state, s.selected);
+    }
 }
 
 /// The keys of the rows the list shows (all of them for the store view).
@@ -533,6 +624,7 @@ fn apply_filter(state: &mut State, keep: Option<String>) {
         .iter()
         .enumerate()
         .filter(|(_, c)| state.state_filter.is_none_or(|f| c.state == f))
+        .filter(|(_, c)| !state.unviewed_only || !state.is_viewed(c))
         .filter(|(_, c)| query.is_empty() || c.display_path.to_lowercase().contains(&query))
         .map(|(i, _)| i)
         .collect();

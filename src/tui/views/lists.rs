@@ -115,6 +115,9 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     if let Some(f) = state.state_filter {
         title.push_str(&format!("· state: {} ", f.label()));
     }
+    if state.unviewed_only {
+        title.push_str("· not viewed ");
+    }
     if !state.query.is_empty() {
         title.push_str(&format!("· path: {} ", clean(&state.query)));
     }
@@ -155,7 +158,17 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                     Style::default(),
                 ),
                 Span::styled(
-                    format!("  {}", fit(&clean(&r.summary()), summary_w)),
+                    format!(
+                        "  {}",
+                        fit(
+                            &if state.is_viewed(r) {
+                                format!("viewed · {}", clean(&r.summary()))
+                            } else {
+                                clean(&r.summary()).into_owned()
+                            },
+                            summary_w
+                        )
+                    ),
                     theme.style(if r.state == crate::core::report::ConfigState::Error {
                         Role::Error
                     } else {

@@ -138,6 +138,10 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             state.view == View::Store,
         ),
         Span::styled(
+            format!(" viewed {}/{}", state.viewed_count(), state.configs.len()),
+            theme.style(Role::Muted),
+        ),
+        Span::styled(
             format!("  {}", clean(&state.root)),
             theme.style(Role::Muted),
         ),
