@@ -952,3 +952,32 @@ fn no_color_with_color_always_leaves_a_visible_selection() {
     );
     r.quit(&t);
 }
+
+#[test]
+fn e_opens_the_editor_and_the_edit_is_shown() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    // An "editor" that rewrites the file it is given.
+    let editor = r.home.join("edit.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf '{\"permissions\": {\"allow-net\": [\"app.example.com\", \"edited.example.com\"]}}' > \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let t = r.open_small("edit", &format!("EDITOR={}", editor.display()), "");
+    t.send_keys(&["j"]);
+    t.wait_for("row 2 of 5", WAIT);
+    t.send_keys(&["e"]);
+    let screen = t.wait_for("edited.example.com", WAIT);
+    assert!(t.alternate_on(), "back in the TUI:\n{screen}");
+    assert!(screen.contains("row 2 of 5"), "same row:\n{screen}");
+    assert!(
+        small_row(&screen, "app/goccia.json").contains("never trusted"),
+        "{screen}"
+    );
+    r.quit(&t);
+}

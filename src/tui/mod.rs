@@ -205,6 +205,12 @@ fn event_loop(
                 runner.spawn(effect);
             }
         }
+        if let Some(path) = state.edit.take() {
+            let result = edit_in_editor(terminal, &path)?;
+            for effect in update::update(&mut state, Msg::Edited(result)) {
+                runner.spawn(effect);
+            }
+        }
         if state.quit {
             // Where the review stopped, for the next run on this tree; on
             // this thread, so it is written before the process ends. A
@@ -216,6 +222,38 @@ fn event_loop(
             return Ok(Ending::Quit);
         }
     }
+}
+
+/// Suspends the TUI (main screen, cooked mode, no mouse), runs `$VISUAL`,
+/// else `$EDITOR`, else `vi` on `path` through `sh` (so an editor with
+/// arguments works; the path is passed as an argument, never spliced into
+/// the command), waits for it, and takes the terminal back. The outer
+/// error is the terminal's; the inner one the editor's.
+fn edit_in_editor(terminal: &mut DefaultTerminal, path: &str) -> io::Result<Result<(), String>> {
+    use crossterm::terminal::{
+        EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    };
+    let editor = ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_string());
+    execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen)?;
+    disable_raw_mode()?;
+    let status = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(path)
+        .status();
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    terminal.clear()?;
+    Ok(match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{editor} exited with {s}")),
+        Err(e) => Err(format!("cannot run {editor}: {e}")),
+    })
 }
 
 fn to_msg(ev: TermEvent) -> Option<Msg> {

@@ -53,6 +53,8 @@ pub enum Msg {
         tree: String,
         problem: Option<String>,
     },
+    /// The editor `e` opened has returned: `Err` says why it failed.
+    Edited(Result<(), String>),
     /// Saving the review progress failed.
     ProgressNotSaved(String),
     Inspected {

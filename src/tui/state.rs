@@ -154,6 +154,9 @@ pub struct State {
     pub tree: Option<String>,
     /// `s` reached "not viewed": only configs not yet viewed are shown.
     pub unviewed_only: bool,
+    /// `e` was pressed: the loop suspends the TUI and opens this config in
+    /// the user's editor, then reports `Msg::Edited`.
+    pub edit: Option<String>,
 }
 
 impl State {
@@ -180,6 +183,7 @@ impl State {
             progress: Progress::default(),
             tree: None,
             unviewed_only: false,
+            edit: None,
         }
     }
 

@@ -162,6 +162,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             vec![]
         }
+        Msg::Edited(result) => {
+            state.status = None;
+            if let Err(why) = result {
+                set_status(state, format!("Editor: {why}"), true);
+            }
+            // Show what the edit changed (the selection stays on the config).
+            rescan(state)
+        }
         Msg::ProgressNotSaved(why) => {
             set_status(state, format!("Review progress not saved: {why}"), true);
             vec![]
@@ -323,6 +331,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                     scroll: 0,
                 });
                 return vec![Effect::Inspect { key }];
+            }
+        }
+        Action::Edit => {
+            if let Some(r) = state.selected_config() {
+                state.edit = Some(r.key.clone());
             }
         }
         Action::StartFilter => {
