@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use goccia_trust::core::report::{ConfigReport, StoreEntryReport};
+use goccia_trust::core::review::report::{ConfigReport, StoreEntryReport};
 use goccia_trust::tui::backend::{CommitError, CommitOutcome, InspectData, ScanEvent};
 use goccia_trust::tui::fake::FakeBackend;
 use goccia_trust::tui::{ColorChoice, TuiBackend, fixtures, load_theme, run_tui};

@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use goccia_trust::core::json::{self, Json};
+use goccia_trust::core::config::json::{self, Json};
 use goccia_trust::core::store::{
     Store, StoreError, StoreLocation, StoredEntry, parse_store, read_store, serialize_store,
     update_store, update_store_with_timeout,

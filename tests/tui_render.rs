@@ -272,11 +272,10 @@ fn at_80x24_the_footer_keeps_help_and_quit_and_the_requests_come_first() {
 fn a_long_detail_says_more_follows() {
     let mut fixture = fixtures::sample();
     let hosts: Vec<String> = (0..40).map(|i| format!("host{i:02}.example.com")).collect();
-    fixture.configs[0].lines = vec![goccia_trust::core::report::DiffLine::Unchanged(format!(
-        "allow-net: {}",
-        hosts.join(", ")
-    ))];
-    fixture.configs[0].state = goccia_trust::core::report::ConfigState::NeverTrusted;
+    fixture.configs[0].lines = vec![goccia_trust::core::review::report::DiffLine::Unchanged(
+        format!("allow-net: {}", hosts.join(", ")),
+    )];
+    fixture.configs[0].state = goccia_trust::core::review::report::ConfigState::NeverTrusted;
     let mut h = Harness::new(fixture);
     sized(&mut h, 80, 24);
     let t = text(&draw(&h.state, &Theme::default(), 80, 24));

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::os::unix::fs::PermissionsExt;
 
 use goccia_trust::core::env::Env;
-use goccia_trust::core::report::ConfigReport;
+use goccia_trust::core::review::report::ConfigReport;
 use goccia_trust::core::store::StoreLocation;
 use goccia_trust::tui::backend::{CommitError, ScanEvent, TuiBackend};
 use goccia_trust::tui::core_backend::CoreBackend;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::Harness;
-use goccia_trust::core::report::{ConfigState, DiffLine};
+use goccia_trust::core::review::report::{ConfigState, DiffLine};
 use goccia_trust::tui::backend::CommitError;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::{Effect, Msg, Pending};

@@ -9,15 +9,15 @@ use crate::cli::args::{CheckArgs, GlobalArgs};
 use crate::cli::json_out::{JsonConfig, to_json};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
-use crate::core::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
-use crate::core::destination::destinations;
-use crate::core::discover::discover_paths;
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::key::TrustKey;
 use crate::core::paths::expand_without_trailing_separator;
-use crate::core::report::ConfigReport;
-use crate::core::scan::report_for;
+use crate::core::paths::key::TrustKey;
+use crate::core::review::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
+use crate::core::review::destination::destinations;
+use crate::core::review::discover::discover_paths;
+use crate::core::review::report::ConfigReport;
+use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, locate_store, read_store};
 
 #[derive(Serialize)]
@@ -64,7 +64,10 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> u8 {
                 return exit::FAILURE;
             }
             Err(e) => {
-                io.error(format!("{input}: {}", crate::core::discover::io_reason(&e)));
+                io.error(format!(
+                    "{input}: {}",
+                    crate::core::review::discover::io_reason(&e)
+                ));
                 return exit::FAILURE;
             }
         }

@@ -6,16 +6,16 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::json_out::{JsonDiffLine, JsonStored, JsonValueChange, to_json};
-use crate::cli::scan::store_or_empty_warned;
-use crate::core::check::governing_config;
+use crate::cli::report::store_or_empty_warned;
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::key::trust_key_for_path;
 use crate::core::paths::expand_file_name;
-use crate::core::report::{ConfigState, DiffLine};
-use crate::core::status::compare;
-use crate::core::value_diff::{block_values, diff_values, render_text};
+use crate::core::paths::key::trust_key_for_path;
+use crate::core::review::check::governing_config;
+use crate::core::review::report::{ConfigState, DiffLine};
+use crate::core::review::status::compare;
+use crate::core::review::value_diff::{block_values, diff_values, render_text};
 
 #[derive(Serialize)]
 struct JsonInspect {

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::core::destination::destinations;
-use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
-use crate::core::value_diff::{ValueChange, report_values};
+use crate::core::review::destination::destinations;
+use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::value_diff::{ValueChange, report_values};
 
 #[derive(Serialize)]
 pub struct JsonDiffLine {
@@ -176,7 +176,7 @@ impl From<&crate::core::policy::ConfigDecision> for JsonPolicy {
 
 impl From<&ConfigReport> for JsonConfig {
     fn from(r: &ConfigReport) -> Self {
-        use crate::core::report::ConfigState;
+        use crate::core::review::report::ConfigState;
         let current_lines: Vec<String> = r
             .lines
             .iter()

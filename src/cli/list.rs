@@ -8,7 +8,7 @@ use crate::cli::json_out::{JsonEntry, to_json};
 use crate::cli::{Io, issues_text, load_store, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::listing::{list_entries, render_list_trusted};
+use crate::core::review::listing::{list_entries, render_list_trusted};
 
 #[derive(Serialize)]
 struct JsonList {

@@ -7,6 +7,7 @@ pub mod json_out;
 pub mod list;
 pub mod policy;
 pub mod policy_trust;
+pub mod report;
 pub mod scan;
 pub mod terminal;
 pub mod trust;
@@ -80,7 +81,7 @@ pub fn main() -> ExitCode {
 }
 
 /// Parses and runs one command line, returning its exit code. A one-shot
-/// command turns on the process-wide path memo (`core::realpath`) for its
+/// command turns on the process-wide path memo (`core::paths::realpath`) for its
 /// duration, so run one command at a time per process.
 pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
     let invocation = match args::parse(args) {
@@ -112,7 +113,7 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
         };
     // A one-shot command sees the filesystem at one moment, so it may
     // remember resolved directories; the TUI, long-lived, never does.
-    let _memo = (!opens_tui).then(crate::core::realpath::enable_cache);
+    let _memo = (!opens_tui).then(crate::core::paths::realpath::enable_cache);
     match invocation {
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),

@@ -17,11 +17,11 @@ use crate::cli::Io;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::{RecordHandle, iso_now};
+use crate::core::policy::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
     Class, Decision, LoadContext, Policy, ResolvedTarget, Verdict, evaluate, load_policy,
     policy_path, sha256_hex, state_dir, workspace_for_builtin, write_record,
 };
-use crate::core::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
 
 /// Decide, before anything is trusted or run, whether an operation is
 /// ALLOWED (exit 0), DENIED (exit 3) or NEEDS_AUTH (exit 4); exit 2 for a
@@ -248,7 +248,7 @@ fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> Result<u
         let _ = writeln!(
             io.err,
             "  {list} {} -> {}{links}",
-            crate::core::json::quote_json_string(&root.written),
+            crate::core::config::json::quote_json_string(&root.written),
             root.resolved
         );
     }

@@ -11,24 +11,28 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
-use crate::cli::scan::{render_table, store_or_empty_warned, worst_exit};
-use crate::cli::trust::{plan_failure, print_listing_end, print_nothing_to_do, report_commit};
+use crate::cli::report::{
+    plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
+    store_or_empty_warned, worst_exit,
+};
 use crate::cli::walk;
 use crate::cli::{Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
-use crate::core::display::{count_config_files, describe_targets, display_path, shell_quote};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::gate::decide;
+use crate::core::paths::display::{
+    count_config_files, describe_targets, display_path, shell_quote,
+};
+use crate::core::policy::gate::decide;
 use crate::core::policy::{
     ConfigDecision, ConfigTrust, Expectation, LoadContext, OperationDecision, Policy, RecordHandle,
     Verdict, check_provenance, expect_refusal, load_policy, mark_config_trusted, parse_pin,
     state_dir, trees_under_review, write_config_decision,
 };
-use crate::core::report::ConfigReport;
-use crate::core::scan::report_and_snapshot;
+use crate::core::review::report::ConfigReport;
+use crate::core::review::scan::report_and_snapshot;
+use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 use crate::core::store::StoreLocation;
-use crate::core::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 
 /// The policy, given or shipped, for judging the configs under `paths`: `.`
 /// and every relative root mean the trees under review (never the working
@@ -369,7 +373,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     if let Some(records) = &records {
         policy.deny_also(records, env);
     }
-    let found = match crate::core::discover::discover_paths(&paths, env, &|_| {}, &|| false) {
+    let found = match crate::core::review::discover::discover_paths(&paths, env, &|_| {}, &|| false)
+    {
         Ok(k) => k,
         Err(e) => {
             io.error(e);

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, IsTerminal, Write};
 
-use crate::core::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
 use crate::sanitize::{clean, clean_keep_newlines};
 
 /// Which of stdout and stderr carry escaped text, decided once from what

@@ -3,10 +3,10 @@
 
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
 use crate::cli::{Io, load_store_for_write, store_failure};
-use crate::core::display::{describe_target, display_path};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::trust::{untrust_missing, untrust_root, untrust_roots};
+use crate::core::paths::display::{describe_target, display_path};
+use crate::core::review::trust::{untrust_missing, untrust_root, untrust_roots};
 
 pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> u8 {
     if !args.missing

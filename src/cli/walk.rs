@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use crate::cli::Io;
-use crate::core::discover::{Discovery, NotFollowed, Unreadable};
-use crate::core::display::{describe_targets, display_path};
 use crate::core::env::Env;
+use crate::core::paths::display::{describe_targets, display_path};
+use crate::core::review::discover::{Discovery, NotFollowed, Unreadable};
 
 /// One `unreadable` member of `scan --json` / `check --json`.
 #[derive(Serialize)]

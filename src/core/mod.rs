@@ -1,38 +1,26 @@
 //! The core: everything GocciaScript 0.14 computes about configs and the
 //! trust store, with no terminal or argument-parsing code. The CLI and the
 //! TUI are two faces of it.
+//!
+//! One folder per concern, layered so that no folder imports one above it:
+//!
+//! - [`paths`]: what a path names (expansion, realpath, keys, display,
+//!   bounded reads, the tree under review);
+//! - [`config`]: one config file read as GocciaScript reads it, down to its
+//!   normalized block and hash;
+//! - [`store`]: the per-user trust store, read, locked and written;
+//! - [`review`]: configs on disk against the store (discover, scan, status,
+//!   listing, check, trust);
+//! - [`policy`]: the policy gate (load, classify, evaluate, record, spawn);
+//!
+//! plus three shared modules: [`env`] (the environment, read once),
+//! [`error`] and [`exit`] (the one exit table).
 
-pub mod block;
-pub mod bounded;
-pub mod check;
 pub mod config;
-pub mod describe;
-pub mod destination;
-pub mod discover;
-pub mod display;
-pub mod entries;
 pub mod env;
 pub mod error;
 pub mod exit;
-pub mod extends;
-pub mod gate;
-pub mod json;
-pub mod key;
-pub mod listing;
 pub mod paths;
 pub mod policy;
-pub mod progress;
-pub mod realpath;
-pub mod report;
-pub mod request;
-pub mod reviewed;
-pub mod sandbox;
-pub mod scan;
-pub mod scope;
-pub mod spawn;
-pub mod status;
+pub mod review;
 pub mod store;
-pub mod targets;
-pub mod trust;
-pub mod validate;
-pub mod value_diff;

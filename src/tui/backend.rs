@@ -5,8 +5,8 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::core::progress::Progress;
-use crate::core::report::{ConfigReport, StoreEntryReport};
+use crate::core::review::progress::Progress;
+use crate::core::review::report::{ConfigReport, StoreEntryReport};
 
 /// What a scan reports while it runs. A backend sends `Progress` as often as
 /// it likes (the TUI throttles), each `Found` as soon as the config is

@@ -6,20 +6,20 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-use crate::core::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::config::load_config;
-use crate::core::display::{count_config_files, describe_targets, display_path};
 use crate::core::env::Env;
-use crate::core::key::TrustKey;
-use crate::core::listing::list_entries;
-use crate::core::progress::{Progress, load_progress, progress_dir, save_progress};
-use crate::core::report::{ConfigReport, StoreEntryReport};
-use crate::core::scan::{ScanEvent as CoreEvent, scan_streaming};
+use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
+use crate::core::paths::display::{count_config_files, describe_targets, display_path};
+use crate::core::paths::key::TrustKey;
+use crate::core::review::listing::list_entries;
+use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
+use crate::core::review::report::{ConfigReport, StoreEntryReport};
+use crate::core::review::scan::{ScanEvent as CoreEvent, scan_streaming};
+use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,
 };
-use crate::core::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
 };

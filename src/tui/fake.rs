@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::core::progress::Progress;
-use crate::core::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoredInfo};
+use crate::core::review::progress::Progress;
+use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoredInfo};
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
 };
@@ -100,7 +100,7 @@ impl TuiBackend for FakeBackend {
         });
     }
 
-    fn store_entries(&self) -> Result<Vec<crate::core::report::StoreEntryReport>, String> {
+    fn store_entries(&self) -> Result<Vec<crate::core::review::report::StoreEntryReport>, String> {
         let d = self.data();
         match &d.store_error {
             Some(e) => Err(e.clone()),
@@ -195,7 +195,7 @@ impl TuiBackend for FakeBackend {
                 block: c.block.clone().unwrap_or_default(),
                 targets: c.targets.clone(),
             });
-            let entry = crate::core::report::StoreEntryReport {
+            let entry = crate::core::review::report::StoreEntryReport {
                 key: c.key.clone(),
                 display_path: c.display_path.clone(),
                 status: EntryStatus::Ok,

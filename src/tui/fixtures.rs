@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::core::error::ConfigError;
-use crate::core::report::{
+use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, StoredInfo,
 };
 
@@ -90,7 +90,7 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
 /// `allow-read: any path` is `true`.
 fn blocks_of(lines: &[DiffLine]) -> (String, String) {
     fn block(lines: &[&str]) -> String {
-        use crate::core::json::quote_json_string;
+        use crate::core::config::json::quote_json_string;
         let mut sections: Vec<(&str, Vec<String>)> = Vec::new();
         for line in lines {
             let Some((key, value)) = line.split_once(": ") else {

@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use crate::core::report::{ConfigReport, DiffLine, StoreEntryReport};
+use crate::core::review::report::{ConfigReport, DiffLine, StoreEntryReport};
 use crate::tui::backend::{CommitError, CommitOutcome, InspectData};
 
 #[derive(Debug)]
@@ -49,7 +49,7 @@ pub enum Msg {
     /// The saved review progress, the session name of the tree, and why
     /// the saved progress was ignored, if it was.
     ProgressLoaded {
-        progress: Box<crate::core::progress::Progress>,
+        progress: Box<crate::core::review::progress::Progress>,
         tree: String,
         problem: Option<String>,
     },
@@ -124,5 +124,5 @@ pub enum Effect {
     Inspect { key: String },
     Commit(Pending),
     LoadProgress { root: String },
-    SaveProgress(Box<crate::core::progress::Progress>),
+    SaveProgress(Box<crate::core::review::progress::Progress>),
 }

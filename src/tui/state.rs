@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::core::progress::{Progress, Session};
-use crate::core::report::{ConfigReport, ConfigState, StoreEntryReport};
+use crate::core::review::progress::{Progress, Session};
+use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
 use crate::tui::msg::Pending;

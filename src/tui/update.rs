@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use crate::core::report::{ConfigReport, ConfigState, EntryStatus};
+use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
 use crate::tui::backend::CommitError;
 use crate::tui::keymap::{self, Action, Context};
 use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};
@@ -441,7 +441,7 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
 
 /// Saved progress arrived: take its viewed marks and resume this tree's
 /// review where it stopped (selection, filters, marks).
-fn resume(state: &mut State, progress: crate::core::progress::Progress, tree: String) {
+fn resume(state: &mut State, progress: crate::core::review::progress::Progress, tree: String) {
     let session = progress.sessions.get(&tree).cloned();
     state.progress = progress;
     state.tree = Some(tree);

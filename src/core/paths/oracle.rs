@@ -4,8 +4,9 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use crate::core::paths::{expand_file_name, pascal_trim};
-use crate::core::scope::fpc_try_str_to_int;
+use crate::core::paths::{
+    declaring_dir, expand_file_name, fpc_extract_file_dir, fpc_try_str_to_int, pascal_trim,
+};
 
 fn hex(s: &str) -> String {
     s.bytes().map(|b| format!("{b:02X}")).collect()
@@ -174,12 +175,12 @@ fn extract_file_dir_and_path_match_free_pascal() {
     let (dirs, paths) = answers.split_at(inputs.len());
     for ((input, dir), path) in inputs.iter().zip(dirs).zip(paths) {
         assert_eq!(
-            crate::core::targets::fpc_extract_file_dir(input),
+            fpc_extract_file_dir(input),
             unhex(dir),
             "ExtractFileDir({input:?})"
         );
         assert_eq!(
-            crate::core::scope::declaring_dir(input),
+            declaring_dir(input),
             unhex(path),
             "ExtractFilePath({input:?})"
         );

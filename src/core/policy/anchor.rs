@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 
 use crate::core::env::Env;
-use crate::core::reviewed::{repository_root, resolved};
+use crate::core::paths::reviewed::{repository_root, resolved};
 
 /// Where the built-in policy's `.` points for the `policy` verbs, and why
 /// (for `policy show`).

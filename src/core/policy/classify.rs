@@ -43,26 +43,7 @@ pub fn resolve_target(target: &str, cwd: &str) -> ResolvedTarget {
     }
 }
 
-/// `p` made absolute against `cwd` and normalized like Node's
-/// `path.normalize` (nothing climbs above `/`). Never touches the disk.
-pub fn lexical_path(p: &str, cwd: &str) -> String {
-    let joined = if p.starts_with('/') {
-        p.to_string()
-    } else {
-        format!("{cwd}/{p}")
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in joined.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    format!("/{}", parts.join("/"))
-}
+pub use crate::core::paths::lexical_path;
 
 /// Follows every symlink of an absolute path the way the kernel would. Once
 /// a component does not exist, the rest is appended lexically. A dangling

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use super::classify::{canonical_path, contains, fold_case, lexical_path};
 use super::requests::RequestKind;
 use super::sha256_hex;
+use crate::core::config::json::{self, Json, quote_json_string};
 use crate::core::env::Env;
-use crate::core::json::{self, Json, quote_json_string};
 
 /// The shipped default for the platform, embedded so that the gate works
 /// without any file on disk and cannot be replaced by one in the repository
@@ -114,7 +114,7 @@ pub struct LoadContext<'a> {
     pub env: &'a Env,
     /// The directories `.` and every other relative root resolve against; a
     /// relative root stands for one root per anchor. For config requests,
-    /// the trees under review ([`crate::core::reviewed::trees_under_review`]); for
+    /// the trees under review ([`crate::core::paths::reviewed::trees_under_review`]); for
     /// the `policy` verbs, the policy file's directory, or for the built-in
     /// policy the `--workspace` directory. Never the working directory by
     /// accident.
@@ -206,9 +206,9 @@ fn read_policy(file: Option<&str>, ctx: &LoadContext<'_>) -> Result<Policy, Poli
         Some(file) => {
             let path = policy_path(file, env);
             let shown = path.display().to_string();
-            let bytes = match crate::core::bounded::read_regular(
+            let bytes = match crate::core::paths::bounded::read_regular(
                 &path,
-                crate::core::bounded::POLICY_MAX_BYTES,
+                crate::core::paths::bounded::POLICY_MAX_BYTES,
             ) {
                 Ok(b) => b,
                 Err(e) if e.kind() == Some(std::io::ErrorKind::NotFound) => {

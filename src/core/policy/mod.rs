@@ -11,13 +11,15 @@
 pub mod anchor;
 pub mod classify;
 pub mod evaluate;
+pub mod gate;
 pub mod load;
 mod net;
 pub mod provenance;
 pub mod record;
 pub mod requests;
+pub mod spawn;
 
-pub use crate::core::reviewed::{repository_root, trees_under_review};
+pub use crate::core::paths::reviewed::{repository_root, trees_under_review};
 pub use anchor::workspace_for_builtin;
 pub use classify::{ResolvedTarget, classify, resolve_target};
 pub use evaluate::{Decision, evaluate};
@@ -124,7 +126,7 @@ impl Verdict {
     }
 }
 
-pub use crate::core::block::sha256_hex;
+pub use crate::core::config::block::sha256_hex;
 
 #[cfg(test)]
 pub(crate) mod test_support {

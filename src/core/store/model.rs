@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::core::json::Json;
+use crate::core::config::json::Json;
 
 /// One trusted config (goccia-reference.md §9.2).
 #[derive(Debug, Clone, PartialEq, Eq)]

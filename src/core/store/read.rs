@@ -11,8 +11,8 @@ use std::io::ErrorKind;
 
 use super::error::io_cause;
 use super::{Store, StoreError, StoredEntry};
-use crate::core::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
-use crate::core::json::{self, Json};
+use crate::core::config::json::{self, Json};
+use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 
 /// Reads the store at `path` without locking. A missing file (or a missing
 /// directory on the way) is an empty store; a symbolic link to nothing is

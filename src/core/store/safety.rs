@@ -25,7 +25,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::{StoreError, StoreLocation};
-use crate::core::display::shell_quote;
+use crate::core::paths::display::shell_quote;
 
 /// Whether an issue stops a command that writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,7 +191,7 @@ pub fn check_state_dir(dir: &Path, user: &User) -> Vec<SafetyIssue> {
 /// A `--trust-store` inside a tree under review: the repository under
 /// review could have shipped it, pre-trusted (which is also why no
 /// environment variable selects a store). `reviewed` are the PATHs as
-/// given ([`crate::core::reviewed`] says which tree each stands for). The
+/// given ([`crate::core::paths::reviewed`] says which tree each stands for). The
 /// per-user default store is never "supplied" by a repository.
 pub fn store_in_reviewed_tree(
     loc: &StoreLocation,
@@ -203,7 +203,7 @@ pub fn store_in_reviewed_tree(
     }
     let given = resolve_lenient(Path::new(&loc.path));
     let dest = store_destination(&loc.path).ok().flatten();
-    for tree in crate::core::reviewed::trees_under_review(reviewed, env) {
+    for tree in crate::core::paths::reviewed::trees_under_review(reviewed, env) {
         let tree = PathBuf::from(tree);
         let inside =
             given.starts_with(&tree) || dest.as_ref().is_some_and(|d| d.starts_with(&tree));

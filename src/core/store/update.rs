@@ -205,7 +205,7 @@ fn acquire_lock(loc: &StoreLocation, timeout: Duration) -> Result<File, StoreErr
         // Opened without waiting and only if regular: a FIFO there would
         // block the open forever, bypassing the lock timeout.
         Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-            let f = crate::core::bounded::open_nonblocking(Path::new(&lock_path))
+            let f = crate::core::paths::bounded::open_nonblocking(Path::new(&lock_path))
                 .map_err(|e| failed(&e))?;
             if !f.metadata().map_err(|e| failed(&e))?.is_file() {
                 return Err(StoreError::LockFailed {

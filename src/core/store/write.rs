@@ -1,7 +1,7 @@
 //! The exact bytes GocciaScript 0.14 writes (goccia-reference.md §9.2).
 
 use super::Store;
-use crate::core::json::quote_json_string_into;
+use crate::core::config::json::quote_json_string_into;
 
 /// The store file: LF line endings and a final newline, entries sorted by
 /// key bytes, each block compact on one line, targets on one line.

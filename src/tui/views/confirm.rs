@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::core::report::ConfigState;
+use crate::core::review::report::ConfigState;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::Confirmation;
 use crate::tui::theme::{Role, Theme};

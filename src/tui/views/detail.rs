@@ -2,9 +2,11 @@
 //! entry, as role-tagged lines (measurable by `update` for scrolling).
 
 use crate::core::config::format_of;
-use crate::core::destination::{ShownLine, with_destinations};
-use crate::core::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport};
-use crate::core::value_diff::{
+use crate::core::review::destination::{ShownLine, with_destinations};
+use crate::core::review::report::{
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
+};
+use crate::core::review::value_diff::{
     Change, Shown, ValueChange, collapse, group_by_request, report_values,
 };
 use crate::tui::theme::Role;

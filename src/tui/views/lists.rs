@@ -169,11 +169,13 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                             summary_w
                         )
                     ),
-                    theme.style(if r.state == crate::core::report::ConfigState::Error {
-                        Role::Error
-                    } else {
-                        Role::Muted
-                    }),
+                    theme.style(
+                        if r.state == crate::core::review::report::ConfigState::Error {
+                            Role::Error
+                        } else {
+                            Role::Muted
+                        },
+                    ),
                 ),
             ];
             row(spans, first + i == state.cursor.selected, theme)

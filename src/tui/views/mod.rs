@@ -166,7 +166,7 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         let errors = state
             .configs
             .iter()
-            .filter(|c| c.state == crate::core::report::ConfigState::Error)
+            .filter(|c| c.state == crate::core::review::report::ConfigState::Error)
             .count();
         spans.push(Span::raw(format!(
             " {} · {} need{} review · {} ",

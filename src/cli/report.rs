@@ -1,0 +1,252 @@
+//! What `scan`, `--trust` and their `--policy` variants print in common: the
+//! store of a read-only command with its warnings, the scan table and exit
+//! code, and the `--trust` listing, refusals and outcome lines. Shared here
+//! so `scan.rs`, `trust.rs` and `policy_trust.rs` do not import each other.
+
+use std::io::Write;
+
+use crate::cli::args::GlobalArgs;
+use crate::cli::terminal::Values;
+use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::display::{count_config_files, display_path};
+use crate::core::review::destination::{ShownLine, with_destinations};
+use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
+use crate::core::review::value_diff::{render_text, report_values};
+use crate::core::store::{Store, StoreLocation, locate_store, read_store};
+
+/// The store for a read-only command: any problem is reported and the store
+/// treated as empty, as GocciaScript does at run time. The location is absent
+/// when no store can be located.
+pub fn store_or_empty(g: &GlobalArgs, env: &Env) -> (Store, Option<StoreLocation>, Option<String>) {
+    match locate_store(g.trust_store.as_deref(), env) {
+        Err(e) => (Store::default(), None, Some(e.to_string())),
+        Ok(loc) => match read_store(&loc.path) {
+            Ok(store) => (store, Some(loc), None),
+            Err(e) => (Store::default(), Some(loc), Some(e.to_string())),
+        },
+    }
+}
+
+/// [`store_or_empty`] and the store's warnings (who else could write it, a
+/// `--trust-store` inside the `reviewed` trees), already printed as
+/// `Warning: ` lines, for a JSON document's `storeWarnings`.
+pub fn store_or_empty_warned(
+    g: &GlobalArgs,
+    reviewed: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> (Store, Option<StoreLocation>, Option<String>, Vec<String>) {
+    let (store, loc, error) = store_or_empty(g, env);
+    let warnings = loc
+        .as_ref()
+        .map(|l| issues_text(&store_issues(l, reviewed, env)))
+        .unwrap_or_default();
+    print_store_warnings(&warnings, io);
+    (store, loc, error, warnings)
+}
+
+/// The exit code of a scan: the worst error class among its configs.
+pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
+    reports
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|e| e.class.code()))
+        .max()
+        .unwrap_or(exit::SUCCESS)
+}
+
+/// Unchanged values shown around a change before a run of them is
+/// collapsed to `… N unchanged`.
+pub const UNCHANGED_KEPT: usize = 2;
+
+/// A readable table: state, path, summary; a changed config's lines below it.
+pub fn render_table(reports: &[ConfigReport]) -> String {
+    render_table_with(reports, None)
+}
+
+/// [`render_table`], with a changed config's value-level diff instead of
+/// its lines when `by_value` gives the reports as loaded (`reports` as
+/// shown, escaped, in the same order) and the escaping of the stream.
+pub fn render_table_with(
+    reports: &[ConfigReport],
+    by_value: Option<(&[ConfigReport], Values)>,
+) -> String {
+    if reports.is_empty() {
+        return "No configs found\n".to_string();
+    }
+    let width = reports
+        .iter()
+        .map(|r| r.display_path.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
+    for (i, r) in reports.iter().enumerate() {
+        // An error row keeps the exact message: it is what GocciaScript prints.
+        let summary = match &r.error {
+            Some(e) => e.message.clone(),
+            None => r.summary(),
+        };
+        out.push_str(&format!(
+            "{:<13}  {:<width$}  {summary}\n",
+            r.state.label(),
+            r.display_path
+        ));
+        if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
+            let items = report_values(&raw[i]);
+            if !items.is_empty() {
+                out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
+                    v.text(s).into_owned()
+                }));
+                continue;
+            }
+        }
+        // A changed config's lines; any config's scopes that lead elsewhere.
+        let shown = with_destinations(&r.lines, &r.targets);
+        for line in shown {
+            if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
+                out.push_str(&format!("{}\n", line.render()));
+            }
+        }
+    }
+    out
+}
+
+/// `Trusted N …` for what was recorded, and one `Refused:` line on stderr
+/// for each config that changed since it was listed (exit 1 then).
+pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> u8 {
+    for r in &commit.refused {
+        let path = io.escaping.err().text(&r.display_path).into_owned();
+        let _ = writeln!(io.err, "Refused: {path} changed since shown; not trusted");
+    }
+    if commit.recorded > 0 {
+        let _ = writeln!(
+            io.out,
+            "Trusted {} in {store_path}",
+            count_config_files(commit.recorded)
+        );
+    } else {
+        let _ = writeln!(io.out, "Nothing was trusted.");
+    }
+    if commit.refused.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::FAILURE
+    }
+}
+
+/// A config that fails to load fails the command with its own error and exit
+/// class; a walk failure is exit 1.
+pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> u8 {
+    // Each quotes paths and text from the tree under review.
+    match e {
+        PlanError::Config(c) => {
+            io.error_text(&c.to_string());
+            c.class.code()
+        }
+        PlanError::Discover(d) => {
+            io.error_text(&d.to_string());
+            exit::FAILURE
+        }
+        PlanError::Unreadable { items, .. } => {
+            let values = io.escaping.err();
+            for u in items {
+                let _ = writeln!(
+                    io.err,
+                    "Warning: cannot read {}: {}",
+                    values.text(&u.path),
+                    u.reason
+                );
+            }
+            io.error_text(&e.to_string());
+            exit::FAILURE
+        }
+    }
+}
+
+/// `No config under … requests permissions` and the already-trusted lines.
+pub fn print_nothing_to_do(plan: &TrustPlan, targets: &str, io: &mut Io<'_>) -> Option<u8> {
+    if plan.requesting() == 0 {
+        let _ = writeln!(io.out, "No config under {targets} requests permissions");
+        print_not_followed(plan, io);
+        return Some(exit::SUCCESS);
+    }
+    if plan.candidates.is_empty() {
+        if plan.unchanged == 1 {
+            let _ = writeln!(io.out, "The config file under {targets} is already trusted");
+        } else {
+            let _ = writeln!(
+                io.out,
+                "All {} config files under {targets} are already trusted",
+                plan.unchanged
+            );
+        }
+        print_not_followed(plan, io);
+        return Some(exit::SUCCESS);
+    }
+    None
+}
+
+/// The listing of §15.2 on stdout, escaped as stdout's rule says.
+pub fn print_listing(plan: &TrustPlan, targets: &str, env: &Env, io: &mut Io<'_>) {
+    let values = io.escaping.out();
+    print_listing_to(plan, targets, env, io.out, values);
+}
+
+/// The listing of §15.2, ending with its always-present empty line, each
+/// scope that leads elsewhere followed by its destination; config text
+/// escaped as `values` says for the stream `w` is.
+pub fn print_listing_to(
+    plan: &TrustPlan,
+    targets: &str,
+    env: &Env,
+    w: &mut dyn Write,
+    values: Values,
+) {
+    let _ = writeln!(w, "Permission requests under {}:", values.text(targets));
+    for c in &plan.candidates {
+        let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
+        let tag = if c.changed { "changed" } else { "new" };
+        let _ = writeln!(w, "\n  {} ({tag})", values.text(&shown));
+        let lines = values.lines(&c.lines);
+        let targets = values.pairs(&c.snapshot.targets.to_pairs());
+        for line in with_destinations(&lines, &targets) {
+            let _ = writeln!(w, "{}", line.render());
+        }
+    }
+    listing_end(plan, w, values);
+}
+
+/// The end of every `--trust` listing: the skipped count, when any, then the
+/// empty line that always precedes the ending (§15.2 steps 3 and 4).
+pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) {
+    listing_end(plan, io.out, io.escaping.out());
+}
+
+fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) {
+    if !plan.not_followed.is_empty() {
+        let _ = writeln!(w);
+        for line in &plan.not_followed {
+            let _ = writeln!(w, "  {}", values.text(line));
+        }
+    }
+    if plan.unchanged > 0 {
+        let _ = writeln!(
+            w,
+            "\n  {} more already trusted and unchanged.",
+            plan.unchanged
+        );
+    }
+    let _ = writeln!(w);
+}
+
+/// The directory links out of the paths, which were not walked: our
+/// addition to GocciaScript's lines, so nothing behind them passes unseen.
+fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) {
+    let values = io.escaping.out();
+    for line in &plan.not_followed {
+        let _ = writeln!(io.out, "{}", values.text(line));
+    }
+}

@@ -1,0 +1,83 @@
+//! One config, loaded as GocciaScript loads it for trust: parse with its
+//! extends chain, validate the options that matter, read the permission
+//! request, normalize and hash the block, and resolve the path targets.
+
+use crate::core::config::block::NormalizedBlock;
+use crate::core::config::describe::description_lines;
+use crate::core::config::extends::{LoadedConfig, load_config_entries};
+use crate::core::config::json;
+use crate::core::config::request::PermissionRequest;
+use crate::core::config::targets::{Targets, record_targets};
+use crate::core::config::validate::validate_options;
+use crate::core::env::Env;
+use crate::core::error::ConfigError;
+use crate::core::paths::key::TrustKey;
+
+/// Everything computed from a config file at one moment.
+#[derive(Debug, Clone)]
+pub struct ConfigSnapshot {
+    pub key: TrustKey,
+    /// The extends chain, the config first.
+    pub files: Vec<String>,
+    pub request: PermissionRequest,
+    pub block: NormalizedBlock,
+    /// The block parsed, as the store records it.
+    pub block_json: json::Json,
+    pub sha256: String,
+    /// Where each path scope resolves now.
+    pub targets: Targets,
+    /// The block's description lines (goccia-reference.md §11).
+    pub lines: Vec<String>,
+}
+
+impl ConfigSnapshot {
+    pub fn requests_grants(&self) -> bool {
+        self.request.requests_grants()
+    }
+
+    /// The format, from the key's extension.
+    pub fn format(&self) -> &'static str {
+        format_of(self.key.as_str())
+    }
+}
+
+pub fn format_of(path: &str) -> &'static str {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".toml") {
+        "toml"
+    } else if lower.ends_with(".json5") {
+        "json5"
+    } else if lower.ends_with(".json") {
+        "json"
+    } else {
+        "unknown"
+    }
+}
+
+/// Loads the config at its trust key. The request is always read at the key
+/// location (goccia-reference.md §6): relative scopes and `extends` resolve
+/// against the key's directory.
+pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigError> {
+    let loaded = load_config_entries(key.as_str(), env)?;
+    validate_options(&loaded.entries)?;
+    let request = PermissionRequest::from_entries(&loaded.entries, key.as_str(), env)?;
+    // Not needed past the request: freed before the block and its lines
+    // are built, so a large config is not held in memory three times over.
+    let LoadedConfig { entries, files } = loaded;
+    drop(entries);
+    let block = NormalizedBlock::from_request(&request);
+    let sha256 = block.sha256();
+    let targets = record_targets(&request);
+    let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
+    let lines = description_lines(&block_json);
+    Ok(ConfigSnapshot {
+        key: key.clone(),
+        files,
+        request,
+        block,
+        block_json,
+        sha256,
+        targets,
+        lines,
+    })
+}

@@ -1,0 +1,160 @@
+//! Recorded targets (goccia-reference.md §7): where each path scope resolved,
+//! links followed, when the config was trusted. The block is lexical, so this
+//! is what notices a trusted path being swapped for a symbolic link.
+
+use std::collections::BTreeMap;
+
+use crate::core::config::request::{Capability, PermissionRequest};
+use crate::core::config::scope::NODE_MODULES_PREFIX;
+use crate::core::paths::{expand_file_name, fpc_extract_file_dir};
+
+/// Scope → target, in byte order of scopes (the store's order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets {
+    pub map: BTreeMap<String, String>,
+}
+
+impl Targets {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.map.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// As `(scope, target)` pairs, the shape [`target_changes`] takes.
+    pub fn to_pairs(&self) -> Vec<(String, String)> {
+        self.map
+            .iter()
+            .map(|(s, t)| (s.clone(), t.clone()))
+            .collect()
+    }
+}
+
+/// The path scopes a request's targets are recorded for: every read and ffi
+/// scope, allow and deny (an unscoped key's too), and the directory of every
+/// `node_modules=<dir>` import scope, as the request holds them; sandbox
+/// paths are not included. Byte order, no duplicates.
+pub fn target_scopes(request: &PermissionRequest) -> Vec<String> {
+    let mut scopes = Vec::new();
+    for allow in [true, false] {
+        let keys = request.keys(allow);
+        for capability in Capability::ALL {
+            for scope in &keys.get(capability).scopes {
+                match capability {
+                    Capability::Read | Capability::Ffi => scopes.push(scope.resolved.clone()),
+                    // The request holds the prefix in lower case already.
+                    Capability::Import => {
+                        if let Some(dir) = scope.resolved.strip_prefix(NODE_MODULES_PREFIX) {
+                            scopes.push(dir.to_owned());
+                        }
+                    }
+                    Capability::Net => {}
+                }
+            }
+        }
+    }
+    scopes.sort();
+    scopes.dedup();
+    scopes
+}
+
+/// Resolves every target scope on the disk now.
+pub fn record_targets(request: &PermissionRequest) -> Targets {
+    let map = target_scopes(request)
+        .into_iter()
+        .map(|scope| {
+            let target = canonical_capability_path(&scope);
+            (scope, target)
+        })
+        .collect();
+    Targets { map }
+}
+
+/// `CanonicalCapabilityPath`: the scope with links resolved; when it does not
+/// exist, its deepest ancestor that `realpath` resolves (a dangling link or a
+/// file used as a directory counts as missing) plus the unresolved rest.
+/// Scopes are absolute; a relative one is expanded against `/`.
+pub fn canonical_capability_path(scope: &str) -> String {
+    if scope.is_empty() {
+        return String::new();
+    }
+    let expanded = strip_trailing_separators(&expand_file_name(scope, "/", "")).to_owned();
+    let mut suffix = String::new();
+    let mut parent = expanded.clone();
+    loop {
+        if let Some(real) = realpath(&parent) {
+            let real = strip_trailing_separators(&real);
+            return if suffix.is_empty() {
+                real.to_owned()
+            } else if real.ends_with('/') {
+                format!("{real}{suffix}")
+            } else {
+                format!("{real}/{suffix}")
+            };
+        }
+        if is_root(&parent) {
+            break;
+        }
+        let name = fpc_extract_file_name(&parent);
+        suffix = if suffix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{name}/{suffix}")
+        };
+        let up = fpc_extract_file_dir(&parent);
+        if up.is_empty() || up == parent {
+            break;
+        }
+        parent = up.to_owned();
+    }
+    // Nothing resolved at all (an unreadable root): the lexical spelling.
+    expanded
+}
+
+/// Recomputes each recorded scope's target: `(scope, recorded, now)` for
+/// every one that moved, in the order given. A scope that appeared in place,
+/// or disappeared, resolves where it was recorded and is no change.
+pub fn target_changes(recorded: &[(String, String)]) -> Vec<(String, String, String)> {
+    recorded
+        .iter()
+        .filter_map(|(scope, then)| {
+            let now = canonical_capability_path(scope);
+            (now != *then).then(|| (scope.clone(), then.clone(), now))
+        })
+        .collect()
+}
+
+/// `realpath(3)`, `None` on any failure or a result that is not UTF-8 (which
+/// GocciaScript cannot compare, so it treats it as unresolved too).
+fn realpath(path: &str) -> Option<String> {
+    crate::core::paths::realpath::realpath(path).ok()
+}
+
+fn strip_trailing_separators(path: &str) -> &str {
+    let mut p = path;
+    while p.len() > 1 && p.ends_with('/') && !is_root(p) {
+        p = &p[..p.len() - 1];
+    }
+    p
+}
+
+fn is_root(path: &str) -> bool {
+    !path.is_empty() && fpc_extract_file_dir(path) == path
+}
+
+/// FPC's `ExtractFileName` on Unix (`\` is a separator there too).
+fn fpc_extract_file_name(path: &str) -> &str {
+    match path.rfind(['/', '\\']) {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,350 @@
+//! Lexical path handling exactly as GocciaScript 0.14 does it on Unix: Free
+//! Pascal 3.2.2's `ExpandFileName`, Pascal's `Trim` and `TryStrToInt` (which
+//! scopes use for ports and prefixes). Nothing here touches
+//! the disk (goccia-reference.md §3.1, §3.2).
+
+/// Pascal `Trim`: removes every character at or below U+0020 (all C0
+/// controls and space) from both ends; NBSP and other Unicode spaces stay.
+pub fn pascal_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= '\u{20}')
+}
+
+/// Free Pascal 3.2.2's `ExpandFileName` on Unix, against the given working
+/// directory and `$HOME` (`""` when unset).
+///
+/// 1. every `\` becomes `/`;
+/// 2. a leading `~` alone or `~/` becomes `$HOME`;
+/// 3. a relative path is prefixed with the working directory;
+/// 4. after the first character: runs of `/` collapse, `/./` goes, each
+///    `<dir>/../` goes, a trailing `<dir>/..` goes only when the first `/..`
+///    of the text is that trailing one, a trailing `/.` goes, leading `./`
+///    and `../` go (nothing climbs above `/`), `.` or `..` alone go;
+/// 5. a trailing `/` is kept only when the input ended with `/`.
+pub fn expand_file_name(path: &str, cwd: &str, home: &str) -> String {
+    let mut pa: String = path.replace('\\', "/");
+
+    if pa.starts_with('~') && (pa.len() == 1 || pa.as_bytes()[1] == b'/') {
+        if home.is_empty() || (home == "/" && pa.len() > 1) {
+            pa.remove(0);
+        } else if home.ends_with('/') {
+            pa = format!("{home}{}", pa.get(2..).unwrap_or(""));
+        } else {
+            pa = format!("{home}{}", &pa[1..]);
+        }
+    }
+
+    if !pa.starts_with('/') {
+        pa = if cwd == "/" {
+            format!("/{pa}")
+        } else if pa.is_empty() {
+            format!("{cwd}/")
+        } else {
+            format!("{cwd}/{pa}")
+        };
+    }
+
+    // Everything after the leading separator.
+    let mut dirs = collapse_separator_runs(&pa[1..]);
+
+    while let Some(i) = dirs.find("/./") {
+        dirs.replace_range(i..i + 2, "");
+    }
+    while let Some(i) = dirs.find("/../") {
+        let start = dirs[..i].rfind('/').map_or(0, |j| j + 1);
+        dirs.replace_range(start..i + 4, "");
+    }
+    if let Some(i) = dirs.find("/..")
+        && i + 3 == dirs.len()
+    {
+        match dirs[..i].rfind('/') {
+            None => dirs.clear(),
+            Some(j) => dirs.truncate(j + 1),
+        }
+    }
+    if dirs == "." {
+        dirs.clear();
+    } else if dirs.len() >= 2 && dirs.ends_with("/.") {
+        dirs.truncate(dirs.len() - 2);
+    }
+    while dirs.starts_with("./") {
+        dirs.replace_range(0..2, "");
+    }
+    while dirs.starts_with("../") {
+        dirs.replace_range(0..3, "");
+    }
+    if dirs == "." || dirs == ".." {
+        dirs.clear();
+    }
+
+    let mut result = format!("/{dirs}");
+    if result.len() > 1 && result.ends_with('/') && !path.is_empty() && !path.ends_with(['/', '\\'])
+    {
+        // A trailing separator survives only when the caller wrote one; a
+        // trailing backslash counts, since it became `/` first.
+        result.pop();
+    }
+    result
+}
+
+fn collapse_separator_runs(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut prev_sep = false;
+    for c in s.chars() {
+        if c == '/' {
+            if prev_sep {
+                continue;
+            }
+            prev_sep = true;
+        } else {
+            prev_sep = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `ExpandFileName`, then one trailing `/` dropped, `""` becoming `/`: how
+/// GocciaScript makes a path absolute for a trust key, a `--untrust` target
+/// or a read/ffi scope.
+pub fn expand_without_trailing_separator(path: &str, cwd: &str, home: &str) -> String {
+    let mut p = expand_file_name(path, cwd, home);
+    if p.ends_with('/') {
+        p.pop();
+    }
+    if p.is_empty() {
+        p.push('/');
+    }
+    p
+}
+
+/// The directory part of an absolute path (`/a/b` → `/a`, `/a` → `/`).
+pub fn parent_dir(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+/// The last component of a path (`/a/b` → `b`).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Free Pascal's `ExtractFilePath`: everything up to and including the last
+/// separator. On Unix FPC counts `\` as a separator here too.
+pub fn declaring_dir(source_file: &str) -> &str {
+    match source_file.rfind(['/', '\\']) {
+        Some(i) => &source_file[..=i],
+        None => "",
+    }
+}
+
+/// FPC's `ExtractFileDir` on Unix: up to the last separator, which is kept
+/// only when it is the first character or follows another separator.
+pub fn fpc_extract_file_dir(path: &str) -> &str {
+    let is_sep = |b: u8| b == b'/' || b == b'\\';
+    let bytes = path.as_bytes();
+    match path.rfind(['/', '\\']) {
+        None => "",
+        Some(i) if i > 0 && !is_sep(bytes[i - 1]) => &path[..i],
+        Some(i) => &path[..=i],
+    }
+}
+
+/// `p` made absolute against `cwd` and normalized like Node's
+/// `path.normalize` (nothing climbs above `/`). Never touches the disk.
+pub fn lexical_path(p: &str, cwd: &str) -> String {
+    let joined = if p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("{cwd}/{p}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Free Pascal 3.2.2's `TryStrToInt` into a `Longint` on a 64-bit host:
+/// leading spaces and tabs, an optional sign, then `$`/`x`/`0x` (hex), `%`
+/// (binary) or `&` (octal); the value is accumulated in 64 bits (a decimal
+/// one bounded by `Int64`, others by `QWord`), then truncated to 32 bits. A
+/// NUL ends the number early; text longer than 255 bytes is refused.
+pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
+    let s = text.as_bytes();
+    let len = s.len();
+    if len == 0 || len > 255 {
+        return None;
+    }
+    // 1-based like the Pascal original; past the end reads as NUL.
+    let at = |i: usize| if (1..=len).contains(&i) { s[i - 1] } else { 0 };
+
+    let mut code = 1;
+    while code <= len && matches!(at(code), b' ' | b'\t') {
+        code += 1;
+    }
+    let mut negative = false;
+    match at(code) {
+        b'-' => {
+            negative = true;
+            code += 1;
+        }
+        b'+' => code += 1,
+        _ => {}
+    }
+    let mut base: u64 = 10;
+    if code <= len {
+        match at(code) {
+            b'$' | b'x' | b'X' => {
+                base = 16;
+                code += 1;
+            }
+            b'%' => {
+                base = 2;
+                code += 1;
+            }
+            b'&' => {
+                base = 8;
+                code += 1;
+            }
+            b'0' if code < len && matches!(at(code + 1), b'x' | b'X') => {
+                base = 16;
+                code += 2;
+            }
+            _ => {}
+        }
+    }
+    while code < len && at(code) == b'0' {
+        code += 1;
+    }
+    if code > len {
+        return None;
+    }
+    if at(code) == 0 {
+        return (code > 1 && at(code - 1) == b'0').then_some(0);
+    }
+
+    let max_prev = u64::MAX / base;
+    let max_new = if base == 10 {
+        i64::MAX as u64 + u64::from(negative)
+    } else {
+        u64::MAX
+    };
+    let mut value: u64 = 0;
+    while code <= len {
+        let c = at(code);
+        let digit = match c {
+            b'0'..=b'9' => u64::from(c - b'0'),
+            b'a'..=b'f' => u64::from(c - b'a' + 10),
+            b'A'..=b'F' => u64::from(c - b'A' + 10),
+            0 => break,
+            _ => 16,
+        };
+        let prev = value;
+        let shifted = value.wrapping_mul(base);
+        if digit >= base || max_new - digit < shifted || prev > max_prev {
+            return None;
+        }
+        value = shifted + digit;
+        code += 1;
+    }
+    let mut result = value as i64;
+    if negative {
+        result = result.wrapping_neg();
+    }
+    // Truncation to Longint, as the assignment of the 64-bit result does.
+    Some(result as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x(p: &str) -> String {
+        expand_file_name(p, "/w/d", "/home/u")
+    }
+
+    #[test]
+    fn reference_examples() {
+        assert_eq!(x("//a"), "//a");
+        assert_eq!(x("///a"), "//a");
+        assert_eq!(x("/.."), "/");
+        assert_eq!(x("x/."), "/w/d/x");
+        assert_eq!(x("/a/..b/.."), "/a/..b/..");
+        assert_eq!(x("/a/.../.."), "/a/.../..");
+        assert_eq!(x("/a/b/.."), "/a");
+        assert_eq!(x("/a/b/../c"), "/a/c");
+        assert_eq!(x("a\\b"), "/w/d/a/b");
+        assert_eq!(x("~"), "/home/u");
+        assert_eq!(x("~/x"), "/home/u/x");
+        assert_eq!(x("~x"), "/w/d/~x");
+        assert_eq!(x("../../../../e"), "/e");
+        assert_eq!(x("a/"), "/w/d/a/");
+        assert_eq!(x("/a//b//"), "/a/b/");
+        assert_eq!(x(""), "/w/d/");
+        assert_eq!(x("."), "/w/d");
+        assert_eq!(x("./"), "/w/d/");
+        assert_eq!(x(".."), "/w");
+        assert_eq!(x("/./a"), "/a");
+        assert_eq!(x("/../a"), "/a");
+    }
+
+    #[test]
+    fn a_trailing_backslash_keeps_the_separator() {
+        // Checked against Free Pascal 3.2.2: the backslash became `/` first.
+        assert_eq!(x("b\\"), "/w/d/b/");
+        assert_eq!(x("a.//\\"), "/w/d/a./");
+        assert_eq!(x("//./\\"), "//");
+        assert_eq!(expand_without_trailing_separator("b\\", "/w", ""), "/w/b");
+    }
+
+    #[test]
+    fn spaces_quotes_and_non_ascii_are_plain_characters() {
+        assert_eq!(x(" a \"b\" é/"), "/w/d/ a \"b\" é/");
+        assert_eq!(x("~ /x"), "/w/d/~ /x");
+        assert_eq!(x("/a/é/../ü"), "/a/ü");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn expanding_an_absolute_result_again_changes_nothing(path in "[/\\\\.~a é]{0,16}", home in "(/[a-z]{0,3}){0,2}/?") {
+            let once = expand_file_name(&path, "/w/d", &home);
+            if once.starts_with('/') {
+                proptest::prop_assert_eq!(expand_file_name(&once, "/elsewhere", "/other"), once.clone());
+            }
+        }
+
+        #[test]
+        fn expansion_never_panics(path in "\\PC{0,24}", cwd in "/\\PC{0,8}", home in "\\PC{0,8}") {
+            let out = expand_file_name(&path, &cwd, &home);
+            let _ = expand_without_trailing_separator(&out, &cwd, &home);
+        }
+    }
+
+    #[test]
+    fn tilde_with_odd_homes() {
+        assert_eq!(expand_file_name("~/x", "/w", ""), "/x");
+        assert_eq!(expand_file_name("~/x", "/w", "/"), "/x");
+        assert_eq!(expand_file_name("~", "/w", "/"), "/");
+        assert_eq!(expand_file_name("~/x", "/w", "/h/"), "/h/x");
+    }
+
+    #[test]
+    fn trim_is_pascal_trim() {
+        assert_eq!(pascal_trim("\u{1}\t a b \n\u{1f}"), "a b");
+        assert_eq!(pascal_trim("\u{a0}a\u{a0}"), "\u{a0}a\u{a0}");
+    }
+
+    #[test]
+    fn without_trailing_separator() {
+        assert_eq!(expand_without_trailing_separator("/a/", "/w", ""), "/a");
+        assert_eq!(expand_without_trailing_separator("/", "/w", ""), "/");
+    }
+}

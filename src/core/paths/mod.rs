@@ -1,0 +1,17 @@
+//! What a path names: GocciaScript 0.14's lexical expansion (Free Pascal's
+//! `ExpandFileName`), `realpath(3)` with its memo, the trust key of a
+//! config, how paths are displayed in messages, bounded reads of files named
+//! by untrusted input, and the tree under review. The bottom layer of the
+//! core: it depends only on `env` and `error`.
+
+pub mod bounded;
+pub mod display;
+mod expansion;
+pub mod key;
+pub mod realpath;
+pub mod reviewed;
+
+pub use expansion::*;
+
+#[cfg(test)]
+mod oracle;

@@ -1,0 +1,416 @@
+//! Finding the effective config of every directory under a path, as
+//! `--trust <path>` does (goccia-reference.md §8).
+//!
+//! The walk follows directory links like Free Pascal's `FindFirst` (which
+//! stats through them), skips entries named `node_modules` or `.git`, and in
+//! each directory takes `goccia.toml`, else `goccia.json5`, else
+//! `goccia.json`. A link counts as what it points to: a dangling
+//! `goccia.toml` is not a file, so a real `goccia.json` beside it is the
+//! config.
+//!
+//! It runs in parallel on rayon's pool. The file type comes from the
+//! directory entry; links are stat'ed, and each directory once. Each
+//! directory is walked once, identified by its device and inode, which is
+//! what ends link loops (a directory reached twice is visited once,
+//! silently). The resolved path of a real subdirectory is its parent's plus
+//! its name, so only links need `realpath`.
+//!
+//! Two things differ from GocciaScript, which would walk on or skip in
+//! silence:
+//! * A directory link whose destination lies outside every given path (each
+//!   path resolved first) is not walked: `root -> /` would walk the whole
+//!   disk and trust configs that are not in the tree. It is reported in
+//!   [`Discovery::not_followed`]; to review it, run on its destination.
+//! * Whatever cannot be read (a directory, an entry, a link that cannot be
+//!   stat'ed for a reason other than dangling) is reported in
+//!   [`Discovery::unreadable`], as a config might hide there. Names that are
+//!   not UTF-8 are walked; a config found under one cannot be keyed (a key is
+//!   a JSON string), so it is reported as unreadable too, never dropped.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::ErrorKind;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::core::env::Env;
+use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
+use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
+
+/// Config file names in priority order.
+pub const CONFIG_NAMES: [&str; 3] = ["goccia.toml", "goccia.json5", "goccia.json"];
+
+/// Entry names the walk never enters.
+pub const SKIPPED_NAMES: [&str; 2] = ["node_modules", ".git"];
+
+/// How often (in directories read) the progress callback is called.
+const PROGRESS_EVERY: usize = 256;
+
+/// Counts so far, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WalkProgress {
+    pub dirs: usize,
+    pub configs: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiscoverError {
+    /// Nothing exists at the path (a dangling link included). `path` is the
+    /// argument as given, `expanded` the absolute path that was looked up.
+    #[error("path not found: {path}")]
+    NotFound { path: String, expanded: String },
+}
+
+/// Something the walk could not read: a directory, or an entry in one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The path as the walk reached it; bytes that are not UTF-8 are shown
+    /// as `\xNN`.
+    pub path: String,
+    pub reason: String,
+}
+
+/// A directory link that leads out of every given path, so was not walked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotFollowed {
+    /// The link, as the walk reached it.
+    pub link: String,
+    /// Where it leads, resolved.
+    pub target: String,
+}
+
+impl NotFollowed {
+    /// `not followed: repo/vendor -> /elsewhere (outside repo/)`: the link
+    /// shown relative to `cwd`, `outside` naming the given paths.
+    pub fn describe(&self, cwd: &str, outside: &str) -> String {
+        format!(
+            "not followed: {} -> {} (outside {outside})",
+            crate::core::paths::display::display_path(&self.link, cwd),
+            self.target
+        )
+    }
+}
+
+/// The configs found and what the walk could not or would not enter.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Discovery {
+    /// Trust keys, de-duplicated, in byte order.
+    pub keys: Vec<TrustKey>,
+    /// In path byte order.
+    pub unreadable: Vec<Unreadable>,
+    /// In link byte order.
+    pub not_followed: Vec<NotFollowed>,
+}
+
+/// The trust keys of the configs at or under `path`: a path that is not a
+/// directory is itself the config, whatever its name.
+pub fn discover(
+    path: &str,
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+) -> Result<Vec<TrustKey>, DiscoverError> {
+    discover_all(path, env, progress).map(|d| d.keys)
+}
+
+/// [`discover`], also reporting what could not be read or was not followed.
+pub fn discover_all(
+    path: &str,
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+) -> Result<Discovery, DiscoverError> {
+    discover_paths(
+        std::slice::from_ref(&path.to_string()),
+        env,
+        progress,
+        &|| false,
+    )
+}
+
+/// [`discover_all`] for a caller that may stop wanting the answer (the TUI
+/// when a rescan supersedes a scan): once `stop` returns true no further
+/// directory is read, and the result is incomplete.
+pub fn discover_all_until(
+    path: &str,
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Discovery, DiscoverError> {
+    discover_paths(std::slice::from_ref(&path.to_string()), env, progress, stop)
+}
+
+/// Everything at or under several paths, walked together: a link is
+/// followed when it leads into any of them, and a directory reached from
+/// two of them is read once.
+pub fn discover_paths(
+    paths: &[String],
+    env: &Env,
+    progress: &(dyn Fn(WalkProgress) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Discovery, DiscoverError> {
+    let mut keys = Vec::new();
+    let mut dirs = Vec::new();
+    for path in paths {
+        let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
+        let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
+            path: path.to_string(),
+            expanded: expanded.clone(),
+        })?;
+        if meta.is_dir() {
+            dirs.push(Dir {
+                real: PathBuf::from(resolve_or_keep(&expanded)),
+                lexical: PathBuf::from(expanded),
+            });
+        } else {
+            keys.push(key_for_expanded(&expanded));
+        }
+    }
+
+    let walker = Walker {
+        roots: dirs.iter().map(|d| d.real.clone()).collect(),
+        visited: Mutex::new(HashSet::new()),
+        keys: Mutex::new(keys),
+        unreadable: Mutex::new(Vec::new()),
+        not_followed: Mutex::new(Vec::new()),
+        dirs: AtomicUsize::new(0),
+        configs: AtomicUsize::new(0),
+        progress,
+        stop,
+    };
+    let walked = !dirs.is_empty();
+    rayon::scope(|scope| {
+        for dir in dirs {
+            let walker = &walker;
+            scope.spawn(move |scope| walker.walk(scope, dir));
+        }
+    });
+
+    if walked {
+        progress(walker.counts());
+    }
+    let mut keys = walker.keys.into_inner().unwrap_or_else(|e| e.into_inner());
+    keys.sort_unstable();
+    keys.dedup();
+    let mut unreadable = walker
+        .unreadable
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    unreadable.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    unreadable.dedup();
+    let mut not_followed = walker
+        .not_followed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    not_followed.sort_unstable_by(|a, b| a.link.cmp(&b.link));
+    not_followed.dedup();
+    Ok(Discovery {
+        keys,
+        unreadable,
+        not_followed,
+    })
+}
+
+/// A path as text: bytes that are not UTF-8 are written `\xNN`, so a name
+/// is shown, never dropped or confused with another.
+pub fn path_text(path: &Path) -> String {
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The OS's description of an I/O error, without Rust's ` (os error N)`.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// A directory to read: the path the walk reached it by, and the same
+/// directory with links resolved.
+struct Dir {
+    lexical: PathBuf,
+    real: PathBuf,
+}
+
+struct Walker<'p> {
+    /// The given directories, resolved: links are followed only into these.
+    roots: Vec<PathBuf>,
+    /// Device and inode of the directories already taken by some worker.
+    visited: Mutex<HashSet<(u64, u64)>>,
+    keys: Mutex<Vec<TrustKey>>,
+    unreadable: Mutex<Vec<Unreadable>>,
+    not_followed: Mutex<Vec<NotFollowed>>,
+    dirs: AtomicUsize,
+    configs: AtomicUsize,
+    progress: &'p (dyn Fn(WalkProgress) + Sync),
+    stop: &'p (dyn Fn() -> bool + Sync),
+}
+
+impl<'p> Walker<'p> {
+    /// True for the first worker to reach a directory.
+    fn claim(&self, id: (u64, u64)) -> bool {
+        let mut visited = self.visited.lock().unwrap_or_else(|e| e.into_inner());
+        visited.insert(id)
+    }
+
+    fn unreadable(&self, path: &Path, reason: String) {
+        let mut list = self.unreadable.lock().unwrap_or_else(|e| e.into_inner());
+        list.push(Unreadable {
+            path: path_text(path),
+            reason,
+        });
+    }
+
+    fn inside(&self, real: &Path) -> bool {
+        self.roots.iter().any(|root| real.starts_with(root))
+    }
+
+    fn counts(&self) -> WalkProgress {
+        WalkProgress {
+            dirs: self.dirs.load(Ordering::Relaxed),
+            configs: self.configs.load(Ordering::Relaxed),
+        }
+    }
+
+    fn walk<'s>(&'s self, scope: &rayon::Scope<'s>, dir: Dir) {
+        if (self.stop)() {
+            return;
+        }
+        match fs::metadata(&dir.real) {
+            Ok(meta) => {
+                if !self.claim((meta.dev(), meta.ino())) {
+                    return;
+                }
+            }
+            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
+        }
+        let read = match fs::read_dir(&dir.real) {
+            Ok(read) => read,
+            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
+        };
+        // Index into CONFIG_NAMES of the best config seen so far.
+        let mut best: Option<usize> = None;
+        for entry in read {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.unreadable(&dir.lexical, io_reason(&e));
+                    break;
+                }
+            };
+            let name = entry.file_name();
+            let bytes = name.as_bytes();
+            if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
+                continue;
+            }
+            let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
+            let lexical = dir.lexical.join(&name);
+            let file_type = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) => {
+                    self.unreadable(&lexical, io_reason(&e));
+                    continue;
+                }
+            };
+            let is_dir = if file_type.is_symlink() {
+                // What the link points to.
+                match fs::metadata(dir.real.join(&name)) {
+                    Ok(meta) => meta.is_dir(),
+                    // Dangling or looping: neither a file nor a directory.
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+                            || e.raw_os_error() == Some(libc::ELOOP) =>
+                    {
+                        continue;
+                    }
+                    Err(e) => {
+                        self.unreadable(&lexical, io_reason(&e));
+                        continue;
+                    }
+                }
+            } else {
+                file_type.is_dir()
+            };
+            if !is_dir {
+                best = match (best, rank) {
+                    (Some(b), Some(r)) => Some(b.min(r)),
+                    (b, r) => b.or(r),
+                };
+                continue;
+            }
+            let real = if file_type.is_symlink() {
+                let through = dir.real.join(&name);
+                let resolved = match through.to_str() {
+                    Some(s) => crate::core::paths::realpath::realpath(s).map(PathBuf::from),
+                    None => fs::canonicalize(&through),
+                };
+                match resolved {
+                    Ok(real) => real,
+                    Err(e) => {
+                        self.unreadable(&lexical, io_reason(&e));
+                        continue;
+                    }
+                }
+            } else {
+                dir.real.join(&name)
+            };
+            if file_type.is_symlink() && !self.inside(&real) {
+                let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
+                list.push(NotFollowed {
+                    link: path_text(&lexical),
+                    target: path_text(&real),
+                });
+                continue;
+            }
+            let child = Dir { lexical, real };
+            scope.spawn(move |scope| self.walk(scope, child));
+        }
+        if let Some(rank) = best {
+            let name = CONFIG_NAMES[rank];
+            match dir.real.to_str() {
+                Some(real) => {
+                    let key = config_key(dir.lexical.to_str(), real, name);
+                    self.keys
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(key);
+                    self.configs.fetch_add(1, Ordering::Relaxed);
+                }
+                None => self.unreadable(
+                    &dir.lexical.join(name),
+                    "the path is not UTF-8, so no trust key can name this config".into(),
+                ),
+            }
+        }
+        if self.dirs.fetch_add(1, Ordering::Relaxed) % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
+            (self.progress)(self.counts());
+        }
+    }
+}
+
+/// The key of the config `name` in `dir`. GocciaScript keys the path the
+/// walk found, through `ExpandFileName`; that only differs from the resolved
+/// directory plus the name when a directory name on the way holds a `\`,
+/// which ExpandFileName turns into `/`.
+fn config_key(lexical: Option<&str>, real: &str, name: &str) -> TrustKey {
+    if let Some(lexical) = lexical
+        && lexical.contains('\\')
+    {
+        let found = format!("{lexical}/{name}");
+        key_for_expanded(&expand_file_name(&found, "/", ""))
+    } else {
+        join_key(real, name)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,95 @@
+//! Every store entry checked against the disk: `ok`, `changed`, `missing`
+//! or unreadable (goccia-reference.md §12.4, §15.5).
+
+use rayon::prelude::*;
+
+use crate::core::config::describe::{description_lines, summary_keys};
+use crate::core::config::load_config;
+use crate::core::env::Env;
+use crate::core::paths::display::display_path;
+use crate::core::paths::key::TrustKey;
+use crate::core::review::report::{DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::status::{diff_lines, entry_matches, moved_targets};
+use crate::core::store::{Store, StoredEntry};
+
+/// Whether a key names an existing file; a directory or a dangling link
+/// counts as missing.
+pub fn config_exists(key: &str) -> bool {
+    std::fs::metadata(key).is_ok_and(|m| m.is_file())
+}
+
+/// One report per entry, in the order the store file lists them.
+pub fn list_entries(store: &Store, env: &Env) -> Vec<StoreEntryReport> {
+    let entries: Vec<(&str, &StoredEntry)> = store.iter().collect();
+    entries
+        .par_iter()
+        .map(|(key, entry)| entry_report(key, entry, env))
+        .collect()
+}
+
+pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryReport {
+    let stored_lines = description_lines(&entry.block);
+    let summary = summary_keys(&stored_lines);
+    let as_is = || {
+        stored_lines
+            .iter()
+            .cloned()
+            .map(DiffLine::Unchanged)
+            .collect::<Vec<_>>()
+    };
+    let (status, lines) = if !config_exists(key) {
+        (EntryStatus::Missing, as_is())
+    } else {
+        match load_config(&TrustKey(key.to_string()), env) {
+            Err(e) => (EntryStatus::Unreadable(e), as_is()),
+            Ok(snapshot) if entry_matches(&snapshot, entry) => (EntryStatus::Ok, as_is()),
+            Ok(snapshot) => {
+                let mut lines = if snapshot.sha256 == entry.sha256 {
+                    as_is()
+                } else {
+                    diff_lines(&stored_lines, &snapshot.lines)
+                };
+                lines.extend(moved_targets(entry, &snapshot.targets));
+                (EntryStatus::Changed, lines)
+            }
+        }
+    };
+    StoreEntryReport {
+        key: key.to_string(),
+        display_path: display_path(key, &env.cwd),
+        status,
+        trusted_at: entry.trusted_at.clone(),
+        trusted_by: entry.trusted_by.clone(),
+        summary,
+        lines,
+    }
+}
+
+/// The `--list-trusted` text (without the trailing newline of the last line).
+pub fn render_list_trusted(store_path: &str, reports: &[StoreEntryReport]) -> String {
+    let mut out = format!("Trust store: {store_path}\n");
+    if reports.is_empty() {
+        out.push_str("No trusted configs\n");
+        return out;
+    }
+    for r in reports {
+        out.push_str(&format!(
+            "{}  trusted {}  {}",
+            r.key, r.trusted_at, r.summary
+        ));
+        match &r.status {
+            EntryStatus::Ok => {}
+            EntryStatus::Missing => out.push_str("  (missing)"),
+            EntryStatus::Changed => out.push_str("  (changed)"),
+            EntryStatus::Unreadable(e) => out.push_str(&format!("  (unreadable: {})", e.message)),
+        }
+        out.push('\n');
+        for line in &r.lines {
+            if let DiffLine::Target { .. } = line {
+                out.push_str(&line.render());
+                out.push('\n');
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,16 @@
+//! Configs reviewed against the store: discovering the effective config of
+//! every directory, scanning them in parallel, each config's state and
+//! `+`/`-`/`~` lines, the store listing, `check`, trusting and untrusting,
+//! the per-config report and where path scopes really lead. Depends on
+//! `config`, `paths` and `store`.
+
+pub mod check;
+pub mod destination;
+pub mod discover;
+pub mod listing;
+pub mod progress;
+pub mod report;
+pub mod scan;
+pub mod status;
+pub mod trust;
+pub mod value_diff;

@@ -1,0 +1,235 @@
+//! What the CLI and the TUI show about configs and store entries: states,
+//! diff lines and per-config reports, computed from the config on disk and
+//! the locked trust store.
+
+use crate::core::error::ConfigError;
+
+/// The state of a config against the store (DESIGN.md "States of a config").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ConfigState {
+    /// Malformed or invalid: the exact message and exit class are in the report.
+    Error,
+    /// Asks for a grant and has no store entry.
+    NeverTrusted,
+    /// Its hash differs from the stored one, or a recorded target moved.
+    Changed,
+    /// Stored, same hash, no target moved.
+    Trusted,
+    /// Asks for nothing, or only denies.
+    NoRequest,
+}
+
+impl ConfigState {
+    /// The `scan --json` spelling.
+    pub fn json_name(self) -> &'static str {
+        match self {
+            ConfigState::Error => "error",
+            ConfigState::NeverTrusted => "never-trusted",
+            ConfigState::Changed => "changed",
+            ConfigState::Trusted => "trusted",
+            ConfigState::NoRequest => "no-request",
+        }
+    }
+
+    /// The human spelling.
+    pub fn label(self) -> &'static str {
+        match self {
+            ConfigState::Error => "error",
+            ConfigState::NeverTrusted => "never trusted",
+            ConfigState::Changed => "changed",
+            ConfigState::Trusted => "trusted",
+            ConfigState::NoRequest => "no request",
+        }
+    }
+
+    /// Whether a run would stop on this config until it is (re)trusted.
+    pub fn needs_review(self) -> bool {
+        matches!(self, ConfigState::NeverTrusted | ConfigState::Changed)
+    }
+}
+
+/// One line of a block's description, compared with what was trusted
+/// (goccia-reference.md §11).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffLine {
+    /// In the stored block, not in the current one: `  - <line>`.
+    Removed(String),
+    /// In both: `    <line>`.
+    Unchanged(String),
+    /// In the current block only: `  + <line>`.
+    Added(String),
+    /// A path scope that now resolves elsewhere:
+    /// `  ~ target of <scope>: <recorded> -> <current>`.
+    Target {
+        scope: String,
+        recorded: String,
+        current: String,
+    },
+}
+
+impl DiffLine {
+    /// The line exactly as GocciaScript prints it in reports and listings.
+    pub fn render(&self) -> String {
+        match self {
+            DiffLine::Removed(l) => format!("  - {l}"),
+            DiffLine::Unchanged(l) => format!("    {l}"),
+            DiffLine::Added(l) => format!("  + {l}"),
+            DiffLine::Target {
+                scope,
+                recorded,
+                current,
+            } => format!("  ~ target of {scope}: {recorded} -> {current}"),
+        }
+    }
+}
+
+/// The state of a store entry (DESIGN.md "States of a store entry").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryStatus {
+    Ok,
+    /// The config's hash differs or a recorded target moved.
+    Changed,
+    /// The key is not an existing file (a directory or dangling link counts).
+    Missing,
+    /// The config exists but fails to load; the message is its load error.
+    Unreadable(ConfigError),
+}
+
+/// What the store holds for a config, as shown beside its current state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredInfo {
+    pub sha256: String,
+    pub trusted_at: String,
+    pub trusted_by: String,
+    /// The stored block, re-serialized compactly.
+    pub block: String,
+    pub targets: Vec<(String, String)>,
+}
+
+/// Everything known about one effective config: the row of `scan`, the
+/// detail pane of the TUI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigReport {
+    /// The trust key (canonical directory + unresolved file name).
+    pub key: String,
+    /// The key relative to the working directory when strictly under it.
+    pub display_path: String,
+    pub state: ConfigState,
+    /// The files of the extends chain, the config itself first.
+    pub files: Vec<String>,
+    /// The block's description lines; for `Changed`, the diff against the
+    /// stored block followed by target lines.
+    pub lines: Vec<DiffLine>,
+    /// The normalized block and its SHA-256 (absent on `Error`).
+    pub block: Option<String>,
+    pub sha256: Option<String>,
+    /// Where each path scope resolves now, scope → target.
+    pub targets: Vec<(String, String)>,
+    /// The store's entry for this key, if any.
+    pub stored: Option<StoredInfo>,
+    pub error: Option<ConfigError>,
+}
+
+/// One store entry checked against the disk: a row of `list` and of the
+/// TUI's store view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreEntryReport {
+    pub key: String,
+    pub display_path: String,
+    pub status: EntryStatus,
+    pub trusted_at: String,
+    pub trusted_by: String,
+    /// The stored block's keys: `allow-net, allow-read, unsafe-shadowrealm`.
+    pub summary: String,
+    /// The stored block's lines, diffed against the current block when changed.
+    pub lines: Vec<DiffLine>,
+}
+
+impl ConfigReport {
+    /// The one-line summary of a config, shared by `scan` and the TUI:
+    /// `+2 -1 ~1` (values) for a changed config, `3 requests`, `only denies`, or the
+    /// first line of the error.
+    pub fn summary(&self) -> String {
+        match self.state {
+            ConfigState::Error => self
+                .error
+                .as_ref()
+                .map(|e| error_summary(&e.message, &self.key))
+                .unwrap_or_else(|| "error".to_string()),
+            // Values, not lines (issue 12): one host swapped of thirty is
+            // `+1 -1`, a value appended `+1`. A report without its blocks
+            // (nothing to compare value by value) counts lines.
+            ConfigState::Changed => {
+                match crate::core::review::value_diff::value_summary(
+                    &crate::core::review::value_diff::report_values(self),
+                ) {
+                    s if s.is_empty() => diff_summary(&self.lines),
+                    s => s,
+                }
+            }
+            ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
+            ConfigState::NoRequest => "only denies".to_string(),
+            ConfigState::Trusted | ConfigState::NeverTrusted => match self.lines.len() {
+                1 => "1 request".to_string(),
+                n => format!("{n} requests"),
+            },
+        }
+    }
+}
+
+/// `+2 -1 ~1`: the counts of a changed config's diff, for one-line summaries.
+pub fn diff_summary(lines: &[DiffLine]) -> String {
+    let (mut add, mut del, mut moved) = (0, 0, 0);
+    for l in lines {
+        match l {
+            DiffLine::Added(_) => add += 1,
+            DiffLine::Removed(_) => del += 1,
+            DiffLine::Target { .. } => moved += 1,
+            DiffLine::Unchanged(_) => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if add > 0 {
+        parts.push(format!("+{add}"));
+    }
+    if del > 0 {
+        parts.push(format!("-{del}"));
+    }
+    if moved > 0 {
+        parts.push(format!("~{moved}"));
+    }
+    parts.join(" ")
+}
+
+/// The first line of a load error, without the config's own absolute path
+/// in front: the row already names the config, and the path alone would
+/// fill a summary column. Errors about another file of the chain keep its
+/// path.
+fn error_summary(message: &str, key: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    match first.find(&format!("{key}: ")) {
+        Some(at) => first[at + key.len() + 2..].to_string(),
+        None => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_summary;
+
+    #[test]
+    fn error_summary_drops_the_configs_own_path() {
+        let key = "/home/u/repo/goccia.json";
+        assert_eq!(
+            error_summary(
+                "/home/u/repo/goccia.json: Unexpected end of JSON input at line 2, column 1",
+                key
+            ),
+            "Unexpected end of JSON input at line 2, column 1"
+        );
+        assert_eq!(
+            error_summary("/home/u/base.json: not found", key),
+            "/home/u/base.json: not found"
+        );
+    }
+}

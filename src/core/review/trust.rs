@@ -1,0 +1,312 @@
+//! Trusting and untrusting: what `--trust` would record, recording it under
+//! the store lock, and removing entries (goccia-reference.md §12.2, §12.3,
+//! §15).
+
+use rayon::prelude::*;
+
+use crate::core::config::{ConfigSnapshot, load_config};
+use crate::core::env::Env;
+use crate::core::error::ConfigError;
+use crate::core::paths::display::{describe_targets, display_path};
+use crate::core::paths::key::TrustKey;
+use crate::core::paths::key::{is_under, trust_key_for_directory, trust_key_for_path};
+use crate::core::review::discover::{DiscoverError, Unreadable, discover_paths};
+use crate::core::review::listing::config_exists;
+use crate::core::review::report::ConfigState;
+use crate::core::review::report::{ConfigReport, DiffLine};
+use crate::core::review::scan::report_and_snapshot;
+use crate::core::review::status::compare;
+use crate::core::store::{
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, read_store, update_read_store,
+    utc_timestamp_now,
+};
+
+/// `trustedBy` of every entry this tool writes.
+pub fn trusted_by() -> String {
+    format!("goccia-trust {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A config that `--trust` lists: new, or changed since trusted.
+#[derive(Debug, Clone)]
+pub struct TrustCandidate {
+    pub snapshot: ConfigSnapshot,
+    /// `false` for `(new)`, `true` for `(changed)`.
+    pub changed: bool,
+    pub lines: Vec<DiffLine>,
+}
+
+/// What `--trust PATH...` found.
+#[derive(Debug, Clone, Default)]
+pub struct TrustPlan {
+    /// New or changed configs, in key byte order.
+    pub candidates: Vec<TrustCandidate>,
+    /// Requesting configs already trusted and unchanged.
+    pub unchanged: usize,
+    /// `not followed: …` lines for the directory links out of the paths.
+    pub not_followed: Vec<String>,
+}
+
+impl TrustPlan {
+    pub fn requesting(&self) -> usize {
+        self.candidates.len() + self.unchanged
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error("{0}")]
+    Config(ConfigError),
+    /// Part of the paths could not be read: a config may hide there, so
+    /// nothing is trusted. Paths are shown relative to the working directory.
+    #[error(
+        "{} under {targets} could not be read; nothing was trusted",
+        if items.len() == 1 { "1 path".to_string() } else { format!("{} paths", items.len()) }
+    )]
+    Unreadable {
+        items: Vec<Unreadable>,
+        targets: String,
+    },
+}
+
+/// Scans and loads every config at or under `paths` and compares it with the
+/// store. A config that fails to load fails the plan with its own error (the
+/// first in key order, as GocciaScript processes them).
+pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPlan, PlanError> {
+    let found = discover_paths(paths, env, &|_| {}, &|| false)?;
+    let targets = describe_targets(paths, env);
+    if !found.unreadable.is_empty() {
+        let items = found
+            .unreadable
+            .into_iter()
+            .map(|u| Unreadable {
+                path: display_path(&u.path, &env.cwd),
+                reason: u.reason,
+            })
+            .collect();
+        return Err(PlanError::Unreadable { items, targets });
+    }
+    let loaded: Vec<Result<ConfigSnapshot, ConfigError>> =
+        found.keys.par_iter().map(|k| load_config(k, env)).collect();
+    let mut plan = TrustPlan {
+        not_followed: found
+            .not_followed
+            .iter()
+            .map(|n| n.describe(&env.cwd, &targets))
+            .collect(),
+        ..TrustPlan::default()
+    };
+    for result in loaded {
+        let snapshot = result.map_err(PlanError::Config)?;
+        let stored = store.get(snapshot.key.as_str());
+        let comparison = compare(&snapshot, stored);
+        match comparison.state {
+            ConfigState::NoRequest => {}
+            ConfigState::Trusted => plan.unchanged += 1,
+            state => plan.candidates.push(TrustCandidate {
+                snapshot,
+                changed: state == ConfigState::Changed,
+                lines: comparison.lines,
+            }),
+        }
+    }
+    Ok(plan)
+}
+
+/// The store entry that trusting this snapshot records now.
+pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
+    StoredEntry {
+        sha256: snapshot.sha256.clone(),
+        block: snapshot.block_json.clone(),
+        targets: snapshot.targets.to_pairs(),
+        trusted_at: trusted_at.to_string(),
+        trusted_by: trusted_by(),
+    }
+}
+
+/// Records the snapshots under the store lock, merged into the store as it
+/// is on disk at that moment. `current` is the caller's own read of the
+/// store, which saves reading it once more before taking the lock.
+pub fn record_trust(
+    loc: &StoreLocation,
+    current: Store,
+    snapshots: &[&ConfigSnapshot],
+) -> Result<usize, StoreError> {
+    let now = utc_timestamp_now();
+    let entries: Vec<(String, StoredEntry)> = snapshots
+        .iter()
+        .map(|s| (s.key.as_str().to_string(), entry_for(s, &now)))
+        .collect();
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        for (key, entry) in &entries {
+            store.put(key.clone(), entry.clone());
+        }
+        Ok(snapshots.len())
+    })
+    .map(|u| u.value)
+}
+
+/// What a reviewer was shown of one config, and so all a trust of it may
+/// record: its block, the block's hash, and where each path scope resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub key: String,
+    pub sha256: String,
+    pub block: String,
+    pub targets: Vec<(String, String)>,
+}
+
+impl Shown {
+    pub fn of_snapshot(s: &ConfigSnapshot) -> Shown {
+        Shown {
+            key: s.key.as_str().to_string(),
+            sha256: s.sha256.clone(),
+            block: s.block.as_str().to_string(),
+            targets: s.targets.to_pairs(),
+        }
+    }
+
+    /// A report that shows no block (a config that failed to load) binds to
+    /// an empty one, which no config on disk matches: it is never recorded.
+    pub fn of_report(r: &ConfigReport) -> Shown {
+        Shown {
+            key: r.key.clone(),
+            sha256: r.sha256.clone().unwrap_or_default(),
+            block: r.block.clone().unwrap_or_default(),
+            targets: r.targets.clone(),
+        }
+    }
+
+    /// Whether the config, read again now, is what was shown.
+    fn matches(&self, now: &ConfigReport) -> bool {
+        now.error.is_none()
+            && now.sha256.as_deref() == Some(self.sha256.as_str())
+            && now.block.as_deref() == Some(self.block.as_str())
+            && now.targets == self.targets
+    }
+}
+
+/// What to do when some configs changed between the listing and the commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenChanged {
+    /// Leave the changed configs out and record the others (the CLI).
+    LeaveOut,
+    /// Record nothing at all (the TUI, which then shows the new state).
+    RecordNothing,
+}
+
+/// The outcome of [`trust_as_shown`].
+#[derive(Debug, Clone, Default)]
+pub struct TrustCommit {
+    /// How many configs were recorded.
+    pub recorded: usize,
+    /// The configs that changed since shown, as they are now (in the order
+    /// given); none of them was recorded.
+    pub refused: Vec<ConfigReport>,
+}
+
+/// Records exactly what was shown, or nothing: under the store lock, each
+/// config is read, hashed and its targets resolved again (links re-read,
+/// not remembered), and recorded only when block, hash and every target
+/// equal what was shown. `current` is the caller's own read of the store,
+/// when it has one.
+pub fn trust_as_shown(
+    loc: &StoreLocation,
+    current: Option<Store>,
+    shown: &[Shown],
+    env: &Env,
+    when_changed: WhenChanged,
+) -> Result<TrustCommit, StoreError> {
+    let current = match current {
+        Some(store) => store,
+        None => read_store(&loc.path)?,
+    };
+    let now = utc_timestamp_now();
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        // What a one-shot command remembered of the disk while listing is
+        // exactly what must not be trusted here.
+        crate::core::paths::realpath::forget();
+        let read: &Store = store;
+        let checked: Vec<(ConfigReport, Option<ConfigSnapshot>)> = shown
+            .par_iter()
+            .map(|s| report_and_snapshot(&TrustKey(s.key.clone()), env, read))
+            .collect();
+        let mut commit = TrustCommit::default();
+        let mut fresh = Vec::new();
+        for (s, (report, snapshot)) in shown.iter().zip(checked) {
+            match snapshot {
+                Some(snapshot) if s.matches(&report) => fresh.push(snapshot),
+                _ => commit.refused.push(report),
+            }
+        }
+        if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
+            return Ok(commit);
+        }
+        for snapshot in &fresh {
+            store.put(snapshot.key.as_str().to_string(), entry_for(snapshot, &now));
+        }
+        commit.recorded = fresh.len();
+        Ok(commit)
+    })
+    .map(|u| u.value)
+}
+
+/// Removes the entries with these keys, but only if every one is still
+/// missing under the lock: `Err(n)` (nothing removed) when `n` came back.
+pub fn prune_if_still_missing(
+    loc: &StoreLocation,
+    keys: &[String],
+) -> Result<Result<usize, usize>, StoreError> {
+    let current = read_store(&loc.path)?;
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        let back = keys.iter().filter(|k| config_exists(k)).count();
+        if back > 0 {
+            return Ok(Err(back));
+        }
+        Ok(Ok(keys
+            .iter()
+            .filter(|k| store.remove(k).is_some())
+            .count()))
+    })
+    .map(|u| u.value)
+}
+
+/// The key prefix a `--untrust` argument removes entries at or under.
+pub fn untrust_root(arg: &str, env: &Env) -> String {
+    let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
+    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+        trust_key_for_directory(arg, env)
+    } else {
+        trust_key_for_path(arg, env).0
+    }
+}
+
+/// Removes, per root, the entries equal to it or under it, saving the store
+/// only when something goes. Returns how many each root removed.
+pub fn untrust_roots(
+    loc: &StoreLocation,
+    current: Store,
+    roots: &[String],
+) -> Result<Vec<usize>, StoreError> {
+    // `current` decides whether anything goes; the removal is then applied
+    // again under the lock to the store as it is on disk.
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        Ok(roots
+            .iter()
+            .map(|root| store.retain(|k, _| !is_under(k, root)).len())
+            .collect())
+    })
+    .map(|u| u.value)
+}
+
+/// Removes every entry whose key is not an existing file; returns their keys.
+pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String>, StoreError> {
+    update_read_store(loc, current, LOCK_TIMEOUT, |store| {
+        Ok(store.retain(|k, _| config_exists(k)))
+    })
+    .map(|u| u.value)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,198 @@
+//! "Record what was shown, or nothing": a config changed or a link
+//! re-pointed between the listing and the commit is never recorded.
+
+use std::os::unix::fs::symlink;
+
+use super::*;
+use crate::core::paths::key::TrustKey;
+
+struct Tree {
+    _dir: tempfile::TempDir,
+    root: String,
+    env: Env,
+    loc: StoreLocation,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir
+            .path()
+            .canonicalize()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let env = Env {
+            cwd: root.clone(),
+            home: format!("{root}/home"),
+            xdg_config_home: String::new(),
+            xdg_state_home: String::new(),
+        };
+        let loc = crate::core::store::locate_store(Some(&format!("{root}/store/trust.json")), &env)
+            .unwrap();
+        Tree {
+            _dir: dir,
+            root,
+            env,
+            loc,
+        }
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = format!("{}/{rel}", self.root);
+        std::fs::create_dir_all(crate::core::paths::parent_dir(&path)).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn mkdir(&self, rel: &str) {
+        std::fs::create_dir_all(format!("{}/{rel}", self.root)).unwrap();
+    }
+
+    fn link(&self, rel: &str, to: &str) {
+        let at = format!("{}/{rel}", self.root);
+        let _ = std::fs::remove_file(&at);
+        symlink(format!("{}/{to}", self.root), at).unwrap();
+    }
+
+    fn shown(&self, rel: &str) -> Shown {
+        let key = TrustKey(format!("{}/{rel}", self.root));
+        Shown::of_snapshot(&load_config(&key, &self.env).unwrap())
+    }
+
+    fn store_bytes(&self) -> Option<Vec<u8>> {
+        std::fs::read(&self.loc.path).ok()
+    }
+
+    fn commit(&self, shown: &[Shown], when: WhenChanged) -> TrustCommit {
+        trust_as_shown(&self.loc, None, shown, &self.env, when).unwrap()
+    }
+}
+
+const READS_DATA: &str = r#"{"permissions": {"allow-read": ["./data"]}}"#;
+
+#[test]
+fn a_link_re_pointed_after_the_listing_is_not_recorded() {
+    let t = Tree::new();
+    t.mkdir("docs");
+    t.mkdir("secret");
+    t.write("a/goccia.json", READS_DATA);
+    t.link("a/data", "docs");
+    let shown = t.shown("a/goccia.json");
+    assert_eq!(shown.targets[0].1, format!("{}/docs", t.root));
+    // Between the listing and the answer, `data` now leads elsewhere.
+    t.link("a/data", "secret");
+    let commit = t.commit(&[shown], WhenChanged::LeaveOut);
+    assert_eq!(commit.recorded, 0);
+    assert_eq!(commit.refused.len(), 1);
+    assert_eq!(
+        commit.refused[0].targets[0].1,
+        format!("{}/secret", t.root),
+        "the refusal carries the config as it is now"
+    );
+    assert_eq!(t.store_bytes(), None, "no store was written");
+}
+
+#[test]
+fn a_changed_config_is_left_out_and_the_others_recorded() {
+    let t = Tree::new();
+    t.mkdir("docs");
+    t.write("a/goccia.json", READS_DATA);
+    t.link("a/data", "docs");
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.example"]}}"#,
+    );
+    let shown = [t.shown("a/goccia.json"), t.shown("b/goccia.json")];
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.example", "exfil.example"]}}"#,
+    );
+    let commit = t.commit(&shown, WhenChanged::LeaveOut);
+    assert_eq!(commit.recorded, 1);
+    assert_eq!(commit.refused.len(), 1);
+    assert_eq!(commit.refused[0].key, format!("{}/b/goccia.json", t.root));
+    let store = read_store(&t.loc.path).unwrap();
+    let a = store.get(&format!("{}/a/goccia.json", t.root)).unwrap();
+    assert_eq!(a.sha256, shown[0].sha256);
+    assert_eq!(a.targets, shown[0].targets);
+    assert!(store.get(&format!("{}/b/goccia.json", t.root)).is_none());
+    assert_eq!(store.len(), 1);
+}
+
+#[test]
+fn the_tui_records_nothing_when_anything_changed() {
+    let t = Tree::new();
+    t.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.example"]}}"#,
+    );
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.example"]}}"#,
+    );
+    // An existing store, which must stay byte for byte as it was.
+    let first = [t.shown("a/goccia.json")];
+    assert_eq!(t.commit(&first, WhenChanged::RecordNothing).recorded, 1);
+    let before = t.store_bytes().unwrap();
+    let shown = [t.shown("a/goccia.json"), t.shown("b/goccia.json")];
+    std::fs::remove_file(format!("{}/b/goccia.json", t.root)).unwrap();
+    let commit = t.commit(&shown, WhenChanged::RecordNothing);
+    assert_eq!(commit.recorded, 0);
+    assert_eq!(commit.refused.len(), 1);
+    assert!(commit.refused[0].error.is_some(), "a vanished config");
+    assert_eq!(t.store_bytes().unwrap(), before);
+}
+
+#[test]
+fn what_was_shown_is_recorded_when_nothing_changed() {
+    let t = Tree::new();
+    t.mkdir("docs");
+    t.write("a/goccia.json", READS_DATA);
+    t.link("a/data", "docs");
+    let shown = [t.shown("a/goccia.json")];
+    let commit = t.commit(&shown, WhenChanged::LeaveOut);
+    assert_eq!((commit.recorded, commit.refused.len()), (1, 0));
+    let store = read_store(&t.loc.path).unwrap();
+    let entry = store.get(&shown[0].key).unwrap();
+    assert_eq!(entry.block.to_compact(), shown[0].block);
+    assert_eq!(entry.targets, shown[0].targets);
+}
+
+#[test]
+fn a_report_that_showed_no_block_is_never_recorded() {
+    let t = Tree::new();
+    t.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.example"]}}"#,
+    );
+    let key = TrustKey(format!("{}/a/goccia.json", t.root));
+    let mut report = crate::core::review::scan::report_for(&key, &t.env, &Store::default());
+    report.block = None;
+    report.sha256 = None;
+    let commit = t.commit(&[Shown::of_report(&report)], WhenChanged::LeaveOut);
+    assert_eq!((commit.recorded, commit.refused.len()), (0, 1));
+    assert_eq!(t.store_bytes(), None);
+}
+
+#[test]
+fn prune_keeps_everything_when_a_config_came_back() {
+    let t = Tree::new();
+    t.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.example"]}}"#,
+    );
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.example"]}}"#,
+    );
+    let shown = [t.shown("a/goccia.json"), t.shown("b/goccia.json")];
+    t.commit(&shown, WhenChanged::LeaveOut);
+    let before = t.store_bytes().unwrap();
+    std::fs::remove_file(format!("{}/a/goccia.json", t.root)).unwrap();
+    let keys = [shown[0].key.clone(), shown[1].key.clone()];
+    assert_eq!(prune_if_still_missing(&t.loc, &keys).unwrap(), Err(1));
+    assert_eq!(t.store_bytes().unwrap(), before);
+    std::fs::remove_file(format!("{}/b/goccia.json", t.root)).unwrap();
+    assert_eq!(prune_if_still_missing(&t.loc, &keys).unwrap(), Ok(2));
+}
