@@ -169,6 +169,23 @@ pub fn hints(ctx: Context) -> impl Iterator<Item = &'static Binding> {
         .filter(move |b| b.hint.is_some() && b.contexts.contains(&ctx))
 }
 
+/// The key table of README's "The interactive review", generated from
+/// [`KEYMAP`] as help is: one row per binding, its keys, what it does and
+/// where. A test keeps the README's copy equal to it.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| keys | action | where |\n|---|---|---|\n");
+    for b in KEYMAP {
+        let contexts: Vec<&str> = b.contexts.iter().map(|c| c.label()).collect();
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            b.label.replace('|', "\\|"),
+            b.description,
+            contexts.join(", ")
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +210,19 @@ mod tests {
         assert_eq!(resolve(Configs, &g), Some(Action::Bottom));
         let c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(resolve(Filter, &c), Some(Action::Quit));
+    }
+
+    #[test]
+    fn the_readme_key_table_is_the_keymap() {
+        let readme = include_str!("../../README.md");
+        let begin = "<!-- keys: generated from src/tui/keymap.rs -->\n";
+        let at = readme.find(begin).expect("README has the key table marker") + begin.len();
+        let end = readme[at..].find("<!-- /keys -->").expect("end marker") + at;
+        assert_eq!(
+            &readme[at..end],
+            markdown_table(),
+            "README's key table differs from the keymap; paste the right side"
+        );
     }
 
     #[test]
