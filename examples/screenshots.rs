@@ -167,16 +167,24 @@ fn to_svg(buf: &Buffer, fg0: &str, bg0: &str) -> String {
     svg
 }
 
+/// A screenshot: its name, the keys pressed, the theme, the terminal size.
+type Shot = (&'static str, Vec<KeyEvent>, &'static str, (u16, u16));
+
 fn main() -> std::io::Result<()> {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "screenshots".to_string());
     std::fs::create_dir_all(&out)?;
     let full = (W, H);
-    let shots: Vec<(&str, Vec<KeyEvent>, &str, (u16, u16))> = vec![
+    let shots: Vec<Shot> = vec![
         ("configs", vec![k(' '), k(' '), k('k')], "default", full),
         ("detail-diff", vec![], "default", full),
-        ("inspect", vec![k('j'), code(KeyCode::Enter)], "default", full),
+        (
+            "inspect",
+            vec![k('j'), code(KeyCode::Enter)],
+            "default",
+            full,
+        ),
         ("store", vec![code(KeyCode::Tab), k('j')], "default", full),
         ("confirm", vec![k(' '), k(' '), k('t')], "default", full),
         ("help", vec![k('?')], "default", full),

@@ -981,3 +981,52 @@ fn e_opens_the_editor_and_the_edit_is_shown() {
     );
     r.quit(&t);
 }
+
+#[test]
+fn an_edit_from_outside_appears_without_pressing_r() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("watch", "", "");
+    std::thread::sleep(Duration::from_millis(500));
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    let screen = t.wait_for_all(&["web/goccia.toml", "2 requests"], WAIT);
+    assert!(
+        small_row(&screen, "web/goccia.toml").contains("2 requests"),
+        "{screen}"
+    );
+    // A new config in a new directory at the top shows up too.
+    r.write(
+        "newpkg/goccia.json",
+        r#"{"permissions": {"allow-net": ["new.example.com"]}}"#,
+    );
+    t.wait_for("newpkg/goccia.json", WAIT);
+    r.quit(&t);
+}
+
+#[test]
+fn no_watch_turns_auto_refresh_off() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("nowatch", "", "--no-watch");
+    std::thread::sleep(Duration::from_millis(300));
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let screen = t.capture();
+    assert!(
+        small_row(&screen, "web/goccia.toml").contains("1 request"),
+        "{screen}"
+    );
+    t.send_keys(&["r"]);
+    t.wait_for("2 requests", WAIT);
+    r.quit(&t);
+}

@@ -561,3 +561,37 @@ fn corrupt_progress_is_reported_and_ignored() {
     );
     assert_eq!(h.visible_paths(), ORDER, "the review goes on");
 }
+
+#[test]
+fn too_many_directories_turns_auto_refresh_off_and_says_so() {
+    use goccia_trust::tui::update::TOO_MANY;
+    let mut h = Harness::new(fixtures::sample());
+    assert!(
+        h.effects.iter().any(|e| matches!(e, Effect::Watch { dirs } if dirs.contains(&"/home/dev/shop/packages/api".to_string()))),
+        "{:?}",
+        h.effects
+    );
+    h.send(Msg::WatchOff(TOO_MANY.to_string()));
+    assert_eq!(
+        h.state.status.clone().unwrap().text,
+        "auto-refresh off: too many directories (press r)"
+    );
+    // A change on disk rescans, keeping the selection and the marks.
+    h.keys(" j");
+    let before = h.selected_path();
+    let scans = h
+        .effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Scan { .. }))
+        .count();
+    h.send(Msg::FilesChanged);
+    assert_eq!(
+        h.effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Scan { .. }))
+            .count(),
+        scans + 1
+    );
+    assert_eq!(h.selected_path(), before);
+    assert_eq!(h.state.marked.len(), 1);
+}

@@ -49,7 +49,8 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env, io: &mut Io<'_>) -> u8 {
         return exit::FAILURE;
     }
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
-    let backend = CoreBackend::new(env.clone(), store);
+    let mut backend = CoreBackend::new(env.clone(), store);
+    backend.watching = !g.no_watch;
     match crate::tui::run_tui(path, Arc::new(backend), theme) {
         Ok(Ending::Quit) => exit::SUCCESS,
         // The terminal is restored; exit as a shell reports a signal.

@@ -144,6 +144,15 @@ pub trait TuiBackend: Send + Sync + 'static {
         (Progress::default(), root.to_string(), None)
     }
 
+    /// Watches `dirs` (replacing any earlier watch) and calls `on_change`,
+    /// debounced, when something in them is created, written, renamed or
+    /// removed. `Err` says why nothing is watched (too many directories,
+    /// watching off, the system refused). Off by default.
+    fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
+        let _ = (dirs, on_change);
+        Err("off".to_string())
+    }
+
     /// Saves the review progress atomically; `Err` says why it was not.
     fn save_progress(&self, progress: &Progress) -> Result<(), String> {
         let _ = progress;

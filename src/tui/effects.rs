@@ -42,6 +42,21 @@ impl Runner {
     }
 
     pub fn spawn(&self, effect: Effect) {
+        if let Effect::Watch { dirs } = effect {
+            // Off the render path: adding thousands of watches takes time.
+            let backend = Arc::clone(&self.backend);
+            let tx = self.tx.clone();
+            std::thread::spawn(move || {
+                let changed = tx.clone();
+                let on_change = Box::new(move || {
+                    let _ = changed.send(Event::Msg(Msg::FilesChanged));
+                });
+                if let Err(why) = backend.watch(&dirs, on_change) {
+                    let _ = tx.send(Event::Msg(Msg::WatchOff(why)));
+                }
+            });
+            return;
+        }
         if let Effect::Scan { job, .. } = &effect {
             self.latest_scan.store(*job, Ordering::SeqCst);
         }
@@ -97,6 +112,8 @@ pub fn execute(
                 problem,
             });
         }
+        // Needs a sender that outlives this call: set up by `Runner::spawn`.
+        Effect::Watch { .. } => {}
         Effect::SaveProgress(progress) => {
             if let Err(e) = backend.save_progress(&progress) {
                 send(Msg::ProgressNotSaved(e));

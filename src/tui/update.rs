@@ -116,7 +116,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.configs.iter().map(|c| c.key.as_str()).collect();
             state.marked.retain(|k| keys.contains(k.as_str()));
             sort_and_refilter(state, keep);
-            vec![]
+            vec![Effect::Watch {
+                dirs: watch_dirs(state),
+            }]
         }
         Msg::StoreLoaded { job, result } if job == state.store.job => {
             state.store.loading = false;
@@ -159,6 +161,20 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             resume(state, *progress, tree);
             if let Some(p) = problem {
                 set_status(state, p, true);
+            }
+            vec![]
+        }
+        Msg::FilesChanged => {
+            // A scan in progress will see the change, or the next one will.
+            if state.scan.running {
+                return vec![];
+            }
+            rescan(state)
+        }
+        Msg::WatchOff(why) => {
+            // `off` is --no-watch; anything else the reviewer should know.
+            if why != "off" {
+                set_status(state, format!("auto-refresh off: {why} (press r)"), true);
             }
             vec![]
         }
@@ -413,6 +429,38 @@ fn toggle_mark(state: &mut State) {
     }
     // Marking moves on, so `space space space` marks three rows.
     act_on_list(state, Action::Down);
+}
+
+/// Why a backend watches nothing when there are more directories than its
+/// cap (the status line then says `auto-refresh off: too many directories
+/// (press r)`).
+pub const TOO_MANY: &str = "too many directories";
+
+/// What a refresh must notice, and no more (inotify's per-user limit is
+/// shared with editors and IDEs): the tree's root (a new config at the top),
+/// the directory of each config and of each file it extends, and the
+/// directory holding each path scope (where a link would be re-pointed).
+/// Sorted, without duplicates.
+pub fn watch_dirs(state: &State) -> Vec<String> {
+    let parent = |p: &str| {
+        std::path::Path::new(p)
+            .parent()
+            .and_then(|d| d.to_str())
+            .filter(|d| !d.is_empty())
+            .map(str::to_owned)
+    };
+    let mut dirs: Vec<String> = vec![state.root.clone()];
+    for r in &state.configs {
+        dirs.extend(
+            std::iter::once(r.key.as_str())
+                .chain(r.files.iter().map(String::as_str))
+                .filter_map(parent),
+        );
+        dirs.extend(r.targets.iter().filter_map(|(scope, _)| parent(scope)));
+    }
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// `v`: mark the selected config viewed as it is now (its sha256), or
