@@ -66,6 +66,8 @@ pub enum Command {
     Inspect(InspectArgs),
     #[command(name = "policy")]
     Policy(crate::cli::policy::PolicyArgs),
+    Completions(crate::cli::generate::CompletionsArgs),
+    Man(crate::cli::generate::ManArgs),
     /// Open the interactive review (the default without a subcommand).
     #[command(hide = true)]
     Tui(TuiArgs),
@@ -191,7 +193,17 @@ pub enum Invocation {
 pub struct UsageError(pub String);
 
 const SUBCOMMANDS: &[&str] = &[
-    "scan", "trust", "untrust", "list", "check", "inspect", "policy", "tui", "help",
+    "scan",
+    "trust",
+    "untrust",
+    "list",
+    "check",
+    "inspect",
+    "policy",
+    "completions",
+    "man",
+    "tui",
+    "help",
 ];
 
 /// Splits the two spellings: a first word that is a subcommand (or a help or

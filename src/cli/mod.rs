@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod check;
+pub mod generate;
 pub mod inspect;
 pub mod json_out;
 pub mod list;
@@ -129,6 +130,8 @@ pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),
                 Command::Policy(a) => policy_command(g, a, env, io),
+                Command::Completions(a) => generate::run_completions(a, io),
+                Command::Man(a) => generate::run_man(a, io),
                 Command::Tui(a) => default_command(g, a.path.clone(), interactive, env, io),
             }
         }

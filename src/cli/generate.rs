@@ -1,0 +1,212 @@
+//! `goccia-trust completions SHELL` and `goccia-trust man`: shell completion
+//! scripts and the manual page, generated from the same clap definition as
+//! `--help`, so neither can drift from the real command line.
+//!
+//! GocciaScript's own spellings (`--trust PATH`, `--list-trusted`, ...) are
+//! parsed by hand (cli/args.rs) and so are not in the completions; the man
+//! page names them in its description.
+
+use std::io;
+
+use clap::{CommandFactory, ValueEnum};
+use clap_complete::Shell;
+use clap_mangen::Man;
+use roff::{Roff, bold, roman};
+
+use crate::cli::Io;
+use crate::cli::args::Cli;
+use crate::core::exit;
+
+/// Print a shell completion script on stdout (see README "Install").
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: ShellName,
+}
+
+/// The shells clap_complete writes for; our own enum so `--help` and the
+/// man page list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShellName {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+}
+
+impl From<ShellName> for Shell {
+    fn from(s: ShellName) -> Shell {
+        match s {
+            ShellName::Bash => Shell::Bash,
+            ShellName::Zsh => Shell::Zsh,
+            ShellName::Fish => Shell::Fish,
+            ShellName::Elvish => Shell::Elvish,
+            ShellName::Powershell => Shell::PowerShell,
+        }
+    }
+}
+
+/// Print the manual page (roff) on stdout: every command and its options
+/// on one page, with the exit codes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ManArgs {}
+
+const BIN: &str = "goccia-trust";
+
+pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> u8 {
+    finish(io.out.write_all(&completion_script(args.shell)), io)
+}
+
+pub fn completion_script(shell: ShellName) -> Vec<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(Shell::from(shell), &mut Cli::command(), BIN, &mut script);
+    if shell == ShellName::Bash {
+        // clap_complete 4.6 spells the state of a subcommand two ways when
+        // the binary's name has a hyphen (clap-rs/clap#6421): the dispatch
+        // loop sets `goccia__trust__subcmd__scan`, the case arms test
+        // `goccia__subcmd__trust__subcmd__scan`, so nothing after a
+        // subcommand would complete. Spell the arms as the loop does.
+        let text = String::from_utf8_lossy(&script);
+        return text
+            .replace("goccia__subcmd__trust__subcmd__", "goccia__trust__subcmd__")
+            .into_bytes();
+    }
+    script
+}
+
+pub fn run_man(_args: &ManArgs, io: &mut Io<'_>) -> u8 {
+    let page = match man_page() {
+        Ok(page) => page,
+        Err(e) => {
+            io.error(format!("cannot render the manual page: {e}"));
+            return exit::FAILURE;
+        }
+    };
+    finish(io.out.write_all(&page), io)
+}
+
+/// A closed stdout (`goccia-trust man | head`) ends the command quietly and
+/// successfully, as ripgrep does; any other write error is a failure.
+fn finish(written: io::Result<()>, io: &mut Io<'_>) -> u8 {
+    match written.and_then(|()| io.out.flush()) {
+        Ok(()) => exit::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
+        Err(e) => {
+            io.error(format!("cannot write to stdout: {e}"));
+            exit::FAILURE
+        }
+    }
+}
+
+/// One page: clap_mangen's title, name, synopsis, description and global
+/// options; then a COMMANDS section with each subcommand's usage, help and
+/// options (clap_mangen would point at separate `goccia-trust-scan(1)`
+/// pages, which a single `man` output cannot ship); then the exit codes.
+pub fn man_page() -> io::Result<Vec<u8>> {
+    let cmd = Cli::command();
+    let man = Man::new(cmd.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+
+    let mut commands = Roff::new();
+    commands.control("SH", ["COMMANDS"]);
+    commands.to_writer(&mut page)?;
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        render_command(sub, BIN, &mut page)?;
+    }
+
+    let mut status = Roff::new();
+    status.control("SH", ["EXIT STATUS"]);
+    for (code, meaning) in EXIT_TABLE {
+        status.control("TP", []);
+        status.text([bold(code.to_string())]);
+        status.text([roman(*meaning)]);
+    }
+    status.to_writer(&mut page)?;
+    man.render_version_section(&mut page)?;
+    Ok(drop_repeated_preamble(&page))
+}
+
+/// Each piece rendered on its own starts with roff's two-line `Aq` string
+/// definition; the page needs it once, at the top.
+fn drop_repeated_preamble(page: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(page);
+    let mut out = String::with_capacity(text.len());
+    let mut seen = false;
+    for line in text.lines() {
+        let preamble = line == r".ie \n(.g .ds Aq \(aq" || line == ".el .ds Aq '";
+        if preamble && seen {
+            continue;
+        }
+        if line == ".el .ds Aq '" {
+            seen = true;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+/// README "Exit codes", as `core::exit` documents each constant.
+const EXIT_TABLE: &[(u8, &str)] = &[
+    (exit::SUCCESS, "success"),
+    (
+        exit::FAILURE,
+        "invalid value or failure: unreadable store, held lock, failed write, invalid scope, \
+         a prompt answered with anything but yes",
+    ),
+    (
+        exit::USAGE,
+        "usage error, malformed config, untrusted configs reported by check, --trust needing \
+         confirmation without a terminal, policy file error",
+    ),
+    (exit::POLICY_DENIED, "the policy denied a request"),
+    (
+        exit::POLICY_NEEDS_AUTH,
+        "the policy requires authorization for a request",
+    ),
+];
+
+/// One subcommand under COMMANDS, then its own subcommands (`policy show`).
+fn render_command(sub: &clap::Command, parent: &str, page: &mut Vec<u8>) -> io::Result<()> {
+    let name = format!("{parent} {}", sub.get_name());
+    let usage = sub.clone().bin_name(&name).render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage);
+    let mut head = Roff::new();
+    head.control("SS", [name.as_str()]);
+    for (i, form) in usage.lines().map(str::trim).enumerate() {
+        if i > 0 {
+            head.control("br", []);
+        }
+        head.text([bold(form)]);
+    }
+    if let Some(about) = sub.get_long_about().or_else(|| sub.get_about()) {
+        for para in about.to_string().split("\n\n") {
+            head.control("PP", []);
+            head.text([roman(para.replace('\n', " "))]);
+        }
+    }
+    head.to_writer(page)?;
+
+    // clap_mangen's option list, under this subsection instead of a
+    // section of its own.
+    let mut options = Vec::new();
+    Man::new(sub.clone()).render_options_section(&mut options)?;
+    for line in String::from_utf8_lossy(&options).lines() {
+        if line != ".SH OPTIONS" {
+            page.extend_from_slice(line.as_bytes());
+            page.push(b'\n');
+        }
+    }
+
+    for nested in sub.get_subcommands().filter(|s| !s.is_hide_set()) {
+        render_command(nested, &name, page)?;
+    }
+    Ok(())
+}
