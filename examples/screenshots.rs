@@ -32,10 +32,10 @@ const FG: &str = "#d8dee9";
 const BG: &str = "#1e222a";
 
 /// Drive a fresh TUI over the sample with `keys`, effects run inline.
-fn state_after(keys: &[KeyEvent]) -> State {
+fn state_after(keys: &[KeyEvent], size: (u16, u16)) -> State {
     let backend = FakeBackend::new(fixtures::sample());
     let mut state = State::new("/home/dev/shop");
-    state.size = (W, H);
+    state.size = size;
     let mut effects: VecDeque<_> = init(&mut state).into();
     let mut keys: VecDeque<_> = keys.iter().copied().collect();
     loop {
@@ -167,24 +167,35 @@ fn to_svg(buf: &Buffer, fg0: &str, bg0: &str) -> String {
     svg
 }
 
+/// A screenshot: its name, the keys pressed, the theme, the terminal size.
+type Shot = (&'static str, Vec<KeyEvent>, &'static str, (u16, u16));
+
 fn main() -> std::io::Result<()> {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "screenshots".to_string());
     std::fs::create_dir_all(&out)?;
-    let shots: Vec<(&str, Vec<KeyEvent>, &str)> = vec![
-        ("configs", vec![k(' '), k(' '), k('k')], "default"),
-        ("detail-diff", vec![], "default"),
-        ("inspect", vec![k('j'), code(KeyCode::Enter)], "default"),
-        ("store", vec![code(KeyCode::Tab), k('j')], "default"),
-        ("confirm", vec![k(' '), k(' '), k('t')], "default"),
-        ("help", vec![k('?')], "default"),
-        ("configs-light", vec![k('j')], "light"),
+    let full = (W, H);
+    let shots: Vec<Shot> = vec![
+        ("configs", vec![k(' '), k(' '), k('k')], "default", full),
+        ("detail-diff", vec![], "default", full),
+        (
+            "inspect",
+            vec![k('j'), code(KeyCode::Enter)],
+            "default",
+            full,
+        ),
+        ("store", vec![code(KeyCode::Tab), k('j')], "default", full),
+        ("confirm", vec![k(' '), k(' '), k('t')], "default", full),
+        ("help", vec![k('?')], "default", full),
+        ("configs-light", vec![k('j')], "light", full),
+        // 80x24 is first-class (issue 12): the value-level diff up front.
+        ("small-80x24", vec![], "default", (80, 24)),
     ];
-    for (name, keys, theme_name) in shots {
+    for (name, keys, theme_name, (w, h)) in shots {
         let theme = Theme::builtin(theme_name).expect("built-in theme");
-        let state = state_after(&keys);
-        let mut terminal = Terminal::new(TestBackend::new(W, H)).expect("test terminal");
+        let state = state_after(&keys, (w, h));
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
         terminal
             .draw(|f| views::view(&state, &theme, f))
             .expect("draw");

@@ -43,6 +43,9 @@ pub struct GlobalArgs {
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
     #[arg(long, global = true, require_equals = true, value_name = "NAME|PATH")]
     pub theme: Option<String>,
+    /// Interactive review: do not refresh when configs change on disk.
+    #[arg(long = "no-watch", global = true)]
+    pub no_watch: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -243,6 +246,7 @@ fn is_global_flag(a: &str) -> bool {
         || a.starts_with("--trust-store=")
         || a.starts_with("--color=")
         || a.starts_with("--theme=")
+        || a == "--no-watch"
 }
 
 fn check_globals(g: &GlobalArgs) -> Result<(), UsageError> {
@@ -282,6 +286,8 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             })?;
         } else if let Some(v) = a.strip_prefix("--theme=") {
             globals.theme = Some(v.to_string());
+        } else if a == "--no-watch" {
+            globals.no_watch = true;
         } else if a == "--trust" || a == "--untrust" {
             let path = it.next().map(String::as_str).unwrap_or("");
             push_path(

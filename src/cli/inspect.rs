@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, InspectArgs};
-use crate::cli::json_out::{JsonDiffLine, JsonStored, to_json};
+use crate::cli::json_out::{JsonDiffLine, JsonStored, JsonValueChange, to_json};
 use crate::cli::report::store_or_empty_warned;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::config::load_config;
@@ -13,7 +13,9 @@ use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::check::governing_config;
+use crate::core::review::report::{ConfigState, DiffLine};
 use crate::core::review::status::compare;
+use crate::core::review::value_diff::{block_values, diff_values, render_text};
 
 #[derive(Serialize)]
 struct JsonInspect {
@@ -29,6 +31,9 @@ struct JsonInspect {
     state: &'static str,
     stored: Option<JsonStored>,
     diff: Vec<JsonDiffLine>,
+    /// The value-level diff of a changed config (issue 12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<JsonValueChange>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
@@ -66,6 +71,29 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
     let stored = store.get(key.as_str());
     let comparison = compare(&snapshot, stored);
+    let values = match stored {
+        Some(s) if comparison.state == ConfigState::Changed => {
+            let moved: Vec<(String, String, String)> = comparison
+                .lines
+                .iter()
+                .filter_map(|l| match l {
+                    DiffLine::Target {
+                        scope,
+                        recorded,
+                        current,
+                    } => Some((scope.clone(), recorded.clone(), current.clone())),
+                    _ => None,
+                })
+                .collect();
+            Some(diff_values(
+                &block_values(&s.block),
+                &block_values(&snapshot.block_json),
+                &snapshot.targets.to_pairs(),
+                &moved,
+            ))
+        }
+        _ => None,
+    };
     if args.json {
         let doc = JsonInspect {
             key: key.as_str().to_string(),
@@ -83,6 +111,9 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
                 trusted_by: s.trusted_by.clone(),
             }),
             diff: comparison.lines.iter().map(JsonDiffLine::from).collect(),
+            values: values
+                .as_ref()
+                .map(|v| v.iter().map(JsonValueChange::from).collect()),
             store_error,
             store_warnings,
         };
@@ -117,6 +148,14 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     }
     for line in &v.lines(&comparison.lines) {
         out.push_str(&format!("{}\n", line.render()));
+    }
+    // On a terminal, a changed config's values one by one (issue 12),
+    // every unchanged value shown: inspect shows the config whole.
+    if let Some(values) = values.as_ref().filter(|_| io.escaping.stdout_is_terminal()) {
+        out.push_str("Changes:\n");
+        out.push_str(&render_text(values, usize::MAX, &|s| {
+            v.text(s).into_owned()
+        }));
     }
     if !snapshot.targets.is_empty() {
         out.push_str("Targets:\n");

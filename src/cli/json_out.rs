@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::core::review::destination::destinations;
 use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::value_diff::{ValueChange, report_values};
 
 #[derive(Serialize)]
 pub struct JsonDiffLine {
@@ -54,6 +55,30 @@ impl From<&DiffLine> for JsonDiffLine {
     }
 }
 
+/// One value of a value-level diff: `{"request", "change", "value",
+/// "destination"}`; `change` is `added`, `removed`, `unchanged` or
+/// `retargeted`, spelled as `diff[].change` is; `destination` is present
+/// when the path the value names leads elsewhere.
+#[derive(Serialize)]
+pub struct JsonValueChange {
+    pub request: String,
+    pub change: &'static str,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+}
+
+impl From<&ValueChange> for JsonValueChange {
+    fn from(v: &ValueChange) -> Self {
+        JsonValueChange {
+            request: v.request.clone(),
+            change: v.change.json_name(),
+            value: v.value.clone(),
+            destination: v.destination.clone(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct JsonStored {
     pub sha256: String,
@@ -74,6 +99,9 @@ pub struct JsonConfig {
     pub lines: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<Vec<JsonDiffLine>>,
+    /// A changed config's value-level diff (issue 12), one item per value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<JsonValueChange>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stored: Option<JsonStored>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,6 +110,10 @@ pub struct JsonConfig {
     pub exit: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<JsonPolicy>,
+    /// Whether the reviewer marked the config viewed in the TUI, as it is
+    /// now (issue 12); set by `scan --json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewed: Option<bool>,
     /// The config's path scopes that resolve elsewhere (links followed),
     /// each with the key whose line names it; absent when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -161,6 +193,8 @@ impl From<&ConfigReport> for JsonConfig {
             lines: (r.state != ConfigState::Error).then_some(current_lines),
             diff: (r.state == ConfigState::Changed)
                 .then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
+            values: (r.state == ConfigState::Changed)
+                .then(|| report_values(r).iter().map(JsonValueChange::from).collect()),
             stored: r.stored.as_ref().map(|s| JsonStored {
                 sha256: s.sha256.clone(),
                 trusted_at: s.trusted_at.clone(),
@@ -169,6 +203,7 @@ impl From<&ConfigReport> for JsonConfig {
             error: r.error.as_ref().map(|e| e.message.clone()),
             exit: r.error.as_ref().map(|e| e.class.code()),
             policy: None,
+            viewed: None,
             destinations: destinations(&r.lines, &r.targets)
                 .into_iter()
                 .map(|d| JsonDestination {

@@ -14,6 +14,7 @@ use crate::core::paths::display::{count_config_files, display_path};
 use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
+use crate::core::review::value_diff::{render_text, report_values};
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 
 /// The store for a read-only command: any problem is reported and the store
@@ -65,8 +66,22 @@ pub fn unreadable_exit(unreadable: bool) -> u8 {
     }
 }
 
+/// Unchanged values shown around a change before a run of them is
+/// collapsed to `… N unchanged`.
+pub const UNCHANGED_KEPT: usize = 2;
+
 /// A readable table: state, path, summary; a changed config's lines below it.
 pub fn render_table(reports: &[ConfigReport]) -> String {
+    render_table_with(reports, None)
+}
+
+/// [`render_table`], with a changed config's value-level diff instead of
+/// its lines when `by_value` gives the reports as loaded (`reports` as
+/// shown, escaped, in the same order) and the escaping of the stream.
+pub fn render_table_with(
+    reports: &[ConfigReport],
+    by_value: Option<(&[ConfigReport], Values)>,
+) -> String {
     if reports.is_empty() {
         return "No configs found\n".to_string();
     }
@@ -77,7 +92,7 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
         .unwrap_or(0)
         .max(6);
     let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
-    for r in reports {
+    for (i, r) in reports.iter().enumerate() {
         // An error row keeps the exact message: it is what GocciaScript prints.
         let summary = match &r.error {
             Some(e) => e.message.clone(),
@@ -88,6 +103,15 @@ pub fn render_table(reports: &[ConfigReport]) -> String {
             r.state.label(),
             r.display_path
         ));
+        if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
+            let items = report_values(&raw[i]);
+            if !items.is_empty() {
+                out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
+                    v.text(s).into_owned()
+                }));
+                continue;
+            }
+        }
         // A changed config's lines; any config's scopes that lead elsewhere.
         let shown = with_destinations(&r.lines, &r.targets);
         for line in shown {

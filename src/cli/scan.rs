@@ -7,17 +7,18 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
 use crate::cli::json_out::{JsonConfig, LazySeq, write_json};
-use crate::cli::report::{render_table, store_or_empty_warned, unreadable_exit, worst_exit};
+use crate::cli::report::{render_table_with, store_or_empty_warned, unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::scan_walk;
 
 #[derive(Serialize)]
 struct JsonScan<'a> {
-    configs: LazySeq<'a, ConfigReport, JsonConfig>,
+    configs: LazySeq<'a, (&'a ConfigReport, bool), JsonConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
@@ -41,10 +42,29 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
     };
     if args.json {
+        // The TUI's viewed marks; unreadable progress is named and ignored.
+        let progress = match progress_dir(env) {
+            Some(dir) => {
+                let (progress, problem) = load_progress(&dir);
+                if let Some(p) = problem {
+                    let _ = writeln!(io.err, "Warning: {p}");
+                }
+                progress
+            }
+            None => Progress::default(),
+        };
+        // Each config with its viewed mark, converted as it is written.
+        let rows: Vec<(&ConfigReport, bool)> = reports
+            .iter()
+            .map(|r| (r, progress.is_viewed(&r.key, r.sha256.as_deref())))
+            .collect();
         let doc = JsonScan {
             configs: LazySeq {
-                items: &reports,
-                convert: |r| JsonConfig::from(r),
+                items: &rows,
+                convert: |(r, viewed)| JsonConfig {
+                    viewed: Some(*viewed),
+                    ..JsonConfig::from(*r)
+                },
             },
             store_error: store_error.clone(),
             store_warnings,
@@ -68,7 +88,14 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             .iter()
             .map(|r| values.report(r).into_owned())
             .collect();
-        io.out.write_all(render_table(&shown).as_bytes())?;
+        // On a terminal a changed config shows its values (issue 12);
+        // piped, GocciaScript's lines as before.
+        let by_value = io
+            .escaping
+            .stdout_is_terminal()
+            .then_some((reports.as_slice(), values));
+        io.out
+            .write_all(render_table_with(&shown, by_value).as_bytes())?;
         print_not_followed(&found, &paths, env, io)?;
     }
     // A config may hide in what could not be read: that fails the scan.

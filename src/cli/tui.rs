@@ -26,12 +26,20 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env) -> CliResult {
         Ok(t) => t,
         Err(e) => return Err(CliError::usage(e)),
     };
+    // crossterm drops every colour under NO_COLOR on its own; tell it what
+    // --color decided, so `--color=always` means colour as documented.
+    match g.color {
+        ColorChoice::Always => crossterm::style::force_color_output(true),
+        ColorChoice::Never => crossterm::style::force_color_output(false),
+        ColorChoice::Auto => {}
+    }
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
     if std::fs::metadata(&expanded).is_err() {
         return Err(CliError::failed(format!("path not found: {path}")));
     }
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
-    let backend = CoreBackend::new(env.clone(), store);
+    let mut backend = CoreBackend::new(env.clone(), store);
+    backend.watching = !g.no_watch;
     match crate::tui::run_tui(path, Arc::new(backend), theme) {
         Ok(Ending::Quit) => Ok(exit::SUCCESS),
         // The terminal is restored; exit as a shell reports a signal.

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 
 pub use crate::core::review::scan::ScanEvent;
@@ -109,5 +110,28 @@ pub trait TuiBackend: Send + Sync + 'static {
     fn store_warnings(&self, root: &str) -> Vec<String> {
         let _ = root;
         Vec::new()
+    }
+
+    /// The saved review progress (viewed marks, where each tree's review
+    /// stopped), the name its session for `root` is kept under, and a
+    /// problem to report when the saved progress could not be read (it is
+    /// then ignored). No progress by default.
+    fn load_progress(&self, root: &str) -> (Progress, String, Option<String>) {
+        (Progress::default(), root.to_string(), None)
+    }
+
+    /// Watches `dirs` (replacing any earlier watch) and calls `on_change`,
+    /// debounced, when something in them is created, written, renamed or
+    /// removed. `Err` says why nothing is watched (too many directories,
+    /// watching off, the system refused). Off by default.
+    fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
+        let _ = (dirs, on_change);
+        Err("off".to_string())
+    }
+
+    /// Saves the review progress atomically; `Err` says why it was not.
+    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+        let _ = progress;
+        Ok(())
     }
 }

@@ -12,6 +12,7 @@ use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::paths::display::{count_config_files, describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
 use crate::core::review::listing::list_entries;
+use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::scan_streaming;
 use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
@@ -30,7 +31,18 @@ pub struct CoreBackend {
     /// The trees under review (each scan's root): a `--trust-store` inside
     /// one is refused for trust.
     reviewed: Mutex<Vec<String>>,
+    /// Refresh when configs change on disk (`--no-watch` turns it off).
+    pub watching: bool,
+    /// The current watch; replaced by each `watch`, dropped with it.
+    watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
+
+/// At most this many directories are watched: past it, nothing is (and the
+/// TUI says so), never one watch per directory of a huge tree.
+pub const MAX_WATCHED_DIRS: usize = 2048;
+
+/// Changes closer together than this make one refresh.
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl CoreBackend {
     pub fn new(env: Env, store: Result<StoreLocation, String>) -> CoreBackend {
@@ -38,6 +50,8 @@ impl CoreBackend {
             env,
             store,
             reviewed: Mutex::new(Vec::new()),
+            watching: true,
+            watcher: Mutex::new(None),
         }
     }
 
@@ -93,6 +107,73 @@ fn changed_names(current: &[ConfigReport]) -> String {
 }
 
 impl TuiBackend for CoreBackend {
+    fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
+        use notify::{EventKind, RecursiveMode, Watcher};
+        let mut slot = self.watcher.lock().unwrap_or_else(|e| e.into_inner());
+        *slot = None;
+        if !self.watching {
+            return Err("off".to_string());
+        }
+        if dirs.len() > MAX_WATCHED_DIRS {
+            return Err(crate::tui::update::TOO_MANY.to_string());
+        }
+        // Events go to a debouncing thread, which calls back once things
+        // have been quiet for DEBOUNCE; it ends with the watcher.
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            while rx.recv().is_ok() {
+                while rx.recv_timeout(DEBOUNCE).is_ok() {}
+                on_change();
+            }
+        });
+        let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+            if let Ok(ev) = res
+                && matches!(
+                    ev.kind,
+                    EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+                )
+                && !matches!(
+                    ev.kind,
+                    EventKind::Modify(notify::event::ModifyKind::Metadata(_))
+                )
+            {
+                let _ = tx.send(());
+            }
+        })
+        .map_err(|e| e.to_string())?;
+        for dir in dirs {
+            // A directory gone since the scan is simply not watched; the
+            // rescan its removal triggers sets the watches again.
+            let _ = watcher.watch(std::path::Path::new(dir), RecursiveMode::NonRecursive);
+        }
+        *slot = Some(watcher);
+        Ok(())
+    }
+
+    fn load_progress(&self, root: &str) -> (Progress, String, Option<String>) {
+        let tree = crate::core::paths::expand_file_name(root, &self.env.cwd, &self.env.home);
+        let tree = std::fs::canonicalize(&tree)
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_owned))
+            .unwrap_or(tree);
+        match progress_dir(&self.env) {
+            Some(dir) => {
+                let (progress, problem) = load_progress(&dir);
+                (progress, tree, problem)
+            }
+            None => (Progress::default(), tree, None),
+        }
+    }
+
+    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+        match progress_dir(&self.env) {
+            Some(dir) => save_progress(&dir, progress),
+            None => Err(
+                "no state directory (set HOME or XDG_STATE_HOME); review progress not saved".into(),
+            ),
+        }
+    }
+
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         self.remember_reviewed(root);
         let store = self.store_for_reading();

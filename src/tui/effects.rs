@@ -42,6 +42,21 @@ impl Runner {
     }
 
     pub fn spawn(&self, effect: Effect) {
+        if let Effect::Watch { dirs } = effect {
+            // Off the render path: adding thousands of watches takes time.
+            let backend = Arc::clone(&self.backend);
+            let tx = self.tx.clone();
+            std::thread::spawn(move || {
+                let changed = tx.clone();
+                let on_change = Box::new(move || {
+                    let _ = changed.send(Event::Msg(Msg::FilesChanged));
+                });
+                if let Err(why) = backend.watch(&dirs, on_change) {
+                    let _ = tx.send(Event::Msg(Msg::WatchOff(why)));
+                }
+            });
+            return;
+        }
         if let Effect::Scan { job, .. } = &effect {
             self.latest_scan.store(*job, Ordering::SeqCst);
         }
@@ -88,6 +103,21 @@ pub fn execute(
         Effect::Inspect { key } => {
             let result = backend.inspect(&key);
             send(Msg::Inspected { key, result });
+        }
+        Effect::LoadProgress { root } => {
+            let (progress, tree, problem) = backend.load_progress(&root);
+            send(Msg::ProgressLoaded {
+                progress: Box::new(progress),
+                tree,
+                problem,
+            });
+        }
+        // Needs a sender that outlives this call: set up by `Runner::spawn`.
+        Effect::Watch { .. } => {}
+        Effect::SaveProgress(progress) => {
+            if let Err(e) = backend.save_progress(&progress) {
+                send(Msg::ProgressNotSaved(e));
+            }
         }
         Effect::Commit(pending) => {
             let result = match &pending {

@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoredInfo};
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
@@ -31,6 +32,9 @@ pub struct FakeData {
     pub store_warnings: Vec<String>,
     /// Every commit call, e.g. `trust [key, ...]`, for assertions.
     pub calls: Vec<String>,
+    /// The "saved" review progress, and a problem reading it to report.
+    pub progress: Progress,
+    pub progress_problem: Option<String>,
 }
 
 impl FakeBackend {
@@ -44,6 +48,8 @@ impl FakeBackend {
                 store_error: None,
                 store_warnings: Vec::new(),
                 calls: Vec::new(),
+                progress: Progress::default(),
+                progress_problem: None,
             }),
         }
     }
@@ -245,6 +251,22 @@ impl TuiBackend for FakeBackend {
 
     fn store_warnings(&self, _root: &str) -> Vec<String> {
         self.data().store_warnings.clone()
+    }
+
+    fn load_progress(&self, root: &str) -> (Progress, String, Option<String>) {
+        let d = self.data();
+        (
+            d.progress.clone(),
+            root.to_string(),
+            d.progress_problem.clone(),
+        )
+    }
+
+    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+        let mut d = self.data();
+        d.calls.push("save progress".to_string());
+        d.progress = progress.clone();
+        Ok(())
     }
 
     fn prune_missing(&self, keys: &[String]) -> Result<CommitOutcome, CommitError> {

@@ -63,6 +63,11 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
         _ if loads => Some(fake_hash(&key)),
         _ => None,
     };
+    let (old_block, new_block) = blocks_of(&lines);
+    let stored = stored.map(|s| StoredInfo {
+        block: old_block,
+        ..s
+    });
     ConfigReport {
         display_path: key
             .strip_prefix(&format!("{ROOT}/"))
@@ -72,12 +77,69 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
         key,
         state,
         lines,
-        block: loads.then(|| "{\"version\":1}".to_string()),
+        block: loads.then_some(new_block),
         sha256: sha,
         targets: Vec::new(),
         stored,
         error: None,
     }
+}
+
+/// The trusted and current blocks a fixture's lines describe, so value-level
+/// diffs see what the lines say: `allow-net: a, b` is the array `["a","b"]`,
+/// `allow-read: any path` is `true`.
+fn blocks_of(lines: &[DiffLine]) -> (String, String) {
+    fn block(lines: &[&str]) -> String {
+        use crate::core::config::json::quote_json_string;
+        let mut sections: Vec<(&str, Vec<String>)> = Vec::new();
+        for line in lines {
+            let Some((key, value)) = line.split_once(": ") else {
+                continue;
+            };
+            let (section, key, member) = if let Some(k) = key.strip_prefix("sandbox.") {
+                let v = if k.starts_with("copy") {
+                    let items: Vec<String> = value.split(", ").map(quote_json_string).collect();
+                    format!("[{}]", items.join(","))
+                } else {
+                    quote_json_string(value)
+                };
+                ("sandbox", k, v)
+            } else if key.starts_with("unsafe-") {
+                ("unsafe", key, "true".to_string())
+            } else if value.starts_with("any ") {
+                ("permissions", key, "true".to_string())
+            } else {
+                let items: Vec<String> = value.split(", ").map(quote_json_string).collect();
+                ("permissions", key, format!("[{}]", items.join(",")))
+            };
+            let member = format!("{}:{member}", quote_json_string(key));
+            match sections.iter_mut().find(|(s, _)| *s == section) {
+                Some((_, m)) => m.push(member),
+                None => sections.push((section, vec![member])),
+            }
+        }
+        let mut parts: Vec<String> = sections
+            .iter()
+            .map(|(s, m)| format!("{}:{{{}}}", quote_json_string(s), m.join(",")))
+            .collect();
+        parts.push("\"version\":1".to_string());
+        format!("{{{}}}", parts.join(","))
+    }
+    let old: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Removed(s) | DiffLine::Unchanged(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    let new: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Added(s) | DiffLine::Unchanged(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    (block(&old), block(&new))
 }
 
 fn entry_of(r: &ConfigReport, status: EntryStatus, summary: &str) -> StoreEntryReport {

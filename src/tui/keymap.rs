@@ -40,6 +40,12 @@ pub enum Action {
     DetailUp,
     DetailDown,
     ToggleMark,
+    ToggleViewed,
+    Edit,
+    MarkAll,
+    InvertMarks,
+    NextReview,
+    PrevReview,
     Trust,
     Untrust,
     Prune,
@@ -117,17 +123,23 @@ pub static KEYMAP: &[Binding] = &[
     Binding { keys: &[ch('k'), key(KeyCode::Up)], label: "k/↑", action: Action::Up, description: "previous row / scroll up", contexts: SCROLLERS, hint: None },
     Binding { keys: &[ch('g'), key(KeyCode::Home)], label: "g", action: Action::Top, description: "first row / top", contexts: SCROLLERS, hint: None },
     Binding { keys: &[ch('G'), key(KeyCode::End)], label: "G", action: Action::Bottom, description: "last row / bottom", contexts: SCROLLERS, hint: None },
-    Binding { keys: &[key(KeyCode::PageUp)], label: "PgUp", action: Action::PageUp, description: "one page up", contexts: SCROLLERS, hint: None },
-    Binding { keys: &[key(KeyCode::PageDown)], label: "PgDn", action: Action::PageDown, description: "one page down", contexts: SCROLLERS, hint: None },
+    Binding { keys: &[key(KeyCode::PageUp), ctrl('u')], label: "PgUp/ctrl-u", action: Action::PageUp, description: "one page up", contexts: SCROLLERS, hint: None },
+    Binding { keys: &[key(KeyCode::PageDown), ctrl('d')], label: "PgDn/ctrl-d", action: Action::PageDown, description: "one page down", contexts: SCROLLERS, hint: None },
+    Binding { keys: &[ch('n')], label: "n", action: Action::NextReview, description: "next config needing review", contexts: &[Configs], hint: None },
+    Binding { keys: &[ch('N')], label: "N", action: Action::PrevReview, description: "previous config needing review", contexts: &[Configs], hint: None },
     Binding { keys: &[ch('J')], label: "J", action: Action::DetailDown, description: "scroll the detail pane down", contexts: LISTS, hint: None },
     Binding { keys: &[ch('K')], label: "K", action: Action::DetailUp, description: "scroll the detail pane up", contexts: LISTS, hint: None },
     Binding { keys: &[ch(' ')], label: "space", action: Action::ToggleMark, description: "mark / unmark the row", contexts: LISTS, hint: Some("mark") },
+    Binding { keys: &[ch('v')], label: "v", action: Action::ToggleViewed, description: "mark the config viewed (kept until it changes) / not viewed", contexts: &[Configs], hint: Some("viewed") },
+    Binding { keys: &[ch('a')], label: "a", action: Action::MarkAll, description: "mark every visible row (unmark them when all are marked)", contexts: LISTS, hint: Some("mark all") },
+    Binding { keys: &[ch('A')], label: "A", action: Action::InvertMarks, description: "invert the marks of the visible rows", contexts: LISTS, hint: None },
     Binding { keys: &[ch('t')], label: "t", action: Action::Trust, description: "trust the marked (or selected) configs", contexts: &[Configs], hint: Some("trust") },
     Binding { keys: &[ch('u')], label: "u", action: Action::Untrust, description: "untrust the marked (or selected) entries", contexts: LISTS, hint: Some("untrust") },
     Binding { keys: &[ch('p')], label: "p", action: Action::Prune, description: "prune every missing store entry", contexts: &[Store], hint: Some("prune missing") },
     Binding { keys: &[key(KeyCode::Enter)], label: "enter", action: Action::Inspect, description: "inspect sources and normalized block", contexts: &[Configs], hint: Some("inspect") },
+    Binding { keys: &[ch('e')], label: "e", action: Action::Edit, description: "open the config in $VISUAL / $EDITOR, then rescan", contexts: &[Configs], hint: Some("edit") },
     Binding { keys: &[ch('/')], label: "/", action: Action::StartFilter, description: "filter by path", contexts: &[Configs], hint: Some("filter") },
-    Binding { keys: &[ch('s')], label: "s", action: Action::CycleStateFilter, description: "cycle the state filter", contexts: &[Configs], hint: Some("state") },
+    Binding { keys: &[ch('s')], label: "s", action: Action::CycleStateFilter, description: "cycle the state filter (each state, then not viewed)", contexts: &[Configs], hint: Some("state") },
     Binding { keys: &[key(KeyCode::Esc)], label: "esc", action: Action::ClearFilter, description: "clear filters and marks", contexts: &[Configs], hint: None },
     Binding { keys: &[key(KeyCode::Enter)], label: "enter", action: Action::FilterAccept, description: "keep the filter, back to the list", contexts: &[Filter], hint: Some("done") },
     Binding { keys: &[key(KeyCode::Esc)], label: "esc", action: Action::ClearFilter, description: "clear the filter", contexts: &[Filter], hint: Some("clear") },
@@ -157,6 +169,23 @@ pub fn hints(ctx: Context) -> impl Iterator<Item = &'static Binding> {
         .filter(move |b| b.hint.is_some() && b.contexts.contains(&ctx))
 }
 
+/// The key table of README's "The interactive review", generated from
+/// [`KEYMAP`] as help is: one row per binding, its keys, what it does and
+/// where. A test keeps the README's copy equal to it.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| keys | action | where |\n|---|---|---|\n");
+    for b in KEYMAP {
+        let contexts: Vec<&str> = b.contexts.iter().map(|c| c.label()).collect();
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            b.label.replace('|', "\\|"),
+            b.description,
+            contexts.join(", ")
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +210,19 @@ mod tests {
         assert_eq!(resolve(Configs, &g), Some(Action::Bottom));
         let c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(resolve(Filter, &c), Some(Action::Quit));
+    }
+
+    #[test]
+    fn the_readme_key_table_is_the_keymap() {
+        let readme = include_str!("../../README.md");
+        let begin = "<!-- keys: generated from src/tui/keymap.rs -->\n";
+        let at = readme.find(begin).expect("README has the key table marker") + begin.len();
+        let end = readme[at..].find("<!-- /keys -->").expect("end marker") + at;
+        assert_eq!(
+            &readme[at..end],
+            markdown_table(),
+            "README's key table differs from the keymap; paste the right side"
+        );
     }
 
     #[test]

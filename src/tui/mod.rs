@@ -156,7 +156,7 @@ fn event_loop(
     signals: &SignalWatch,
 ) -> io::Result<Ending> {
     let (tx, rx) = mpsc::channel();
-    let runner = Runner::new(backend, tx);
+    let runner = Runner::new(Arc::clone(&backend), tx);
     let mut state = State::new(root);
     let size = terminal.size()?;
     state.size = (size.width, size.height);
@@ -207,10 +207,55 @@ fn event_loop(
                 runner.spawn(effect);
             }
         }
+        if let Some(path) = state.edit.take() {
+            let result = edit_in_editor(terminal, &path)?;
+            for effect in update::update(&mut state, Msg::Edited(result)) {
+                runner.spawn(effect);
+            }
+        }
         if state.quit {
+            // Where the review stopped, for the next run on this tree; on
+            // this thread, so it is written before the process ends. A
+            // failure is not worth keeping the user in the TUI for: the
+            // viewed marks were saved as they were made.
+            if state.tree.is_some() {
+                let _ = backend.save_progress(&state.progress_to_save());
+            }
             return Ok(Ending::Quit);
         }
     }
+}
+
+/// Suspends the TUI (main screen, cooked mode, no mouse), runs `$VISUAL`,
+/// else `$EDITOR`, else `vi` on `path` through `sh` (so an editor with
+/// arguments works; the path is passed as an argument, never spliced into
+/// the command), waits for it, and takes the terminal back. The outer
+/// error is the terminal's; the inner one the editor's.
+fn edit_in_editor(terminal: &mut DefaultTerminal, path: &str) -> io::Result<Result<(), String>> {
+    use crossterm::terminal::{
+        EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    };
+    let editor = ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_string());
+    execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen)?;
+    disable_raw_mode()?;
+    let status = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(path)
+        .status();
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    terminal.clear()?;
+    Ok(match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{editor} exited with {s}")),
+        Err(e) => Err(format!("cannot run {editor}: {e}")),
+    })
 }
 
 fn to_msg(ev: TermEvent) -> Option<Msg> {

@@ -46,6 +46,21 @@ pub enum Msg {
         job: u64,
         result: Result<Vec<StoreEntryReport>, String>,
     },
+    /// The saved review progress, the session name of the tree, and why
+    /// the saved progress was ignored, if it was.
+    ProgressLoaded {
+        progress: Box<crate::core::review::progress::Progress>,
+        tree: String,
+        problem: Option<String>,
+    },
+    /// A watched config, extends file or linked scope changed on disk.
+    FilesChanged,
+    /// Nothing is watched, and why (`too many directories`, ...).
+    WatchOff(String),
+    /// The editor `e` opened has returned: `Err` says why it failed.
+    Edited(Result<(), String>),
+    /// Saving the review progress failed.
+    ProgressNotSaved(String),
     Inspected {
         key: String,
         result: Result<InspectData, String>,
@@ -108,8 +123,23 @@ pub fn stored_lines(lines: &[DiffLine]) -> Vec<String> {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    Scan { job: u64, root: String },
-    LoadStore { job: u64 },
-    Inspect { key: String },
+    Scan {
+        job: u64,
+        root: String,
+    },
+    LoadStore {
+        job: u64,
+    },
+    Inspect {
+        key: String,
+    },
     Commit(Pending),
+    LoadProgress {
+        root: String,
+    },
+    /// Watch these directories for changes (replacing the last watch).
+    Watch {
+        dirs: Vec<String>,
+    },
+    SaveProgress(Box<crate::core::review::progress::Progress>),
 }

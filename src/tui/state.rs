@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::core::review::progress::{Progress, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
@@ -147,6 +148,15 @@ pub struct State {
     pub spinner: usize,
     pub quit: bool,
     pub next_job: u64,
+    /// Viewed marks and saved sessions (issue 12), as loaded and since
+    /// changed; `tree` names this tree's session in it.
+    pub progress: Progress,
+    pub tree: Option<String>,
+    /// `s` reached "not viewed": only configs not yet viewed are shown.
+    pub unviewed_only: bool,
+    /// `e` was pressed: the loop suspends the TUI and opens this config in
+    /// the user's editor, then reports `Msg::Edited`.
+    pub edit: Option<String>,
 }
 
 impl State {
@@ -170,6 +180,10 @@ impl State {
             spinner: 0,
             quit: false,
             next_job: 1,
+            progress: Progress::default(),
+            tree: None,
+            unviewed_only: false,
+            edit: None,
         }
     }
 
@@ -195,6 +209,35 @@ impl State {
 
     pub fn selected_entry(&self) -> Option<&StoreEntryReport> {
         self.store.entries.get(self.store.cursor.selected)
+    }
+
+    /// Whether `r` is marked viewed as it is now.
+    pub fn is_viewed(&self, r: &ConfigReport) -> bool {
+        self.progress.is_viewed(&r.key, r.sha256.as_deref())
+    }
+
+    /// Configs marked viewed as they are now.
+    pub fn viewed_count(&self) -> usize {
+        self.configs.iter().filter(|r| self.is_viewed(r)).count()
+    }
+
+    /// The progress to save: the viewed marks and, for this tree, where
+    /// the review stands now (selection, filters, marks).
+    pub fn progress_to_save(&self) -> Progress {
+        let mut p = self.progress.clone();
+        if let Some(tree) = &self.tree {
+            p.sessions.insert(
+                tree.clone(),
+                Session {
+                    selected: self.selected_config().map(|r| r.key.clone()),
+                    query: self.query.clone(),
+                    state: self.state_filter.map(|s| s.json_name().to_string()),
+                    unviewed: self.unviewed_only,
+                    marked: self.marked.clone(),
+                },
+            );
+        }
+        p
     }
 
     pub fn needs_review_count(&self) -> usize {

@@ -20,7 +20,11 @@ use confirm::{act_on_confirm, on_committed, open_prune, open_trust, open_untrust
 
 /// The effects to run when the TUI starts: a scan and a store load.
 pub fn init(state: &mut State) -> Vec<Effect> {
-    rescan(state)
+    let mut effects = vec![Effect::LoadProgress {
+        root: state.root.clone(),
+    }];
+    effects.extend(rescan(state));
+    effects
 }
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
@@ -30,6 +34,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             let action = match ev.kind {
                 MouseEventKind::ScrollDown => Action::Down,
                 MouseEventKind::ScrollUp => Action::Up,
+                MouseEventKind::Down(crossterm::event::MouseButton::Left) => {
+                    click(state, ev.column, ev.row);
+                    return vec![];
+                }
                 _ => return vec![],
             };
             let mut effects = Vec::new();
@@ -108,7 +116,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.configs.iter().map(|c| c.key.as_str()).collect();
             state.marked.retain(|k| keys.contains(k.as_str()));
             sort_and_refilter(state, keep);
-            vec![]
+            vec![Effect::Watch {
+                dirs: watch_dirs(state),
+            }]
         }
         Msg::StoreLoaded { job, result } if job == state.store.job => {
             state.store.loading = false;
@@ -143,6 +153,43 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Committed { result } => on_committed(state, result),
+        Msg::ProgressLoaded {
+            progress,
+            tree,
+            problem,
+        } => {
+            resume(state, *progress, tree);
+            if let Some(p) = problem {
+                set_status(state, p, true);
+            }
+            vec![]
+        }
+        Msg::FilesChanged => {
+            // A scan in progress will see the change, or the next one will.
+            if state.scan.running {
+                return vec![];
+            }
+            rescan(state)
+        }
+        Msg::WatchOff(why) => {
+            // `off` is --no-watch; anything else the reviewer should know.
+            if why != "off" {
+                set_status(state, format!("auto-refresh off: {why} (press r)"), true);
+            }
+            vec![]
+        }
+        Msg::Edited(result) => {
+            state.status = None;
+            if let Err(why) = result {
+                set_status(state, format!("Editor: {why}"), true);
+            }
+            // Show what the edit changed (the selection stays on the config).
+            rescan(state)
+        }
+        Msg::ProgressNotSaved(why) => {
+            set_status(state, format!("Review progress not saved: {why}"), true);
+            vec![]
+        }
         // A message of a superseded job: the newer job's results win.
         _ => vec![],
     }
@@ -284,6 +331,9 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             scroll(&mut state.detail_scroll, a, max, 1);
         }
         Action::ToggleMark => toggle_mark(state),
+        Action::ToggleViewed if state.view == View::Configs => return toggle_viewed(state),
+        Action::MarkAll | Action::InvertMarks => mark_visible(state, action),
+        Action::NextReview | Action::PrevReview => next_needing_review(state, action),
         Action::Trust if state.view == View::Configs => open_trust(state),
         Action::Untrust => open_untrust(state),
         Action::Prune if state.view == View::Store => open_prune(state),
@@ -299,20 +349,34 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                 return vec![Effect::Inspect { key }];
             }
         }
+        Action::Edit => {
+            if let Some(r) = state.selected_config() {
+                state.edit = Some(r.key.clone());
+            }
+        }
         Action::StartFilter => {
             state.view = View::Configs;
             state.mode = Mode::Filter;
         }
         Action::CycleStateFilter => {
-            state.state_filter = next_state_filter(state.state_filter);
+            // Each state, then "not viewed", then all again.
+            if state.unviewed_only {
+                state.unviewed_only = false;
+            } else if state.state_filter == Some(ConfigState::NoRequest) {
+                state.state_filter = None;
+                state.unviewed_only = true;
+            } else {
+                state.state_filter = next_state_filter(state.state_filter);
+            }
             refilter(state);
         }
         Action::ClearFilter => {
-            if state.query.is_empty() && state.state_filter.is_none() {
+            if state.query.is_empty() && state.state_filter.is_none() && !state.unviewed_only {
                 state.marked.clear();
             } else {
                 state.query.clear();
                 state.state_filter = None;
+                state.unviewed_only = false;
                 refilter(state);
             }
         }
@@ -323,7 +387,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             };
             state.detail_scroll = 0;
         }
-        Action::Rescan => return rescan(state),
+        Action::Rescan => {
+            // The previous action's message is about the old list.
+            state.status = None;
+            return rescan(state);
+        }
         Action::Help => state.mode = Mode::Help { scroll: 0 },
         _ => {}
     }
@@ -361,6 +429,197 @@ fn toggle_mark(state: &mut State) {
     }
     // Marking moves on, so `space space space` marks three rows.
     act_on_list(state, Action::Down);
+}
+
+/// Why a backend watches nothing when there are more directories than its
+/// cap (the status line then says `auto-refresh off: too many directories
+/// (press r)`).
+pub const TOO_MANY: &str = "too many directories";
+
+/// What a refresh must notice, and no more (inotify's per-user limit is
+/// shared with editors and IDEs): the tree's root (a new config at the top),
+/// the directory of each config and of each file it extends, and the
+/// directory holding each path scope (where a link would be re-pointed).
+/// Sorted, without duplicates.
+pub fn watch_dirs(state: &State) -> Vec<String> {
+    let parent = |p: &str| {
+        std::path::Path::new(p)
+            .parent()
+            .and_then(|d| d.to_str())
+            .filter(|d| !d.is_empty())
+            .map(str::to_owned)
+    };
+    let mut dirs: Vec<String> = vec![state.root.clone()];
+    for r in &state.configs {
+        dirs.extend(
+            std::iter::once(r.key.as_str())
+                .chain(r.files.iter().map(String::as_str))
+                .filter_map(parent),
+        );
+        dirs.extend(r.targets.iter().filter_map(|(scope, _)| parent(scope)));
+    }
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// `v`: mark the selected config viewed as it is now (its sha256), or
+/// unmark it; saved at once, and the cursor moves on.
+fn toggle_viewed(state: &mut State) -> Vec<Effect> {
+    let Some(r) = state.selected_config() else {
+        return vec![];
+    };
+    let Some(sha) = r.sha256.clone() else {
+        set_status(
+            state,
+            "A config that does not load cannot be marked viewed".to_string(),
+            true,
+        );
+        return vec![];
+    };
+    let (key, on) = (r.key.clone(), !state.is_viewed(r));
+    state.progress.set_viewed(&key, &sha, on);
+    if state.unviewed_only {
+        refilter(state);
+    } else {
+        act_on_list(state, Action::Down);
+    }
+    vec![Effect::SaveProgress(Box::new(state.progress_to_save()))]
+}
+
+/// Saved progress arrived: take its viewed marks and resume this tree's
+/// review where it stopped (selection, filters, marks).
+fn resume(state: &mut State, progress: crate::core::review::progress::Progress, tree: String) {
+    let session = progress.sessions.get(&tree).cloned();
+    state.progress = progress;
+    state.tree = Some(tree);
+    let Some(s) = session else {
+        refilter(state);
+        return;
+    };
+    state.query = s.query;
+    state.state_filter = s.state.as_deref().and_then(|name| {
+        [
+            ConfigState::Error,
+            ConfigState::NeverTrusted,
+            ConfigState::Changed,
+            ConfigState::Trusted,
+            ConfigState::NoRequest,
+        ]
+        .into_iter()
+        .find(|c| c.json_name() == name)
+    });
+    state.unviewed_only = s.unviewed;
+    state.marked = s.marked;
+    if state.scan.running {
+        // The list is still arriving: the scan selects it when it does.
+        if let Some(key) = &s.selected {
+            state.scan.anchor = Some(Anchor::Config(key.clone()));
+        }
+        apply_filter(state, s.selected);
+    } else {
+        let keys: std::collections::HashSet<&str> =
+            state.configs.iter().map(|c| c.key.as_str()).collect();
+        state.marked.retain(|k| keys.contains(k.as_str()));
+        apply_filter(state, s.selected);
+    }
+}
+
+/// The keys of the rows the list shows (all of them for the store view).
+fn visible_keys(state: &State) -> Vec<String> {
+    match state.view {
+        View::Configs => state
+            .visible
+            .iter()
+            .map(|&i| state.configs[i].key.clone())
+            .collect(),
+        View::Store => state.store.entries.iter().map(|e| e.key.clone()).collect(),
+    }
+}
+
+/// `a`: mark every visible row, or unmark them all when all are marked
+/// already; `A`: invert the mark of each visible row. Rows the filter
+/// hides keep their marks.
+fn mark_visible(state: &mut State, action: Action) {
+    let keys = visible_keys(state);
+    let marked = match state.view {
+        View::Configs => &mut state.marked,
+        View::Store => &mut state.store.marked,
+    };
+    let all = keys.iter().all(|k| marked.contains(k));
+    for k in keys {
+        let on = match action {
+            Action::MarkAll => !all,
+            _ => !marked.contains(&k),
+        };
+        if on {
+            marked.insert(k);
+        } else {
+            marked.remove(&k);
+        }
+    }
+}
+
+/// `n` / `N`: the next (previous) visible config that needs review,
+/// wrapping around; a status line when there is none.
+fn next_needing_review(state: &mut State, action: Action) {
+    let len = state.visible.len();
+    let from = state.cursor.selected;
+    let found = (1..=len)
+        .map(|step| {
+            if action == Action::NextReview {
+                (from + step) % len
+            } else {
+                (from + len - step % len) % len
+            }
+        })
+        .find(|&row| state.configs[state.visible[row]].state.needs_review());
+    match found {
+        Some(row) => {
+            let rows = layout::list_rows(state.size);
+            state.cursor.select(row, len, rows);
+            state.detail_scroll = 0;
+            state.scan.anchor = None;
+        }
+        None => set_status(state, "No config needs review".to_string(), false),
+    }
+}
+
+/// A left click on a list row selects it.
+fn click(state: &mut State, column: u16, row: u16) {
+    if state.mode != Mode::Normal {
+        return;
+    }
+    let banner = layout::banner_rows(&state.store_warnings, state.size.0);
+    let Some(row) = row.checked_sub(banner) else {
+        return;
+    };
+    let (list, _) = layout::list_and_detail(layout::screen(full(state.size)).body);
+    let inside = column > list.x
+        && column < list.x + list.width.saturating_sub(1)
+        && row > list.y
+        && row < list.y + list.height.saturating_sub(1);
+    if !inside {
+        return;
+    }
+    let rows = layout::list_rows(state.size);
+    let line = usize::from(row - list.y - 1);
+    let cursor = match state.view {
+        View::Configs => &mut state.cursor,
+        View::Store => &mut state.store.cursor,
+    };
+    let len = match state.view {
+        View::Configs => state.visible.len(),
+        View::Store => state.store.entries.len(),
+    };
+    let first = crate::tui::state::visible_offset(cursor.selected, cursor.offset, rows);
+    let to = first + line;
+    if to < len {
+        cursor.offset = first;
+        cursor.select(to, len, rows);
+        state.detail_scroll = 0;
+        state.scan.anchor = None;
+    }
 }
 
 fn rescan(state: &mut State) -> Vec<Effect> {
@@ -426,6 +685,7 @@ fn apply_filter(state: &mut State, keep: Option<String>) {
         .iter()
         .enumerate()
         .filter(|(_, c)| state.state_filter.is_none_or(|f| c.state == f))
+        .filter(|(_, c)| !state.unviewed_only || !state.is_viewed(c))
         .filter(|(_, c)| query.is_empty() || c.display_path.to_lowercase().contains(&query))
         .map(|(i, _)| i)
         .collect();

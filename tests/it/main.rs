@@ -27,4 +27,5 @@ mod tui_store_safety;
 mod tui_tmux;
 mod tui_update;
 mod tui_walk;
+mod value_diff;
 mod walk;

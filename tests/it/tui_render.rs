@@ -1,4 +1,4 @@
-//! Buffer tests: every view drawn on a TestBackend at 120x35 and 60x15 and
+//! Buffer tests: every view drawn on a TestBackend at 120x35, 80x24 and 60x15 and
 //! compared with committed insta snapshots; one view per theme with styles;
 //! hostile text through every view; tiny sizes; a 10,000-row timing.
 
@@ -14,7 +14,7 @@ use goccia_trust::tui::state::State;
 use goccia_trust::tui::theme::{BUILTIN, Theme};
 use goccia_trust::tui::update::{init, update};
 
-const SIZES: [(u16, u16); 2] = [(120, 35), (60, 15)];
+const SIZES: [(u16, u16); 3] = [(120, 35), (80, 24), (60, 15)];
 
 /// Each view of the sample, reached by keys as a user would.
 fn views() -> Vec<(&'static str, Harness)> {
@@ -60,7 +60,7 @@ fn scanning_shows_progress_and_partial_results() {
     // Only the first batch of the first scan has arrived.
     let mut state = State::new("/home/dev/shop");
     let effects = init(&mut state);
-    assert_eq!(effects.len(), 2);
+    assert_eq!(effects.len(), 3, "progress, scan and store: {effects:?}");
     let job = state.scan.job;
     let mut some = fixtures::sample().configs;
     some.truncate(3);
@@ -248,4 +248,51 @@ fn an_unsafe_store_shows_a_banner_above_every_view() {
     let shown = text(&draw(&h.state, &theme, 120, 35));
     assert!(!shown.contains("Warning"), "{shown}");
     assert_eq!(h.state.size, (120, 35));
+}
+
+#[test]
+fn at_80x24_the_footer_keeps_help_and_quit_and_the_requests_come_first() {
+    let mut h = Harness::new(fixtures::sample());
+    sized(&mut h, 80, 24);
+    let t = text(&draw(&h.state, &Theme::default(), 80, 24));
+    let footer = t.lines().nth(23).unwrap();
+    assert!(
+        footer.contains("? help") && footer.contains("q quit"),
+        "{t}"
+    );
+    assert!(!footer.contains("switch vi "), "no hint is cut: {t}");
+    // The changed config's requests are in the detail pane without J.
+    assert!(t.contains("+ payments.example"), "{t}");
+    assert!(t.contains("· row 1 of 7"), "{t}");
+    assert!(t.contains(" 7 configs · 3 need review · 1 error"), "{t}");
+}
+
+#[test]
+fn a_long_detail_says_more_follows() {
+    let mut fixture = fixtures::sample();
+    let hosts: Vec<String> = (0..40).map(|i| format!("host{i:02}.example.com")).collect();
+    fixture.configs[0].lines = vec![goccia_trust::core::review::report::DiffLine::Unchanged(
+        format!("allow-net: {}", hosts.join(", ")),
+    )];
+    fixture.configs[0].state = goccia_trust::core::review::report::ConfigState::NeverTrusted;
+    let mut h = Harness::new(fixture);
+    sized(&mut h, 80, 24);
+    let t = text(&draw(&h.state, &Theme::default(), 80, 24));
+    assert!(t.contains("↓ more"), "{t}");
+}
+
+#[test]
+fn the_selected_row_is_marked_without_colour() {
+    let h = Harness::new(fixtures::sample());
+    let t = text(&draw(&h.state, &Theme::mono(), 120, 35));
+    let row = t
+        .lines()
+        .find(|l| l.contains("packages/api/goccia.toml"))
+        .unwrap();
+    assert!(row.starts_with("│▶ "), "{t}");
+    let other = t
+        .lines()
+        .find(|l| l.contains("scripts/goccia.toml"))
+        .unwrap();
+    assert!(other.starts_with("│  "), "{t}");
 }

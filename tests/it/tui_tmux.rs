@@ -21,6 +21,12 @@ impl Tmux {
     /// A 120x35 session running `sh` with a plain prompt, in a clean
     /// environment so the user's shell config cannot change what we see.
     fn start(name: &str) -> Tmux {
+        Tmux::start_sized(name, 120, 35)
+    }
+
+    /// [`Tmux::start`] at `w`x`h`.
+    fn start_sized(name: &str, w: u16, h: u16) -> Tmux {
+        let (w, h) = (w.to_string(), h.to_string());
         let socket = format!("goccia-trust-test-{}-{name}", std::process::id());
         let t = Tmux { socket };
         let status = Command::new("tmux")
@@ -32,9 +38,9 @@ impl Tmux {
                 "new-session",
                 "-d",
                 "-x",
-                "120",
+                &w,
                 "-y",
-                "35",
+                &h,
             ])
             .args([
                 "env",
@@ -217,7 +223,7 @@ fn a_panicking_worker_restores_the_terminal() {
 /// A fixture tree, its HOME and its store, all in one tempdir:
 ///
 /// ```text
-/// repo/api/goccia.json      changed since trusted (+1 -1)
+/// repo/api/goccia.json      changed since trusted (+1: one host added)
 /// repo/app/goccia.json      never trusted (JSON)
 /// repo/tools/goccia.json5   never trusted (JSON5)
 /// repo/web/goccia.toml      never trusted (TOML)
@@ -362,7 +368,7 @@ impl Repo {
         .map(|p| row(&screen, p))
         .collect();
         assert!(
-            rows[0].contains("changed") && rows[0].contains("+1 -1"),
+            rows[0].contains("changed") && rows[0].contains("  +1  "),
             "{screen}"
         );
         for r in &rows[1..4] {
@@ -491,14 +497,14 @@ fn real_binary_shows_what_changed_since_trusted() {
         .filter_map(|l| l.split("││").nth(1))
         .map(str::trim_end)
         .collect();
-    let removed = detail
-        .iter()
-        .position(|l| l.contains("- allow-net: api.example.com") && !l.contains("evil"));
-    let added = detail
-        .iter()
-        .position(|l| l.contains("+ allow-net: api.example.com, evil.example.com"));
+    // Value by value (issue 12): the request key, the unchanged host, the
+    // added one; no line of both hosts.
+    let cell = |l: &&str| l.trim_end_matches('│').trim().to_string();
+    let heading = detail.iter().position(|l| cell(l) == "allow-net");
+    let kept = detail.iter().position(|l| cell(l) == "api.example.com");
+    let added = detail.iter().position(|l| cell(l) == "+ evil.example.com");
     assert!(
-        matches!((removed, added), (Some(a), Some(b)) if a < b),
+        matches!((heading, kept, added), (Some(h), Some(k), Some(a)) if h < k && k < a),
         "{screen}"
     );
     // Another config's detail has no diff markers.
@@ -795,5 +801,228 @@ fn real_binary_shows_where_a_linked_scope_leads_before_trusting() {
         entries[key.to_str().unwrap()]["targets"][r.repo.join("app/data").to_str().unwrap()],
         ssh.to_str().unwrap()
     );
+    r.quit(&t);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12 at 80x24: the real binary in a small terminal.
+
+impl Repo {
+    /// The TUI over the repo in an 80x24 tmux, `extra` before the path
+    /// (`env` assignments go in `vars`), once the list is complete.
+    fn open_small(&self, name: &str, vars: &str, extra: &str) -> Tmux {
+        let t = Tmux::start_sized(name, 80, 24);
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} {vars} {} {} {extra} .; echo \"goccia-trust exited $?\"",
+            self.repo.display(),
+            self.home.display(),
+            Self::exe(),
+            self.store_arg(),
+        ));
+        t.wait_for(LOADED, WAIT);
+        t
+    }
+}
+
+/// The left part of the row naming `path` in a stacked (narrow) layout.
+fn small_row<'a>(screen: &'a str, path: &str) -> &'a str {
+    screen
+        .lines()
+        .find(|l| l.starts_with('│') && l.contains(&format!(" {path} ")))
+        .unwrap_or_else(|| panic!("no row for {path}:\n{screen}"))
+}
+
+#[test]
+fn at_80x24_the_footer_requests_more_marker_mark_all_and_click() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com"], "allow-read": ["./data"], "allow-ffi": ["./lib.so"]}}"#,
+    );
+    let many: Vec<String> = (0..30)
+        .map(|i| format!("\"h{i:02}.example.com\""))
+        .collect();
+    r.write(
+        "tools/goccia.json5",
+        &format!(
+            "{{ permissions: {{ 'allow-net': [{}] }} }}",
+            many.join(", ")
+        ),
+    );
+    let t = r.open_small("small", "", "");
+    let screen = t.capture();
+    let footer = screen.lines().nth(23).unwrap_or("");
+    assert!(
+        footer.contains("? help") && footer.contains("q quit"),
+        "{screen}"
+    );
+    // The 3-request config (second row): its requests without scrolling.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("path     app/goccia.json", WAIT);
+    for request in ["allow-ffi:", "allow-net: app.example.com", "allow-read:"] {
+        assert!(screen.contains(request), "{request}:\n{screen}");
+    }
+    // A long list says more follows.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("row 3 of 5", WAIT);
+    assert!(screen.contains("↓ more"), "{screen}");
+    assert!(
+        screen.contains("h00.example.com, h01.example.com"),
+        "{screen}"
+    );
+    // a marks every row.
+    t.send_keys(&["a"]);
+    t.wait_for("5 marked", WAIT);
+    t.send_keys(&["a"]);
+    // A click on the fourth list row (screen row 5, 1-based 6) selects it.
+    t.send_keys(&["-l", "\x1b[<0;10;6M\x1b[<0;10;6m"]);
+    let screen = t.wait_for("row 4 of 5", WAIT);
+    assert!(
+        small_row(&screen, "web/goccia.toml").starts_with("│▶"),
+        "{screen}"
+    );
+    r.quit(&t);
+}
+
+#[test]
+fn viewed_persists_across_a_restart_and_is_lost_when_the_config_changes() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("viewed1", "", "");
+    t.wait_for("viewed 0/5", WAIT);
+    t.send_keys(&["v"]);
+    t.wait_for("viewed 1/5", WAIT);
+    r.quit(&t);
+    drop(t);
+    let t = r.open_small("viewed2", "", "");
+    let screen = t.wait_for("viewed 1/5", WAIT);
+    assert!(
+        small_row(&screen, "api/goccia.json").contains("viewed ·"),
+        "{screen}"
+    );
+    // scan --json says so too.
+    let out = r.cli(&["scan", "--json", "."]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let viewed: Vec<(&str, bool)> = json["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["path"].as_str().unwrap(), c["viewed"].as_bool().unwrap()))
+        .filter(|(_, v)| *v)
+        .collect();
+    assert_eq!(viewed, [("api/goccia.json", true)]);
+    r.quit(&t);
+    drop(t);
+    r.write(
+        "api/goccia.json",
+        r#"{"permissions": {"allow-net": ["api.example.com", "other.example.com"]}}"#,
+    );
+    let t = r.open_small("viewed3", "", "");
+    t.wait_for("viewed 0/5", WAIT);
+    r.quit(&t);
+}
+
+#[test]
+fn no_color_with_color_always_leaves_a_visible_selection() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("nocolor", "NO_COLOR=1", "--color=always");
+    let screen = t.capture();
+    assert!(
+        small_row(&screen, "api/goccia.json").starts_with("│▶"),
+        "{screen}"
+    );
+    // And colour is really on: the escape sequences carry a colour.
+    let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "0"]);
+    assert!(
+        styled.contains("\x1b[3") || styled.contains("\x1b[4") || styled.contains(";3"),
+        "{styled}"
+    );
+    r.quit(&t);
+}
+
+#[test]
+fn e_opens_the_editor_and_the_edit_is_shown() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    // An "editor" that rewrites the file it is given.
+    let editor = r.home.join("edit.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf '{\"permissions\": {\"allow-net\": [\"app.example.com\", \"edited.example.com\"]}}' > \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let t = r.open_small("edit", &format!("EDITOR={}", editor.display()), "");
+    t.send_keys(&["j"]);
+    t.wait_for("row 2 of 5", WAIT);
+    t.send_keys(&["e"]);
+    let screen = t.wait_for("edited.example.com", WAIT);
+    assert!(t.alternate_on(), "back in the TUI:\n{screen}");
+    assert!(screen.contains("row 2 of 5"), "same row:\n{screen}");
+    assert!(
+        small_row(&screen, "app/goccia.json").contains("never trusted"),
+        "{screen}"
+    );
+    r.quit(&t);
+}
+
+#[test]
+fn an_edit_from_outside_appears_without_pressing_r() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("watch", "", "");
+    std::thread::sleep(Duration::from_millis(500));
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    let screen = t.wait_for_all(&["web/goccia.toml", "2 requests"], WAIT);
+    assert!(
+        small_row(&screen, "web/goccia.toml").contains("2 requests"),
+        "{screen}"
+    );
+    // A new config in a new directory at the top shows up too.
+    r.write(
+        "newpkg/goccia.json",
+        r#"{"permissions": {"allow-net": ["new.example.com"]}}"#,
+    );
+    t.wait_for("newpkg/goccia.json", WAIT);
+    r.quit(&t);
+}
+
+#[test]
+fn no_watch_turns_auto_refresh_off() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open_small("nowatch", "", "--no-watch");
+    std::thread::sleep(Duration::from_millis(300));
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let screen = t.capture();
+    assert!(
+        small_row(&screen, "web/goccia.toml").contains("1 request"),
+        "{screen}"
+    );
+    t.send_keys(&["r"]);
+    t.wait_for("2 requests", WAIT);
     r.quit(&t);
 }

@@ -365,7 +365,12 @@ fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     let all = Harness::new(fixtures::sample()).state.configs;
     let mut state = State::new("/home/dev/shop");
     let effects = init(&mut state);
-    let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
+    // (init also asks for the saved review progress.)
+    let Some(Effect::Scan { job, .. }) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Scan { .. }))
+        .cloned()
+    else {
         panic!("{effects:?}")
     };
     // The top row's config arrives last.
@@ -381,4 +386,211 @@ fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     }
     let selected = state.selected_config().unwrap().display_path.clone();
     assert_eq!(selected, ORDER[0]);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12: the list behaves, and the keys users of lazygit, tig and k9s
+// expect.
+
+#[test]
+fn a_marks_every_visible_row_then_clears_them_and_capital_a_inverts() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("/pack<enter>");
+    assert_eq!(h.visible_paths().len(), 2);
+    h.keys("a");
+    assert_eq!(h.state.marked.len(), 2, "only the visible rows");
+    h.keys("a");
+    assert!(
+        h.state.marked.is_empty(),
+        "a again: all were marked, so none"
+    );
+    h.keys(" A");
+    let marked: Vec<&str> = h.state.marked.iter().map(String::as_str).collect();
+    assert_eq!(marked, ["/home/dev/shop/packages/web/goccia.json5"]);
+}
+
+#[test]
+fn n_and_capital_n_move_between_configs_needing_review() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("G");
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[0], "wraps to the first");
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[1]);
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[2]);
+    h.keys("n");
+    assert_eq!(h.selected_path(), ORDER[0], "tools (error) is skipped");
+    h.keys("N");
+    assert_eq!(h.selected_path(), ORDER[2]);
+}
+
+#[test]
+fn ctrl_d_and_ctrl_u_page() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut h = Harness::new(fixtures::generated(1000));
+    h.send(Msg::Resize(120, 35));
+    let ctrl = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    h.send(ctrl('d'));
+    let page = h.state.cursor.selected;
+    assert!(page > 10, "{page}");
+    h.send(ctrl('u'));
+    assert_eq!(h.state.cursor.selected, 0);
+}
+
+#[test]
+fn a_click_selects_the_row_under_it() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut h = Harness::new(fixtures::sample());
+    h.send(Msg::Resize(120, 35));
+    // Row 0 is the title, row 1 the list's border, row 2 its first row.
+    let click = |row| {
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 10,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    h.send(click(5));
+    assert_eq!(h.selected_path(), ORDER[3]);
+    h.send(click(2));
+    assert_eq!(h.selected_path(), ORDER[0]);
+    h.send(click(30));
+    assert_eq!(h.selected_path(), ORDER[0], "below the last row: no change");
+}
+
+#[test]
+fn a_rescan_clears_the_previous_message() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("<tab>p<esc><tab>");
+    h.keys("t<esc>");
+    h.state.status = Some(goccia_trust::tui::state::Status {
+        text: "Trusted 1 config file".into(),
+        is_error: false,
+    });
+    h.keys("r");
+    assert_eq!(h.state.status, None);
+}
+
+#[test]
+fn after_trust_the_cursor_stays_at_the_row_index() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("j");
+    assert_eq!(h.selected_path(), ORDER[1]);
+    h.keys("ty");
+    // web moved down among the trusted; the row it left holds the next one.
+    assert_eq!(h.state.cursor.selected, 1);
+    assert_eq!(h.selected_path(), ORDER[2]);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12: review progress that survives a restart.
+
+#[test]
+fn v_marks_viewed_saves_and_s_filters_to_not_viewed() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("v");
+    assert_eq!(h.selected_path(), ORDER[1], "v moves on");
+    assert_eq!(h.state.viewed_count(), 1);
+    let saved = h.backend.data().progress.clone();
+    let api = "/home/dev/shop/packages/api/goccia.toml";
+    assert_eq!(
+        saved.viewed.get(api),
+        h.state
+            .configs
+            .iter()
+            .find(|c| c.key == api)
+            .unwrap()
+            .sha256
+            .as_ref()
+    );
+    // s cycles through the five states, then "not viewed".
+    h.keys("ssssss");
+    assert!(h.state.unviewed_only);
+    assert!(!h.visible_paths().contains(&ORDER[0].to_string()));
+    assert_eq!(h.visible_paths().len(), 6);
+    h.keys("s");
+    assert!(!h.state.unviewed_only);
+    assert_eq!(h.visible_paths().len(), 7);
+
+    // Reopened on the same data: the mark, the filter and the place are back.
+    h.keys("/web<enter> ");
+    h.state.quit = true;
+    let progress = h.state.progress_to_save();
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().progress = progress;
+    let again = Harness::with_backend(backend);
+    assert_eq!(again.state.viewed_count(), 1);
+    assert_eq!(again.state.query, "web");
+    assert_eq!(again.selected_path(), ORDER[1]);
+    assert_eq!(again.state.marked.len(), 1);
+}
+
+#[test]
+fn a_viewed_mark_is_lost_when_the_config_changes() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("v");
+    let progress = h.backend.data().progress.clone();
+    let mut changed = fixtures::sample();
+    for c in &mut changed.configs {
+        if c.display_path == ORDER[0] {
+            c.sha256 = Some("0".repeat(64));
+        }
+    }
+    let backend = FakeBackend::new(changed);
+    backend.data().progress = progress;
+    let again = Harness::with_backend(backend);
+    assert_eq!(again.state.viewed_count(), 0);
+}
+
+#[test]
+fn corrupt_progress_is_reported_and_ignored() {
+    use goccia_trust::tui::fake::FakeBackend;
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().progress_problem =
+        Some("review progress /s/review-progress.json is corrupt (x); ignored".into());
+    let h = Harness::with_backend(backend);
+    let status = h.state.status.clone().unwrap();
+    assert!(
+        status.is_error && status.text.contains("is corrupt"),
+        "{status:?}"
+    );
+    assert_eq!(h.visible_paths(), ORDER, "the review goes on");
+}
+
+#[test]
+fn too_many_directories_turns_auto_refresh_off_and_says_so() {
+    use goccia_trust::tui::update::TOO_MANY;
+    let mut h = Harness::new(fixtures::sample());
+    assert!(
+        h.effects.iter().any(|e| matches!(e, Effect::Watch { dirs } if dirs.contains(&"/home/dev/shop/packages/api".to_string()))),
+        "{:?}",
+        h.effects
+    );
+    h.send(Msg::WatchOff(TOO_MANY.to_string()));
+    assert_eq!(
+        h.state.status.clone().unwrap().text,
+        "auto-refresh off: too many directories (press r)"
+    );
+    // A change on disk rescans, keeping the selection and the marks.
+    h.keys(" j");
+    let before = h.selected_path();
+    let scans = h
+        .effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Scan { .. }))
+        .count();
+    h.send(Msg::FilesChanged);
+    assert_eq!(
+        h.effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Scan { .. }))
+            .count(),
+        scans + 1
+    );
+    assert_eq!(h.selected_path(), before);
+    assert_eq!(h.state.marked.len(), 1);
 }

@@ -147,7 +147,7 @@ pub struct StoreEntryReport {
 
 impl ConfigReport {
     /// The one-line summary of a config, shared by `scan` and the TUI:
-    /// `+2 -1 ~1` for a changed config, `3 requests`, `only denies`, or the
+    /// `+2 -1 ~1` (values) for a changed config, `3 requests`, `only denies`, or the
     /// first line of the error.
     pub fn summary(&self) -> String {
         match self.state {
@@ -156,7 +156,17 @@ impl ConfigReport {
                 .as_ref()
                 .map(|e| error_summary(&e.message, &self.key))
                 .unwrap_or_else(|| "error".to_string()),
-            ConfigState::Changed => diff_summary(&self.lines),
+            // Values, not lines (issue 12): one host swapped of thirty is
+            // `+1 -1`, a value appended `+1`. A report without its blocks
+            // (nothing to compare value by value) counts lines.
+            ConfigState::Changed => {
+                match crate::core::review::value_diff::value_summary(
+                    &crate::core::review::value_diff::report_values(self),
+                ) {
+                    s if s.is_empty() => diff_summary(&self.lines),
+                    s => s,
+                }
+            }
             ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
             ConfigState::NoRequest => "only denies".to_string(),
             ConfigState::Trusted | ConfigState::NeverTrusted => match self.lines.len() {

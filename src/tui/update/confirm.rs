@@ -157,7 +157,12 @@ pub(super) fn on_committed(
             state.marked.clear();
             state.store.marked.clear();
             set_status(state, outcome.message, false);
-            rescan(state)
+            let effects = rescan(state);
+            // The cursor stays at the same row index, not on the row that
+            // moved to its new sorted place: a reviewer walking down the
+            // list keeps their place (the next row now sits under it).
+            state.scan.anchor = Some(crate::tui::state::Anchor::Row);
+            effects
         }
         Err(CommitError::Stale { message, current }) => {
             // Show the new state at once; the rescan then refreshes the rest.

@@ -6,8 +6,14 @@ use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
 };
+use crate::core::review::value_diff::{
+    Change, Shown, ValueChange, collapse, group_by_request, report_values,
+};
 use crate::tui::theme::Role;
-use crate::tui::views::text::{RLine, ours, untrusted, wrap};
+use crate::tui::views::text::{RLine, cut, ours, untrusted, wrap};
+
+/// Unchanged values kept around a change before a run is collapsed.
+const UNCHANGED_KEPT: usize = 2;
 
 pub fn short_hash(h: &str) -> String {
     h.chars().take(12).collect::<String>() + if h.len() > 12 { "…" } else { "" }
@@ -77,8 +83,75 @@ fn field(name: &str, value: &str, role: Role) -> RLine {
     ]
 }
 
+/// A changed config's requests value by value (issue 12): each request key
+/// a heading, then a line per added (`+`), removed (`-`) or re-targeted
+/// (`~`) value in its own style, unchanged values dimmed and runs of them
+/// collapsed (`… 28 unchanged`). One value per line, so a list wraps at
+/// value boundaries; a value wider than the pane is cut with `…` (inspect
+/// shows it whole).
+pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
+    let mut out = Vec::new();
+    for group in group_by_request(values) {
+        out.push(cut(vec![untrusted(Role::Title, &group[0].request)], width));
+        for item in collapse(group, UNCHANGED_KEPT) {
+            let line = match item {
+                Shown::Unchanged(n) => vec![ours(Role::Muted, format!("    … {n} unchanged"))],
+                Shown::Value(v) => {
+                    let role = match v.change {
+                        Change::Added => Role::Added,
+                        Change::Removed => Role::Removed,
+                        Change::Retargeted => Role::Changed,
+                        Change::Unchanged => Role::Muted,
+                    };
+                    let mut line = vec![
+                        ours(role, format!("  {} ", v.change.sign())),
+                        untrusted(role, &v.value),
+                    ];
+                    if let Some(d) = &v.destination {
+                        line.push(ours(Role::Changed, " → "));
+                        line.push(untrusted(Role::Changed, d));
+                    }
+                    line
+                }
+            };
+            out.push(cut(line, width));
+        }
+    }
+    out
+}
+
+/// A config's requests: value by value when it changed (and its blocks are
+/// known), else GocciaScript's lines with their destinations.
+fn request_lines(r: &ConfigReport, width: usize) -> Vec<RLine> {
+    if r.state == ConfigState::Changed {
+        let values = report_values(r);
+        if !values.is_empty() {
+            return value_lines(&values, width);
+        }
+    }
+    lines_with_destinations(&r.lines, &r.targets)
+}
+
 pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
-    let mut out = vec![
+    // The requests first (issue 12): at 80x24 they are what a reviewer
+    // needs to see without scrolling; the header fields follow.
+    let mut out = Vec::new();
+    if !r.lines.is_empty() {
+        out.extend(request_lines(r, width));
+        out.push(vec![]);
+    }
+    // Likewise an error: it is what the row is about.
+    if let Some(e) = &r.error {
+        out.push(vec![ours(
+            Role::Error,
+            format!("error (exit {})", e.class.code()),
+        )]);
+        for l in e.message.split('\n') {
+            out.push(vec![untrusted(Role::Error, l)]);
+        }
+        out.push(vec![]);
+    }
+    out.extend([
         field("path", &r.display_path, Role::Title),
         field("key", &r.key, Role::Normal),
         vec![
@@ -86,7 +159,7 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
             ours(state_role(r.state), state_marker(r.state)),
         ],
         field("format", &format_of(&r.key).to_uppercase(), Role::Normal),
-    ];
+    ]);
     let extends: Vec<_> = r.files.iter().skip(1).map(String::as_str).collect();
     if extends.is_empty() {
         out.push(field("extends", "none", Role::Muted));
@@ -107,10 +180,6 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
             }
         }
         None => out.push(field("trusted", "never", Role::Muted)),
-    }
-    if !r.lines.is_empty() {
-        out.push(vec![]);
-        out.extend(lines_with_destinations(&r.lines, &r.targets));
     }
     if let Some(s) = &r.stored
         && !s.targets.is_empty()
@@ -133,16 +202,6 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
                 role,
                 &format!("  {scope}: {recorded} -> {now}"),
             )]);
-        }
-    }
-    if let Some(e) = &r.error {
-        out.push(vec![]);
-        out.push(vec![ours(
-            Role::Error,
-            format!("error (exit {})", e.class.code()),
-        )]);
-        for l in e.message.split('\n') {
-            out.push(vec![untrusted(Role::Error, l)]);
         }
     }
     wrap(&out, width)

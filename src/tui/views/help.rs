@@ -15,7 +15,7 @@ pub fn content(width: usize) -> Vec<RLine> {
         .map(|b| {
             let contexts: Vec<_> = b.contexts.iter().map(|c| c.label()).collect();
             vec![
-                ours(Role::KeyHint, format!(" {:<8}", b.label)),
+                ours(Role::KeyHint, format!(" {:<12}", b.label)),
                 ours(Role::Normal, format!("{:<42}", b.description)),
                 ours(Role::Muted, contexts.join(", ")),
             ]
@@ -24,11 +24,11 @@ pub fn content(width: usize) -> Vec<RLine> {
     out.push(vec![]);
     out.push(vec![ours(
         Role::Muted,
-        " Markers: ~ changed  ! never trusted  ✗ error  ✓ trusted  · no request  ● marked",
+        " Markers: ▶ selected  ~ changed  ! never trusted  ✗ error  ✓ trusted  · no request  ● marked",
     )]);
     out.push(vec![ours(
         Role::Muted,
-        " Mouse wheel scrolls. Text from config files is shown escaped (^[ for ESC).",
+        " Mouse wheel scrolls, a click selects a row. Text from config files is shown escaped (^[ for ESC).",
     )]);
     wrap(&out, width)
 }

@@ -37,17 +37,43 @@ fn row<'a>(spans: Vec<Span<'a>>, selected: bool, theme: &Theme) -> Line<'a> {
     .style(sel)
 }
 
-fn mark(marked: bool, theme: &Theme) -> Span<'static> {
-    if marked {
-        Span::styled("● ", theme.style(Role::Marked))
-    } else {
-        Span::raw("  ")
+/// The first column: `▶` on the selected row, so the selection shows
+/// without colour (NO_COLOR, mono, a screen reader's text), `●` on a marked
+/// row, both when the selected row is marked.
+fn mark(marked: bool, selected: bool, theme: &Theme) -> Span<'static> {
+    match (selected, marked) {
+        (true, true) => Span::styled("▶●", theme.style(Role::Marked)),
+        (true, false) => Span::raw("▶ "),
+        (false, true) => Span::styled("● ", theme.style(Role::Marked)),
+        (false, false) => Span::raw("  "),
     }
 }
 
-/// `s` padded with spaces to `w` columns (never cut: the row clips).
+/// `s` cut to `w` columns, ending in `…` when anything was cut.
+fn fit(s: &str, w: usize) -> String {
+    if Span::raw(s).width() <= w {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut col = 0;
+    for c in s.chars() {
+        let cw = Span::raw(c.to_string()).width();
+        if col + cw + 1 > w {
+            break;
+        }
+        out.push(c);
+        col += cw;
+    }
+    if w > 0 {
+        out.push('…');
+    }
+    out
+}
+
+/// `s` padded with spaces to `w` columns, or cut with `…` when wider.
 fn pad(s: &str, w: usize) -> String {
-    let have = Span::raw(s).width();
+    let s = &fit(s, w);
+    let have = Span::raw(s.as_str()).width();
     format!("{s}{}", " ".repeat(w.saturating_sub(have)))
 }
 
@@ -79,8 +105,18 @@ fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
 pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
     let (list_area, detail_area) = layout::list_and_detail(body);
     let mut title = format!(" Configs {}/{} ", state.visible.len(), state.configs.len());
+    if !state.visible.is_empty() {
+        title.push_str(&format!(
+            "· row {} of {} ",
+            state.cursor.selected.min(state.visible.len() - 1) + 1,
+            state.visible.len()
+        ));
+    }
     if let Some(f) = state.state_filter {
         title.push_str(&format!("· state: {} ", f.label()));
+    }
+    if state.unviewed_only {
+        title.push_str("· not viewed ");
     }
     if !state.query.is_empty() {
         title.push_str(&format!("· path: {} ", clean(&state.query)));
@@ -91,20 +127,28 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
 
     let rows = inner.height as usize;
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
+    // From every row the filter lets through, not the window: the summary
+    // column stays put as the list scrolls.
     let path_w = path_column(
-        state.visible[first..last]
+        state
+            .visible
             .iter()
             .map(|&i| row_path(state, &state.configs[i].display_path)),
         inner.width,
         16,
     );
+    let summary_w = (inner.width as usize).saturating_sub(2 + 16 + path_w + 2);
     let lines: Vec<Line> = state.visible[first..last]
         .iter()
         .enumerate()
         .map(|(i, &idx)| {
             let r = &state.configs[idx];
             let spans = vec![
-                mark(state.marked.contains(&r.key), theme),
+                mark(
+                    state.marked.contains(&r.key),
+                    first + i == state.cursor.selected,
+                    theme,
+                ),
                 Span::styled(
                     format!("{:<16}", state_marker(r.state)),
                     theme.style(state_role(r.state)),
@@ -114,7 +158,17 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                     Style::default(),
                 ),
                 Span::styled(
-                    format!("  {}", clean(&r.summary())),
+                    format!(
+                        "  {}",
+                        fit(
+                            &if state.is_viewed(r) {
+                                format!("viewed · {}", clean(&r.summary()))
+                            } else {
+                                clean(&r.summary()).into_owned()
+                            },
+                            summary_w
+                        )
+                    ),
                     theme.style(
                         if r.state == crate::core::review::report::ConfigState::Error {
                             Role::Error
@@ -169,22 +223,28 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
     let rows = inner.height as usize;
     let (first, last) = window(&store.cursor, store.entries.len(), rows);
     let path_w = path_column(
-        store.entries[first..last]
-            .iter()
-            .map(|e| e.display_path.as_str()),
+        store.entries.iter().map(|e| e.display_path.as_str()),
         inner.width,
         13,
     );
+    let summary_w = (inner.width as usize).saturating_sub(2 + 13 + path_w + 2);
     let lines: Vec<Line> = store.entries[first..last]
         .iter()
         .enumerate()
         .map(|(i, e)| {
             let (marker, role) = entry_marker(&e.status);
             let spans = vec![
-                mark(store.marked.contains(&e.key), theme),
+                mark(
+                    store.marked.contains(&e.key),
+                    first + i == store.cursor.selected,
+                    theme,
+                ),
                 Span::styled(format!("{marker:<13}"), theme.style(role)),
                 Span::raw(pad(&clean(&e.display_path), path_w)),
-                Span::styled(format!("  {}", clean(&e.summary)), theme.style(Role::Muted)),
+                Span::styled(
+                    format!("  {}", fit(&clean(&e.summary), summary_w)),
+                    theme.style(Role::Muted),
+                ),
             ];
             row(spans, first + i == store.cursor.selected, theme)
         })

@@ -87,9 +87,18 @@ pub fn render_scrolled(
     if clear {
         frame.render_widget(Clear, area);
     }
-    frame.render_widget(block, area);
     let rows = inner.height as usize;
     let scroll = scroll.min(text::max_scroll(lines.len(), rows));
+    // A region that holds more than it shows says so (issue 12).
+    let block = match more_marker(lines.len(), scroll, rows) {
+        Some(m) => block.title_bottom(
+            Line::from(m)
+                .style(theme.style(Role::KeyHint))
+                .right_aligned(),
+        ),
+        None => block,
+    };
+    frame.render_widget(block, area);
     let visible: Vec<Line> = lines
         .iter()
         .skip(scroll)
@@ -97,6 +106,19 @@ pub fn render_scrolled(
         .map(|l| text::to_line(l, theme))
         .collect();
     frame.render_widget(Paragraph::new(visible), inner);
+}
+
+/// ` ↓ more `, ` ↑ more ` or ` ↕ more ` when `len` lines scrolled by
+/// `scroll` do not fit in `rows`.
+pub fn more_marker(len: usize, scroll: usize, rows: usize) -> Option<&'static str> {
+    let above = scroll > 0;
+    let below = scroll + rows < len;
+    match (above, below) {
+        (false, true) => Some(" ↓ more "),
+        (true, true) => Some(" ↕ more "),
+        (true, false) => Some(" ↑ more "),
+        (false, false) => None,
+    }
 }
 
 fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -114,6 +136,10 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         tab(
             format!("Store {}", state.store.entries.len()),
             state.view == View::Store,
+        ),
+        Span::styled(
+            format!(" viewed {}/{}", state.viewed_count(), state.configs.len()),
+            theme.style(Role::Muted),
         ),
         Span::styled(
             format!("  {}", clean(&state.root)),
@@ -143,11 +169,15 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             .filter(|c| c.state == crate::core::review::report::ConfigState::Error)
             .count();
         spans.push(Span::raw(format!(
-            " {} configs · {} need review · {} error{} ",
-            state.configs.len(),
+            " {} · {} need{} review · {} ",
+            plural(state.configs.len(), "config"),
             state.needs_review_count(),
-            errors,
-            if errors == 1 { "" } else { "s" }
+            if state.needs_review_count() == 1 {
+                "s"
+            } else {
+                ""
+            },
+            plural(errors, "error"),
         )));
         walk_notes = walk_spans(state, theme);
     }
@@ -213,9 +243,40 @@ fn walk_spans(state: &State, theme: &Theme) -> Vec<Span<'static>> {
     spans
 }
 
+/// `1 config`, `2 configs`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The hints that fit in `width` columns: the least important (the last
+/// in table order) dropped first, whole, never cut mid-word; help, quit,
+/// close, confirm and cancel always stay.
+pub fn fitted_hints(ctx: keymap::Context, width: usize) -> Vec<&'static keymap::Binding> {
+    use keymap::Action::*;
+    let mut hints: Vec<&keymap::Binding> = keymap::hints(ctx).collect();
+    let cost = |b: &keymap::Binding| {
+        Span::raw(format!(" {} {} ", b.label, b.hint.unwrap_or_default())).width()
+    };
+    let essential =
+        |b: &keymap::Binding| matches!(b.action, Help | Quit | Close | Confirm | Cancel);
+    while hints.iter().map(|b| cost(b)).sum::<usize>() > width {
+        match hints.iter().rposition(|b| !essential(b)) {
+            Some(i) => {
+                hints.remove(i);
+            }
+            None => break,
+        }
+    }
+    hints
+}
+
 fn render_hints(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
-    for b in keymap::hints(state.context()) {
+    for b in fitted_hints(state.context(), area.width as usize) {
         spans.push(Span::styled(
             format!(" {}", b.label),
             theme.style(Role::KeyHint),

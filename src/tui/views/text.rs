@@ -25,35 +25,94 @@ fn char_width(c: char) -> usize {
     Span::raw(&*c.encode_utf8(&mut buf)).width()
 }
 
-/// Hard-wrap every line to `width` columns, keeping roles. Continuation
-/// lines are indented by two columns so a wrapped path reads as one item.
+/// Wrap every line to `width` columns, keeping roles: at the last space
+/// that fits (never inside a word, a host or a path without spaces), or
+/// hard when a word alone is wider than the line. Continuation lines are
+/// indented by two columns so a wrapped item reads as one.
 pub fn wrap(lines: &[RLine], width: usize) -> Vec<RLine> {
     let width = width.max(4);
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
-        let mut cur: RLine = Vec::new();
+        let mut cur: Vec<(Role, char, usize)> = Vec::new();
         let mut col = 0;
+        let mut continued = false;
         for (role, text) in line {
-            let mut run = String::new();
             for c in text.chars() {
                 let w = char_width(c);
                 if col + w > width {
-                    if !run.is_empty() {
-                        cur.push((*role, std::mem::take(&mut run)));
+                    // Break after the last space past the indent, if any.
+                    let indent = if continued { 2 } else { 0 };
+                    let at = cur
+                        .iter()
+                        .rposition(|x| x.1 == ' ')
+                        .filter(|&i| i > indent && c != ' ');
+                    let rest: Vec<(Role, char, usize)> = match at {
+                        Some(i) => cur.split_off(i + 1),
+                        None => Vec::new(),
+                    };
+                    out.push(runs(&cur));
+                    cur = vec![(*role, ' ', 1), (*role, ' ', 1)];
+                    cur.extend(rest);
+                    col = cur.iter().map(|x| x.2).sum();
+                    continued = true;
+                    if c == ' ' {
+                        continue;
                     }
-                    out.push(std::mem::take(&mut cur));
-                    run.push_str("  ");
-                    col = 2;
                 }
-                run.push(c);
+                cur.push((*role, c, w));
                 col += w;
             }
-            if !run.is_empty() {
-                cur.push((*role, run));
-            }
         }
-        out.push(cur);
+        out.push(runs(&cur));
     }
+    out
+}
+
+/// Characters back into runs of one role.
+fn runs(chars: &[(Role, char, usize)]) -> RLine {
+    let mut line: RLine = Vec::new();
+    for &(role, c, _) in chars {
+        match line.last_mut() {
+            Some((r, text)) if *r == role => text.push(c),
+            _ => line.push((role, c.to_string())),
+        }
+    }
+    line
+}
+
+/// `line` cut to `width` columns, ending in `…` when anything was cut.
+pub fn cut(line: RLine, width: usize) -> RLine {
+    let total: usize = line
+        .iter()
+        .flat_map(|(_, t)| t.chars())
+        .map(char_width)
+        .sum();
+    if total <= width {
+        return line;
+    }
+    let budget = width.saturating_sub(1);
+    let mut col = 0;
+    let mut out: RLine = Vec::new();
+    let mut last = Role::Normal;
+    'runs: for (role, text) in line {
+        last = role;
+        let mut run = String::new();
+        for c in text.chars() {
+            let w = char_width(c);
+            if col + w > budget {
+                if !run.is_empty() {
+                    out.push((role, run));
+                }
+                break 'runs;
+            }
+            run.push(c);
+            col += w;
+        }
+        if !run.is_empty() {
+            out.push((role, run));
+        }
+    }
+    out.push((last, "…".to_string()));
     out
 }
 

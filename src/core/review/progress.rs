@@ -1,0 +1,221 @@
+//! Review progress that survives a restart (issue 12): which configs the
+//! reviewer marked **viewed**, each by trust key *and* sha256 (a config that
+//! changes after being viewed loses its mark), and where each tree's review
+//! stopped (selected config, filters, marks).
+//!
+//! Kept in the per-user state directory (`review-progress.json`), never in
+//! the store nor in the repository. Every write is atomic (a temporary file
+//! renamed over the old one) and refused where the state directory is not
+//! safe; a file that cannot be read or parsed is reported and ignored, never
+//! fatal.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::paths::bounded::read_regular;
+
+/// The file's name in the state directory.
+pub const PROGRESS_FILE: &str = "review-progress.json";
+
+/// Far more than any review needs; a larger file is not read.
+pub const PROGRESS_MAX_BYTES: u64 = 64 << 20;
+
+/// Where one tree's review stopped.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// The trust key of the selected config.
+    #[serde(default)]
+    pub selected: Option<String>,
+    /// The `/` path query.
+    #[serde(default)]
+    pub query: String,
+    /// The `s` state filter (`changed`, `never-trusted`, ...), if any.
+    #[serde(default)]
+    pub state: Option<String>,
+    /// Only configs not yet viewed.
+    #[serde(default)]
+    pub unviewed: bool,
+    /// Keys marked with `space`.
+    #[serde(default)]
+    pub marked: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Trust key → the sha256 the config had when it was marked viewed.
+    #[serde(default)]
+    pub viewed: BTreeMap<String, String>,
+    /// Tree under review (its root as given to the TUI, made absolute) →
+    /// where its review stopped.
+    #[serde(default)]
+    pub sessions: BTreeMap<String, Session>,
+}
+
+impl Progress {
+    /// Whether the config at `key`, as it is now (`sha256`), was viewed.
+    pub fn is_viewed(&self, key: &str, sha256: Option<&str>) -> bool {
+        sha256.is_some_and(|sha| self.viewed.get(key).is_some_and(|v| v == sha))
+    }
+
+    /// Marks (or unmarks) `key` viewed as it is now.
+    pub fn set_viewed(&mut self, key: &str, sha256: &str, on: bool) {
+        if on {
+            self.viewed.insert(key.to_owned(), sha256.to_owned());
+        } else {
+            self.viewed.remove(key);
+        }
+    }
+}
+
+/// The per-user state directory review progress is kept in
+/// (`$GOCCIA_TRUST_STATE_DIR`, else `$XDG_STATE_HOME/goccia-trust`, else
+/// `~/.local/state/goccia-trust`), as for decision records; `None` when
+/// there is none.
+pub fn progress_dir(env: &crate::core::env::Env) -> Option<PathBuf> {
+    crate::core::policy::record::state_dir(None, env).ok()
+}
+
+/// The progress file in `state_dir`.
+pub fn progress_path(state_dir: &Path) -> PathBuf {
+    state_dir.join(PROGRESS_FILE)
+}
+
+/// Reads the progress in `state_dir`. No file is no progress; a file that
+/// cannot be read or is not progress gives empty progress and the problem,
+/// naming the file, to report.
+pub fn load_progress(state_dir: &Path) -> (Progress, Option<String>) {
+    let path = progress_path(state_dir);
+    let bytes = match read_regular(&path, PROGRESS_MAX_BYTES) {
+        Ok(b) => b,
+        Err(e) if e.kind() == Some(std::io::ErrorKind::NotFound) => {
+            return (Progress::default(), None);
+        }
+        Err(e) => {
+            return (
+                Progress::default(),
+                Some(format!(
+                    "review progress {}: {}; ignored",
+                    path.display(),
+                    e.describe()
+                )),
+            );
+        }
+    };
+    match serde_json::from_slice::<Progress>(&bytes) {
+        Ok(p) => (p, None),
+        Err(e) => (
+            Progress::default(),
+            Some(format!(
+                "review progress {} is corrupt ({e}); ignored",
+                path.display()
+            )),
+        ),
+    }
+}
+
+/// Writes `progress` to `state_dir` atomically, creating the directory
+/// private (0700) when needed. Refused, with the reason, where the state
+/// directory is not safe to use.
+pub fn save_progress(state_dir: &Path, progress: &Progress) -> Result<(), String> {
+    let user = crate::core::store::User::current();
+    if let Some(issue) =
+        crate::core::store::refusal(&crate::core::store::check_state_dir(state_dir, &user))
+    {
+        return Err(issue.text.clone());
+    }
+    let fail = |e: std::io::Error| {
+        format!(
+            "cannot write review progress {}: {e}",
+            progress_path(state_dir).display()
+        )
+    };
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(state_dir)
+        .map_err(fail)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".review-progress.")
+        .tempfile_in(state_dir)
+        .map_err(fail)?;
+    let text = serde_json::to_string_pretty(progress).expect("serializable");
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.write_all(b"\n").map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(progress_path(state_dir))
+        .map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_viewed_mark_holds_for_the_same_hash_only() {
+        let mut p = Progress::default();
+        p.set_viewed("/r/goccia.json", "aa", true);
+        assert!(p.is_viewed("/r/goccia.json", Some("aa")));
+        assert!(!p.is_viewed("/r/goccia.json", Some("bb")), "changed since");
+        assert!(!p.is_viewed("/r/goccia.json", None), "does not load");
+        p.set_viewed("/r/goccia.json", "aa", false);
+        assert!(!p.is_viewed("/r/goccia.json", Some("aa")));
+    }
+
+    #[test]
+    fn saved_progress_reads_back_and_the_file_is_private() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("state");
+        let mut p = Progress::default();
+        p.set_viewed("/r/a.json", "aa", true);
+        p.sessions.insert(
+            "/r".into(),
+            Session {
+                selected: Some("/r/a.json".into()),
+                query: "api".into(),
+                state: Some("changed".into()),
+                unviewed: true,
+                marked: ["/r/b.json".to_string()].into(),
+            },
+        );
+        save_progress(&dir, &p).unwrap();
+        assert_eq!(load_progress(&dir), (p, None));
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, [PROGRESS_FILE], "no temporary file left");
+    }
+
+    #[test]
+    fn a_corrupt_file_is_reported_and_ignored() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(progress_path(t.path()), "{\"viewed\": [").unwrap();
+        let (p, problem) = load_progress(t.path());
+        assert_eq!(p, Progress::default());
+        let problem = problem.unwrap();
+        assert!(problem.contains(PROGRESS_FILE), "{problem}");
+        assert!(problem.contains("is corrupt"), "{problem}");
+        assert!(problem.ends_with("; ignored"), "{problem}");
+        assert_eq!(
+            load_progress(&t.path().join("none")),
+            (Progress::default(), None)
+        );
+    }
+
+    #[test]
+    fn an_unsafe_state_directory_is_refused_and_nothing_written() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("state");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = save_progress(&dir, &Progress::default()).unwrap_err();
+        assert!(err.contains("writable by others"), "{err}");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    }
+}
