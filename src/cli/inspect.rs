@@ -13,9 +13,9 @@ use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::check::governing_config;
-use crate::core::review::report::{ConfigState, DiffLine};
+use crate::core::review::report::ConfigState;
 use crate::core::review::status::compare;
-use crate::core::review::value_diff::{block_values, diff_values, render_text};
+use crate::core::review::value_diff::{block_values, diff_values, moved_targets, render_text};
 
 #[derive(Serialize)]
 struct JsonInspect {
@@ -73,18 +73,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     let comparison = compare(&snapshot, stored);
     let values = match stored {
         Some(s) if comparison.state == ConfigState::Changed => {
-            let moved: Vec<(String, String, String)> = comparison
-                .lines
-                .iter()
-                .filter_map(|l| match l {
-                    DiffLine::Target {
-                        scope,
-                        recorded,
-                        current,
-                    } => Some((scope.clone(), recorded.clone(), current.clone())),
-                    _ => None,
-                })
-                .collect();
+            let moved = moved_targets(&comparison.lines);
             Some(diff_values(
                 &block_values(&s.block),
                 &block_values(&snapshot.block_json),

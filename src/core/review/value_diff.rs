@@ -225,19 +225,7 @@ pub fn report_values(r: &ConfigReport) -> Vec<ValueChange> {
         (Some(s), ConfigState::Changed) => parse(&s.block).unwrap_or_default(),
         _ => new.clone(),
     };
-    let moved: Vec<(String, String, String)> = r
-        .lines
-        .iter()
-        .filter_map(|l| match l {
-            DiffLine::Target {
-                scope,
-                recorded,
-                current,
-            } => Some((scope.clone(), recorded.clone(), current.clone())),
-            _ => None,
-        })
-        .collect();
-    diff_values(&old, &new, &r.targets, &moved)
+    diff_values(&old, &new, &r.targets, &moved_targets(&r.lines))
 }
 
 /// `+2 -1 ~1`: values added, removed and re-targeted.
@@ -336,3 +324,19 @@ pub fn collapse(group: &[ValueChange], keep: usize) -> Vec<Shown<'_>> {
 
 #[cfg(test)]
 mod tests;
+
+/// The `(scope, recorded, current)` of each re-targeted scope among a
+/// comparison's lines: what [`diff_values`] marks `~`.
+pub fn moved_targets(lines: &[DiffLine]) -> Vec<(String, String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Target {
+                scope,
+                recorded,
+                current,
+            } => Some((scope.clone(), recorded.clone(), current.clone())),
+            _ => None,
+        })
+        .collect()
+}
