@@ -171,9 +171,18 @@ pub struct InspectArgs {
     pub json: bool,
 }
 
+/// The interactive review (and, without a terminal, `scan`) of PATH.
 #[derive(Debug, Clone, Default, Args)]
 pub struct TuiArgs {
     pub path: Option<String>,
+    /// Show each config's verdict under this policy, as `trust --yes
+    /// --policy` would judge it (same anchoring and refusals).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<String>,
+    /// Accept the --policy file only with this SHA-256 of its bytes, even
+    /// inside the reviewed tree.
+    #[arg(long = "policy-sha256", value_name = "HEX", requires = "policy")]
+    pub policy_sha256: Option<String>,
 }
 
 /// What the command line asks for, whichever spelling was used.
@@ -185,7 +194,7 @@ pub enum Invocation {
     Untrust(GlobalArgs, UntrustArgs),
     ListTrusted(GlobalArgs),
     /// No subcommand: the TUI on a terminal, else `scan`.
-    Default(GlobalArgs, Option<String>),
+    Default(GlobalArgs, TuiArgs),
 }
 
 /// A usage error (exit 2), printed as `Error: <message>`.
@@ -267,6 +276,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
     let (mut saw_trust, mut saw_untrust, mut list, mut yes) = (false, false, false, false);
     let (mut accept, mut ignore) = (false, false);
     let mut inputs: Vec<String> = Vec::new();
+    let mut review = TuiArgs::default();
 
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -316,6 +326,21 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut saw_trust,
                 &mut saw_untrust,
             );
+        } else if a == "--policy" || a == "--policy-sha256" {
+            // Our addition for the interactive review: the value follows.
+            let v = it
+                .next()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
+            review_option(&mut review, a, v);
+        } else if let Some((flag, v)) = a
+            .split_once('=')
+            .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256"))
+        {
+            if v.is_empty() {
+                return Err(UsageError(format!("{flag} needs a value")));
+            }
+            review_option(&mut review, flag, v);
         } else if a == "--list-trusted" {
             list = true;
         } else if a == "--yes" {
@@ -364,7 +389,15 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
     if yes && !saw_trust {
         return Err(UsageError("--yes only confirms --trust".into()));
     }
+    if review.policy_sha256.is_some() && review.policy.is_none() {
+        return Err(UsageError("--policy-sha256 needs --policy".into()));
+    }
     if let Some(name) = mode_name {
+        if review.policy.is_some() {
+            return Err(UsageError(format!(
+                "{name} cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
+            )));
+        }
         if !inputs.is_empty() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with input files; run it on its own"
@@ -416,7 +449,16 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             "without a subcommand goccia-trust takes one PATH; use scan for several".into(),
         ));
     }
-    Ok(Invocation::Default(globals, inputs.pop()))
+    review.path = inputs.pop();
+    Ok(Invocation::Default(globals, review))
+}
+
+fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
+    if flag == "--policy" {
+        review.policy = Some(value.to_string());
+    } else {
+        review.policy_sha256 = Some(value.to_string());
+    }
 }
 
 fn push_path(
@@ -519,11 +561,48 @@ mod tests {
             p(&["--list-trusted"]).unwrap(),
             Invocation::ListTrusted(_)
         ));
-        assert!(matches!(p(&[]).unwrap(), Invocation::Default(_, None)));
+        assert!(matches!(
+            p(&[]).unwrap(),
+            Invocation::Default(_, TuiArgs { path: None, .. })
+        ));
         assert!(matches!(
             p(&["dir"]).unwrap(),
-            Invocation::Default(_, Some(_))
+            Invocation::Default(_, TuiArgs { path: Some(_), .. })
         ));
+    }
+
+    #[test]
+    fn the_review_takes_a_policy() {
+        for args in [
+            &["--policy", "/ci/p.json", "dir"][..],
+            &["dir", "--policy=/ci/p.json"][..],
+        ] {
+            match p(args).unwrap() {
+                Invocation::Default(_, t) => {
+                    assert_eq!(t.path.as_deref(), Some("dir"));
+                    assert_eq!(t.policy.as_deref(), Some("/ci/p.json"));
+                    assert_eq!(t.policy_sha256, None);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        match p(&["--policy", "p.json", "--policy-sha256=ab"]).unwrap() {
+            Invocation::Default(_, t) => {
+                assert_eq!(t.path, None);
+                assert_eq!(t.policy_sha256.as_deref(), Some("ab"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p(&["--policy"]).unwrap_err(), "--policy needs a value");
+        assert_eq!(p(&["--policy="]).unwrap_err(), "--policy needs a value");
+        assert_eq!(
+            p(&["--policy-sha256", "ab", "dir"]).unwrap_err(),
+            "--policy-sha256 needs --policy"
+        );
+        assert_eq!(
+            p(&["--trust", "a", "--policy", "p.json"]).unwrap_err(),
+            "--trust cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
+        );
     }
 
     #[test]

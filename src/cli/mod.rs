@@ -156,7 +156,7 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
         Invocation::ListTrusted(g) => list::run(&g, &args::ListArgs::default(), env, io),
-        Invocation::Default(g, path) => default_command(&g, path, interactive, env, io),
+        Invocation::Default(g, review) => default_command(&g, &review, interactive, env, io),
         Invocation::Clap(cli) => {
             let g = &cli.globals;
             match &cli.command {
@@ -169,28 +169,31 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
                 Command::Policy(a) => policy_command(g, a, env, io),
                 Command::Completions(a) => generate::run_completions(a, io),
                 Command::Man(a) => generate::run_man(a, io),
-                Command::Tui(a) => default_command(g, a.path.clone(), interactive, env, io),
+                Command::Tui(a) => default_command(g, a, interactive, env, io),
             }
         }
     }
 }
 
-/// No subcommand: the TUI when stdin and stdout are terminals, else `scan`.
+/// No subcommand: the TUI when stdin and stdout are terminals, else `scan`
+/// (with its `--policy`, so the verdicts are printed instead).
 fn default_command(
     g: &GlobalArgs,
-    path: Option<String>,
+    review: &args::TuiArgs,
     interactive: bool,
     env: &Env,
     io: &mut Io<'_>,
 ) -> CliResult {
-    let path = path.unwrap_or_else(|| ".".to_string());
+    let path = review.path.clone().unwrap_or_else(|| ".".to_string());
     if interactive {
-        return crate::cli::tui::run(g, &path, env);
+        return crate::cli::tui::run(g, &path, review, env);
     }
     scan::run(
         g,
         &ScanArgs {
             paths: vec![path],
+            policy: review.policy.clone(),
+            policy_sha256: review.policy_sha256.clone(),
             ..ScanArgs::default()
         },
         env,

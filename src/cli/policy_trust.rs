@@ -66,9 +66,28 @@ fn policy_for(
     Ok(policy)
 }
 
+/// The policy of a review that writes nothing (`scan --policy`, and the
+/// interactive review's `--policy`), judged as `trust --policy` judges: the
+/// same anchoring and refusals as [`policy_for`], and the decision records'
+/// directory denied too. Refused with exit 2, naming the file and the rule.
+pub fn review_policy(
+    file: Option<&str>,
+    pin: Option<&str>,
+    store: Option<&StoreLocation>,
+    paths: &[String],
+    env: &Env,
+) -> Result<Policy, CliError> {
+    let records = state_dir(None, env).ok();
+    let mut policy = policy_for(file, pin, store, paths, records.as_deref(), env)?;
+    if let Some(records) = &records {
+        policy.deny_also(records, env);
+    }
+    Ok(policy)
+}
+
 /// How a policy is named wherever it gates something: its path and the
 /// SHA-256 of the bytes that were judged with.
-fn policy_label(policy: &Policy) -> String {
+pub fn policy_label(policy: &Policy) -> String {
     format!("{} (sha256 {})", policy.source, policy.sha256)
 }
 
@@ -306,28 +325,10 @@ fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<(
     Ok(())
 }
 
-/// One request as `trust --policy` and `scan --policy` print it:
-/// `<kind> <scope>[ -> <path judged>]: <risk> <class> <verdict> — <reason>`.
-/// The judged path is shown when it is not the scope as written: a
-/// `node_modules` directory, or a scope whose links lead elsewhere.
+/// One request as `trust --policy` and `scan --policy` print it (the
+/// TUI's detail pane shows the same line).
 fn request_line(o: &OperationDecision) -> String {
-    let scope = o.operation.scope.as_deref().unwrap_or("(unscoped)");
-    let judged = o
-        .decision
-        .target
-        .as_ref()
-        .map(|t| t.canonical.as_deref().unwrap_or(&t.lexical))
-        .filter(|t| *t != scope)
-        .map(|t| format!(" -> {t}"))
-        .unwrap_or_default();
-    let class = o.decision.classification.map_or("-", |c| c.as_str());
-    format!(
-        "{} {scope}{judged}: {} {class} {} \u{2014} {}",
-        o.operation.kind.name(),
-        o.decision.risk,
-        o.decision.verdict.as_str(),
-        o.decision.reason
-    )
+    o.line()
 }
 
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
@@ -338,19 +339,13 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         args.paths.clone()
     };
     let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
-    // Judged as `trust --policy` judges: the records' directory is denied.
-    let records = state_dir(None, env).ok();
-    let mut policy = policy_for(
+    let policy = review_policy(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),
         location.as_ref(),
         &paths,
-        records.as_deref(),
         env,
     )?;
-    if let Some(records) = &records {
-        policy.deny_also(records, env);
-    }
     let found = match crate::core::review::discover::discover_paths(&paths, env, &|_| {}, &|| false)
     {
         Ok(k) => k,

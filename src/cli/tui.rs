@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::cli::args::{ColorChoice, GlobalArgs};
+use crate::cli::args::{ColorChoice, GlobalArgs, TuiArgs};
+use crate::cli::policy_trust::{policy_label, review_policy};
 use crate::cli::{CliError, CliResult};
 use crate::core::env::{Env, UserDir};
 use crate::core::exit;
@@ -11,7 +12,7 @@ use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
 use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
 
-pub fn run(g: &GlobalArgs, path: &str, env: &Env) -> CliResult {
+pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult {
     let color = match g.color {
         ColorChoice::Auto => ThemeColor::Auto,
         ColorChoice::Always => ThemeColor::Always,
@@ -38,8 +39,26 @@ pub fn run(g: &GlobalArgs, path: &str, env: &Env) -> CliResult {
         return Err(CliError::failed(format!("path not found: {path}")));
     }
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
+    // Judged as `scan --policy` judges the same tree, and refused as it
+    // refuses (exit 2, naming the file), before the terminal is taken.
+    let policy = match &review.policy {
+        Some(file) => {
+            let paths = [path.to_string()];
+            let p = review_policy(
+                Some(file),
+                review.policy_sha256.as_deref(),
+                store.as_ref().ok(),
+                &paths,
+                env,
+            )?;
+            let label = policy_label(&p);
+            Some((p, label))
+        }
+        None => None,
+    };
     let mut backend = CoreBackend::new(env.clone(), store);
     backend.watching = !g.no_watch;
+    backend.policy = policy;
     match crate::tui::run_tui(path, Arc::new(backend), theme) {
         Ok(Ending::Quit) => Ok(exit::SUCCESS),
         // The terminal is restored; exit as a shell reports a signal.

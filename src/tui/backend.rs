@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use crate::core::policy::ConfigDecision;
 use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 
@@ -127,6 +128,23 @@ pub trait TuiBackend: Send + Sync + 'static {
     fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
         let _ = (dirs, on_change);
         Err("off".to_string())
+    }
+
+    /// The policy the review is judged by (`--policy`), named as every
+    /// policy-gated listing names it: `<file> (sha256 <hex>)`. `None`
+    /// without a policy (the default).
+    fn policy_label(&self) -> Option<String> {
+        None
+    }
+
+    /// The policy's decision on the config of `report`, made by the scan
+    /// that produced `report` from the same read of the config (what `trust
+    /// --yes --policy` would decide for it), handed over once. `None`
+    /// without a policy, for a config that requests nothing or does not
+    /// load, and when `report` is not what was judged (another sha256).
+    fn take_decision(&self, report: &ConfigReport) -> Option<ConfigDecision> {
+        let _ = report;
+        None
     }
 
     /// Saves the review progress atomically; `Err` says why it was not.

@@ -1,6 +1,7 @@
 //! The real backend: the TUI's requests served by the same core as the CLI,
 //! with the same locked store code.
 
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +12,8 @@ use crate::core::env::Env;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::paths::display::{count_config_files, describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
+use crate::core::policy::gate::decide;
+use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::listing::list_entries;
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
@@ -35,6 +38,12 @@ pub struct CoreBackend {
     pub watching: bool,
     /// The current watch; replaced by each `watch`, dropped with it.
     watcher: Mutex<Option<notify::RecommendedWatcher>>,
+    /// `--policy`, loaded and anchored as `scan --policy` does, and its
+    /// label; each scan judges every config that requests something.
+    pub policy: Option<(Policy, String)>,
+    /// Decisions made by the running scan, by key, with the sha256 of the
+    /// block judged, until `take_decision` hands them over.
+    decisions: Mutex<HashMap<String, (String, ConfigDecision)>>,
 }
 
 /// At most this many directories are watched: past it, nothing is (and the
@@ -52,6 +61,8 @@ impl CoreBackend {
             reviewed: Mutex::new(Vec::new()),
             watching: true,
             watcher: Mutex::new(None),
+            policy: None,
+            decisions: Mutex::new(HashMap::new()),
         }
     }
 
@@ -174,8 +185,25 @@ impl TuiBackend for CoreBackend {
         }
     }
 
+    fn policy_label(&self) -> Option<String> {
+        self.policy.as_ref().map(|(_, label)| label.clone())
+    }
+
+    fn take_decision(&self, report: &ConfigReport) -> Option<ConfigDecision> {
+        let mut decisions = self.decisions.lock().unwrap_or_else(|e| e.into_inner());
+        match decisions.remove(&report.key) {
+            Some((sha, d)) if report.sha256.as_deref() == Some(sha.as_str()) => Some(d),
+            _ => None,
+        }
+    }
+
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         self.remember_reviewed(root);
+        // What a superseded scan judged and never handed over.
+        self.decisions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         let store = self.store_for_reading();
         let cancelled = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<ScanEvent>();
@@ -205,7 +233,21 @@ impl TuiBackend for CoreBackend {
                 // A superseded scan stops walking and loading at once
                 // rather than competing with its successor.
                 let stop = || cancelled.load(Ordering::Relaxed);
-                let result = scan_streaming(paths, &self.env, store, &on_core_event, &stop);
+                // With a policy, each config is judged from the snapshot its
+                // report was made from, before the report is sent.
+                let judge =
+                    |report: &ConfigReport, snapshot: &crate::core::config::ConfigSnapshot| {
+                        if let Some((policy, _)) = &self.policy
+                            && snapshot.requests_grants()
+                        {
+                            let decision = decide(policy, snapshot, &self.env);
+                            self.decisions
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .insert(report.key.clone(), (snapshot.sha256.clone(), decision));
+                        }
+                    };
+                let result = scan_streaming(paths, &self.env, store, &on_core_event, &judge, &stop);
                 match result {
                     Ok(found) => {
                         if !found.unreadable.is_empty() || !found.not_followed.is_empty() {

@@ -94,6 +94,9 @@ pub fn execute(
     match effect {
         Effect::Scan { job, root } => {
             send(Msg::StoreWarnings(backend.store_warnings(&root)));
+            if let Some(label) = backend.policy_label() {
+                send(Msg::Policy(label));
+            }
             scan(backend, job, &root, is_current, send)
         }
         Effect::LoadStore { job } => send(Msg::StoreLoaded {
@@ -138,6 +141,19 @@ fn scan(
     send: &mut dyn FnMut(Msg),
 ) {
     let mut batch = Vec::new();
+    let mut judged = Vec::new();
+    // Reports, then their verdicts: `update` files a verdict under the
+    // list its report has just joined.
+    let flush = |batch: &mut Vec<_>, judged: &mut Vec<_>, send: &mut dyn FnMut(Msg)| {
+        if !batch.is_empty() {
+            let reports = std::mem::take(batch);
+            send(Msg::ScanFound { job, reports });
+        }
+        if !judged.is_empty() {
+            let decisions = std::mem::take(judged);
+            send(Msg::ScanJudged { job, decisions });
+        }
+    };
     let mut last_flush = Instant::now();
     let mut progress = (0, 0);
     let mut finished = false;
@@ -148,7 +164,12 @@ fn scan(
         let due = last_flush.elapsed() >= FLUSH;
         match event {
             ScanEvent::Progress { dirs, configs } => progress = (dirs, configs),
-            ScanEvent::Found(report) => batch.push(*report),
+            ScanEvent::Found(report) => {
+                if let (Some(d), Some(sha)) = (backend.take_decision(&report), &report.sha256) {
+                    judged.push((report.key.clone(), sha.clone(), d));
+                }
+                batch.push(*report)
+            }
             ScanEvent::Failed(message) => {
                 finished = true;
                 send(Msg::ScanFailed { job, message });
@@ -166,10 +187,7 @@ fn scan(
                 return ControlFlow::Continue(());
             }
             ScanEvent::Done { dirs, configs } => {
-                if !batch.is_empty() {
-                    let reports = std::mem::take(&mut batch);
-                    send(Msg::ScanFound { job, reports });
-                }
+                flush(&mut batch, &mut judged, send);
                 finished = true;
                 send(Msg::ScanDone { job, dirs, configs });
                 return ControlFlow::Continue(());
@@ -182,22 +200,14 @@ fn scan(
                 dirs: progress.0,
                 configs: progress.1,
             });
-            if !batch.is_empty() {
-                let reports = std::mem::take(&mut batch);
-                send(Msg::ScanFound { job, reports });
-            }
+            flush(&mut batch, &mut judged, send);
         }
         ControlFlow::Continue(())
     });
     // A backend that returns without `Done` still ends the scan, so the
     // spinner cannot spin forever.
     if !finished && is_current(job) {
-        if !batch.is_empty() {
-            send(Msg::ScanFound {
-                job,
-                reports: batch,
-            });
-        }
+        flush(&mut batch, &mut judged, send);
         let (dirs, configs) = progress;
         send(Msg::ScanDone { job, dirs, configs });
     }

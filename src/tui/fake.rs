@@ -72,6 +72,16 @@ fn plain(lines: &[DiffLine]) -> Vec<DiffLine> {
 }
 
 impl TuiBackend for FakeBackend {
+    fn policy_label(&self) -> Option<String> {
+        self.data().fixture.policy.clone()
+    }
+
+    fn take_decision(&self, report: &ConfigReport) -> Option<crate::core::policy::ConfigDecision> {
+        let d = self.data();
+        d.fixture.policy.as_ref()?;
+        d.fixture.decisions.get(&report.key).cloned()
+    }
+
     fn scan(&self, _root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         let (mut configs, delay, per) = {
             let d = self.data();

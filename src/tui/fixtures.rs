@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::core::error::ConfigError;
+use crate::core::policy::{ConfigDecision, Operation, RequestKind, evaluate_config};
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, StoredInfo,
 };
@@ -16,6 +17,9 @@ pub struct Fixture {
     pub store: Vec<StoreEntryReport>,
     /// Raw sources by path, for inspect.
     pub sources: HashMap<String, String>,
+    /// With `--policy`: its label, and its decision on configs by key.
+    pub policy: Option<String>,
+    pub decisions: HashMap<String, ConfigDecision>,
 }
 
 const ROOT: &str = "/home/dev/shop";
@@ -241,7 +245,101 @@ pub fn sample() -> Fixture {
         configs: vec![root, api, web, scripts, tools, docs, bench],
         store,
         sources,
+        ..Fixture::default()
     }
+}
+
+/// The CI operator's policy the judged sample is reviewed with: the tree
+/// is the workspace, network allowed, `DESTRUCTIVE` (R3: ffi, `unsafe-*`)
+/// left to a person, the rest of home denied.
+pub const SAMPLE_POLICY: &str = r#"{
+  "approved_workspaces": ["."],
+  "system_read_only_roots": ["/usr"],
+  "personal_data_roots": ["~"],
+  "denied_roots": ["~/.ssh"],
+  "grants": {
+    "READ_ONLY": "allow",
+    "WORKSPACE_WRITE": "allow",
+    "EXTERNAL_EFFECT": "allow",
+    "DESTRUCTIVE": "needs_auth"
+  },
+  "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE", "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"}
+}"#;
+
+/// [`sample`] reviewed with `--policy` ([`SAMPLE_POLICY`]): each config's
+/// requests as the gate's operations, judged by the real evaluation, so
+/// the verdicts and reasons are the ones `trust --yes --policy` prints.
+/// `goccia.json` is ALLOWED, `packages/api` and `packages/web` NEED_AUTH
+/// (an `unsafe-*` key), `scripts` (ffi of any library, judged on `/`)
+/// DENIED; the error and the configs asking nothing are not judged.
+pub fn sample_judged() -> Fixture {
+    use crate::core::env::Env;
+    use crate::core::policy::load::{PolicySource, parse_policy};
+    use RequestKind::*;
+    let env = Env {
+        cwd: ROOT.into(),
+        home: "/home/dev".into(),
+        ..Env::default()
+    };
+    let policy = parse_policy(
+        SAMPLE_POLICY.as_bytes(),
+        PolicySource::File("/etc/ci/trust-policy.json".into()),
+        &env,
+        &[ROOT.to_string()],
+        std::path::Path::new("/home/dev/.config/goccia"),
+    )
+    .unwrap_or_else(|e| panic!("the sample policy: {e}"));
+    let op = |kind, scope: Option<&str>, dir: &str| {
+        Operation::for_request(kind, scope, std::path::Path::new(&format!("{ROOT}/{dir}")))
+    };
+    let requests: [(&str, Vec<Operation>); 4] = [
+        (
+            "goccia.json",
+            vec![
+                op(AllowRead, Some("/home/dev/shop/src"), ""),
+                op(AllowNet, Some("api.shop.test"), ""),
+            ],
+        ),
+        (
+            "packages/api/goccia.toml",
+            vec![
+                op(AllowNet, Some("api.shop.test"), "packages/api"),
+                op(AllowNet, Some("payments.example"), "packages/api"),
+                op(AllowRead, Some("/home/dev/shop/data"), "packages/api"),
+                op(UnsafeFunctionConstructor, None, "packages/api"),
+            ],
+        ),
+        (
+            "packages/web/goccia.json5",
+            vec![
+                op(
+                    AllowImportNodeModules,
+                    Some("node_modules=/home/dev/shop/packages/web/node_modules"),
+                    "packages/web",
+                ),
+                op(AllowNet, None, "packages/web"),
+                op(
+                    SandboxCopy,
+                    Some("/home/dev/shop/packages/web/public"),
+                    "packages/web",
+                ),
+                op(UnsafeShadowrealm, None, "packages/web"),
+            ],
+        ),
+        ("scripts/goccia.toml", vec![op(AllowFfi, None, "scripts")]),
+    ];
+    let mut f = sample();
+    f.decisions = requests
+        .into_iter()
+        .map(|(rel, ops)| {
+            (
+                format!("{ROOT}/{rel}"),
+                evaluate_config(&policy, &ops, &env),
+            )
+        })
+        .collect();
+    f.policy = Some(format!("{} (sha256 {})", policy.source, policy.sha256));
+    f
 }
 
 /// `n` configs in a deterministic mix of states, for size and speed tests.
@@ -297,7 +395,7 @@ pub fn generated(n: usize) -> Fixture {
     Fixture {
         configs,
         store,
-        sources: HashMap::new(),
+        ..Fixture::default()
     }
 }
 
@@ -355,9 +453,36 @@ pub fn hostile() -> Fixture {
         never.key.clone(),
         format!("{{\n  \"permissions\": {{ \"allow-net\": [\"{evil}\"] }}\n}}\n"),
     );
+    // Judged by a policy, with the hostile host and path in the decision
+    // lines and in the policy's own label.
+    let env = crate::core::env::Env {
+        cwd: ROOT.into(),
+        home: "/home/dev".into(),
+        ..crate::core::env::Env::default()
+    };
+    let policy = crate::core::policy::load::parse_policy(
+        SAMPLE_POLICY.as_bytes(),
+        crate::core::policy::load::PolicySource::File(format!("/ci/{evil}.json").into()),
+        &env,
+        &[ROOT.to_string()],
+        std::path::Path::new("/home/dev/.config/goccia"),
+    )
+    .unwrap_or_else(|e| panic!("the sample policy: {e}"));
+    let dir = std::path::Path::new(ROOT);
+    let ops = [
+        Operation::for_request(RequestKind::AllowNet, Some(evil), dir),
+        Operation::for_request(
+            RequestKind::AllowRead,
+            Some(&format!("/home/dev/.ssh/{evil}")),
+            dir,
+        ),
+    ];
+    let decisions = HashMap::from([(never.key.clone(), evaluate_config(&policy, &ops, &env))]);
     Fixture {
         configs: vec![never, changed, broken],
         store,
         sources,
+        policy: Some(format!("{} (sha256 {})", policy.source, policy.sha256)),
+        decisions,
     }
 }

@@ -25,10 +25,18 @@ pub enum Msg {
         job: u64,
         reports: Vec<ConfigReport>,
     },
+    /// The policy's decisions on configs of the last `ScanFound` (sent
+    /// right after it), by key, with the sha256 of the block judged.
+    ScanJudged {
+        job: u64,
+        decisions: Vec<(String, String, crate::core::policy::ConfigDecision)>,
+    },
     ScanFailed {
         job: u64,
         message: String,
     },
+    /// The review is judged by this policy (`--policy`): its label.
+    Policy(String),
     /// The walk's unreadable paths and links not followed, as lines.
     ScanWalk {
         job: u64,

@@ -1,7 +1,9 @@
 //! Everything the screen shows, in one value. `update` is the only writer;
 //! views only read it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+
+use crate::core::policy::ConfigDecision;
 
 use crate::core::review::progress::{Progress, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
@@ -43,9 +45,20 @@ pub struct Confirmation {
     pub pending: Pending,
     /// Rows the action leaves out, with why (`already trusted`, ...).
     pub skipped: Vec<(String, &'static str)>,
+    /// With `--policy`, what it says of the configs to trust, as shown.
+    pub policy: Option<PolicyShown>,
     pub scroll: usize,
     /// Confirmed; waiting for the backend.
     pub busy: bool,
+}
+
+/// The policy's word on the configs a confirmation would trust: its label
+/// and its decision on each (by key; absent when not judged). The person
+/// still decides: a DENIED config can be trusted, but not unannounced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyShown {
+    pub label: String,
+    pub decisions: HashMap<String, ConfigDecision>,
 }
 
 /// A list position: the selected row and the first row drawn.
@@ -157,6 +170,12 @@ pub struct State {
     /// `e` was pressed: the loop suspends the TUI and opens this config in
     /// the user's editor, then reports `Msg::Edited`.
     pub edit: Option<String>,
+    /// The policy the review is judged by (`--policy`), as labelled in
+    /// listings; `None` without one (and then no verdict column).
+    pub policy: Option<String>,
+    /// Each judged config's decision, by key, with the sha256 of the block
+    /// judged: a verdict is shown only beside the block it was made on.
+    pub verdicts: HashMap<String, (String, ConfigDecision)>,
 }
 
 impl State {
@@ -184,6 +203,8 @@ impl State {
             tree: None,
             unviewed_only: false,
             edit: None,
+            policy: None,
+            verdicts: HashMap::new(),
         }
     }
 
@@ -238,6 +259,14 @@ impl State {
             );
         }
         p
+    }
+
+    /// The policy's decision on `r` as it is now: `None` without a policy,
+    /// for a config not judged (it requests nothing or does not load), and
+    /// for a decision made on another block.
+    pub fn decision(&self, r: &ConfigReport) -> Option<&ConfigDecision> {
+        let (sha, d) = self.verdicts.get(&r.key)?;
+        (r.sha256.as_deref() == Some(sha.as_str())).then_some(d)
     }
 
     pub fn needs_review_count(&self) -> usize {

@@ -83,9 +83,20 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             if state.scan.fresh {
                 state.scan.fresh = false;
                 state.configs.clear();
+                state.verdicts.clear();
             }
             state.configs.extend(reports);
             sort_and_refilter(state, keep);
+            vec![]
+        }
+        Msg::ScanJudged { job, decisions } if job == state.scan.job => {
+            for (key, sha, decision) in decisions {
+                state.verdicts.insert(key, (sha, decision));
+            }
+            vec![]
+        }
+        Msg::Policy(label) => {
+            state.policy = Some(label);
             vec![]
         }
         Msg::ScanFailed { job, message } if job == state.scan.job => {
@@ -111,6 +122,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.scan.anchor = None;
             if std::mem::take(&mut state.scan.fresh) {
                 state.configs.clear();
+                state.verdicts.clear();
             }
             let keys: std::collections::HashSet<&str> =
                 state.configs.iter().map(|c| c.key.as_str()).collect();
@@ -402,9 +414,10 @@ fn detail_max_scroll(state: &State) -> usize {
     let (_, detail) = layout::list_and_detail(layout::screen(full(state.size)).body);
     let width = detail.width.saturating_sub(2) as usize;
     let len = match state.view {
-        View::Configs => state
-            .selected_config()
-            .map(|r| views::detail::config_content(r, width).len()),
+        View::Configs => state.selected_config().map(|r| {
+            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
+            views::detail::config_content(r, judged, width).len()
+        }),
         View::Store => state
             .selected_entry()
             .map(|e| views::detail::entry_content(e, width).len()),

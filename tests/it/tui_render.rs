@@ -296,3 +296,36 @@ fn the_selected_row_is_marked_without_colour() {
         .unwrap();
     assert!(other.starts_with("│  "), "{t}");
 }
+
+/// Issue 12 item 6: the sample reviewed with `--policy`, reached by keys:
+/// the list with its verdict column and a NEEDS_AUTH config's detail (the
+/// first row), the DENIED config's detail, and the confirmation of three
+/// marked configs, one of them DENIED.
+#[test]
+fn the_policy_column_detail_and_confirmation() {
+    let theme = Theme::default();
+    for (name, keys) in [
+        ("policy_configs", ""),
+        ("policy_detail_denied", "jj"),
+        ("policy_confirm_denied", "   t"),
+    ] {
+        let mut h = Harness::new(fixtures::sample_judged());
+        h.keys(keys);
+        for (w, ht) in [(120, 35), (80, 24)] {
+            sized(&mut h, w, ht);
+            let t = text(&draw(&h.state, &theme, w, ht));
+            insta::assert_snapshot!(format!("{name}_{w}x{ht}"), t);
+        }
+    }
+}
+
+/// Without a policy the list has no verdict column and the detail pane no
+/// policy section (every snapshot above stays as it was).
+#[test]
+fn without_a_policy_no_verdicts_are_shown() {
+    let h = Harness::new(fixtures::sample());
+    let t = text(&draw(&h.state, &Theme::default(), 120, 35));
+    for word in ["ALLOWED", "NEEDS_AUTH", "DENIED", "policy", "judged by"] {
+        assert!(!t.contains(word), "{word}:\n{t}");
+    }
+}

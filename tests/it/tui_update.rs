@@ -594,3 +594,121 @@ fn too_many_directories_turns_auto_refresh_off_and_says_so() {
     assert_eq!(h.selected_path(), before);
     assert_eq!(h.state.marked.len(), 1);
 }
+
+// ---------------------------------------------------------------------------
+// Issue 12 item 6: the policy's verdicts, from the scan that made the rows.
+
+/// The verdict of the config at `path`, as the state shows it.
+fn verdict_of(h: &Harness, path: &str) -> Option<&'static str> {
+    let r = h
+        .state
+        .configs
+        .iter()
+        .find(|c| c.display_path == path)
+        .unwrap_or_else(|| panic!("no {path}"));
+    h.state.decision(r).map(|d| d.verdict.as_str())
+}
+
+#[test]
+fn each_scan_brings_the_policy_verdicts_of_its_configs() {
+    let h = Harness::new(fixtures::sample_judged());
+    assert_eq!(
+        h.state
+            .policy
+            .as_deref()
+            .map(|l| l.starts_with("/etc/ci/trust-policy.json (sha256 ")),
+        Some(true)
+    );
+    let verdicts: Vec<(&str, Option<&str>)> =
+        ORDER.iter().map(|p| (*p, verdict_of(&h, p))).collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("packages/api/goccia.toml", Some("NEEDS_AUTH")),
+            ("packages/web/goccia.json5", Some("NEEDS_AUTH")),
+            ("scripts/goccia.toml", Some("DENIED")),
+            ("tools/goccia.json", None),
+            ("goccia.json", Some("ALLOWED")),
+            ("bench/goccia.json", None),
+            ("docs/goccia.json", None),
+        ]
+    );
+    // Without a policy nothing is judged.
+    let plain = Harness::new(fixtures::sample());
+    assert_eq!(plain.state.policy, None);
+    assert!(plain.state.verdicts.is_empty());
+}
+
+#[test]
+fn a_rescan_judges_again_and_drops_what_is_no_longer_judged() {
+    let mut h = Harness::new(fixtures::sample_judged());
+    // On disk now: scripts no longer asks for ffi of any library (the
+    // policy allows what it asks), and goccia.json fails to load.
+    {
+        let mut d = h.backend.data();
+        let scripts = d.fixture.configs[3].key.clone();
+        let allowed = d.fixture.decisions[&d.fixture.configs[0].key].clone();
+        d.fixture.decisions.insert(scripts, allowed);
+        let root = &mut d.fixture.configs[0];
+        assert_eq!(root.display_path, "goccia.json");
+        root.state = ConfigState::Error;
+        root.sha256 = None;
+        root.block = None;
+    }
+    h.keys("r");
+    assert_eq!(verdict_of(&h, "scripts/goccia.toml"), Some("ALLOWED"));
+    assert_eq!(verdict_of(&h, "goccia.json"), None);
+    assert!(
+        !h.state.verdicts.contains_key(
+            &h.state
+                .configs
+                .iter()
+                .find(|c| c.display_path == "goccia.json")
+                .unwrap()
+                .key
+        )
+    );
+    // Auto-refresh and the editor rescan the same way.
+    h.backend.data().fixture.decisions.clear();
+    h.send(Msg::FilesChanged);
+    assert_eq!(verdict_of(&h, "scripts/goccia.toml"), None);
+}
+
+#[test]
+fn a_verdict_is_shown_only_beside_the_block_it_judged() {
+    let mut h = Harness::new(fixtures::sample_judged());
+    assert_eq!(verdict_of(&h, "scripts/goccia.toml"), Some("DENIED"));
+    // A refused commit brings the config's fresh report (another block):
+    // the verdict made on the old block is not shown beside it.
+    let i = h
+        .state
+        .configs
+        .iter()
+        .position(|c| c.display_path == "scripts/goccia.toml")
+        .unwrap();
+    h.state.configs[i].sha256 = Some("0".repeat(64));
+    assert_eq!(verdict_of(&h, "scripts/goccia.toml"), None);
+}
+
+#[test]
+fn the_confirmation_carries_what_the_policy_says() {
+    let mut h = Harness::new(fixtures::sample_judged());
+    // Mark api (NEEDS_AUTH), web (NEEDS_AUTH), scripts (DENIED); trust.
+    h.keys("   t");
+    let Mode::Confirm(c) = &h.state.mode else {
+        panic!("{:?}", h.state.mode)
+    };
+    let p = c.policy.as_ref().expect("the policy's word");
+    assert_eq!(Some(&p.label), h.state.policy.as_ref());
+    let mut verdicts: Vec<&str> = p.decisions.values().map(|d| d.verdict.as_str()).collect();
+    verdicts.sort();
+    assert_eq!(verdicts, ["DENIED", "NEEDS_AUTH", "NEEDS_AUTH"]);
+    // The person still decides: y trusts all three.
+    h.keys("y");
+    let calls = h.backend.data().calls.clone();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(
+        calls[0].starts_with("trust ") && calls[0].contains("scripts/goccia.toml"),
+        "{calls:?}"
+    );
+}

@@ -181,6 +181,31 @@ pub struct OperationDecision {
 }
 
 impl OperationDecision {
+    /// The request as `trust --policy` and `scan --policy` print it (and the
+    /// TUI shows it): `<kind> <scope>[ -> <path judged>]: <risk> <class>
+    /// <verdict> — <reason>`. The judged path is shown when it is not the
+    /// scope as written: a `node_modules` directory, or a scope whose links
+    /// lead elsewhere; the class is `-` for a request that names no path.
+    pub fn line(&self) -> String {
+        let scope = self.operation.scope.as_deref().unwrap_or("(unscoped)");
+        let judged = self
+            .decision
+            .target
+            .as_ref()
+            .map(|t| t.canonical.as_deref().unwrap_or(&t.lexical))
+            .filter(|t| *t != scope)
+            .map(|t| format!(" -> {t}"))
+            .unwrap_or_default();
+        let class = self.decision.classification.map_or("-", |c| c.as_str());
+        format!(
+            "{} {scope}{judged}: {} {class} {} \u{2014} {}",
+            self.operation.kind.name(),
+            self.decision.risk,
+            self.decision.verdict.as_str(),
+            self.decision.reason
+        )
+    }
+
     #[cfg(test)]
     pub fn class(&self) -> Option<Class> {
         self.decision.classification

@@ -63,11 +63,17 @@ pub fn scan_walk(
 /// then incomplete), so a superseded scan does not compete with its
 /// successor for the cores. Returns the walk, whose `keys` are the configs
 /// reported.
+///
+/// `on_loaded` gets each config's report and the snapshot it was made from
+/// (when the config loads) just before the report is sent, so a caller can
+/// judge the config from the very read that is shown (the TUI's policy
+/// verdicts) without reading it again.
 pub fn scan_streaming(
     paths: &[String],
     env: &Env,
     store: &Store,
     on_event: &(dyn Fn(ScanEvent) + Sync),
+    on_loaded: &(dyn Fn(&ConfigReport, &ConfigSnapshot) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Discovery, DiscoverError> {
     let progress = |p: WalkProgress| {
@@ -79,7 +85,11 @@ pub fn scan_streaming(
     let found = discover_paths(paths, env, &progress, stop)?;
     found.keys.par_iter().for_each(|key| {
         if !stop() {
-            on_event(ScanEvent::Found(Box::new(report_for(key, env, store))));
+            let (report, snapshot) = report_and_snapshot(key, env, store);
+            if let Some(s) = &snapshot {
+                on_loaded(&report, s);
+            }
+            on_event(ScanEvent::Found(Box::new(report)));
         }
     });
     Ok(found)

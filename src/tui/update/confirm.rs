@@ -52,6 +52,17 @@ fn chosen_configs(state: &State) -> Vec<&ConfigReport> {
 }
 
 fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'static str)>) {
+    // What the policy says of the configs to trust, as the list shows it.
+    let policy = match (&pending, &state.policy) {
+        (Pending::Trust(reports), Some(label)) => Some(crate::tui::state::PolicyShown {
+            label: label.clone(),
+            decisions: reports
+                .iter()
+                .filter_map(|r| state.decision(r).map(|d| (r.key.clone(), d.clone())))
+                .collect(),
+        }),
+        _ => None,
+    };
     if pending.is_empty() {
         let why = skipped
             .first()
@@ -67,6 +78,7 @@ fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'sta
     state.mode = Mode::Confirm(Confirmation {
         pending,
         skipped,
+        policy,
         scroll: 0,
         busy: false,
     });

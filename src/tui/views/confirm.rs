@@ -6,11 +6,12 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+use crate::core::policy::Verdict;
 use crate::core::review::report::ConfigState;
 use crate::tui::msg::{Pending, Removal};
-use crate::tui::state::Confirmation;
+use crate::tui::state::{Confirmation, PolicyShown};
 use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::lines_with_destinations;
+use crate::tui::views::detail::{decision_lines, lines_with_destinations, verdict_role};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, layout, render_scrolled};
 
@@ -46,7 +47,10 @@ pub fn title(c: &Confirmation) -> String {
         return " Writing the store… ".to_string();
     }
     match &c.pending {
-        Pending::Trust(_) => format!(" Trust {n} {}? ", plural(n)),
+        Pending::Trust(_) => match c.policy.as_ref().map(denied) {
+            Some(d) if d > 0 => format!(" Trust {n} {}? {d} DENIED by the policy ", plural(n)),
+            _ => format!(" Trust {n} {}? ", plural(n)),
+        },
         Pending::Untrust(_) => format!(" Untrust {n} {}? ", plural(n)),
         Pending::Prune(_) => format!(
             " Prune {n} missing entr{}? ",
@@ -55,10 +59,68 @@ pub fn title(c: &Confirmation) -> String {
     }
 }
 
+/// How many configs to trust the policy DENIES.
+fn denied(p: &PolicyShown) -> usize {
+    p.decisions
+        .values()
+        .filter(|d| d.verdict == Verdict::Denied)
+        .count()
+}
+
+/// `it` or `them`, `is` or `are`.
+fn them(n: usize) -> (&'static str, &'static str) {
+    if n == 1 {
+        ("it", "is")
+    } else {
+        ("them", "are")
+    }
+}
+
+/// What the policy says of the configs to trust, first, so it is seen
+/// before `y`: the person decides, but trusting what CI would refuse (or
+/// leave to a person) is said in so many words.
+fn policy_warnings(p: &PolicyShown, total: usize) -> Vec<RLine> {
+    let mut out = Vec::new();
+    let count = |v: Verdict| p.decisions.values().filter(|d| d.verdict == v).count();
+    let (denied, needs) = (count(Verdict::Denied), count(Verdict::NeedsAuth));
+    let unjudged = total - p.decisions.len();
+    if denied > 0 {
+        let (it, is) = them(denied);
+        out.push(vec![ours(
+            Role::Error,
+            format!(
+                "⚠ {denied} of these {is} DENIED by the policy: trust --yes --policy would refuse {it}; y trusts {it} anyway, on your judgement alone."
+            ),
+        )]);
+    }
+    if needs > 0 {
+        let (it, is) = them(needs);
+        out.push(vec![ours(
+            Role::Changed,
+            format!(
+                "{needs} of these {is} NEEDS_AUTH under the policy: CI leaves {it} to a person; y is that authorization."
+            ),
+        )]);
+    }
+    if unjudged > 0 {
+        out.push(vec![ours(
+            Role::Changed,
+            format!("{unjudged} of these not judged by the policy yet (r rescans)."),
+        )]);
+    }
+    if !out.is_empty() {
+        out.push(vec![]);
+    }
+    out
+}
+
 pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
     let mut out: Vec<RLine> = Vec::new();
     match &c.pending {
         Pending::Trust(reports) => {
+            if let Some(p) = &c.policy {
+                out.extend(policy_warnings(p, reports.len()));
+            }
             out.push(vec![ours(
                 Role::Muted,
                 "These entries will be recorded in the trust store:",
@@ -70,10 +132,18 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 } else {
                     "(new)"
                 };
-                out.push(vec![
+                let mut head = vec![
                     untrusted(Role::Title, &r.display_path),
                     ours(Role::Changed, format!(" {tag}")),
-                ]);
+                ];
+                let decision = c.policy.as_ref().and_then(|p| p.decisions.get(&r.key));
+                if let Some(d) = decision {
+                    head.push(ours(
+                        verdict_role(d.verdict),
+                        format!("  {}", d.verdict.as_str()),
+                    ));
+                }
+                out.push(head);
                 out.push(vec![
                     ours(Role::Muted, "  key      "),
                     untrusted(Role::Normal, &r.key),
@@ -83,6 +153,17 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                     untrusted(Role::Normal, r.sha256.as_deref().unwrap_or("?")),
                 ]);
                 out.extend(lines_with_destinations(&r.lines, &r.targets));
+                // Why the policy would not trust it, request by request.
+                if let Some(d) = decision {
+                    out.extend(decision_lines(d, &[Verdict::Denied, Verdict::NeedsAuth]));
+                }
+                out.push(vec![]);
+            }
+            if let Some(p) = &c.policy {
+                out.push(vec![
+                    ours(Role::Muted, "Judged by policy "),
+                    untrusted(Role::Muted, &p.label),
+                ]);
                 out.push(vec![]);
             }
         }

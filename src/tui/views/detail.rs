@@ -2,6 +2,7 @@
 //! entry, as role-tagged lines (measurable by `update` for scrolling).
 
 use crate::core::config::format_of;
+use crate::core::policy::{ConfigDecision, Verdict};
 use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
@@ -76,6 +77,77 @@ pub fn entry_marker(status: &EntryStatus) -> (&'static str, Role) {
     }
 }
 
+/// A verdict's style: what CI would trust, leave to a person, refuse.
+pub fn verdict_role(v: Verdict) -> Role {
+    match v {
+        Verdict::Allowed => Role::Trusted,
+        Verdict::NeedsAuth => Role::Changed,
+        Verdict::Denied => Role::Error,
+    }
+}
+
+/// A verdict's glyph, so it reads without colour.
+pub fn verdict_glyph(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Allowed => "✓",
+        Verdict::NeedsAuth => "?",
+        Verdict::Denied => "✗",
+    }
+}
+
+/// What CI's `trust --yes --policy` would do with a config of `verdict`.
+pub fn verdict_meaning(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Allowed => "trust --yes --policy would trust it",
+        Verdict::NeedsAuth => "trust --yes --policy would leave it to a person",
+        Verdict::Denied => "trust --yes --policy would refuse it",
+    }
+}
+
+/// Each request's decision, one line each, as `trust --policy` prints it
+/// (`<kind> <scope>[ -> <path judged>]: <risk> <class> <verdict> —
+/// <reason>`), behind the verdict's glyph; `only` keeps those of these
+/// verdicts (all when empty).
+pub fn decision_lines(d: &ConfigDecision, only: &[Verdict]) -> Vec<RLine> {
+    d.operations
+        .iter()
+        .filter(|o| only.is_empty() || only.contains(&o.decision.verdict))
+        .map(|o| {
+            let role = verdict_role(o.decision.verdict);
+            vec![
+                ours(role, format!("  {} ", verdict_glyph(o.decision.verdict))),
+                untrusted(role, &o.line()),
+            ]
+        })
+        .collect()
+}
+
+/// The policy's part of the detail pane: the config's verdict and what CI
+/// would do with it, then every request's verdict with its reason.
+fn policy_lines(r: &ConfigReport, decision: Option<&ConfigDecision>) -> Vec<RLine> {
+    let Some(d) = decision else {
+        let why = match r.state {
+            ConfigState::Error => "not judged: the config does not load",
+            ConfigState::NoRequest => "not judged: it asks for nothing to trust",
+            // A report replaced by a refused commit's fresh one: the
+            // rescan that follows judges it.
+            _ => "not judged yet (r rescans)",
+        };
+        return vec![vec![
+            ours(Role::Muted, format!("{:<9}", "policy")),
+            ours(Role::Muted, why),
+        ]];
+    };
+    let role = verdict_role(d.verdict);
+    let mut out = vec![vec![
+        ours(Role::Muted, format!("{:<9}", "policy")),
+        ours(role, d.verdict.as_str()),
+        ours(Role::Muted, format!(": {}", verdict_meaning(d.verdict))),
+    ]];
+    out.extend(decision_lines(d, &[]));
+    out
+}
+
 fn field(name: &str, value: &str, role: Role) -> RLine {
     vec![
         ours(Role::Muted, format!("{name:<9}")),
@@ -132,12 +204,23 @@ fn request_lines(r: &ConfigReport, width: usize) -> Vec<RLine> {
     lines_with_destinations(&r.lines, &r.targets)
 }
 
-pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
+/// The detail pane of a config; with a policy (`judged` holds its label
+/// and the decision on this config, if it was judged), the verdicts come
+/// right after the requests they judge.
+pub fn config_content(
+    r: &ConfigReport,
+    judged: Option<(&str, Option<&ConfigDecision>)>,
+    width: usize,
+) -> Vec<RLine> {
     // The requests first (issue 12): at 80x24 they are what a reviewer
     // needs to see without scrolling; the header fields follow.
     let mut out = Vec::new();
     if !r.lines.is_empty() {
         out.extend(request_lines(r, width));
+        out.push(vec![]);
+    }
+    if let Some((_, decision)) = judged {
+        out.extend(policy_lines(r, decision));
         out.push(vec![]);
     }
     // Likewise an error: it is what the row is about.
@@ -180,6 +263,12 @@ pub fn config_content(r: &ConfigReport, width: usize) -> Vec<RLine> {
             }
         }
         None => out.push(field("trusted", "never", Role::Muted)),
+    }
+    if let Some((label, _)) = judged {
+        out.push(vec![
+            ours(Role::Muted, "judged by "),
+            untrusted(Role::Normal, label),
+        ]);
     }
     if let Some(s) = &r.stored
         && !s.targets.is_empty()
@@ -274,7 +363,7 @@ mod tests {
 
     #[test]
     fn the_detail_pane_shows_where_a_scope_leads() {
-        let lines = config_content(&linked(), 120);
+        let lines = config_content(&linked(), None, 120);
         assert_stands_out(destination_line(&lines));
     }
 
@@ -283,6 +372,7 @@ mod tests {
         let c = Confirmation {
             pending: Pending::Trust(vec![linked()]),
             skipped: Vec::new(),
+            policy: None,
             scroll: 0,
             busy: false,
         };

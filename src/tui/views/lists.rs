@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use crate::sanitize::clean;
 use crate::tui::state::{Cursor, State, visible_offset};
 use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::{self, entry_marker, state_marker, state_role};
+use crate::tui::views::detail::{self, entry_marker, state_marker, state_role, verdict_role};
 use crate::tui::views::{boxed, layout, render_scrolled};
 
 /// Rows `[first, last)` of a list of `len` drawn in `rows` rows.
@@ -78,10 +78,18 @@ fn pad(s: &str, w: usize) -> String {
 }
 
 /// The width of the path column: the widest path in the window, so the
-/// summaries line up, but leaving the mark (2), the state column and 14
-/// columns of summary on narrow screens.
-fn path_column<'a>(paths: impl Iterator<Item = &'a str>, width: u16, state_w: usize) -> usize {
-    let cap = (width as usize).saturating_sub(2 + state_w + 14).max(8);
+/// summaries line up, but leaving the mark (2), the state column (and the
+/// verdict column, within `state_w`) and `summary_min` columns of summary
+/// on narrow screens.
+fn path_column<'a>(
+    paths: impl Iterator<Item = &'a str>,
+    width: u16,
+    state_w: usize,
+    summary_min: usize,
+) -> usize {
+    let cap = (width as usize)
+        .saturating_sub(2 + state_w + summary_min)
+        .max(8);
     paths
         .map(|p| Span::raw(clean(p)).width())
         .max()
@@ -127,6 +135,8 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
 
     let rows = inner.height as usize;
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
+    // With a policy, its verdict on each config: `NEEDS_AUTH` and a space.
+    let verdict_w = if state.policy.is_some() { 11 } else { 0 };
     // From every row the filter lets through, not the window: the summary
     // column stays put as the list scrolls.
     let path_w = path_column(
@@ -135,15 +145,17 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
             .iter()
             .map(|&i| row_path(state, &state.configs[i].display_path)),
         inner.width,
-        16,
+        16 + verdict_w,
+        // With a verdict to show, the path before the summary's detail.
+        if verdict_w > 0 { 10 } else { 14 },
     );
-    let summary_w = (inner.width as usize).saturating_sub(2 + 16 + path_w + 2);
+    let summary_w = (inner.width as usize).saturating_sub(2 + 16 + verdict_w + path_w + 2);
     let lines: Vec<Line> = state.visible[first..last]
         .iter()
         .enumerate()
         .map(|(i, &idx)| {
             let r = &state.configs[idx];
-            let spans = vec![
+            let mut spans = vec![
                 mark(
                     state.marked.contains(&r.key),
                     first + i == state.cursor.selected,
@@ -153,6 +165,19 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                     format!("{:<16}", state_marker(r.state)),
                     theme.style(state_role(r.state)),
                 ),
+            ];
+            if verdict_w > 0 {
+                // `-`: not judged (asks for nothing, or does not load).
+                let (text, role) = match state.decision(r) {
+                    Some(d) => (d.verdict.as_str(), verdict_role(d.verdict)),
+                    None => ("-", Role::Muted),
+                };
+                spans.push(Span::styled(
+                    format!("{text:<verdict_w$}"),
+                    theme.style(role),
+                ));
+            }
+            spans.extend([
                 Span::styled(
                     pad(&clean(row_path(state, &r.display_path)), path_w),
                     Style::default(),
@@ -177,7 +202,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                         },
                     ),
                 ),
-            ];
+            ]);
             row(spans, first + i == state.cursor.selected, theme)
         })
         .collect();
@@ -195,7 +220,10 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
 
     let content = state
         .selected_config()
-        .map(|r| detail::config_content(r, detail_area.width.saturating_sub(2) as usize))
+        .map(|r| {
+            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
+            detail::config_content(r, judged, detail_area.width.saturating_sub(2) as usize)
+        })
         .unwrap_or_default();
     render_scrolled(
         &content,
@@ -226,6 +254,7 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
         store.entries.iter().map(|e| e.display_path.as_str()),
         inner.width,
         13,
+        14,
     );
     let summary_w = (inner.width as usize).saturating_sub(2 + 13 + path_w + 2);
     let lines: Vec<Line> = store.entries[first..last]
