@@ -1026,3 +1026,154 @@ fn no_watch_turns_auto_refresh_off() {
     t.wait_for("2 requests", WAIT);
     r.quit(&t);
 }
+
+// ---------------------------------------------------------------------------
+// Issue 12 item 6: `--policy FILE [PATH]`, the real binary and a real policy.
+
+/// The CI operator's policy of README's worked example: the tree is the
+/// workspace, the network needs a person, home and `~/.ssh` are denied.
+const CI_POLICY: &str = r#"{
+  "approved_workspaces": ["."],
+  "system_read_only_roots": ["/usr", "/etc"],
+  "personal_data_roots": ["~"],
+  "denied_roots": ["~/.ssh"],
+  "grants": {"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow", "EXTERNAL_EFFECT": "needs_auth", "DESTRUCTIVE": "deny"},
+  "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE", "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"}
+}"#;
+
+impl Repo {
+    /// A policy file outside the repository (beside it), writable by its
+    /// owner alone, as `--policy` wants it.
+    fn policy(&self, name: &str, text: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = self.home.parent().unwrap().join("ci");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        path
+    }
+
+    /// `app` reads inside the tree, `tools` reads `./vendor`, a link to
+    /// `~/.ssh`; `web` and `api` ask for hosts.
+    fn judged_configs(&self) {
+        let ssh = self.home.join(".ssh");
+        std::fs::create_dir_all(&ssh).unwrap();
+        std::fs::create_dir_all(self.repo.join("tools")).unwrap();
+        std::os::unix::fs::symlink(&ssh, self.repo.join("tools/vendor")).unwrap();
+        self.write(
+            "app/goccia.json",
+            r#"{"permissions": {"allow-read": ["./data"]}}"#,
+        );
+        self.write(
+            "tools/goccia.json5",
+            "{ permissions: { 'allow-read': ['./vendor'] } }\n",
+        );
+    }
+}
+
+#[test]
+fn real_binary_shows_the_policy_verdicts_and_judges_again_on_refresh() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.judged_configs();
+    let policy = r.policy("policy.json", CI_POLICY);
+    let t = r.open_small("policy", "", &format!("--policy {}", policy.display()));
+    // The verdict column: what CI's `trust --yes --policy` would do.
+    let screen = t.wait_for("DENIED", WAIT);
+    for (path, verdict) in [
+        ("api/goccia.json", "NEEDS_AUTH"),
+        ("app/goccia.json", "ALLOWED"),
+        ("tools/goccia.json5", "DENIED"),
+        ("web/goccia.toml", "NEEDS_AUTH"),
+        ("broken/goccia.json", " - "),
+    ] {
+        assert!(
+            small_row(&screen, path).contains(verdict),
+            "{path} {verdict}:\n{screen}"
+        );
+    }
+    // The detail pane of `tools`: the verdict, then the request's decision
+    // with its reason, as `trust --policy` prints it.
+    t.send_keys(&["j", "j"]);
+    let screen = t.wait_for_all(
+        &["row 3 of 5", "policy   DENIED", "R0 DENIED_ROOT DENIED"],
+        WAIT,
+    );
+    assert!(screen.contains("✗ allow-read "), "{screen}");
+    let cli = r.cli(&["scan", "--policy", policy.to_str().unwrap(), "."]);
+    let cli = String::from_utf8_lossy(&cli.stdout);
+    assert!(
+        cli.contains("tools/goccia.json5: DENIED")
+            && cli.contains("R0 DENIED_ROOT DENIED — target classified DENIED_ROOT"),
+        "{cli}"
+    );
+    // The confirmation says so before y; cancelling writes nothing.
+    t.send_keys(&["t"]);
+    let screen = t.wait_for("1 DENIED by the policy", WAIT);
+    assert!(
+        screen.contains("⚠ 1 of these is DENIED by the policy"),
+        "{screen}"
+    );
+    t.send_keys(&["n"]);
+    t.wait_for("Cancelled; nothing was written", WAIT);
+    // An edit from outside is judged again without r: `tools` now reads
+    // inside the tree.
+    r.write(
+        "tools/goccia.json5",
+        "{ permissions: { 'allow-read': ['./src'] } }\n",
+    );
+    let screen = t.wait_until("tools judged again", WAIT, |s| {
+        s.lines()
+            .any(|l| l.contains(" tools/goccia.json5 ") && l.contains("ALLOWED"))
+    });
+    assert!(screen.contains("policy   ALLOWED"), "{screen}");
+    r.quit(&t);
+}
+
+#[test]
+fn a_policy_that_cannot_be_used_is_refused_before_the_tui_opens() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let malformed = r.policy("malformed.json", "{\"grants\": ");
+    let broad = r.policy("broad.json", &CI_POLICY.replace(r#"["."]"#, r#"["/"]"#));
+    // Inside the tree under review, not pinned.
+    r.write("ci-policy.json", CI_POLICY);
+    let inside = r.repo.join("ci-policy.json");
+    let t = Tmux::start("policy-refused");
+    t.wait_for("$", WAIT);
+    for (i, policy) in [&malformed, &broad, &inside].iter().enumerate() {
+        // What `scan --policy` says of it, word for word, and its exit.
+        let scan = r.cli(&["scan", "--policy", policy.to_str().unwrap(), "."]);
+        assert_eq!(scan.status.code(), Some(2), "{scan:?}");
+        let said = String::from_utf8_lossy(&scan.stderr).trim().to_string();
+        assert!(said.starts_with("Error: "), "{said}");
+        t.run(&format!(
+            "clear; cd {} && HOME={} {} {} --policy {} .; echo \"run {i} exited $?\"",
+            r.repo.display(),
+            r.home.display(),
+            Repo::exe(),
+            r.store_arg(),
+            policy.display(),
+        ));
+        t.wait_for(&format!("run {i} exited 2"), WAIT);
+        assert!(!t.alternate_on(), "the TUI never opened");
+        // The error as the terminal shows it, wrapped lines joined.
+        let screen = t.tmux(&["capture-pane", "-p", "-J", "-t", "0"]);
+        assert!(screen.contains(&said), "{said}\n{screen}");
+    }
+    // Piped, `goccia-trust --policy FILE PATH` is `scan --policy FILE PATH`.
+    let good = r.policy("policy.json", CI_POLICY);
+    let piped = r.cli(&["--policy", good.to_str().unwrap(), "."]);
+    let scan = r.cli(&["scan", "--policy", good.to_str().unwrap(), "."]);
+    assert_eq!(piped.stdout, scan.stdout);
+    assert_eq!(piped.status.code(), scan.status.code());
+    assert!(
+        String::from_utf8_lossy(&piped.stdout).starts_with("Policy: "),
+        "{piped:?}"
+    );
+}
