@@ -10,7 +10,9 @@ use crate::core::paths::pascal_trim;
 /// Review, trust and audit GocciaScript config permission requests.
 ///
 /// Without a subcommand, opens the interactive review of PATH (default `.`)
-/// when stdin and stdout are terminals, and otherwise prints `scan PATH`.
+/// when stdin and stdout are terminals, and otherwise prints `scan PATH`;
+/// `--policy FILE [--policy-sha256 HEX]` adds each config's verdict under
+/// that policy, as `trust --yes --policy` would judge it.
 /// GocciaScript's spellings also work: `--trust PATH`, `--untrust PATH`,
 /// `--list-trusted`, `--yes`.
 #[derive(Debug, Parser)]
