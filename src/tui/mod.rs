@@ -164,8 +164,19 @@ fn event_loop(
         runner.spawn(effect);
     }
     let mut last_tick = Instant::now();
+    // Where the review stopped, for the next run on this tree; on this
+    // thread, so it is written before the process ends. A failure is not
+    // worth keeping the user in the TUI for: the viewed marks were saved
+    // as they were made.
+    let save_session = |state: &State| {
+        if state.tree.is_some() {
+            let _ = backend.save_progress(&state.progress_to_save());
+        }
+    };
     loop {
         if let Some(sig) = signals.caught() {
+            // A closed terminal or a `kill` ends the review as `q` does.
+            save_session(&state);
             return Ok(Ending::Signal(sig));
         }
         terminal.draw(|frame| views::view(&state, theme, frame))?;
@@ -214,13 +225,7 @@ fn event_loop(
             }
         }
         if state.quit {
-            // Where the review stopped, for the next run on this tree; on
-            // this thread, so it is written before the process ends. A
-            // failure is not worth keeping the user in the TUI for: the
-            // viewed marks were saved as they were made.
-            if state.tree.is_some() {
-                let _ = backend.save_progress(&state.progress_to_save());
-            }
+            save_session(&state);
             return Ok(Ending::Quit);
         }
     }

@@ -1177,3 +1177,33 @@ fn a_policy_that_cannot_be_used_is_refused_before_the_tui_opens() {
         "{piped:?}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Where the review stopped survives a closed terminal or a `kill`, not only q.
+
+#[test]
+fn the_session_is_saved_on_sigterm_and_sighup() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    for (sig, name, row) in [(libc::SIGTERM, "term", 3), (libc::SIGHUP, "hup", 4)] {
+        let t = r.open_small(&format!("session-{name}"), "", "");
+        // Walk down to the row from the top (the last run resumed
+        // elsewhere), then end the process from outside.
+        t.send_keys(&["g"]);
+        t.wait_for("row 1 of 5", WAIT);
+        for _ in 1..row {
+            t.send_keys(&["j"]);
+        }
+        t.wait_for(&format!("row {row} of 5"), WAIT);
+        let pid = pane_child(&t);
+        assert_eq!(unsafe { libc::kill(pid, sig) }, 0);
+        t.wait_for(&format!("goccia-trust exited {}", 128 + sig), WAIT);
+        drop(t);
+        // Reopened on the same tree, the review resumes on that row.
+        let t = r.open_small(&format!("session-{name}-again"), "", "");
+        t.wait_for(&format!("row {row} of 5"), WAIT);
+        r.quit(&t);
+    }
+}
