@@ -34,6 +34,14 @@ pub struct InspectData {
     pub error: Option<String>,
 }
 
+/// One config read again by [`TuiBackend::rescan_configs`].
+#[derive(Debug, Clone)]
+pub struct Rescanned {
+    pub report: ConfigReport,
+    /// The policy's decision, made from the same read, when judged.
+    pub decision: Option<ConfigDecision>,
+}
+
 /// A commit that went through.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitOutcome {
@@ -122,12 +130,28 @@ pub trait TuiBackend: Send + Sync + 'static {
     }
 
     /// Watches `dirs` (replacing any earlier watch) and calls `on_change`,
-    /// debounced, when something in them is created, written, renamed or
-    /// removed. `Err` says why nothing is watched (too many directories,
-    /// watching off, the system refused). Off by default.
-    fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
+    /// debounced, with the paths created, written, renamed or removed in
+    /// them (an empty list when the system could not say which). `Err` says
+    /// why nothing is watched (too many directories, watching off, the
+    /// system refused). Off by default.
+    fn watch(
+        &self,
+        dirs: &[String],
+        on_change: Box<dyn Fn(Vec<String>) + Send>,
+    ) -> Result<(), String> {
         let _ = (dirs, on_change);
         Err("off".to_string())
+    }
+
+    /// The configs of `keys` read again, each against the store as it is
+    /// now and with the policy's decision on it (as a scan reports and
+    /// judges it), for a refresh that concerns only them (`e`, an edit of a
+    /// config file). `None` when that is not enough: a key is no longer a
+    /// regular file (the tree must be walked again), or the backend cannot
+    /// read one config alone (the default).
+    fn rescan_configs(&self, keys: &[String]) -> Option<Vec<Rescanned>> {
+        let _ = keys;
+        None
     }
 
     /// The policy the review is judged by (`--policy`), named as every

@@ -17,14 +17,14 @@ use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::listing::list_entries;
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
-use crate::core::review::scan::scan_streaming;
+use crate::core::review::scan::{report_and_snapshot, scan_streaming};
 use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,
 };
 use crate::tui::backend::{
-    CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
+    CommitError, CommitOutcome, InspectData, Rescanned, ScanEvent, SourceFile, TuiBackend,
 };
 
 pub struct CoreBackend {
@@ -118,7 +118,11 @@ fn changed_names(current: &[ConfigReport]) -> String {
 }
 
 impl TuiBackend for CoreBackend {
-    fn watch(&self, dirs: &[String], on_change: Box<dyn Fn() + Send>) -> Result<(), String> {
+    fn watch(
+        &self,
+        dirs: &[String],
+        on_change: Box<dyn Fn(Vec<String>) + Send>,
+    ) -> Result<(), String> {
         use notify::{EventKind, RecursiveMode, Watcher};
         let mut slot = self.watcher.lock().unwrap_or_else(|e| e.into_inner());
         *slot = None;
@@ -130,11 +134,15 @@ impl TuiBackend for CoreBackend {
         }
         // Events go to a debouncing thread, which calls back once things
         // have been quiet for DEBOUNCE; it ends with the watcher.
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<String>>();
         std::thread::spawn(move || {
-            while rx.recv().is_ok() {
-                while rx.recv_timeout(DEBOUNCE).is_ok() {}
-                on_change();
+            while let Ok(mut paths) = rx.recv() {
+                while let Ok(more) = rx.recv_timeout(DEBOUNCE) {
+                    paths.extend(more);
+                }
+                paths.sort();
+                paths.dedup();
+                on_change(paths);
             }
         });
         let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
@@ -148,7 +156,14 @@ impl TuiBackend for CoreBackend {
                     EventKind::Modify(notify::event::ModifyKind::Metadata(_))
                 )
             {
-                let _ = tx.send(());
+                // A path that is not UTF-8 cannot be matched to a config:
+                // an empty list then asks for a full rescan.
+                let paths: Option<Vec<String>> = ev
+                    .paths
+                    .iter()
+                    .map(|p| p.to_str().map(str::to_owned))
+                    .collect();
+                let _ = tx.send(paths.unwrap_or_default());
             }
         })
         .map_err(|e| e.to_string())?;
@@ -183,6 +198,28 @@ impl TuiBackend for CoreBackend {
                 "no state directory (set HOME or XDG_STATE_HOME); review progress not saved".into(),
             ),
         }
+    }
+
+    fn rescan_configs(&self, keys: &[String]) -> Option<Vec<Rescanned>> {
+        let store = self.store_for_reading();
+        keys.iter()
+            .map(|key| {
+                // Gone, or replaced by a directory: only a walk can say what
+                // the effective config there is now.
+                if !std::fs::symlink_metadata(key).is_ok_and(|m| m.is_file()) {
+                    return None;
+                }
+                let (report, snapshot) =
+                    report_and_snapshot(&TrustKey(key.clone()), &self.env, &store);
+                let decision = match (&self.policy, snapshot) {
+                    (Some((policy, _)), Some(s)) if s.requests_grants() => {
+                        Some(decide(policy, &s, &self.env))
+                    }
+                    _ => None,
+                };
+                Some(Rescanned { report, decision })
+            })
+            .collect()
     }
 
     fn policy_label(&self) -> Option<String> {

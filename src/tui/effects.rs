@@ -48,8 +48,8 @@ impl Runner {
             let tx = self.tx.clone();
             std::thread::spawn(move || {
                 let changed = tx.clone();
-                let on_change = Box::new(move || {
-                    let _ = changed.send(Event::Msg(Msg::FilesChanged));
+                let on_change = Box::new(move |paths| {
+                    let _ = changed.send(Event::Msg(Msg::FilesChanged(paths)));
                 });
                 if let Err(why) = backend.watch(&dirs, on_change) {
                     let _ = tx.send(Event::Msg(Msg::WatchOff(why)));
@@ -99,6 +99,9 @@ pub fn execute(
             }
             scan(backend, job, &root, is_current, send)
         }
+        Effect::RescanConfigs { keys } => send(Msg::ConfigsRescanned {
+            rescanned: backend.rescan_configs(&keys),
+        }),
         Effect::LoadStore { job } => send(Msg::StoreLoaded {
             job,
             result: backend.store_entries(),

@@ -76,6 +76,22 @@ impl TuiBackend for FakeBackend {
         self.data().fixture.policy.clone()
     }
 
+    fn rescan_configs(&self, keys: &[String]) -> Option<Vec<crate::tui::backend::Rescanned>> {
+        let mut d = self.data();
+        d.calls.push(format!("rescan {keys:?}"));
+        keys.iter()
+            .map(|k| {
+                let report = d.fixture.configs.iter().find(|c| &c.key == k)?.clone();
+                let decision = d
+                    .fixture
+                    .policy
+                    .as_ref()
+                    .and_then(|_| d.fixture.decisions.get(k).cloned());
+                Some(crate::tui::backend::Rescanned { report, decision })
+            })
+            .collect()
+    }
+
     fn take_decision(&self, report: &ConfigReport) -> Option<crate::core::policy::ConfigDecision> {
         let d = self.data();
         d.fixture.policy.as_ref()?;

@@ -218,9 +218,9 @@ fn event_loop(
                 runner.spawn(effect);
             }
         }
-        if let Some(path) = state.edit.take() {
-            let result = edit_in_editor(terminal, &path)?;
-            for effect in update::update(&mut state, Msg::Edited(result)) {
+        if let Some(key) = state.edit.take() {
+            let result = edit_in_editor(terminal, &key)?;
+            for effect in update::update(&mut state, Msg::Edited { key, result }) {
                 runner.spawn(effect);
             }
         }

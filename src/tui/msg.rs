@@ -61,12 +61,22 @@ pub enum Msg {
         tree: String,
         problem: Option<String>,
     },
-    /// A watched config, extends file or linked scope changed on disk.
-    FilesChanged,
+    /// Something changed on disk in a watched directory: these paths (none
+    /// when the system could not say which).
+    FilesChanged(Vec<String>),
+    /// Configs read again alone (`Effect::RescanConfigs`); `None` asks for
+    /// a full rescan.
+    ConfigsRescanned {
+        rescanned: Option<Vec<crate::tui::backend::Rescanned>>,
+    },
     /// Nothing is watched, and why (`too many directories`, ...).
     WatchOff(String),
-    /// The editor `e` opened has returned: `Err` says why it failed.
-    Edited(Result<(), String>),
+    /// The editor `e` opened on the config `key` has returned: `Err` says
+    /// why it failed.
+    Edited {
+        key: String,
+        result: Result<(), String>,
+    },
     /// Saving the review progress failed.
     ProgressNotSaved(String),
     Inspected {
@@ -137,6 +147,10 @@ pub enum Effect {
     },
     LoadStore {
         job: u64,
+    },
+    /// Read these configs again, alone (an edit concerns only them).
+    RescanConfigs {
+        keys: Vec<String>,
     },
     Inspect {
         key: String,

@@ -176,12 +176,52 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             vec![]
         }
-        Msg::FilesChanged => {
+        Msg::FilesChanged(paths) => {
             // A scan in progress will see the change, or the next one will.
             if state.scan.running {
                 return vec![];
             }
-            rescan(state)
+            match changed_configs(state, &paths) {
+                Some(keys) if keys.is_empty() => vec![],
+                Some(keys) => vec![Effect::RescanConfigs { keys }],
+                None => rescan(state),
+            }
+        }
+        Msg::ConfigsRescanned { rescanned } => {
+            let Some(rescanned) = rescanned else {
+                return rescan(state);
+            };
+            let keep = selected_key(state);
+            for r in rescanned {
+                match &r.decision {
+                    Some(d) => {
+                        let sha = r.report.sha256.clone().unwrap_or_default();
+                        state
+                            .verdicts
+                            .insert(r.report.key.clone(), (sha, d.clone()));
+                    }
+                    None => {
+                        state.verdicts.remove(&r.report.key);
+                    }
+                }
+                match state.configs.iter_mut().find(|c| c.key == r.report.key) {
+                    Some(slot) => *slot = r.report,
+                    None => state.configs.push(r.report),
+                }
+            }
+            sort_and_refilter(state, keep);
+            // The store view's states, and the watches (a new extends file
+            // or scope), follow the edit.
+            let job = state.next_job;
+            state.next_job += 2;
+            state.store.job = job + 1;
+            state.store.loading = true;
+            vec![
+                Effect::LoadStore { job: job + 1 },
+                Effect::Watch {
+                    dirs: watch_dirs(state),
+                },
+            ]
         }
         Msg::WatchOff(why) => {
             // `off` is --no-watch; anything else the reviewer should know.
@@ -190,13 +230,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             vec![]
         }
-        Msg::Edited(result) => {
+        Msg::Edited { key, result } => {
             state.status = None;
             if let Err(why) = result {
                 set_status(state, format!("Editor: {why}"), true);
             }
-            // Show what the edit changed (the selection stays on the config).
-            rescan(state)
+            // Show what the edit changed: that config alone is read again
+            // (the selection stays on it), not the whole tree.
+            vec![Effect::RescanConfigs { keys: vec![key] }]
         }
         Msg::ProgressNotSaved(why) => {
             set_status(state, format!("Review progress not saved: {why}"), true);
@@ -474,6 +515,48 @@ pub fn watch_dirs(state: &State) -> Vec<String> {
     dirs.sort();
     dirs.dedup();
     dirs
+}
+
+/// The configs a change of `paths` concerns, when that is all it
+/// concerns: each path is a config or a file one extends (those configs
+/// are read again), or an editor's scratch file (nothing to do). `None`
+/// when anything else changed (a new config, a directory, a link, a path
+/// the system could not name): only a full rescan can tell.
+pub fn changed_configs(state: &State, paths: &[String]) -> Option<Vec<String>> {
+    if paths.is_empty() {
+        return None;
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for p in paths {
+        let concerned: Vec<&str> = state
+            .configs
+            .iter()
+            .filter(|c| c.key == *p || c.files.iter().any(|f| f == p))
+            .map(|c| c.key.as_str())
+            .collect();
+        if concerned.is_empty() {
+            if !is_editor_scratch(p) {
+                return None;
+            }
+        } else {
+            keys.extend(concerned.into_iter().map(str::to_owned));
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    Some(keys)
+}
+
+/// Files editors write beside the one being edited: vim's swap files and
+/// its `4913` write test, backups ending in `~`, Emacs's `.#` locks and
+/// `#…#` autosaves. Never a config name, so never a config.
+fn is_editor_scratch(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let swap = name.starts_with('.') && [".swp", ".swo", ".swx"].iter().any(|e| name.ends_with(e));
+    swap || name == "4913"
+        || name.ends_with('~')
+        || name.starts_with(".#")
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
 }
 
 /// `v`: mark the selected config viewed as it is now (its sha256), or

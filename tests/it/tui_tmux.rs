@@ -1207,3 +1207,45 @@ fn the_session_is_saved_on_sigterm_and_sighup() {
         r.quit(&t);
     }
 }
+
+#[test]
+fn e_reads_again_only_the_edited_config() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let editor = r.home.join("edit.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf '{\"permissions\": {\"allow-net\": [\"app.example.com\", \"edited.example.com\"]}}' > \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Without auto-refresh, another config changed meanwhile stays as it
+    // was shown until r: `e` reads the edited config alone.
+    let t = r.open_small(
+        "edit-one",
+        &format!("EDITOR={}", editor.display()),
+        "--no-watch",
+    );
+    r.write(
+        "web/goccia.toml",
+        "[permissions]\nallow-net = [\"cdn.example.net\"]\nallow-read = [\"./assets\"]\n",
+    );
+    t.send_keys(&["j"]);
+    t.wait_for("row 2 of 5", WAIT);
+    t.send_keys(&["e"]);
+    let screen = t.wait_for("allow-net: app.example.com, edited.example.com", WAIT);
+    assert!(
+        small_row(&screen, "web/goccia.toml").contains("1 request"),
+        "web was not read again:\n{screen}"
+    );
+    t.send_keys(&["r"]);
+    let screen = t.wait_until("web read again", WAIT, |s| {
+        s.lines()
+            .any(|l| l.contains(" web/goccia.toml ") && l.contains("2 requests"))
+    });
+    assert!(screen.contains("edited.example.com"), "{screen}");
+    r.quit(&t);
+}

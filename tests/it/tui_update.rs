@@ -583,7 +583,7 @@ fn too_many_directories_turns_auto_refresh_off_and_says_so() {
         .iter()
         .filter(|e| matches!(e, Effect::Scan { .. }))
         .count();
-    h.send(Msg::FilesChanged);
+    h.send(Msg::FilesChanged(vec![]));
     assert_eq!(
         h.effects
             .iter()
@@ -670,7 +670,7 @@ fn a_rescan_judges_again_and_drops_what_is_no_longer_judged() {
     );
     // Auto-refresh and the editor rescan the same way.
     h.backend.data().fixture.decisions.clear();
-    h.send(Msg::FilesChanged);
+    h.send(Msg::FilesChanged(vec![]));
     assert_eq!(verdict_of(&h, "scripts/goccia.toml"), None);
 }
 
@@ -711,4 +711,129 @@ fn the_confirmation_carries_what_the_policy_says() {
         calls[0].starts_with("trust ") && calls[0].contains("scripts/goccia.toml"),
         "{calls:?}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// `e` and auto-refresh read again only the configs a change concerns.
+
+fn count_scans(h: &Harness) -> usize {
+    h.effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Scan { .. }))
+        .count()
+}
+
+fn key_of(h: &Harness, path: &str) -> String {
+    h.state
+        .configs
+        .iter()
+        .find(|c| c.display_path == path)
+        .unwrap_or_else(|| panic!("no {path}"))
+        .key
+        .clone()
+}
+
+#[test]
+fn an_edit_reads_again_only_the_edited_config() {
+    let mut h = Harness::new(fixtures::sample());
+    h.keys("jj");
+    assert_eq!(h.selected_path(), "scripts/goccia.toml");
+    let (scripts, web) = (
+        key_of(&h, "scripts/goccia.toml"),
+        key_of(&h, "packages/web/goccia.json5"),
+    );
+    // On disk now: the edited config, and another one changed meanwhile.
+    {
+        let mut d = h.backend.data();
+        for c in d.fixture.configs.iter_mut() {
+            if c.key == scripts {
+                c.lines = vec![DiffLine::Unchanged("allow-ffi: /opt/lib.so".into())];
+            } else if c.key == web {
+                c.lines.truncate(1);
+            }
+        }
+    }
+    let scans = count_scans(&h);
+    h.send(Msg::Edited {
+        key: scripts.clone(),
+        result: Ok(()),
+    });
+    assert_eq!(count_scans(&h), scans, "no walk of the tree");
+    assert!(h.effects.contains(&Effect::RescanConfigs {
+        keys: vec![scripts.clone()]
+    }));
+    let shown = |h: &Harness, key: &str| {
+        h.state
+            .configs
+            .iter()
+            .find(|c| c.key == key)
+            .unwrap()
+            .lines
+            .len()
+    };
+    assert_eq!(
+        h.state.selected_config().unwrap().lines,
+        [DiffLine::Unchanged("allow-ffi: /opt/lib.so".into())]
+    );
+    assert_eq!(h.selected_path(), "scripts/goccia.toml", "selection kept");
+    assert_eq!(shown(&h, &web), 4, "the other config is not read again");
+    // r still reads everything.
+    h.keys("r");
+    assert_eq!(shown(&h, &web), 1);
+}
+
+#[test]
+fn a_change_on_disk_reads_again_what_it_concerns_or_walks_the_tree() {
+    let mut h = Harness::new(fixtures::sample());
+    let scripts = key_of(&h, "scripts/goccia.toml");
+    let web = key_of(&h, "packages/web/goccia.json5");
+    let base = "/home/dev/shop/base.json5".to_string();
+    let rescans = |h: &Harness| {
+        h.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::RescanConfigs { keys } => Some(keys.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    // A config and an editor's scratch file beside it: that config alone.
+    let scans = count_scans(&h);
+    h.send(Msg::FilesChanged(vec![
+        scripts.clone(),
+        "/home/dev/shop/scripts/.goccia.toml.swp".into(),
+        "/home/dev/shop/scripts/4913".into(),
+        "/home/dev/shop/scripts/goccia.toml~".into(),
+    ]));
+    assert_eq!(rescans(&h), [vec![scripts.clone()]]);
+    // A file a config extends: that config.
+    h.send(Msg::FilesChanged(vec![base]));
+    assert_eq!(rescans(&h)[1], [web.clone()]);
+    // Scratch files alone: nothing to read.
+    h.send(Msg::FilesChanged(vec![
+        "/home/dev/shop/scripts/.goccia.toml.swp".into(),
+    ]));
+    assert_eq!(rescans(&h).len(), 2);
+    assert_eq!(count_scans(&h), scans);
+    // Anything else (a new directory, an unknown file, an unnamed change):
+    // the tree is walked again.
+    for paths in [
+        vec!["/home/dev/shop/newpkg".to_string()],
+        vec![scripts.clone(), "/home/dev/shop/scripts/goccia.json".into()],
+        vec![],
+    ] {
+        let before = count_scans(&h);
+        h.send(Msg::FilesChanged(paths.clone()));
+        assert_eq!(count_scans(&h), before + 1, "{paths:?}");
+    }
+    // A config that is gone: only a walk says what is effective there now.
+    h.backend
+        .data()
+        .fixture
+        .configs
+        .retain(|c| c.key != scripts);
+    let before = count_scans(&h);
+    h.send(Msg::FilesChanged(vec![scripts.clone()]));
+    assert_eq!(count_scans(&h), before + 1);
+    assert!(h.state.configs.iter().all(|c| c.key != scripts));
 }
