@@ -129,6 +129,8 @@ pub struct StoreState {
     pub error: Option<String>,
     pub cursor: Cursor,
     pub marked: BTreeSet<String>,
+    /// The widest entry path, as drawn; set when the entries load.
+    pub path_width: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,6 +178,25 @@ pub struct State {
     /// Each judged config's decision, by key, with the sha256 of the block
     /// judged: a verdict is shown only beside the block it was made on.
     pub verdicts: HashMap<String, (String, ConfigDecision)>,
+    /// What the views would otherwise work out from every row on every
+    /// frame, worked out when the rows change.
+    pub rows: RowCache,
+}
+
+/// Per-row work done once, when the rows change (`update` keeps it), so a
+/// frame costs the rows it draws, not the list: each config's summary (a
+/// changed config's is a value-level diff of its blocks), the width of the
+/// path column over every visible row, and the counts in the title and
+/// status line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowCache {
+    /// `ConfigReport::summary` by key.
+    pub summaries: HashMap<String, String>,
+    /// The widest path among the visible rows, as drawn (escaped).
+    pub path_width: usize,
+    pub viewed: usize,
+    pub needs_review: usize,
+    pub errors: usize,
 }
 
 impl State {
@@ -205,6 +226,7 @@ impl State {
             edit: None,
             policy: None,
             verdicts: HashMap::new(),
+            rows: RowCache::default(),
         }
     }
 
@@ -237,9 +259,19 @@ impl State {
         self.progress.is_viewed(&r.key, r.sha256.as_deref())
     }
 
-    /// Configs marked viewed as they are now.
+    /// Configs marked viewed as they are now (counted when the rows or
+    /// the marks change).
     pub fn viewed_count(&self) -> usize {
-        self.configs.iter().filter(|r| self.is_viewed(r)).count()
+        self.rows.viewed
+    }
+
+    /// The list's summary of `r` (`+2 -1`, `3 requests`, the error), as
+    /// computed when the report arrived.
+    pub fn summary_of(&self, r: &ConfigReport) -> std::borrow::Cow<'_, str> {
+        match self.rows.summaries.get(&r.key) {
+            Some(s) => std::borrow::Cow::Borrowed(s.as_str()),
+            None => std::borrow::Cow::Owned(r.summary()),
+        }
     }
 
     /// The progress to save: the viewed marks and, for this tree, where
@@ -270,11 +302,29 @@ impl State {
     }
 
     pub fn needs_review_count(&self) -> usize {
-        self.configs
-            .iter()
-            .filter(|c| c.state.needs_review())
-            .count()
+        self.rows.needs_review
     }
+}
+
+/// A config's path in the list, relative to the scanned `root` when it
+/// lies under it: the title already names the root, and
+/// `tests/fixtures/demo/` repeated on every row would crowd out the
+/// summaries. The detail pane keeps the full display path.
+pub fn row_path<'a>(root: &str, display_path: &'a str) -> &'a str {
+    let root = root.trim_end_matches('/');
+    if root.is_empty() || root == "." {
+        return display_path;
+    }
+    display_path
+        .strip_prefix(root)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(display_path)
+}
+
+/// Columns `s` takes on screen once escaped, as the list draws it.
+pub fn shown_width(s: &str) -> usize {
+    ratatui::text::Span::raw(crate::sanitize::clean(s)).width()
 }
 
 /// Display order of states: what blocks a run first, then errors, then

@@ -84,8 +84,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.scan.fresh = false;
                 state.configs.clear();
                 state.verdicts.clear();
+                state.rows.summaries.clear();
             }
-            state.configs.extend(reports);
+            put_configs(state, reports);
             sort_and_refilter(state, keep);
             vec![]
         }
@@ -123,6 +124,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             if std::mem::take(&mut state.scan.fresh) {
                 state.configs.clear();
                 state.verdicts.clear();
+                state.rows.summaries.clear();
             }
             let keys: std::collections::HashSet<&str> =
                 state.configs.iter().map(|c| c.key.as_str()).collect();
@@ -136,6 +138,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.store.loading = false;
             match result {
                 Ok(entries) => {
+                    state.store.path_width = entries
+                        .iter()
+                        .map(|e| crate::tui::state::shown_width(&e.display_path))
+                        .max()
+                        .unwrap_or(0);
                     state.store.entries = entries;
                     state.store.error = None;
                     let keys: std::collections::HashSet<&str> =
@@ -192,6 +199,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 return rescan(state);
             };
             let keep = selected_key(state);
+            let mut reports = Vec::with_capacity(rescanned.len());
             for r in rescanned {
                 match &r.decision {
                     Some(d) => {
@@ -204,11 +212,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                         state.verdicts.remove(&r.report.key);
                     }
                 }
-                match state.configs.iter_mut().find(|c| c.key == r.report.key) {
-                    Some(slot) => *slot = r.report,
-                    None => state.configs.push(r.report),
-                }
+                reports.push(r.report);
             }
+            put_configs(state, reports);
             sort_and_refilter(state, keep);
             // The store view's states, and the watches (a new extends file
             // or scope), follow the edit.
@@ -575,6 +581,7 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
     };
     let (key, on) = (r.key.clone(), !state.is_viewed(r));
     state.progress.set_viewed(&key, &sha, on);
+    recount(state);
     if state.unviewed_only {
         refilter(state);
     } else {
@@ -760,6 +767,34 @@ fn anchored_key(state: &State) -> Option<String> {
     }
 }
 
+/// Puts `reports` in the list, each replacing the report of its key if
+/// there is one, with its summary worked out once, here.
+pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
+    for report in reports {
+        state
+            .rows
+            .summaries
+            .insert(report.key.clone(), report.summary());
+        match state.configs.iter_mut().find(|c| c.key == report.key) {
+            Some(slot) => *slot = report,
+            None => state.configs.push(report),
+        }
+    }
+}
+
+/// The title's and status line's counts, from every config.
+fn recount(state: &mut State) {
+    let (mut viewed, mut needs, mut errors) = (0, 0, 0);
+    for c in &state.configs {
+        viewed += usize::from(state.progress.is_viewed(&c.key, c.sha256.as_deref()));
+        needs += usize::from(c.state.needs_review());
+        errors += usize::from(c.state == ConfigState::Error);
+    }
+    state.rows.viewed = viewed;
+    state.rows.needs_review = needs;
+    state.rows.errors = errors;
+}
+
 fn sort_and_refilter(state: &mut State, keep: Option<String>) {
     state
         .configs
@@ -785,6 +820,18 @@ fn apply_filter(state: &mut State, keep: Option<String>) {
         .filter(|(_, c)| query.is_empty() || c.display_path.to_lowercase().contains(&query))
         .map(|(i, _)| i)
         .collect();
+    // The path column from every row the filter lets through, not the
+    // window: the summary column stays put as the list scrolls.
+    state.rows.path_width = state
+        .visible
+        .iter()
+        .map(|&i| {
+            let shown = crate::tui::state::row_path(&state.root, &state.configs[i].display_path);
+            crate::tui::state::shown_width(shown)
+        })
+        .max()
+        .unwrap_or(0);
+    recount(state);
     let to = keep
         .and_then(|k| {
             state

@@ -837,3 +837,70 @@ fn a_change_on_disk_reads_again_what_it_concerns_or_walks_the_tree() {
     assert_eq!(count_scans(&h), before + 1);
     assert!(h.state.configs.iter().all(|c| c.key != scripts));
 }
+
+// ---------------------------------------------------------------------------
+// A frame's work is the rows it draws: what it would compute from every row
+// (summaries, the path column's width, the counts) is kept in state as the
+// rows change, and must always equal what the rows say.
+
+fn assert_rows_cache_fresh(h: &Harness, after: &str) {
+    use goccia_trust::tui::state::{row_path, shown_width};
+    let s = &h.state;
+    for c in &s.configs {
+        assert_eq!(s.summary_of(c), c.summary(), "{after}: {}", c.key);
+        assert!(s.rows.summaries.contains_key(&c.key), "{after}: {}", c.key);
+    }
+    let widest = s
+        .visible
+        .iter()
+        .map(|&i| shown_width(row_path(&s.root, &s.configs[i].display_path)))
+        .max()
+        .unwrap_or(0);
+    assert_eq!(s.rows.path_width, widest, "{after}");
+    let viewed = s.configs.iter().filter(|c| s.is_viewed(c)).count();
+    let needs = s.configs.iter().filter(|c| c.state.needs_review()).count();
+    let errors = s
+        .configs
+        .iter()
+        .filter(|c| c.state == ConfigState::Error)
+        .count();
+    assert_eq!(
+        (s.rows.viewed, s.rows.needs_review, s.rows.errors),
+        (viewed, needs, errors),
+        "{after}"
+    );
+}
+
+#[test]
+fn the_row_cache_follows_every_change_of_the_rows() {
+    let mut h = Harness::new(fixtures::sample());
+    assert_rows_cache_fresh(&h, "the first scan");
+    for keys in ["v", "vv", "/web", "<esc>", "ss", "ssssss", "<esc>", " j t"] {
+        h.keys(keys);
+        assert_rows_cache_fresh(&h, keys);
+    }
+    h.keys("y");
+    assert_rows_cache_fresh(&h, "after a trust");
+    // A config changed on disk, read again alone.
+    let scripts = key_of(&h, "scripts/goccia.toml");
+    for c in h.backend.data().fixture.configs.iter_mut() {
+        if c.key == scripts {
+            c.lines
+                .push(DiffLine::Unchanged("allow-net: more.example".into()));
+        }
+    }
+    h.send(Msg::FilesChanged(vec![scripts]));
+    assert_rows_cache_fresh(&h, "a config read again");
+    assert!(h.state.configs.iter().any(|c| c.summary() == "2 requests"));
+    // The store view's path column.
+    let widest = h
+        .state
+        .store
+        .entries
+        .iter()
+        .map(|e| goccia_trust::tui::state::shown_width(&e.display_path))
+        .max()
+        .unwrap_or(0);
+    assert_eq!(h.state.store.path_width, widest);
+    assert!(widest > 0);
+}

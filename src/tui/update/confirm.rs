@@ -179,12 +179,7 @@ pub(super) fn on_committed(
         Err(CommitError::Stale { message, current }) => {
             // Show the new state at once; the rescan then refreshes the rest.
             let keep = selected_key(state);
-            for report in current {
-                match state.configs.iter_mut().find(|c| c.key == report.key) {
-                    Some(slot) => *slot = report,
-                    None => state.configs.push(report),
-                }
-            }
+            put_configs(state, current);
             sort_and_refilter(state, keep);
             set_status(
                 state,

@@ -77,24 +77,16 @@ fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(have)))
 }
 
-/// The width of the path column: the widest path in the window, so the
-/// summaries line up, but leaving the mark (2), the state column (and the
-/// verdict column, within `state_w`) and `summary_min` columns of summary
-/// on narrow screens.
-fn path_column<'a>(
-    paths: impl Iterator<Item = &'a str>,
-    width: u16,
-    state_w: usize,
-    summary_min: usize,
-) -> usize {
+/// The width of the path column: the widest path of the list (`widest`,
+/// kept in state as the rows change), so the summaries line up and stay
+/// put as the list scrolls, but leaving the mark (2), the state column (and
+/// the verdict column, within `state_w`) and `summary_min` columns of
+/// summary on narrow screens.
+fn path_column(widest: usize, width: u16, state_w: usize, summary_min: usize) -> usize {
     let cap = (width as usize)
         .saturating_sub(2 + state_w + summary_min)
         .max(8);
-    paths
-        .map(|p| Span::raw(clean(p)).width())
-        .max()
-        .unwrap_or(0)
-        .min(cap)
+    widest.min(cap)
 }
 
 fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
@@ -137,13 +129,8 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
     // With a policy, its verdict on each config: `NEEDS_AUTH` and a space.
     let verdict_w = if state.policy.is_some() { 11 } else { 0 };
-    // From every row the filter lets through, not the window: the summary
-    // column stays put as the list scrolls.
     let path_w = path_column(
-        state
-            .visible
-            .iter()
-            .map(|&i| row_path(state, &state.configs[i].display_path)),
+        state.rows.path_width,
         inner.width,
         16 + verdict_w,
         // With a verdict to show, the path before the summary's detail.
@@ -187,9 +174,9 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                         "  {}",
                         fit(
                             &if state.is_viewed(r) {
-                                format!("viewed · {}", clean(&r.summary()))
+                                format!("viewed · {}", clean(&state.summary_of(r)))
                             } else {
-                                clean(&r.summary()).into_owned()
+                                clean(&state.summary_of(r)).into_owned()
                             },
                             summary_w
                         )
@@ -250,12 +237,7 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 
     let rows = inner.height as usize;
     let (first, last) = window(&store.cursor, store.entries.len(), rows);
-    let path_w = path_column(
-        store.entries.iter().map(|e| e.display_path.as_str()),
-        inner.width,
-        13,
-        14,
-    );
+    let path_w = path_column(store.path_width, inner.width, 13, 14);
     let summary_w = (inner.width as usize).saturating_sub(2 + 13 + path_w + 2);
     let lines: Vec<Line> = store.entries[first..last]
         .iter()
@@ -318,15 +300,7 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 /// repeated on every row would crowd out the summaries. The detail pane
 /// keeps the full display path.
 fn row_path<'a>(state: &State, display_path: &'a str) -> &'a str {
-    let root = state.root.trim_end_matches('/');
-    if root.is_empty() || root == "." {
-        return display_path;
-    }
-    display_path
-        .strip_prefix(root)
-        .and_then(|rest| rest.strip_prefix('/'))
-        .filter(|rest| !rest.is_empty())
-        .unwrap_or(display_path)
+    crate::tui::state::row_path(&state.root, display_path)
 }
 
 #[cfg(test)]

@@ -163,11 +163,7 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             state.scan.configs
         )));
     } else {
-        let errors = state
-            .configs
-            .iter()
-            .filter(|c| c.state == crate::core::review::report::ConfigState::Error)
-            .count();
+        let errors = state.rows.errors;
         spans.push(Span::raw(format!(
             " {} · {} need{} review · {} ",
             plural(state.configs.len(), "config"),
