@@ -808,7 +808,7 @@ fn a_change_on_disk_reads_again_what_it_concerns_or_walks_the_tree() {
     assert_eq!(rescans(&h), [vec![scripts.clone()]]);
     // A file a config extends: that config.
     h.send(Msg::FilesChanged(vec![base]));
-    assert_eq!(rescans(&h)[1], [web.clone()]);
+    assert_eq!(rescans(&h)[1], [web]);
     // Scratch files alone: nothing to read.
     h.send(Msg::FilesChanged(vec![
         "/home/dev/shop/scripts/.goccia.toml.swp".into(),
