@@ -68,8 +68,8 @@ pub enum Command {
     Inspect(InspectArgs),
     #[command(name = "policy")]
     Policy(crate::cli::policy::PolicyArgs),
-    Completions(crate::cli::generate::CompletionsArgs),
-    Man(crate::cli::generate::ManArgs),
+    Completions(CompletionsArgs),
+    Man(ManArgs),
     /// Open the interactive review (the default without a subcommand).
     #[command(hide = true)]
     Tui(TuiArgs),
@@ -626,3 +626,27 @@ mod tests {
         );
     }
 }
+
+/// Print a shell completion script on stdout (see README "Install").
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: ShellName,
+}
+
+/// The shells clap_complete writes for; our own enum so `--help` and the
+/// man page list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShellName {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+}
+
+/// Print the manual page (roff) on stdout: every command and its options
+/// on one page, with the exit codes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ManArgs {}

@@ -8,33 +8,14 @@
 
 use std::io;
 
-use clap::{CommandFactory, ValueEnum};
+use clap::CommandFactory;
 use clap_complete::Shell;
 use clap_mangen::Man;
 use roff::{Roff, bold, roman};
 
-use crate::cli::args::Cli;
+use crate::cli::args::{Cli, CompletionsArgs, ManArgs, ShellName};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::exit;
-
-/// Print a shell completion script on stdout (see README "Install").
-#[derive(Debug, Clone, clap::Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for.
-    #[arg(value_enum)]
-    pub shell: ShellName,
-}
-
-/// The shells clap_complete writes for; our own enum so `--help` and the
-/// man page list them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShellName {
-    Bash,
-    Zsh,
-    Fish,
-    Elvish,
-    Powershell,
-}
 
 impl From<ShellName> for Shell {
     fn from(s: ShellName) -> Shell {
@@ -48,10 +29,6 @@ impl From<ShellName> for Shell {
     }
 }
 
-/// Print the manual page (roff) on stdout: every command and its options
-/// on one page, with the exit codes.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ManArgs {}
 
 const BIN: &str = "goccia-trust";
 
