@@ -76,15 +76,6 @@ impl CliError {
             other => other,
         }
     }
-
-    /// The exit code this error ends the command with.
-    pub fn code(&self) -> u8 {
-        match self {
-            CliError::Message { code, .. } => *code,
-            CliError::ClosedStdout => exit::CLOSED_STDOUT,
-            CliError::Stdout(_) => exit::FAILURE,
-        }
-    }
 }
 
 /// A failed write to stdout: a closed pipe ends the command quietly, any

@@ -172,6 +172,7 @@ pub fn hints(ctx: Context) -> impl Iterator<Item = &'static Binding> {
 /// The key table of README's "The interactive review", generated from
 /// [`KEYMAP`] as help is: one row per binding, its keys, what it does and
 /// where. A test keeps the README's copy equal to it.
+#[cfg(test)]
 pub fn markdown_table() -> String {
     let mut out = String::from("| keys | action | where |\n|---|---|---|\n");
     for b in KEYMAP {

@@ -30,7 +30,7 @@ pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_destination,
     store_in_reviewed_tree,
 };
-pub use update::{LOCK_TIMEOUT, Updated, update_read_store, update_store, update_store_locked};
+pub use update::{LOCK_TIMEOUT, update_read_store, update_store, update_store_locked};
 pub use write::{serialize_store, utc_timestamp_now};
 
 // What the integration tests reach beyond the product's own uses.
