@@ -9,6 +9,7 @@ pub mod fake;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod keymap;
+pub mod layout;
 pub mod msg;
 
 pub mod state;

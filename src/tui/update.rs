@@ -7,12 +7,13 @@ use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
 use crate::tui::backend::CommitError;
 use crate::tui::keymap::{self, Action, Context};
+use crate::tui::layout;
 use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};
 use crate::tui::state::{
     Anchor, Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View,
     next_state_filter, review_rank,
 };
-use crate::tui::views::{self, layout};
+use crate::tui::views;
 
 mod confirm;
 

@@ -8,12 +8,13 @@ use ratatui::text::Line;
 
 use crate::core::policy::Verdict;
 use crate::core::review::report::ConfigState;
+use crate::tui::layout;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::{Confirmation, PolicyShown};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{decision_lines, lines_with_destinations, verdict_role};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-use crate::tui::views::{boxed, layout, render_scrolled};
+use crate::tui::views::{boxed, render_scrolled};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 {

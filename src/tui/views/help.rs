@@ -5,9 +5,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use crate::tui::keymap::KEYMAP;
+use crate::tui::layout;
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::text::{RLine, ours, wrap};
-use crate::tui::views::{boxed, layout, render_scrolled};
+use crate::tui::views::{boxed, render_scrolled};
 
 pub fn content(width: usize) -> Vec<RLine> {
     let mut out: Vec<RLine> = KEYMAP

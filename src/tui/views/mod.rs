@@ -6,7 +6,6 @@ pub mod confirm;
 pub mod detail;
 pub mod help;
 pub mod inspect;
-pub mod layout;
 pub mod lists;
 pub mod text;
 
@@ -17,6 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::sanitize::clean;
 use crate::tui::keymap;
+use crate::tui::layout;
 use crate::tui::state::{Mode, State, View};
 use crate::tui::theme::{Role, Theme};
 use text::RLine;
