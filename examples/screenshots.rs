@@ -16,8 +16,8 @@ use goccia_trust::tui::fake::FakeBackend;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::update::{init, update};
 use goccia_trust::tui::{Theme, views};
+use goccia_trust::tui::{start, step};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -36,7 +36,7 @@ fn state_after(keys: &[KeyEvent], size: (u16, u16)) -> State {
     let backend = FakeBackend::new(fixtures::sample());
     let mut state = State::new("/home/dev/shop");
     state.size = size;
-    let mut effects: VecDeque<_> = init(&mut state).into();
+    let mut effects: VecDeque<_> = start(&mut state).into();
     let mut keys: VecDeque<_> = keys.iter().copied().collect();
     loop {
         let mut msgs = Vec::new();
@@ -50,7 +50,7 @@ fn state_after(keys: &[KeyEvent], size: (u16, u16)) -> State {
             }
         }
         for m in msgs {
-            effects.extend(update(&mut state, m));
+            effects.extend(step(&mut state, m));
         }
     }
 }

@@ -29,7 +29,6 @@ impl From<ShellName> for Shell {
     }
 }
 
-
 const BIN: &str = "goccia-trust";
 
 pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> CliResult {

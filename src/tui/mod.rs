@@ -31,7 +31,7 @@ pub use backend::TuiBackend;
 pub use theme::Theme;
 
 use effects::{Event, Runner};
-use msg::Msg;
+use msg::{Effect, Msg};
 use state::State;
 
 /// The spinner and worker results advance at least this often.
@@ -149,6 +149,24 @@ pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Re
     event_loop(&mut terminal, root, backend, &theme, &signals)
 }
 
+/// The state's first step: `update::init`, then the views measure what
+/// can scroll (see [`step`]).
+pub fn start(state: &mut State) -> Vec<Effect> {
+    let effects = update::init(state);
+    views::measure(state);
+    effects
+}
+
+/// One step of the review: the pure `update` folds the message in, then the
+/// views measure how far each pane can now scroll (`views::measure`), so
+/// the next key scrolls within what is drawn. The event loop, the tests and
+/// the screenshot tool all go through here.
+pub fn step(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let effects = update::update(state, msg);
+    views::measure(state);
+    effects
+}
+
 fn event_loop(
     terminal: &mut DefaultTerminal,
     root: &str,
@@ -161,7 +179,7 @@ fn event_loop(
     let mut state = State::new(root);
     let size = terminal.size()?;
     state.size = (size.width, size.height);
-    for effect in update::init(&mut state) {
+    for effect in start(&mut state) {
         runner.spawn(effect);
     }
     let mut last_tick = Instant::now();
@@ -215,13 +233,13 @@ fn event_loop(
             }
         }
         for m in msgs {
-            for effect in update::update(&mut state, m) {
+            for effect in step(&mut state, m) {
                 runner.spawn(effect);
             }
         }
         if let Some(key) = state.edit.take() {
             let result = edit_in_editor(terminal, &key)?;
-            for effect in update::update(&mut state, Msg::Edited { key, result }) {
+            for effect in step(&mut state, Msg::Edited { key, result }) {
                 runner.spawn(effect);
             }
         }

@@ -181,6 +181,20 @@ pub struct State {
     /// What the views would otherwise work out from every row on every
     /// frame, worked out when the rows change.
     pub rows: RowCache,
+    /// How far each scrollable pane can scroll, as the views measured it
+    /// after the last step (`tui::step`); `update` scrolls within it and so
+    /// never needs to know how a pane is drawn.
+    pub scroll_limits: ScrollLimits,
+}
+
+/// The last line each scrollable pane can start at, at the state's size:
+/// measured by `views::measure` from the lines the views would draw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScrollLimits {
+    pub detail: usize,
+    pub inspect: usize,
+    pub help: usize,
+    pub confirm: usize,
 }
 
 /// Per-row work done once, when the rows change (`update` keeps it), so a
@@ -227,6 +241,7 @@ impl State {
             policy: None,
             verdicts: HashMap::new(),
             rows: RowCache::default(),
+            scroll_limits: ScrollLimits::default(),
         }
     }
 

@@ -13,7 +13,6 @@ use crate::tui::state::{
     Anchor, Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View,
     next_state_filter, review_rank,
 };
-use crate::tui::views;
 
 mod confirm;
 
@@ -302,9 +301,8 @@ fn act(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Context::Inspect => {
             let rows = layout::page_rows(state.size);
-            let width = state.size.0.saturating_sub(2) as usize;
+            let max = state.scroll_limits.inspect;
             if let Mode::Inspect(iv) = &mut state.mode {
-                let max = views::text::max_scroll(views::inspect::content(iv, width).len(), rows);
                 match action {
                     Action::Close => state.mode = Mode::Normal,
                     Action::Help => state.mode = Mode::Help { scroll: 0 },
@@ -315,11 +313,7 @@ fn act(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Context::Help => {
             let rows = layout::popup_rows(state.size);
-            let width = layout::popup(layout::screen(full(state.size)).body).width;
-            let max = views::text::max_scroll(
-                views::help::content(width.saturating_sub(2) as usize).len(),
-                rows,
-            );
+            let max = state.scroll_limits.help;
             if let Mode::Help { scroll: pos } = &mut state.mode {
                 match action {
                     Action::Close => state.mode = Mode::Normal,
@@ -382,7 +376,7 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
     }
     match action {
         Action::DetailDown | Action::DetailUp => {
-            let max = detail_max_scroll(state);
+            let max = state.scroll_limits.detail;
             let a = if action == Action::DetailDown {
                 Action::Down
             } else {
@@ -456,21 +450,6 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
         _ => {}
     }
     vec![]
-}
-
-fn detail_max_scroll(state: &State) -> usize {
-    let (_, detail) = layout::list_and_detail(layout::screen(full(state.size)).body);
-    let width = detail.width.saturating_sub(2) as usize;
-    let len = match state.view {
-        View::Configs => state.selected_config().map(|r| {
-            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            views::detail::config_content(r, judged, width).len()
-        }),
-        View::Store => state
-            .selected_entry()
-            .map(|e| views::detail::entry_content(e, width).len()),
-    };
-    views::text::max_scroll(len.unwrap_or(0), detail.height.saturating_sub(2) as usize)
 }
 
 fn toggle_mark(state: &mut State) {

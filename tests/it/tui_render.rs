@@ -12,7 +12,7 @@ use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
 use goccia_trust::tui::state::State;
 use goccia_trust::tui::theme::{BUILTIN, Theme};
-use goccia_trust::tui::update::{init, update};
+use goccia_trust::tui::{start, step};
 
 const SIZES: [(u16, u16); 3] = [(120, 35), (80, 24), (60, 15)];
 
@@ -59,12 +59,12 @@ fn every_view_at_both_sizes() {
 fn scanning_shows_progress_and_partial_results() {
     // Only the first batch of the first scan has arrived.
     let mut state = State::new("/home/dev/shop");
-    let effects = init(&mut state);
+    let effects = start(&mut state);
     assert_eq!(effects.len(), 3, "progress, scan and store: {effects:?}");
     let job = state.scan.job;
     let mut some = fixtures::sample().configs;
     some.truncate(3);
-    update(
+    step(
         &mut state,
         Msg::ScanProgress {
             job,
@@ -72,8 +72,8 @@ fn scanning_shows_progress_and_partial_results() {
             configs: 3,
         },
     );
-    update(&mut state, Msg::ScanFound { job, reports: some });
-    update(&mut state, Msg::Tick);
+    step(&mut state, Msg::ScanFound { job, reports: some });
+    step(&mut state, Msg::Tick);
     let buf = draw(&state, &Theme::default(), 120, 35);
     let t = text(&buf);
     assert!(t.contains("⠙ scanning  1234 dirs · 3 configs"), "{t}");

@@ -309,7 +309,7 @@ fn help_and_inspect_open_and_close() {
 #[test]
 fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use goccia_trust::tui::update::update;
+    use goccia_trust::tui::step;
     let mut h = Harness::new(fixtures::sample());
     h.keys("jjjj");
     let selected = h.selected_path();
@@ -318,7 +318,7 @@ fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
     // `r`, with the scan's results delivered by hand: first a batch without
     // the selected config, then the rest.
     let r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE);
-    let effects = update(&mut h.state, Msg::Key(r));
+    let effects = step(&mut h.state, Msg::Key(r));
     let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
         panic!("{effects:?}")
     };
@@ -341,7 +341,7 @@ fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
     assert_eq!(h.selected_path(), selected);
 
     // A row the user picks while the scan runs is not taken back.
-    let effects = update(&mut h.state, Msg::Key(r));
+    let effects = step(&mut h.state, Msg::Key(r));
     let Some(Effect::Scan { job, .. }) = effects.first().cloned() else {
         panic!("{effects:?}")
     };
@@ -361,10 +361,10 @@ fn a_rescan_keeps_the_selection_however_its_results_are_batched() {
 #[test]
 fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     use goccia_trust::tui::state::State;
-    use goccia_trust::tui::update::{init, update};
+    use goccia_trust::tui::{start, step};
     let all = Harness::new(fixtures::sample()).state.configs;
     let mut state = State::new("/home/dev/shop");
-    let effects = init(&mut state);
+    let effects = start(&mut state);
     // (init also asks for the saved review progress.)
     let Some(Effect::Scan { job, .. }) = effects
         .iter()
@@ -376,7 +376,7 @@ fn the_first_scan_keeps_the_top_row_selected_whatever_arrives_first() {
     // The top row's config arrives last.
     let (top, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|c| c.display_path == ORDER[0]);
     for batch in [rest, top] {
-        update(
+        step(
             &mut state,
             Msg::ScanFound {
                 job,
@@ -903,4 +903,54 @@ fn the_row_cache_follows_every_change_of_the_rows() {
         .unwrap_or(0);
     assert_eq!(h.state.store.path_width, widest);
     assert!(widest > 0);
+}
+
+/// The panes scroll exactly as far as what is drawn: `G` in help stops on
+/// the page that shows help's last line, and a resize that makes room
+/// pulls a scrolled detail pane back (the views measure after every step).
+#[test]
+fn scrolling_stops_at_what_is_drawn_and_a_resize_pulls_it_back() {
+    use crate::tui_common::{draw, text};
+    let theme = goccia_trust::tui::Theme::default();
+    let mut h = Harness::new(fixtures::sample());
+    h.send(Msg::Resize(80, 24));
+    h.keys("?G");
+    let Mode::Help { scroll } = h.state.mode else {
+        panic!("{:?}", h.state.mode)
+    };
+    let limit = h.state.scroll_limits.help;
+    assert!(limit > 0, "help is longer than its popup at 80x24");
+    assert_eq!(scroll, limit);
+    // One more line down changes nothing.
+    h.keys("j");
+    assert_eq!(h.state.mode, Mode::Help { scroll: limit });
+    let screen = text(&draw(&h.state, &theme, 80, 24));
+    let last = goccia_trust::tui::keymap::KEYMAP
+        .last()
+        .unwrap()
+        .description;
+    assert!(screen.contains(last), "{screen}");
+    h.keys("<esc>");
+
+    // The detail pane of the changed config, scrolled to its end at a
+    // low terminal, then the terminal grows: the position follows.
+    h.send(Msg::Resize(120, 12));
+    let changed = h
+        .state
+        .visible
+        .iter()
+        .position(|&i| h.state.configs[i].state == ConfigState::Changed)
+        .expect("the sample has a changed config");
+    for _ in 0..changed {
+        h.keys("j");
+    }
+    for _ in 0..50 {
+        h.keys("J");
+    }
+    let low = h.state.scroll_limits.detail;
+    assert!(low > 0, "the changed config's detail overflows 12 rows");
+    assert_eq!(h.state.detail_scroll, low);
+    h.send(Msg::Resize(120, 60));
+    assert!(h.state.scroll_limits.detail < low);
+    assert_eq!(h.state.detail_scroll, h.state.scroll_limits.detail);
 }

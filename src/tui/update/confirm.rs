@@ -6,7 +6,7 @@ use super::*;
 
 pub(super) fn act_on_confirm(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = layout::popup_rows(state.size);
-    let width = layout::popup(layout::screen(full(state.size)).body).width;
+    let max = state.scroll_limits.confirm;
     let Mode::Confirm(c) = &mut state.mode else {
         return vec![];
     };
@@ -25,13 +25,7 @@ pub(super) fn act_on_confirm(state: &mut State, action: Action) -> Vec<Effect> {
             vec![]
         }
         _ => {
-            let len = views::confirm::content(c, width.saturating_sub(2) as usize).len();
-            scroll(
-                &mut c.scroll,
-                action,
-                views::text::max_scroll(len, rows),
-                rows,
-            );
+            scroll(&mut c.scroll, action, max, rows);
             vec![]
         }
     }

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::sanitize::clean;
 use crate::tui::keymap;
 use crate::tui::layout;
-use crate::tui::state::{Mode, State, View};
+use crate::tui::state::{Mode, ScrollLimits, State, View};
 use crate::tui::theme::{Role, Theme};
 use text::RLine;
 
@@ -44,6 +44,55 @@ pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
     }
     render_status(state, theme, frame, s.status);
     render_hints(state, theme, frame, s.hints);
+}
+
+/// Measures how far each scrollable pane can scroll at the state's size,
+/// from the lines this module would draw, and pulls every scroll position
+/// back within it (after a resize, a rescan or a new selection). `update`
+/// scrolls within these limits, so it needs no knowledge of drawing;
+/// `tui::step` runs this after every update.
+pub fn measure(state: &mut State) {
+    let full = Rect::new(0, 0, state.size.0, state.size.1);
+    let body = layout::screen(full).body;
+    let (_, detail) = layout::list_and_detail(body);
+    let detail_width = detail.width.saturating_sub(2) as usize;
+    let detail_len = match state.view {
+        View::Configs => state.selected_config().map(|r| {
+            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
+            detail::config_content(r, judged, detail_width).len()
+        }),
+        View::Store => state
+            .selected_entry()
+            .map(|e| detail::entry_content(e, detail_width).len()),
+    };
+    let popup_width = layout::popup(body).width.saturating_sub(2) as usize;
+    let popup_rows = layout::popup_rows(state.size);
+    let mut limits = ScrollLimits {
+        detail: text::max_scroll(
+            detail_len.unwrap_or(0),
+            detail.height.saturating_sub(2) as usize,
+        ),
+        ..ScrollLimits::default()
+    };
+    state.detail_scroll = state.detail_scroll.min(limits.detail);
+    match &mut state.mode {
+        Mode::Inspect(iv) => {
+            let width = state.size.0.saturating_sub(2) as usize;
+            let len = inspect::content(iv, width).len();
+            limits.inspect = text::max_scroll(len, layout::page_rows(state.size));
+            iv.scroll = iv.scroll.min(limits.inspect);
+        }
+        Mode::Help { scroll } => {
+            limits.help = text::max_scroll(help::content(popup_width).len(), popup_rows);
+            *scroll = (*scroll).min(limits.help);
+        }
+        Mode::Confirm(c) => {
+            limits.confirm = text::max_scroll(confirm::content(c, popup_width).len(), popup_rows);
+            c.scroll = c.scroll.min(limits.confirm);
+        }
+        _ => {}
+    }
+    state.scroll_limits = limits;
 }
 
 /// Why the store cannot be relied on, above everything else, on every run:

@@ -11,7 +11,7 @@ use goccia_trust::tui::fake::FakeBackend;
 use goccia_trust::tui::fixtures::Fixture;
 use goccia_trust::tui::msg::{Effect, Msg};
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::update::{init, update};
+use goccia_trust::tui::{start, step};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -36,7 +36,7 @@ impl Harness {
             backend,
             effects: Vec::new(),
         };
-        let first = init(&mut h.state);
+        let first = start(&mut h.state);
         h.run(first);
         h
     }
@@ -50,7 +50,7 @@ impl Harness {
                 execute(&self.backend, e, &|_| true, &mut |m| queue.push_back(m));
             }
             match queue.pop_front() {
-                Some(m) => pending.extend(update(&mut self.state, m)),
+                Some(m) => pending.extend(step(&mut self.state, m)),
                 None => break,
             }
         }
@@ -58,7 +58,7 @@ impl Harness {
 
     /// Deliver a message and run whatever it sets off, to completion.
     pub fn send(&mut self, msg: Msg) {
-        let effects = update(&mut self.state, msg);
+        let effects = step(&mut self.state, msg);
         self.run(effects);
     }
 
