@@ -156,3 +156,29 @@ fn tui_frame_10k_rows(bencher: divan::Bencher, size: (u16, u16)) {
         terminal.draw(|f| views::view(&state, &theme, f)).unwrap();
     });
 }
+
+/// The configs list filling as a scan of 20,000 configs reports them: the
+/// worker's batches of 256 through `update`, as the TUI receives them.
+#[divan::bench(sample_count = 10)]
+fn tui_list_fills_from_20k_reports(bencher: divan::Bencher) {
+    let configs = fixtures::generated(20_000).configs;
+    bencher
+        .with_inputs(|| {
+            let mut state = State::new("/home/dev/shop");
+            state.size = (120, 35);
+            let effects = goccia_trust::tui::start(&mut state);
+            drop(effects);
+            let batches: Vec<Vec<_>> = configs.chunks(256).map(<[_]>::to_vec).collect();
+            (state, batches)
+        })
+        .bench_local_values(|(mut state, batches)| {
+            let job = state.scan.job;
+            for reports in batches {
+                goccia_trust::tui::step(
+                    &mut state,
+                    goccia_trust::tui::msg::Msg::ScanFound { job, reports },
+                );
+            }
+            state
+        });
+}
