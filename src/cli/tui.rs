@@ -59,7 +59,7 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
     let mut backend = CoreBackend::new(env.clone(), store);
     backend.watching = !g.no_watch;
     backend.policy = policy;
-    match crate::tui::run_tui(path, Arc::new(backend), theme) {
+    match crate::tui::run_tui(path, Arc::new(backend), theme, env.editor()) {
         Ok(Ending::Quit) => Ok(exit::SUCCESS),
         // The terminal is restored; exit as a shell reports a signal.
         Ok(Ending::Signal(sig)) => Ok((128 + sig) as u8),

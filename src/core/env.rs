@@ -29,6 +29,9 @@ pub struct Env {
     pub state_dir: String,
     /// `$NO_COLOR` is set and not empty (no-color.org).
     pub no_color: bool,
+    /// The editor the review's `e` runs: `$VISUAL`, else `$EDITOR` (the
+    /// first that is not blank), else `""` (see [`Env::editor`]).
+    pub editor: String,
 }
 
 /// A per-user directory of goccia-trust's own (never the trust store's).
@@ -58,7 +61,22 @@ impl Env {
             local_appdata: var("LOCALAPPDATA"),
             state_dir: var("GOCCIA_TRUST_STATE_DIR"),
             no_color: !var("NO_COLOR").is_empty(),
+            editor: ["VISUAL", "EDITOR"]
+                .into_iter()
+                .map(var)
+                .find(|e| !e.trim().is_empty())
+                .unwrap_or_default(),
         })
+    }
+
+    /// The command the review's `e` runs a config through (with `sh -c`):
+    /// `$VISUAL`, else `$EDITOR`, else `vi`, as most terminal tools do.
+    pub fn editor(&self) -> &str {
+        if self.editor.is_empty() {
+            "vi"
+        } else {
+            &self.editor
+        }
     }
 
     /// A working directory and home, every other variable unset: for tests.
@@ -116,6 +134,14 @@ impl Env {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_editor_is_vi_when_neither_visual_nor_editor_names_one() {
+        let mut e = Env::at("/w", "/home/u");
+        assert_eq!(e.editor(), "vi");
+        e.editor = "code --wait".into();
+        assert_eq!(e.editor(), "code --wait");
+    }
 
     fn env(home: &str, config: &str, state: &str) -> Env {
         Env {

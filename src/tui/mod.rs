@@ -126,8 +126,14 @@ impl Drop for SignalWatch {
 
 /// Run the TUI over `root` until the user quits or a signal ends it. Takes
 /// over the terminal (raw mode, alternate screen, mouse) and gives it back
-/// on every path: return, error, panic, and the [`EXIT_SIGNALS`].
-pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Result<Ending> {
+/// on every path: return, error, panic, and the [`EXIT_SIGNALS`]. `e` runs
+/// `editor` (`Env::editor`) on a config.
+pub fn run_tui(
+    root: &str,
+    backend: Arc<dyn TuiBackend>,
+    theme: Theme,
+    editor: &str,
+) -> io::Result<Ending> {
     let signals = SignalWatch::install()?;
     // ratatui installs a panic hook that leaves raw mode and the alternate
     // screen before the panic message prints; ours, installed after it,
@@ -146,7 +152,7 @@ pub fn run_tui(root: &str, backend: Arc<dyn TuiBackend>, theme: Theme) -> io::Re
         previous(info);
     }));
     execute!(stdout(), EnableMouseCapture)?;
-    event_loop(&mut terminal, root, backend, &theme, &signals)
+    event_loop(&mut terminal, root, backend, &theme, editor, &signals)
 }
 
 /// The state's first step: `update::init`, then the views measure what
@@ -172,6 +178,7 @@ fn event_loop(
     root: &str,
     backend: Arc<dyn TuiBackend>,
     theme: &Theme,
+    editor: &str,
     signals: &SignalWatch,
 ) -> io::Result<Ending> {
     let (tx, rx) = mpsc::channel();
@@ -238,7 +245,7 @@ fn event_loop(
             }
         }
         if let Some(key) = state.edit.take() {
-            let result = edit_in_editor(terminal, &key)?;
+            let result = edit_in_editor(terminal, editor, &key)?;
             for effect in step(&mut state, Msg::Edited { key, result }) {
                 runner.spawn(effect);
             }
@@ -250,20 +257,19 @@ fn event_loop(
     }
 }
 
-/// Suspends the TUI (main screen, cooked mode, no mouse), runs `$VISUAL`,
-/// else `$EDITOR`, else `vi` on `path` through `sh` (so an editor with
+/// Suspends the TUI (main screen, cooked mode, no mouse), runs `editor`
+/// (`Env::editor`: `$VISUAL`, else `$EDITOR`, else `vi`) on `path` through `sh` (so an editor with
 /// arguments works; the path is passed as an argument, never spliced into
 /// the command), waits for it, and takes the terminal back. The outer
 /// error is the terminal's; the inner one the editor's.
-fn edit_in_editor(terminal: &mut DefaultTerminal, path: &str) -> io::Result<Result<(), String>> {
+fn edit_in_editor(
+    terminal: &mut DefaultTerminal,
+    editor: &str,
+    path: &str,
+) -> io::Result<Result<(), String>> {
     use crossterm::terminal::{
         EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
     };
-    let editor = ["VISUAL", "EDITOR"]
-        .iter()
-        .filter_map(|v| std::env::var(v).ok())
-        .find(|e| !e.trim().is_empty())
-        .unwrap_or_else(|| "vi".to_string());
     execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen)?;
     disable_raw_mode()?;
     let status = std::process::Command::new("/bin/sh")
