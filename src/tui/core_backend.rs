@@ -117,6 +117,15 @@ fn changed_names(current: &[ConfigReport]) -> String {
     }
 }
 
+/// Whether a watch failed only because its directory is gone.
+fn watch_target_gone(e: &notify::Error) -> bool {
+    match &e.kind {
+        notify::ErrorKind::PathNotFound => true,
+        notify::ErrorKind::Io(io) => io.kind() == std::io::ErrorKind::NotFound,
+        _ => false,
+    }
+}
+
 impl TuiBackend for CoreBackend {
     fn watch(
         &self,
@@ -169,8 +178,15 @@ impl TuiBackend for CoreBackend {
         .map_err(|e| e.to_string())?;
         for dir in dirs {
             // A directory gone since the scan is simply not watched; the
-            // rescan its removal triggers sets the watches again.
-            let _ = watcher.watch(std::path::Path::new(dir), RecursiveMode::NonRecursive);
+            // rescan its removal triggers sets the watches again. Any other
+            // failure (the inotify limit, a path that is no directory) turns
+            // auto-refresh off with the reason: a partly watched tree would
+            // look live while missing changes.
+            if let Err(e) = watcher.watch(std::path::Path::new(dir), RecursiveMode::NonRecursive)
+                && !watch_target_gone(&e)
+            {
+                return Err(format!("cannot watch {dir}: {e}"));
+            }
         }
         *slot = Some(watcher);
         Ok(())

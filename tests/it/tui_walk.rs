@@ -108,3 +108,24 @@ fn inspecting_a_fifo_config_does_not_wait() {
     assert_eq!(data.error.as_deref(), Some(expected.as_str()));
     assert_eq!(data.files[0].source, Err("not a regular file".to_string()));
 }
+
+/// Auto-refresh is all or nothing: a directory that cannot be watched for
+/// any reason but being gone (here a path through a regular file) turns it
+/// off with the reason, rather than leaving part of the tree unwatched
+/// while the screen looks live. A directory gone since the scan is fine.
+#[test]
+fn a_directory_that_cannot_be_watched_turns_auto_refresh_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("file"), "").unwrap();
+    let env = Env::at(root.to_str().unwrap(), root.to_str().unwrap());
+    let backend = CoreBackend::new(env, Err("no store".into()));
+    let ok = root.to_str().unwrap().to_string();
+    let gone = root.join("gone").to_str().unwrap().to_string();
+    let bad = root.join("file/sub").to_str().unwrap().to_string();
+    assert_eq!(backend.watch(&[ok.clone(), gone], Box::new(|_| {})), Ok(()));
+    let why = backend
+        .watch(&[ok, bad.clone()], Box::new(|_| {}))
+        .unwrap_err();
+    assert!(why.starts_with(&format!("cannot watch {bad}: ")), "{why}");
+}
