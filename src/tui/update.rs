@@ -2,6 +2,8 @@
 //! says which effects (backend calls) should run. No IO happens here, so
 //! every behaviour is testable by feeding messages.
 
+use std::collections::HashMap;
+
 use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
 use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
@@ -750,14 +752,33 @@ fn anchored_key(state: &State) -> Option<String> {
 /// Puts `reports` in the list, each replacing the report of its key if
 /// there is one, with its summary worked out once, here.
 pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
-    for report in reports {
+    // One pass over the rows per batch, not one per report: a large tree's
+    // first scan arrives in many batches into an ever longer list.
+    let slots: Vec<Option<usize>> = {
+        let index: HashMap<&str, usize> = state
+            .configs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key.as_str(), i))
+            .collect();
+        reports
+            .iter()
+            .map(|r| index.get(r.key.as_str()).copied())
+            .collect()
+    };
+    // Keys new in this batch, should one come twice.
+    let mut added: HashMap<String, usize> = HashMap::new();
+    for (report, slot) in reports.into_iter().zip(slots) {
         state
             .rows
             .summaries
             .insert(report.key.clone(), report.summary());
-        match state.configs.iter_mut().find(|c| c.key == report.key) {
-            Some(slot) => *slot = report,
-            None => state.configs.push(report),
+        match slot.or_else(|| added.get(&report.key).copied()) {
+            Some(i) => state.configs[i] = report,
+            None => {
+                added.insert(report.key.clone(), state.configs.len());
+                state.configs.push(report);
+            }
         }
     }
 }
