@@ -81,7 +81,7 @@ fn main() {
     } else {
         Arc::new(fake)
     };
-    if let Err(e) = run_tui("/home/dev/shop", backend, theme) {
+    if let Err(e) = run_tui("/home/dev/shop", backend, theme, env.editor()) {
         eprintln!("error: {e}");
         std::process::exit(1);
     }

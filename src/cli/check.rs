@@ -118,7 +118,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
         .collect();
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
-    if let Some(err) = reports.iter().find_map(|r| r.error.as_ref()) {
+    if let Some(err) = reports.iter().find_map(|r| r.error()) {
         return Err(CliError::config_text(err.class.code(), err));
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
@@ -152,7 +152,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
             for r in &reports {
                 let r = values.report(r);
                 writeln!(io.out, "{} ({})", r.display_path, r.state.label())?;
-                for d in destinations(&r.lines, &r.targets) {
+                for d in destinations(&r.lines, r.targets()) {
                     writeln!(io.out, "{}", d.render())?;
                 }
             }

@@ -189,7 +189,7 @@ impl From<&ConfigReport> for JsonConfig {
             key: r.key.clone(),
             path: r.display_path.clone(),
             state: r.state.json_name(),
-            sha256: r.sha256.clone(),
+            sha256: r.sha256().map(str::to_owned),
             lines: (r.state != ConfigState::Error).then_some(current_lines),
             diff: (r.state == ConfigState::Changed)
                 .then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
@@ -200,11 +200,11 @@ impl From<&ConfigReport> for JsonConfig {
                 trusted_at: s.trusted_at.clone(),
                 trusted_by: s.trusted_by.clone(),
             }),
-            error: r.error.as_ref().map(|e| e.message.clone()),
-            exit: r.error.as_ref().map(|e| e.class.code()),
+            error: r.error().map(|e| e.message.clone()),
+            exit: r.error().map(|e| e.class.code()),
             policy: None,
             viewed: None,
-            destinations: destinations(&r.lines, &r.targets)
+            destinations: destinations(&r.lines, r.targets())
                 .into_iter()
                 .map(|d| JsonDestination {
                     key: d.key,

@@ -53,7 +53,7 @@ pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
     exit::worst_of(
         reports
             .iter()
-            .filter_map(|r| r.error.as_ref().map(|e| e.class.code())),
+            .filter_map(|r| r.error().map(|e| e.class.code())),
     )
 }
 
@@ -94,7 +94,7 @@ pub fn render_table_with(
     let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
     for (i, r) in reports.iter().enumerate() {
         // An error row keeps the exact message: it is what GocciaScript prints.
-        let summary = match &r.error {
+        let summary = match r.error() {
             Some(e) => e.message.clone(),
             None => r.summary(),
         };
@@ -113,7 +113,7 @@ pub fn render_table_with(
             }
         }
         // A changed config's lines; any config's scopes that lead elsewhere.
-        let shown = with_destinations(&r.lines, &r.targets);
+        let shown = with_destinations(&r.lines, r.targets());
         for line in shown {
             if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
                 out.push_str(&format!("{}\n", line.render()));

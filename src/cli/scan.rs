@@ -56,7 +56,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         // Each config with its viewed mark, converted as it is written.
         let rows: Vec<(&ConfigReport, bool)> = reports
             .iter()
-            .map(|r| (r, progress.is_viewed(&r.key, r.sha256.as_deref())))
+            .map(|r| (r, progress.is_viewed(&r.key, r.sha256())))
             .collect();
         let doc = JsonScan {
             configs: LazySeq {

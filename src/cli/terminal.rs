@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, IsTerminal, Write};
 
-use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
+use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, Outcome, StoreEntryReport};
 use crate::sanitize::{clean, clean_keep_newlines};
 
 /// Which of stdout and stderr carry escaped text, decided once from what
@@ -127,9 +127,9 @@ impl Values {
         shown.display_path = self.text(&r.display_path).into_owned();
         shown.files = r.files.iter().map(|f| self.text(f).into_owned()).collect();
         shown.lines = self.lines(&r.lines);
-        shown.targets = self.pairs(&r.targets);
-        if let Some(e) = &mut shown.error {
-            e.message = self.text(&e.message).into_owned();
+        match &mut shown.outcome {
+            Outcome::Loaded(l) => l.targets = self.pairs(&l.targets),
+            Outcome::Failed(e) => e.message = self.text(&e.message).into_owned(),
         }
         if let Some(s) = &mut shown.stored {
             s.targets = self.pairs(&s.targets);

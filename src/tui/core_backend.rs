@@ -245,7 +245,7 @@ impl TuiBackend for CoreBackend {
     fn take_decision(&self, report: &ConfigReport) -> Option<ConfigDecision> {
         let mut decisions = self.decisions.lock().unwrap_or_else(|e| e.into_inner());
         match decisions.remove(&report.key) {
-            Some((sha, d)) if report.sha256.as_deref() == Some(sha.as_str()) => Some(d),
+            Some((sha, d)) if report.sha256() == Some(sha.as_str()) => Some(d),
             _ => None,
         }
     }

@@ -168,8 +168,8 @@ fn scan(
         match event {
             ScanEvent::Progress { dirs, configs } => progress = (dirs, configs),
             ScanEvent::Found(report) => {
-                if let (Some(d), Some(sha)) = (backend.take_decision(&report), &report.sha256) {
-                    judged.push((report.key.clone(), sha.clone(), d));
+                if let (Some(d), Some(sha)) = (backend.take_decision(&report), report.sha256()) {
+                    judged.push((report.key.clone(), sha.to_string(), d));
                 }
                 batch.push(*report)
             }

@@ -162,10 +162,10 @@ impl TuiBackend for FakeBackend {
         Ok(InspectData {
             key: key.to_string(),
             files,
-            block: r.block.clone(),
-            sha256: r.sha256.clone(),
-            targets: r.targets.clone(),
-            error: r.error.as_ref().map(|e| e.message.clone()),
+            block: r.block().map(str::to_owned),
+            sha256: r.sha256().map(str::to_owned),
+            targets: r.targets().to_vec(),
+            error: r.error().map(|e| e.message.clone()),
         })
     }
 
@@ -182,10 +182,7 @@ impl TuiBackend for FakeBackend {
         let mut stale = Vec::new();
         for s in shown {
             match d.fixture.configs.iter().find(|c| c.key == s.key) {
-                Some(now)
-                    if now.sha256 == s.sha256
-                        && now.lines == s.lines
-                        && now.targets == s.targets => {}
+                Some(now) if now.outcome == s.outcome && now.lines == s.lines => {}
                 Some(now) => stale.push(now.clone()),
                 None => {}
             }
@@ -215,11 +212,11 @@ impl TuiBackend for FakeBackend {
             c.state = ConfigState::Trusted;
             c.lines = plain(&c.lines);
             c.stored = Some(StoredInfo {
-                sha256: c.sha256.clone().unwrap_or_default(),
+                sha256: c.sha256().unwrap_or_default().to_string(),
                 trusted_at: "2026-01-01T00:00:00Z".to_string(),
                 trusted_by: "goccia-trust 0.1.0".to_string(),
-                block: c.block.clone().unwrap_or_default(),
-                targets: c.targets.clone(),
+                block: c.block().unwrap_or_default().to_string(),
+                targets: c.targets().to_vec(),
             });
             let entry = crate::core::review::report::StoreEntryReport {
                 key: c.key.clone(),

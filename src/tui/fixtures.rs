@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::core::error::ConfigError;
 use crate::core::policy::{ConfigDecision, Operation, RequestKind, evaluate_config};
 use crate::core::review::report::{
-    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, StoredInfo,
+    ConfigReport, ConfigState, DiffLine, EntryStatus, Loaded, Outcome, StoreEntryReport, StoredInfo,
 };
 
 /// What a `FakeBackend` serves.
@@ -64,14 +64,25 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
     });
     let sha = match state {
         ConfigState::Trusted => stored.as_ref().map(|s| s.sha256.clone()),
-        _ if loads => Some(fake_hash(&key)),
         _ => None,
-    };
+    }
+    .unwrap_or_else(|| fake_hash(&key));
     let (old_block, new_block) = blocks_of(&lines);
     let stored = stored.map(|s| StoredInfo {
         block: old_block,
         ..s
     });
+    let outcome = if loads {
+        Outcome::Loaded(Loaded {
+            block: new_block,
+            sha256: sha,
+            targets: Vec::new(),
+        })
+    } else {
+        Outcome::Failed(ConfigError::usage(format!(
+            "Config file {key} does not load"
+        )))
+    };
     ConfigReport {
         display_path: key
             .strip_prefix(&format!("{ROOT}/"))
@@ -81,12 +92,14 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
         key,
         state,
         lines,
-        block: loads.then_some(new_block),
-        sha256: sha,
-        targets: Vec::new(),
+        outcome,
         stored,
-        error: None,
     }
+}
+
+/// Where a fixture's path scopes resolve now (it must have loaded).
+fn set_targets(r: &mut ConfigReport, targets: Vec<(String, String)>) {
+    r.loaded_mut().expect("a config that loaded").targets = targets;
 }
 
 /// The trusted and current blocks a fixture's lines describe, so value-level
@@ -180,7 +193,10 @@ pub fn sample() -> Fixture {
             },
         ],
     );
-    api.targets = vec![("/home/dev/shop/data".into(), "/tmp/shop-data".into())];
+    set_targets(
+        &mut api,
+        vec![("/home/dev/shop/data".into(), "/tmp/shop-data".into())],
+    );
     if let Some(s) = &mut api.stored {
         s.targets = vec![("/home/dev/shop/data".into(), "/srv/shop-data".into())];
     }
@@ -201,7 +217,7 @@ pub fn sample() -> Fixture {
         unchanged(&["allow-ffi: any library"]),
     );
     let mut tools = report("tools/goccia.json", ConfigState::Error, vec![]);
-    tools.error = Some(ConfigError::usage(
+    tools.outcome = Outcome::Failed(ConfigError::usage(
         "Invalid config file /home/dev/shop/tools/goccia.json: permissions.allow-read must be an array of strings",
     ));
     let docs = report(
@@ -372,7 +388,7 @@ pub fn generated(n: usize) -> Fixture {
             };
             let mut r = report(&path, state, lines);
             if state == ConfigState::Error {
-                r.error = Some(ConfigError::usage(format!(
+                r.outcome = Outcome::Failed(ConfigError::usage(format!(
                     "Config file {path} is not valid JSON at line {}",
                     i % 40 + 1
                 )));
@@ -431,13 +447,16 @@ pub fn hostile() -> Fixture {
         s.trusted_at = format!("2025{evil}");
         s.targets = vec![(format!("/data{evil}"), format!("/srv{evil}"))];
     }
-    changed.targets = vec![(format!("/data{evil}"), format!("/tmp{evil}"))];
+    set_targets(
+        &mut changed,
+        vec![(format!("/data{evil}"), format!("/tmp{evil}"))],
+    );
     let mut broken = report(
         &format!("err{evil}/goccia.json"),
         ConfigState::Error,
         vec![],
     );
-    broken.error = Some(ConfigError::usage(format!(
+    broken.outcome = Outcome::Failed(ConfigError::usage(format!(
         "Invalid config {evil}: bad\n{evil} second line"
     )));
     let mut store: Vec<StoreEntryReport> = [&never, &changed]

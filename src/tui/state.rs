@@ -271,7 +271,7 @@ impl State {
 
     /// Whether `r` is marked viewed as it is now.
     pub fn is_viewed(&self, r: &ConfigReport) -> bool {
-        self.progress.is_viewed(&r.key, r.sha256.as_deref())
+        self.progress.is_viewed(&r.key, r.sha256())
     }
 
     /// Configs marked viewed as they are now (counted when the rows or
@@ -313,7 +313,7 @@ impl State {
     /// for a decision made on another block.
     pub fn decision(&self, r: &ConfigReport) -> Option<&ConfigDecision> {
         let (sha, d) = self.verdicts.get(&r.key)?;
-        (r.sha256.as_deref() == Some(sha.as_str())).then_some(d)
+        (r.sha256() == Some(sha.as_str())).then_some(d)
     }
 
     pub fn needs_review_count(&self) -> usize {

@@ -205,7 +205,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             for r in rescanned {
                 match &r.decision {
                     Some(d) => {
-                        let sha = r.report.sha256.clone().unwrap_or_default();
+                        let sha = r.report.sha256().unwrap_or_default().to_string();
                         state
                             .verdicts
                             .insert(r.report.key.clone(), (sha, d.clone()));
@@ -498,7 +498,7 @@ pub fn watch_dirs(state: &State) -> Vec<String> {
                 .chain(r.files.iter().map(String::as_str))
                 .filter_map(parent),
         );
-        dirs.extend(r.targets.iter().filter_map(|(scope, _)| parent(scope)));
+        dirs.extend(r.targets().iter().filter_map(|(scope, _)| parent(scope)));
     }
     dirs.sort();
     dirs.dedup();
@@ -553,7 +553,7 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
     let Some(r) = state.selected_config() else {
         return vec![];
     };
-    let Some(sha) = r.sha256.clone() else {
+    let Some(sha) = r.sha256().map(str::to_owned) else {
         set_status(
             state,
             "A config that does not load cannot be marked viewed".to_string(),
@@ -787,7 +787,7 @@ pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
 fn recount(state: &mut State) {
     let (mut viewed, mut needs, mut errors) = (0, 0, 0);
     for c in &state.configs {
-        viewed += usize::from(state.progress.is_viewed(&c.key, c.sha256.as_deref()));
+        viewed += usize::from(state.progress.is_viewed(&c.key, c.sha256()));
         needs += usize::from(c.state.needs_review());
         errors += usize::from(c.state == ConfigState::Error);
     }

@@ -4,7 +4,8 @@
 use crate::tui_common as common;
 
 use common::Harness;
-use goccia_trust::core::review::report::{ConfigState, DiffLine};
+use goccia_trust::core::error::ConfigError;
+use goccia_trust::core::review::report::{ConfigState, DiffLine, Outcome};
 use goccia_trust::tui::backend::CommitError;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::{Effect, Msg, Pending};
@@ -181,7 +182,7 @@ fn stale_commit_is_refused_and_the_new_state_shown() {
             .unwrap();
         web.lines
             .push(DiffLine::Unchanged("allow-read: any path".into()));
-        web.sha256 = Some("0".repeat(64));
+        web.loaded_mut().unwrap().sha256 = "0".repeat(64);
     }
     h.keys("y");
     assert_eq!(h.state.mode, Mode::Normal);
@@ -205,7 +206,7 @@ fn stale_commit_is_refused_and_the_new_state_shown() {
         .unwrap();
     assert_eq!(web.state, ConfigState::NeverTrusted);
     assert_eq!(web.lines.len(), 5);
-    assert_eq!(web.sha256.as_deref(), Some("0".repeat(64).as_str()));
+    assert_eq!(web.sha256(), Some("0".repeat(64).as_str()));
 }
 
 #[test]
@@ -503,7 +504,8 @@ fn v_marks_viewed_saves_and_s_filters_to_not_viewed() {
             .iter()
             .find(|c| c.key == api)
             .unwrap()
-            .sha256
+            .sha256()
+            .map(str::to_owned)
             .as_ref()
     );
     // s cycles through the five states, then "not viewed".
@@ -537,7 +539,7 @@ fn a_viewed_mark_is_lost_when_the_config_changes() {
     let mut changed = fixtures::sample();
     for c in &mut changed.configs {
         if c.display_path == ORDER[0] {
-            c.sha256 = Some("0".repeat(64));
+            c.loaded_mut().unwrap().sha256 = "0".repeat(64);
         }
     }
     let backend = FakeBackend::new(changed);
@@ -652,8 +654,7 @@ fn a_rescan_judges_again_and_drops_what_is_no_longer_judged() {
         let root = &mut d.fixture.configs[0];
         assert_eq!(root.display_path, "goccia.json");
         root.state = ConfigState::Error;
-        root.sha256 = None;
-        root.block = None;
+        root.outcome = Outcome::Failed(ConfigError::usage("goccia.json: not valid JSON"));
     }
     h.keys("r");
     assert_eq!(verdict_of(&h, "scripts/goccia.toml"), Some("ALLOWED"));
@@ -686,7 +687,7 @@ fn a_verdict_is_shown_only_beside_the_block_it_judged() {
         .iter()
         .position(|c| c.display_path == "scripts/goccia.toml")
         .unwrap();
-    h.state.configs[i].sha256 = Some("0".repeat(64));
+    h.state.configs[i].loaded_mut().unwrap().sha256 = "0".repeat(64);
     assert_eq!(verdict_of(&h, "scripts/goccia.toml"), None);
 }
 

@@ -91,7 +91,7 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
         };
         out.push_str(&format!("  {} ({status})\n", report.display_path));
         // GocciaScript's lines, with ours for scopes that lead elsewhere.
-        for line in with_destinations(&report.lines, &report.targets) {
+        for line in with_destinations(&report.lines, report.targets()) {
             out.push_str(&line.render());
             out.push('\n');
         }

@@ -120,14 +120,29 @@ pub struct ConfigReport {
     /// The block's description lines; for `Changed`, the diff against the
     /// stored block followed by target lines.
     pub lines: Vec<DiffLine>,
-    /// The normalized block and its SHA-256 (absent on `Error`).
-    pub block: Option<String>,
-    pub sha256: Option<String>,
-    /// Where each path scope resolves now, scope → target.
-    pub targets: Vec<(String, String)>,
+    /// What reading the config gave: its block, hash and targets, or
+    /// GocciaScript's error (then `state` is `Error`).
+    pub outcome: Outcome,
     /// The store's entry for this key, if any.
     pub stored: Option<StoredInfo>,
-    pub error: Option<ConfigError>,
+}
+
+/// How reading a config ended: one or the other, never a mix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Loaded(Loaded),
+    Failed(ConfigError),
+}
+
+/// A config that loaded: what GocciaScript would hash and record for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    /// The normalized block, byte for byte.
+    pub block: String,
+    /// Its SHA-256, lowercase hex.
+    pub sha256: String,
+    /// Where each path scope resolves now, scope → target.
+    pub targets: Vec<(String, String)>,
 }
 
 /// One store entry checked against the disk: a row of `list` and of the
@@ -146,16 +161,54 @@ pub struct StoreEntryReport {
 }
 
 impl ConfigReport {
+    /// What loaded, unless the config failed.
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match &self.outcome {
+            Outcome::Loaded(l) => Some(l),
+            Outcome::Failed(_) => None,
+        }
+    }
+
+    /// What loaded, to change in a test double.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn loaded_mut(&mut self) -> Option<&mut Loaded> {
+        match &mut self.outcome {
+            Outcome::Loaded(l) => Some(l),
+            Outcome::Failed(_) => None,
+        }
+    }
+
+    /// The normalized block, unless the config failed.
+    pub fn block(&self) -> Option<&str> {
+        self.loaded().map(|l| l.block.as_str())
+    }
+
+    /// The block's SHA-256, unless the config failed.
+    pub fn sha256(&self) -> Option<&str> {
+        self.loaded().map(|l| l.sha256.as_str())
+    }
+
+    /// Where each path scope resolves now (none when the config failed).
+    pub fn targets(&self) -> &[(String, String)] {
+        self.loaded().map_or(&[], |l| l.targets.as_slice())
+    }
+
+    /// GocciaScript's error, when the config failed.
+    pub fn error(&self) -> Option<&ConfigError> {
+        match &self.outcome {
+            Outcome::Failed(e) => Some(e),
+            Outcome::Loaded(_) => None,
+        }
+    }
+
     /// The one-line summary of a config, shared by `scan` and the TUI:
     /// `+2 -1 ~1` (values) for a changed config, `3 requests`, `only denies`, or the
     /// first line of the error.
     pub fn summary(&self) -> String {
+        if let Outcome::Failed(e) = &self.outcome {
+            return error_summary(&e.message, &self.key);
+        }
         match self.state {
-            ConfigState::Error => self
-                .error
-                .as_ref()
-                .map(|e| error_summary(&e.message, &self.key))
-                .unwrap_or_else(|| "error".to_string()),
             // Values, not lines (issue 12): one host swapped of thirty is
             // `+1 -1`, a value appended `+1`. A report without its blocks
             // (nothing to compare value by value) counts lines.
@@ -169,10 +222,12 @@ impl ConfigReport {
             }
             ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
             ConfigState::NoRequest => "only denies".to_string(),
-            ConfigState::Trusted | ConfigState::NeverTrusted => match self.lines.len() {
-                1 => "1 request".to_string(),
-                n => format!("{n} requests"),
-            },
+            ConfigState::Trusted | ConfigState::NeverTrusted | ConfigState::Error => {
+                match self.lines.len() {
+                    1 => "1 request".to_string(),
+                    n => format!("{n} requests"),
+                }
+            }
         }
     }
 }

@@ -9,7 +9,9 @@ use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::discover::{DiscoverError, Discovery, WalkProgress, discover_paths};
-use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, StoredInfo};
+use crate::core::review::report::{
+    ConfigReport, ConfigState, DiffLine, Loaded, Outcome, StoredInfo,
+};
 use crate::core::review::status::compare;
 use crate::core::store::{Store, StoredEntry};
 
@@ -120,11 +122,12 @@ pub fn report_and_snapshot(
                 state: comparison.state,
                 files: snapshot.files.clone(),
                 lines: comparison.lines,
-                block: Some(snapshot.block.as_str().to_string()),
-                sha256: Some(snapshot.sha256.clone()),
-                targets: snapshot.targets.to_pairs(),
+                outcome: Outcome::Loaded(Loaded {
+                    block: snapshot.block.as_str().to_string(),
+                    sha256: snapshot.sha256.clone(),
+                    targets: snapshot.targets.to_pairs(),
+                }),
                 stored: stored_info,
-                error: None,
             };
             (report, Some(snapshot))
         }
@@ -135,11 +138,8 @@ pub fn report_and_snapshot(
                 state: ConfigState::Error,
                 files: vec![key.as_str().to_string()],
                 lines: Vec::<DiffLine>::new(),
-                block: None,
-                sha256: None,
-                targets: Vec::new(),
+                outcome: Outcome::Failed(error),
                 stored: stored_info,
-                error: Some(error),
             };
             (report, None)
         }

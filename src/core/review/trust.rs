@@ -150,18 +150,18 @@ impl Shown {
     pub fn of_report(r: &ConfigReport) -> Shown {
         Shown {
             key: r.key.clone(),
-            sha256: r.sha256.clone().unwrap_or_default(),
-            block: r.block.clone().unwrap_or_default(),
-            targets: r.targets.clone(),
+            sha256: r.sha256().unwrap_or_default().to_string(),
+            block: r.block().unwrap_or_default().to_string(),
+            targets: r.targets().to_vec(),
         }
     }
 
     /// Whether the config, read again now, is what was shown.
     fn matches(&self, now: &ConfigReport) -> bool {
-        now.error.is_none()
-            && now.sha256.as_deref() == Some(self.sha256.as_str())
-            && now.block.as_deref() == Some(self.block.as_str())
-            && now.targets == self.targets
+        now.error().is_none()
+            && now.sha256() == Some(self.sha256.as_str())
+            && now.block() == Some(self.block.as_str())
+            && now.targets() == self.targets.as_slice()
     }
 }
 

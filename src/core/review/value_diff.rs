@@ -218,14 +218,14 @@ fn path_of<'a>(key: &str, value: &'a str) -> Option<&'a str> {
 /// Empty when the config does not load.
 pub fn report_values(r: &ConfigReport) -> Vec<ValueChange> {
     let parse = |text: &str| json::parse(text).map(|b| block_values(&b)).ok();
-    let Some(new) = r.block.as_deref().and_then(parse) else {
+    let Some(new) = r.block().and_then(parse) else {
         return Vec::new();
     };
     let old = match (&r.stored, r.state) {
         (Some(s), ConfigState::Changed) => parse(&s.block).unwrap_or_default(),
         _ => new.clone(),
     };
-    diff_values(&old, &new, &r.targets, &moved_targets(&r.lines))
+    diff_values(&old, &new, r.targets(), &moved_targets(&r.lines))
 }
 
 /// `+2 -1 ~1`: values added, removed and re-targeted.

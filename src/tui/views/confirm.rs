@@ -151,9 +151,9 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 ]);
                 out.push(vec![
                     ours(Role::Muted, "  sha256   "),
-                    untrusted(Role::Normal, r.sha256.as_deref().unwrap_or("?")),
+                    untrusted(Role::Normal, r.sha256().unwrap_or("?")),
                 ]);
-                out.extend(lines_with_destinations(&r.lines, &r.targets));
+                out.extend(lines_with_destinations(&r.lines, r.targets()));
                 // Why the policy would not trust it, request by request.
                 if let Some(d) = decision {
                     out.extend(decision_lines(d, &[Verdict::Denied, Verdict::NeedsAuth]));

@@ -201,7 +201,7 @@ fn request_lines(r: &ConfigReport, width: usize) -> Vec<RLine> {
             return value_lines(&values, width);
         }
     }
-    lines_with_destinations(&r.lines, &r.targets)
+    lines_with_destinations(&r.lines, r.targets())
 }
 
 /// The detail pane of a config; with a policy (`judged` holds its label
@@ -224,7 +224,7 @@ pub fn config_content(
         out.push(vec![]);
     }
     // Likewise an error: it is what the row is about.
-    if let Some(e) = &r.error {
+    if let Some(e) = r.error() {
         out.push(vec![ours(
             Role::Error,
             format!("error (exit {})", e.class.code()),
@@ -251,14 +251,14 @@ pub fn config_content(
             out.push(field(if i == 0 { "extends" } else { "" }, f, Role::Normal));
         }
     }
-    if let Some(h) = &r.sha256 {
+    if let Some(h) = r.sha256() {
         out.push(field("sha256", &short_hash(h), Role::Normal));
     }
     match &r.stored {
         Some(s) => {
             out.push(field("trusted", &s.trusted_at, Role::Normal));
             out.push(field("by", &s.trusted_by, Role::Normal));
-            if r.sha256.as_deref() != Some(s.sha256.as_str()) {
+            if r.sha256() != Some(s.sha256.as_str()) {
                 out.push(field("stored", &short_hash(&s.sha256), Role::Changed));
             }
         }
@@ -277,7 +277,7 @@ pub fn config_content(
         out.push(vec![ours(Role::Muted, "targets (recorded -> now)")]);
         for (scope, recorded) in &s.targets {
             let now = r
-                .targets
+                .targets()
                 .iter()
                 .find(|(sc, _)| sc == scope)
                 .map(|(_, t)| t.as_str())
@@ -338,7 +338,7 @@ mod tests {
             ConfigState::NeverTrusted,
             vec![DiffLine::Unchanged("allow-read: /r/t/data".into())],
         );
-        r.targets = vec![("/r/t/data".into(), "/home/u/.ssh".into())];
+        r.loaded_mut().unwrap().targets = vec![("/r/t/data".into(), "/home/u/.ssh".into())];
         r
     }
 

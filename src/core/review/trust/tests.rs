@@ -87,7 +87,7 @@ fn a_link_re_pointed_after_the_listing_is_not_recorded() {
     assert_eq!(commit.recorded, 0);
     assert_eq!(commit.refused.len(), 1);
     assert_eq!(
-        commit.refused[0].targets[0].1,
+        commit.refused[0].targets()[0].1,
         format!("{}/secret", t.root),
         "the refusal carries the config as it is now"
     );
@@ -141,7 +141,7 @@ fn the_tui_records_nothing_when_anything_changed() {
     let commit = t.commit(&shown, WhenChanged::RecordNothing);
     assert_eq!(commit.recorded, 0);
     assert_eq!(commit.refused.len(), 1);
-    assert!(commit.refused[0].error.is_some(), "a vanished config");
+    assert!(commit.refused[0].error().is_some(), "a vanished config");
     assert_eq!(t.store_bytes().unwrap(), before);
 }
 
@@ -169,8 +169,9 @@ fn a_report_that_showed_no_block_is_never_recorded() {
     );
     let key = TrustKey(format!("{}/a/goccia.json", t.root));
     let mut report = crate::core::review::scan::report_for(&key, &t.env, &Store::default());
-    report.block = None;
-    report.sha256 = None;
+    report.outcome = crate::core::review::report::Outcome::Failed(
+        crate::core::error::ConfigError::usage("failed when it was shown"),
+    );
     let commit = t.commit(&[Shown::of_report(&report)], WhenChanged::LeaveOut);
     assert_eq!((commit.recorded, commit.refused.len()), (0, 1));
     assert_eq!(t.store_bytes(), None);
