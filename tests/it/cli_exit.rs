@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::TestEnv;
+use crate::common::{TestEnv, open_up, run_unprivileged};
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["example.com"]}}"#;
 
@@ -212,43 +212,6 @@ fn denied_wins_over_needs_authorization_and_changed_since_shown() {
         out.contains("1 config file denied by the policy; not trusted\n"),
         "{out}"
     );
-}
-
-/// Makes every directory from `dir` up to `/` searchable by others, so an
-/// unprivileged user can reach the tree.
-fn open_up(dir: &Path) {
-    let mut d = Some(dir);
-    while let Some(p) = d {
-        let mode = std::fs::metadata(p).unwrap().permissions().mode();
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode | 0o755)).unwrap();
-        d = p.parent();
-    }
-}
-
-/// Runs the binary as `nobody` when the tests run as root (root reads every
-/// directory, so the unreadable one would assert nothing).
-fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
-    let bin = env!("CARGO_BIN_EXE_goccia-trust");
-    let mut cmd = if unsafe { libc::geteuid() } == 0 {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    let out = cmd
-        .current_dir(&env.work)
-        .env_clear()
-        .env("HOME", &env.home)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        env.redact(&String::from_utf8_lossy(&out.stdout)),
-        env.redact(&String::from_utf8_lossy(&out.stderr)),
-        out.status.code().unwrap_or(-1),
-    )
 }
 
 /// A tree with a malformed config (2), a config with an invalid scope (1),

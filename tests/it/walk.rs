@@ -5,10 +5,8 @@
 use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
 
-use common::TestEnv;
+use common::{TestEnv, open_up, run_unprivileged};
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["a.test"]}}"#;
 
@@ -95,43 +93,6 @@ fn links_out_of_the_tree_are_reported_not_walked_nor_trusted() {
          not followed: repo/vendor -> $ROOT/work/elsewhere (outside repo/)\n\
          [exit status: 0]"
     );
-}
-
-/// Makes every directory from `dir` up to `/` searchable by others, so an
-/// unprivileged user can reach the tree.
-fn open_up(dir: &Path) {
-    let mut d = Some(dir);
-    while let Some(p) = d {
-        let mode = std::fs::metadata(p).unwrap().permissions().mode();
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode | 0o755)).unwrap();
-        d = p.parent();
-    }
-}
-
-/// Runs the binary as `nobody` when the tests run as root (root reads every
-/// directory, so the test would assert nothing), else as the current user.
-fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
-    let bin = env!("CARGO_BIN_EXE_goccia-trust");
-    let mut cmd = if unsafe { libc::geteuid() } == 0 {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    let out = cmd
-        .current_dir(&env.work)
-        .env_clear()
-        .env("HOME", &env.home)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        env.redact(&String::from_utf8_lossy(&out.stdout)),
-        env.redact(&String::from_utf8_lossy(&out.stderr)),
-        out.status.code().unwrap_or(-1),
-    )
 }
 
 #[test]

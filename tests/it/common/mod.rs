@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::fmt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::CommandCargoExt;
@@ -157,4 +158,41 @@ pub fn skip_outside_ci(why: &str) {
         panic!("{why}, and CI=true requires this test to run");
     }
     eprintln!("skipped: {why}");
+}
+
+/// Makes every directory from `dir` up to `/` searchable by others, so an
+/// unprivileged user can reach the tree.
+pub fn open_up(dir: &Path) {
+    let mut d = Some(dir);
+    while let Some(p) = d {
+        let mode = std::fs::metadata(p).unwrap().permissions().mode();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode | 0o755)).unwrap();
+        d = p.parent();
+    }
+}
+
+/// Runs the binary as `nobody` when the tests run as root (root reads every
+/// directory, so the test would assert nothing), else as the current user.
+pub fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    let mut cmd = if unsafe { libc::geteuid() } == 0 {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let out = cmd
+        .current_dir(&env.work)
+        .env_clear()
+        .env("HOME", &env.home)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        env.redact(&String::from_utf8_lossy(&out.stdout)),
+        env.redact(&String::from_utf8_lossy(&out.stderr)),
+        out.status.code().unwrap_or(-1),
+    )
 }
