@@ -3,18 +3,15 @@
 
 use crate::core::env::Env;
 use crate::core::paths::expand_without_trailing_separator;
+use crate::core::paths::platform::Platform;
 
 /// A path relative to the working directory when strictly under it (a byte
 /// prefix on Linux), else the path itself.
 pub fn display_path(path: &str, cwd: &str) -> String {
-    let prefix: &str = if cwd == "/" { "" } else { cwd };
-    match path
-        .strip_prefix(prefix)
-        .and_then(|rest| rest.strip_prefix('/'))
-    {
-        Some(rel) if !rel.is_empty() => rel.to_string(),
-        _ => path.to_string(),
-    }
+    Platform::CURRENT
+        .strip_dir(path, cwd)
+        .unwrap_or(path)
+        .to_string()
 }
 
 /// A `--trust`/`--untrust` argument as GocciaScript echoes it: expanded, one

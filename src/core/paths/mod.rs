@@ -1,6 +1,7 @@
 //! What a path names: GocciaScript 0.14's lexical expansion (Free Pascal's
 //! `ExpandFileName`), `realpath(3)` with its memo, the trust key of a
-//! config, how paths are displayed in messages, bounded reads of files named
+//! config, how paths are displayed in messages, the per-platform rules
+//! (store location, key comparison), bounded reads of files named
 //! by untrusted input, and the tree under review. The bottom layer of the
 //! core: it depends only on `env` and `error`.
 
@@ -8,6 +9,7 @@ pub mod bounded;
 pub mod display;
 mod expansion;
 pub mod key;
+pub mod platform;
 pub mod realpath;
 pub mod reviewed;
 

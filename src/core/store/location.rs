@@ -5,6 +5,7 @@ use std::path::Path;
 use super::StoreError;
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
+use crate::core::paths::platform::{Platform, StoreVars};
 
 /// The store file a command works on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,8 +43,8 @@ impl StoreLocation {
 /// could point at a store it pre-trusted.
 pub fn locate_store(trust_store_arg: Option<&str>, env: &Env) -> Result<StoreLocation, StoreError> {
     let Some(arg) = trust_store_arg else {
-        let path = default_store_path(env).ok_or_else(|| StoreError::Unlocatable {
-            problem: "HOME is not set".into(),
+        let path = default_store_path(env).map_err(|problem| StoreError::Unlocatable {
+            problem: problem.into(),
         })?;
         return Ok(StoreLocation {
             path,
@@ -64,44 +65,13 @@ pub fn locate_store(trust_store_arg: Option<&str>, env: &Env) -> Result<StoreLoc
     })
 }
 
-/// GocciaScript trims trailing separators only while more than one
-/// character is left, so `XDG_CONFIG_HOME=/` gives `//goccia/trust.json`.
-fn trim_trailing_slashes(dir: &str) -> &str {
-    let mut end = dir.len();
-    while end > 1 && dir.as_bytes()[end - 1] == b'/' {
-        end -= 1;
-    }
-    &dir[..end]
-}
-
-#[cfg(target_os = "macos")]
-fn default_store_path(env: &Env) -> Option<String> {
-    (!env.home.is_empty()).then(|| {
-        format!(
-            "{}/Library/Application Support/Goccia/trust.json",
-            trim_trailing_slashes(&env.home)
-        )
+/// This platform's per-user default store, or why there is none.
+fn default_store_path(env: &Env) -> Result<String, &'static str> {
+    Platform::CURRENT.default_store(&StoreVars {
+        home: &env.home,
+        xdg_config_home: &env.xdg_config_home,
+        appdata: &env.appdata,
     })
-}
-
-/// Linux and the BSDs: an XDG_CONFIG_HOME that is empty or relative is
-/// invalid per the XDG spec and ignored; an empty HOME counts as unset
-/// (§15.6), so the store is never `/.config/goccia/trust.json`.
-#[cfg(not(target_os = "macos"))]
-fn default_store_path(env: &Env) -> Option<String> {
-    if env.xdg_config_home.starts_with('/') {
-        Some(format!(
-            "{}/goccia/trust.json",
-            trim_trailing_slashes(&env.xdg_config_home)
-        ))
-    } else if !env.home.is_empty() {
-        Some(format!(
-            "{}/.config/goccia/trust.json",
-            trim_trailing_slashes(&env.home)
-        ))
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::core::config::json::Json;
+use crate::core::paths::platform::Platform;
 
 /// One trusted config (goccia-reference.md §9.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,16 +34,10 @@ pub struct Store {
     modified: bool,
 }
 
-/// Keys compare exactly on Linux/BSD and ignoring ASCII case on macOS
-/// (goccia-reference.md §6).
-#[cfg(target_os = "macos")]
+/// Keys compare exactly on Linux/BSD and ignoring ASCII case on macOS and
+/// Windows (goccia-reference.md §6).
 fn fold(key: &str) -> std::borrow::Cow<'_, str> {
-    std::borrow::Cow::Owned(key.to_ascii_lowercase())
-}
-
-#[cfg(not(target_os = "macos"))]
-fn fold(key: &str) -> std::borrow::Cow<'_, str> {
-    std::borrow::Cow::Borrowed(key)
+    Platform::CURRENT.fold_key(key)
 }
 
 impl Store {
