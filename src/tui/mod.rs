@@ -54,12 +54,18 @@ impl Drop for RestoreGuard {
 /// The signals that end the TUI with the terminal restored: `kill`, a
 /// closed terminal, and `^C`/`^\` sent from outside (raw mode keeps the
 /// keys themselves from raising them).
+#[cfg(unix)]
 pub const EXIT_SIGNALS: [i32; 4] = [
     signal_hook::consts::SIGTERM,
     signal_hook::consts::SIGHUP,
     signal_hook::consts::SIGINT,
     signal_hook::consts::SIGQUIT,
 ];
+
+/// Windows delivers only these (a closed console arrives as a console
+/// control event the runtime maps to SIGTERM's handling, not modelled).
+#[cfg(windows)]
+pub const EXIT_SIGNALS: [i32; 2] = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT];
 
 /// How the TUI ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,9 +8,7 @@
 //! device swapped in after the check cannot make the open wait), checks the
 //! opened handle again, and reads at most one byte more than the cap.
 
-use std::fs::{File, OpenOptions};
 use std::io::{self, ErrorKind, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// A config file or an `extends` target. The largest real configs are a few
@@ -103,15 +101,7 @@ pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadE
     Ok(bytes)
 }
 
-/// Opens `path` for reading without ever waiting: `O_NONBLOCK` makes the
-/// open of a FIFO with no writer return at once, and `O_NOCTTY` keeps a
-/// terminal from becoming ours.
-pub fn open_nonblocking(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-}
+pub use super::portable::open_nonblocking;
 
 #[cfg(test)]
 mod tests {

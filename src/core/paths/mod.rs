@@ -10,6 +10,7 @@ pub mod display;
 mod expansion;
 pub mod key;
 pub mod platform;
+pub mod portable;
 pub mod realpath;
 pub mod reviewed;
 

@@ -8,12 +8,11 @@
 //! content with `--policy-sha256`: then only that content is accepted,
 //! wherever the file lives.
 
-use std::os::unix::fs::PermissionsExt;
-
 use super::classify::{canonical_path, contains, fold_case, lexical_path};
 use super::load::{Policy, PolicySource};
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
+use crate::core::paths::portable::mode_bits;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProvenanceError {
@@ -104,14 +103,15 @@ pub fn check_provenance(
         }
     }
 
-    let mode = std::fs::metadata(path)
-        .map_err(|source| ProvenanceError::Unreadable {
-            policy: shown.clone(),
-            source,
-        })?
-        .permissions()
-        .mode()
-        & 0o7777;
+    let meta = std::fs::metadata(path).map_err(|source| ProvenanceError::Unreadable {
+        policy: shown.clone(),
+        source,
+    })?;
+    // Windows has no permission bits to judge (README "Platforms"): there
+    // the policy's place (outside the tree) and --policy-sha256 protect it.
+    let Some(mode) = mode_bits(&meta) else {
+        return Ok(());
+    };
     let who = match (mode & 0o020 != 0, mode & 0o002 != 0) {
         (true, true) => "group and others",
         (true, false) => "its group",
@@ -130,6 +130,7 @@ mod tests {
     use super::*;
     use crate::core::policy::test_support::env_at;
     use crate::core::policy::{LoadContext, load_policy};
+    use std::os::unix::fs::PermissionsExt;
     use std::path::Path;
 
     const POLICY: &str = r#"{"approved_workspaces": ["."], "grants": {}, "risk_to_level": {}}"#;

@@ -15,6 +15,7 @@ use super::load::Policy;
 use super::requests::ConfigDecision;
 use super::{Class, Verdict};
 use crate::core::env::{Env, UserDir};
+use crate::core::paths::portable::create_private_dir_all;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -81,9 +82,7 @@ pub fn write_record<T: Serialize>(state_dir: &Path, body: &T) -> Result<RecordHa
         return Err(RecordError::Unsafe(issue.text.clone()));
     }
     // Private from the start, whatever the umask: records are the user's.
-    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
-        .create(&dir)
-        .map_err(io)?;
+    create_private_dir_all(&dir).map_err(io)?;
     // The random part makes collisions unlikely; persist_noclobber makes
     // them impossible, so retry with a fresh id on the rare clash.
     for _ in 0..8 {

@@ -30,14 +30,13 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::ErrorKind;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::core::env::Env;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
+use crate::core::paths::portable::file_id;
 use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
 
 /// Config file names in priority order.
@@ -219,7 +218,7 @@ pub fn discover_paths(
 /// is shown, never dropped or confused with another.
 pub fn path_text(path: &Path) -> String {
     let mut out = String::new();
-    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
         out.push_str(chunk.valid());
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));
@@ -289,11 +288,11 @@ impl<'p> Walker<'p> {
             return;
         }
         match fs::metadata(&dir.real) {
-            Ok(meta) => {
-                if !self.claim((meta.dev(), meta.ino())) {
-                    return;
-                }
-            }
+            Ok(meta) => match file_id(&dir.real, &meta) {
+                Ok(id) if self.claim(id) => {}
+                Ok(_) => return,
+                Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
+            },
             Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
         }
         let read = match fs::read_dir(&dir.real) {
@@ -311,7 +310,7 @@ impl<'p> Walker<'p> {
                 }
             };
             let name = entry.file_name();
-            let bytes = name.as_bytes();
+            let bytes = name.as_encoded_bytes();
             if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
                 continue;
             }

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::core::paths::bounded::read_regular;
+use crate::core::paths::portable::create_private_dir_all;
 
 /// The file's name in the state directory.
 pub const PROGRESS_FILE: &str = "review-progress.json";
@@ -132,9 +133,7 @@ pub fn save_progress(state_dir: &Path, progress: &Progress) -> Result<(), String
             progress_path(state_dir).display()
         )
     };
-    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
-        .create(state_dir)
-        .map_err(fail)?;
+    create_private_dir_all(state_dir).map_err(fail)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".review-progress.")
         .tempfile_in(state_dir)

@@ -19,12 +19,15 @@
 //! Writers refuse on the first [`Severity::Refuse`] issue; readers show every
 //! issue as a warning. The texts name the path, the problem and the fix.
 
+#[cfg(unix)]
 use std::ffi::{CStr, CString};
 use std::io::ErrorKind;
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::{StoreError, StoreLocation};
+#[cfg(unix)]
 use crate::core::paths::display::shell_quote;
 
 /// Whether an issue stops a command that writes.
@@ -53,6 +56,7 @@ pub struct User {
 }
 
 impl User {
+    #[cfg(unix)]
     pub fn current() -> User {
         // SAFETY: geteuid cannot fail and has no preconditions.
         let uid = unsafe { libc::geteuid() };
@@ -62,6 +66,14 @@ impl User {
         }
     }
 
+    /// Windows: no uid; the owner and mode checks below are Unix-only
+    /// (README "Platforms").
+    #[cfg(windows)]
+    pub fn current() -> User {
+        User { uid: 0, name: None }
+    }
+
+    #[cfg_attr(windows, allow(dead_code))]
     fn describe(&self) -> String {
         match &self.name {
             Some(n) => format!("uid {}, {n}", self.uid),
@@ -268,6 +280,12 @@ fn nearest_existing(dir: &Path) -> Option<PathBuf> {
         .find_map(|a| std::fs::canonicalize(a).ok())
 }
 
+/// Windows keeps who may write a file in ACLs, which are not modelled: no
+/// issue is reported there, and README "Platforms" says so.
+#[cfg(windows)]
+fn check_path(_: &Path, _: Role, _: &User, _: &mut Vec<SafetyIssue>) {}
+
+#[cfg(unix)]
 fn check_path(path: &Path, role: Role, user: &User, issues: &mut Vec<SafetyIssue>) {
     let Ok(meta) = std::fs::metadata(path) else {
         return;
@@ -324,6 +342,7 @@ fn check_path(path: &Path, role: Role, user: &User, issues: &mut Vec<SafetyIssue
 }
 
 /// A root-owned path counts as the user's only when the user cannot write it.
+#[cfg(unix)]
 fn writable_by_me(path: &Path) -> bool {
     use std::os::unix::ffi::OsStrExt;
     let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
@@ -334,6 +353,7 @@ fn writable_by_me(path: &Path) -> bool {
 }
 
 /// The user's own private group: named as the user, no other member.
+#[cfg(unix)]
 fn private_group(gid: u32, user: &User) -> bool {
     let (Some(name), Some((group, members))) = (&user.name, group_entry(gid)) else {
         return false;
@@ -341,6 +361,7 @@ fn private_group(gid: u32, user: &User) -> bool {
     group == *name && members.iter().all(|m| m == name)
 }
 
+#[cfg(unix)]
 fn user_name(uid: u32) -> Option<String> {
     let mut buf = vec![0u8; 16 * 1024];
     // SAFETY: zeroed passwd is a valid out-parameter; buf outlives the call.
@@ -364,6 +385,7 @@ fn user_name(uid: u32) -> Option<String> {
 }
 
 /// A group's name and listed members.
+#[cfg(unix)]
 fn group_entry(gid: u32) -> Option<(String, Vec<String>)> {
     let mut buf = vec![0u8; 64 * 1024];
     // SAFETY: zeroed group is a valid out-parameter; buf outlives the call.

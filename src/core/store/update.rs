@@ -14,13 +14,13 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::error::io_cause;
 use super::safety::{User, check_store, refusal, store_destination};
 use super::{Store, StoreError, StoreLocation, read_store, serialize_store};
+use crate::core::paths::portable::{create_with_mode, dir_builder, set_file_mode, set_mode};
 
 /// How long a writer waits for another writer's lock (goccia-permissions.md).
 pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -172,9 +172,8 @@ fn prepare_dir(store_path: &str, dir: &Path, is_default: bool) -> Result<(), Sto
             cur = parent;
         }
         for d in missing.into_iter().rev() {
-            match fs::DirBuilder::new().mode(PRIVATE_DIR).create(d) {
-                Ok(()) => fs::set_permissions(d, fs::Permissions::from_mode(PRIVATE_DIR))
-                    .map_err(|e| fail(d, &e))?,
+            match dir_builder(PRIVATE_DIR).create(d) {
+                Ok(()) => set_mode(d, PRIVATE_DIR).map_err(|e| fail(d, &e))?,
                 // Another writer may have created it a moment ago.
                 Err(e) if e.kind() == ErrorKind::AlreadyExists && d.is_dir() => {}
                 Err(e) => return Err(fail(d, &e)),
@@ -182,11 +181,9 @@ fn prepare_dir(store_path: &str, dir: &Path, is_default: bool) -> Result<(), Sto
         }
     }
     if is_default {
-        fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR)).map_err(|e| {
-            StoreError::Write {
-                path: store_path.to_string(),
-                cause: format!("making {} private: {}", dir.display(), io_cause(&e)),
-            }
+        set_mode(dir, PRIVATE_DIR).map_err(|e| StoreError::Write {
+            path: store_path.to_string(),
+            cause: format!("making {} private: {}", dir.display(), io_cause(&e)),
         })?;
     }
     Ok(())
@@ -202,16 +199,14 @@ fn acquire_lock(loc: &StoreLocation, timeout: Duration) -> Result<File, StoreErr
         lock_path: lock_path.clone(),
         cause: io_cause(e),
     };
-    let file = match OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .mode(PRIVATE_FILE)
-        .open(&lock_path)
+    let file = match create_with_mode(
+        OpenOptions::new().read(true).write(true).create_new(true),
+        PRIVATE_FILE,
+    )
+    .open(&lock_path)
     {
         Ok(f) => {
-            f.set_permissions(fs::Permissions::from_mode(PRIVATE_FILE))
-                .map_err(|e| failed(&e))?;
+            set_file_mode(&f, PRIVATE_FILE).map_err(|e| failed(&e))?;
             f
         }
         // A lock file left by an earlier writer: only its lock matters,
@@ -284,13 +279,13 @@ fn remove_leftover_temp_files(store_path: &str) {
 /// Created exclusively and 0600 from the first instant, so the new store
 /// is never readable by others, even before it replaces the old one.
 pub(super) fn create_temp(tmp: &str) -> std::io::Result<File> {
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(PRIVATE_FILE)
-        .open(tmp)?;
+    let file = create_with_mode(
+        OpenOptions::new().write(true).create_new(true),
+        PRIVATE_FILE,
+    )
+    .open(tmp)?;
     // The umask can only have removed bits; make the mode exact.
-    file.set_permissions(fs::Permissions::from_mode(PRIVATE_FILE))?;
+    set_file_mode(&file, PRIVATE_FILE)?;
     Ok(file)
 }
 
