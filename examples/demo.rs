@@ -25,6 +25,10 @@ fn main() -> ExitCode {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/demo"),
         PathBuf::from,
     );
+    // The directory's name is shown as config text is: escaped on a
+    // terminal (README "What is escaped").
+    let escaping = terminal::Escaping::detect();
+    let shown = |s: &str| escaping.err().text(s).into_owned();
     let base = match Env::from_process() {
         Ok(env) => env,
         Err(e) => {
@@ -35,18 +39,20 @@ fn main() -> ExitCode {
     let demo = match build(&dir, &base) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("Error: the demo could not be built: {e}");
+            eprintln!("Error: the demo could not be built: {}", shown(&e));
             return ExitCode::from(1);
         }
     };
     // Process and environment agree on the working directory (an editor
     // started with `e`, for one, runs in it).
     if let Err(e) = std::env::set_current_dir(&demo.dir) {
-        eprintln!("Error: cannot enter {}: {e}", demo.dir.display());
+        eprintln!(
+            "Error: cannot enter {}: {e}",
+            shown(&demo.dir.to_string_lossy())
+        );
         return ExitCode::from(1);
     }
     let env = demo.env(&base);
-    let escaping = terminal::Escaping::detect();
     let code = {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
         let mut out = terminal::TerminalSafe::stdout(stdout.lock(), &escaping);
@@ -60,7 +66,7 @@ fn main() -> ExitCode {
     };
     eprintln!(
         "The demo is in {}; `cargo run --example demo` writes it again.",
-        demo.dir.display()
+        shown(&demo.dir.to_string_lossy())
     );
     ExitCode::from(code)
 }

@@ -479,3 +479,37 @@ fn readme_shows_the_demo_scan_as_it_is() {
         "README's demo scan is stale: run scripts/screenshots.sh"
     );
 }
+
+#[test]
+fn a_hostile_demo_directory_is_shown_escaped() {
+    let (true, Some(example)) = (Tmux::available(), demo_example()) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let t = Tmux::start_sized("demo-hostile", 120, 35);
+    t.wait_for("$", WAIT);
+    // A directory whose name sets the terminal's title and rings its bell
+    // when printed raw.
+    t.run(&format!(
+        "HOME={r} {} \"$(printf '{r}/de\\033]0;pwned\\007mo')\"; echo \"demo exited $?\"",
+        example.display(),
+        r = root.display(),
+    ));
+    let screen = t.wait_for(LOADED, WAIT);
+    assert!(
+        screen.contains("/de^[]0;pwned^Gmo/tree/app/goccia.json"),
+        "the key, escaped:\n{screen}"
+    );
+    t.send_keys(&["q"]);
+    let screen = t.wait_for("demo exited 0", WAIT);
+    assert!(
+        screen.contains(&format!(
+            "The demo is in {}/de^[]0;pwned^Gmo;",
+            root.display()
+        )),
+        "{screen}"
+    );
+    let title = t.tmux(&["display-message", "-p", "-t", "0", "#{pane_title}"]);
+    assert!(!title.contains("pwned"), "the title was set: {title}");
+}

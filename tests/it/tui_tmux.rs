@@ -57,7 +57,7 @@ impl Tmux {
         t
     }
 
-    fn tmux(&self, args: &[&str]) -> String {
+    pub(crate) fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .args(["-L", &self.socket])
             .args(args)
