@@ -345,8 +345,18 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
     ] {
         assert!(screen.contains(line), "{line}:\n{screen}");
     }
+    // The scope leaving the tree: where it leads, before any trust.
+    t.send_keys(&["j", "j"]);
+    let screen = t.wait_for("row 3 of 7", WAIT);
+    let detail: String = detail_pane(&screen).split_whitespace().collect();
+    let leads = format!(
+        "»allow-read{}resolvesto{}",
+        b.path("tree/deps/cache").display(),
+        b.path("outside/cache").display()
+    );
+    assert!(detail.contains(&leads), "{leads}:\n{screen}");
     // The error's detail: GocciaScript's message, whole (wrapped).
-    t.send_keys(&["j", "j", "j", "j"]);
+    t.send_keys(&["j", "j"]);
     let screen = t.wait_for("row 5 of 7", WAIT);
     let detail: String = detail_pane(&screen).split_whitespace().collect();
     let message: String = UNKNOWN_PERMISSION.split_whitespace().collect();

@@ -1,4 +1,4 @@
-//! The TUI in a real terminal: tmux runs the demo example and the real
+//! The TUI in a real terminal: tmux runs the fake-backend example `tui_demo` and the real
 //! `goccia-trust` binary (temporary HOME, explicit `--trust-store=`), keys are sent with
 //! `send-keys`, the screen is read with `capture-pane` (`Tmux`, shared
 //! with `demo`). Each test uses its
