@@ -1,8 +1,14 @@
-//! Render the real views from fixture data into `screenshots/*.svg`,
-//! offline and reproducibly (no terminal, no clock, no network):
+//! Render the real views over the live demo (`goccia_trust::demo`, the
+//! tree and store `cargo run --example demo` opens) into
+//! `screenshots/*.svg`, offline (no terminal, no network), and write the
+//! demo's `scan` output into README's "Try it":
 //!
-//!   cargo run --example screenshots [-- OUT_DIR]
+//!   cargo run --example screenshots [-- OUT_DIR [DEMO_DIR [README]]]
 //!
+//! The demo is built in DEMO_DIR (default `/tmp/goccia-trust-demo`, a fixed
+//! place so the images and README name the same paths on every machine),
+//! and the review runs over it with the real backend (`CoreBackend`, the
+//! demo's store, state directory and policy), effects inline.
 //! `scripts/screenshots.sh` runs this and converts the SVGs to PNG with
 //! `rsvg-convert`. The SVG is drawn cell by cell from the ratatui buffer
 //! with DejaVu Sans Mono metrics, so box lines join.
@@ -11,9 +17,13 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use goccia_trust::cli::policy_trust::{policy_label, review_policy};
+use goccia_trust::cli::{Io, terminal::Escaping};
+use goccia_trust::core::env::Env;
+use goccia_trust::core::store::locate_store;
+use goccia_trust::demo::{Demo, build};
+use goccia_trust::tui::core_backend::CoreBackend;
 use goccia_trust::tui::effects::execute;
-use goccia_trust::tui::fake::FakeBackend;
-use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
 use goccia_trust::tui::state::State;
 use goccia_trust::tui::{Theme, views};
@@ -31,17 +41,32 @@ const CH: f64 = 17.0;
 const FG: &str = "#d8dee9";
 const BG: &str = "#1e222a";
 
-/// Drive a fresh TUI over the sample with `keys`, effects run inline.
-fn state_after(keys: &[KeyEvent], size: (u16, u16)) -> State {
-    let backend = FakeBackend::new(fixtures::sample());
-    let mut state = State::new("/home/dev/shop");
+/// The review's backend over the demo, as `goccia-trust --trust-store=...
+/// --policy policy.json tree` sets it up in the demo directory (auto-refresh
+/// off: nothing changes while the shots are taken).
+fn backend(demo: &Demo, base: &Env) -> CoreBackend {
+    let env = demo.env(base);
+    let store = locate_store(Some(Demo::STORE), &env).map_err(|e| e.to_string());
+    let tree = [Demo::TREE.to_string()];
+    let policy = review_policy(Some(Demo::POLICY), None, store.as_ref().ok(), &tree, &env)
+        .unwrap_or_else(|e| panic!("the demo's policy: {e:?}"));
+    let label = policy_label(&policy);
+    let mut backend = CoreBackend::new(env, store);
+    backend.watching = false;
+    backend.policy = Some((policy, label));
+    backend
+}
+
+/// Drive a fresh TUI over the demo with `keys`, effects run inline.
+fn state_after(backend: &CoreBackend, keys: &[KeyEvent], size: (u16, u16)) -> State {
+    let mut state = State::new(Demo::TREE);
     state.size = size;
     let mut effects: VecDeque<_> = start(&mut state).into();
     let mut keys: VecDeque<_> = keys.iter().copied().collect();
     loop {
         let mut msgs = Vec::new();
         while let Some(e) = effects.pop_front() {
-            execute(&backend, e, &|_| true, &mut |m| msgs.push(m));
+            execute(backend, e, &|_| true, &mut |m| msgs.push(m));
         }
         if msgs.is_empty() {
             match keys.pop_front() {
@@ -170,31 +195,90 @@ fn to_svg(buf: &Buffer, fg0: &str, bg0: &str) -> String {
 /// A screenshot: its name, the keys pressed, the theme, the terminal size.
 type Shot = (&'static str, Vec<KeyEvent>, &'static str, (u16, u16));
 
+/// The demo's `scan` as README's "Try it" shows it: the command, then its
+/// output, in a fenced block between the `demo scan` markers.
+fn readme_scan(demo: &Demo, base: &Env) -> String {
+    let args = vec![
+        format!("--trust-store={}", Demo::STORE),
+        "scan".to_string(),
+        Demo::TREE.to_string(),
+    ];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let escaping = Escaping::new(false, false);
+    let mut io = Io {
+        out: &mut out,
+        err: &mut err,
+        escaping: &escaping,
+    };
+    goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
+    assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+    format!(
+        "```\n$ goccia-trust {}\n{}```\n",
+        args.join(" "),
+        String::from_utf8(out).expect("UTF-8")
+    )
+}
+
+/// Replaces README's block between `<!-- NAME: start -->` and
+/// `<!-- NAME: end -->` by `text`.
+fn replace_block(readme: &str, name: &str, text: &str) -> String {
+    let start = format!("<!-- {name}: start -->\n");
+    let end = format!("<!-- {name}: end -->");
+    let from = readme.find(&start).expect("README has the start marker") + start.len();
+    let to = from
+        + readme[from..]
+            .find(&end)
+            .expect("README has the end marker");
+    format!("{}{text}{}", &readme[..from], &readme[to..])
+}
+
 fn main() -> std::io::Result<()> {
-    let out = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "screenshots".to_string());
+    let mut args = std::env::args().skip(1);
+    let out = args.next().unwrap_or_else(|| "screenshots".to_string());
+    let demo_dir = args
+        .next()
+        .unwrap_or_else(|| "/tmp/goccia-trust-demo".to_string());
+    let readme = args.next();
     std::fs::create_dir_all(&out)?;
+    let base = Env::from_process()?;
+    let demo = build(std::path::Path::new(&demo_dir), &base).unwrap_or_else(|e| panic!("{e}"));
+    let backend = backend(&demo, &base);
+    if let Some(readme) = readme {
+        let text = std::fs::read_to_string(&readme)?;
+        let scan = readme_scan(&demo, &base);
+        std::fs::write(&readme, replace_block(&text, "demo scan", &scan))?;
+        println!("{readme}");
+    }
     let full = (W, H);
     let shots: Vec<Shot> = vec![
-        ("configs", vec![k(' '), k(' '), k('k')], "default", full),
-        ("detail-diff", vec![], "default", full),
+        // The changed config first: added, removed and re-pointed values.
+        ("configs", vec![], "default", full),
+        // A never-trusted config whose scope leads out of the tree.
+        ("detail-diff", vec![k('j'), k('j')], "default", full),
+        // enter: the sources of the extends chain.
         (
             "inspect",
             vec![k('j'), code(KeyCode::Enter)],
             "default",
             full,
         ),
-        ("store", vec![code(KeyCode::Tab), k('j')], "default", full),
-        ("confirm", vec![k(' '), k(' '), k('t')], "default", full),
+        // The store view, on the entry whose config is gone.
+        (
+            "store",
+            vec![code(KeyCode::Tab), k('j'), k('j')],
+            "default",
+            full,
+        ),
+        // t on a config the policy DENIES.
+        ("confirm", vec![k('j'), k('t')], "default", full),
         ("help", vec![k('?')], "default", full),
-        ("configs-light", vec![k('j')], "light", full),
+        ("configs-light", vec![k('j'), k('j'), k('j')], "light", full),
         // 80x24 is first-class (issue 12): the value-level diff up front.
         ("small-80x24", vec![], "default", (80, 24)),
     ];
     for (name, keys, theme_name, (w, h)) in shots {
         let theme = Theme::builtin(theme_name).expect("built-in theme");
-        let state = state_after(&keys, (w, h));
+        let state = state_after(&backend, &keys, (w, h));
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
         terminal
             .draw(|f| views::view(&state, &theme, f))

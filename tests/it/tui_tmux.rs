@@ -1,6 +1,7 @@
-//! The TUI in a real terminal: tmux runs the demo example and the real
+//! The TUI in a real terminal: tmux runs the fake-backend example `tui_demo` and the real
 //! `goccia-trust` binary (temporary HOME, explicit `--trust-store=`), keys are sent with
-//! `send-keys`, the screen is read with `capture-pane`. Each test uses its
+//! `send-keys`, the screen is read with `capture-pane` (`Tmux`, shared
+//! with `demo`). Each test uses its
 //! own tmux server socket so it cannot touch anyone's sessions. Skipped
 //! (with a message) where tmux is not installed.
 
@@ -9,23 +10,23 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// One tmux server and session running a shell.
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn available() -> bool {
+    pub(crate) fn available() -> bool {
         crate::common::tool_available("tmux", "-V")
     }
 
     /// A 120x35 session running `sh` with a plain prompt, in a clean
     /// environment so the user's shell config cannot change what we see.
-    fn start(name: &str) -> Tmux {
+    pub(crate) fn start(name: &str) -> Tmux {
         Tmux::start_sized(name, 120, 35)
     }
 
     /// [`Tmux::start`] at `w`x`h`.
-    fn start_sized(name: &str, w: u16, h: u16) -> Tmux {
+    pub(crate) fn start_sized(name: &str, w: u16, h: u16) -> Tmux {
         let (w, h) = (w.to_string(), h.to_string());
         let socket = format!("goccia-trust-test-{}-{name}", std::process::id());
         let t = Tmux { socket };
@@ -56,7 +57,7 @@ impl Tmux {
         t
     }
 
-    fn tmux(&self, args: &[&str]) -> String {
+    pub(crate) fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .args(["-L", &self.socket])
             .args(args)
@@ -66,30 +67,30 @@ impl Tmux {
     }
 
     /// Keys in tmux's names (`q`, `Enter`, `Escape`, `Tab`, `Space`).
-    fn send_keys(&self, keys: &[&str]) {
+    pub(crate) fn send_keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "0"];
         args.extend_from_slice(keys);
         self.tmux(&args);
     }
 
     /// Type a command line into the shell and run it.
-    fn run(&self, line: &str) {
+    pub(crate) fn run(&self, line: &str) {
         self.send_keys(&["-l", line]);
         self.send_keys(&["Enter"]);
     }
 
-    fn capture(&self) -> String {
+    pub(crate) fn capture(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-t", "0"])
     }
 
     /// Poll the screen until `text` appears; panics with the screen after
     /// `timeout`.
-    fn wait_for(&self, text: &str, timeout: Duration) -> String {
+    pub(crate) fn wait_for(&self, text: &str, timeout: Duration) -> String {
         self.wait_until(&format!("{text:?}"), timeout, |s| s.contains(text))
     }
 
     /// Poll the screen until every one of `texts` is on it at once.
-    fn wait_for_all(&self, texts: &[&str], timeout: Duration) -> String {
+    pub(crate) fn wait_for_all(&self, texts: &[&str], timeout: Duration) -> String {
         self.wait_until(&format!("{texts:?}"), timeout, |s| {
             texts.iter().all(|t| s.contains(t))
         })
@@ -100,7 +101,12 @@ impl Tmux {
     /// written in pieces, so a capture can show its first rows and the
     /// previous frame's last ones: the screen counts only once two captures
     /// a moment apart agree.
-    fn wait_until(&self, what: &str, timeout: Duration, done: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_until(
+        &self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
@@ -139,14 +145,14 @@ impl Tmux {
     }
 
     /// Whether the pane is on the alternate screen (the TUI's).
-    fn alternate_on(&self) -> bool {
+    pub(crate) fn alternate_on(&self) -> bool {
         self.tmux(&["display-message", "-p", "-t", "0", "#{alternate_on}"])
             .trim()
             == "1"
     }
 
     /// Whether the terminal is back in cooked mode with echo.
-    fn assert_cooked(&self) {
+    pub(crate) fn assert_cooked(&self) {
         self.run("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo");
         self.wait_for("icanon+echo+", Duration::from_secs(5));
     }
