@@ -80,6 +80,17 @@ pub fn main() -> ExitCode {
     ExitCode::from(finish(result, &mut io))
 }
 
+/// Parses and runs one command line, returning its exit code: the demo and
+/// the screenshot tool run the binary's own command line in process. A
+/// one-shot command turns on the process-wide path memo
+/// (`core::paths::realpath`) for its duration, so run one command at a time
+/// per process.
+#[cfg(any(test, feature = "test-support"))]
+pub fn run(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> u8 {
+    let result = dispatch(args, env, io);
+    finish(result, io)
+}
+
 /// The one place a command's outcome is printed and mapped to the exit
 /// table (`core::exit`, README "Exit codes"): an error is one `Error: `
 /// line on stderr; a closed stdout ends the command quietly with 141.
