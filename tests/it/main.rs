@@ -18,6 +18,7 @@ mod cli_wysiwyt;
 mod conformance;
 mod fuzz;
 mod hostile_files;
+mod json_contract;
 mod policy;
 mod policy_trust;
 mod state_dir_safety;

@@ -99,7 +99,7 @@ fn links_out_of_the_tree_are_reported_not_walked_nor_trusted() {
 
 /// Makes every directory from `dir` up to `/` searchable by others, so an
 /// unprivileged user can reach the tree.
-fn open_up(dir: &Path) {
+pub(crate) fn open_up(dir: &Path) {
     let mut d = Some(dir);
     while let Some(p) = d {
         let mode = std::fs::metadata(p).unwrap().permissions().mode();
@@ -110,7 +110,7 @@ fn open_up(dir: &Path) {
 
 /// Runs the binary as `nobody` when the tests run as root (root reads every
 /// directory, so the test would assert nothing), else as the current user.
-fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
+pub(crate) fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
     let bin = env!("CARGO_BIN_EXE_goccia-trust");
     let mut cmd = if unsafe { libc::geteuid() } == 0 {
         let mut c = Command::new("setpriv");
