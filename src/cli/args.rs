@@ -80,7 +80,7 @@ pub enum Command {
 pub struct ScanArgs {
     /// Directories or config files (default `.`).
     pub paths: Vec<String>,
-    /// Print one JSON object `{"configs": [...]}` (schema in README).
+    /// Print one JSON document (schema 1, `schemas/scan.schema.json`).
     #[arg(long)]
     pub json: bool,
     /// Also show each config's policy verdict (writes nothing).
@@ -157,6 +157,7 @@ pub struct ListArgs {
 pub struct CheckArgs {
     #[arg(required = true)]
     pub inputs: Vec<String>,
+    /// Print one JSON document (schema 1, `schemas/check.schema.json`).
     #[arg(long)]
     pub json: bool,
     /// The GocciaScript runner named in the report's `-P` and
@@ -181,6 +182,7 @@ pub const DEFAULT_RUNNER: &str = "GocciaRunner";
 #[derive(Debug, Clone, Default, Args)]
 pub struct InspectArgs {
     pub config: String,
+    /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
     pub json: bool,
 }

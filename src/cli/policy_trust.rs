@@ -266,7 +266,7 @@ pub fn trust_with_policy(
             Err(e) => return Err(store_failure(&e)),
         };
         let refused = |key: &str| commit.refused.iter().any(|r| r.key == key);
-        if let Some(d) = doc.as_deref_mut() {
+        if let Some(d) = doc {
             for s in &shown {
                 if refused(&s.key) {
                     d.set_outcome(

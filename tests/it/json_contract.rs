@@ -571,7 +571,7 @@ fn hostile_paths_and_values_stay_valid_json_and_round_trip() {
     );
     assert!(!out.stdout.contains("\u{1b}"));
 
-    let out = env.run(&["trust", "--json", "--yes", &dir]);
+    let out = env.run(&["trust", "--json", "--yes", dir]);
     assert_eq!(out.code, 0, "{out}");
     let doc = valid("trust", &out.stdout);
     assert_eq!(doc["configs"][0]["key"], key.as_str());
@@ -580,7 +580,7 @@ fn hostile_paths_and_values_stay_valid_json_and_round_trip() {
         value.as_str()
     );
 
-    let out = env.run(&["inspect", "--json", &dir]);
+    let out = env.run(&["inspect", "--json", dir]);
     let doc = valid("inspect", &out.stdout);
     assert_eq!(doc["state"], "trusted");
     let text: Value = serde_json::from_str(doc["blockText"].as_str().unwrap()).unwrap();
@@ -588,7 +588,7 @@ fn hostile_paths_and_values_stay_valid_json_and_round_trip() {
 
     let doc = valid("list", &env.run(&["list", "--json"]).stdout);
     assert_eq!(doc["entries"][0]["key"], key.as_str());
-    let doc = valid("untrust", &env.run(&["untrust", "--json", &dir]).stdout);
+    let doc = valid("untrust", &env.run(&["untrust", "--json", dir]).stdout);
     assert_eq!(doc["removed"][0]["key"], key.as_str());
 }
 
