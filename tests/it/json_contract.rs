@@ -624,3 +624,46 @@ fn the_schemas_are_strict() {
         serde_json::json!({"request": "allow-read", "unscoped": true, "values": ["x"]})
     )));
 }
+
+#[test]
+fn unscoped_requests_are_flagged_never_described() {
+    let env = TestEnv::new();
+    env.write(
+        "s/goccia.json",
+        r#"{"unsafe-shadowrealm": true, "sandbox": {}, "permissions": {"allow-read": true}}"#,
+    );
+    let doc = valid("inspect", &env.run(&["inspect", "--json", "s"]).stdout);
+    let unscoped = |r: &str| serde_json::json!({"request": r, "unscoped": true, "values": []});
+    assert_eq!(
+        doc["requests"],
+        serde_json::json!([
+            unscoped("allow-read"),
+            unscoped("sandbox"),
+            unscoped("unsafe-shadowrealm")
+        ])
+    );
+    // The text keeps GocciaScript's descriptions; the data does not.
+    assert!(doc["lines"].to_string().contains("any path"), "{doc}");
+    assert!(!doc["requests"].to_string().contains("any path"), "{doc}");
+    // In a diff an unscoped item has no value.
+    assert_eq!(env.run(&["trust", "--yes", "s"]).code, 0);
+    env.write(
+        "s/goccia.json",
+        r#"{"permissions": {"allow-read": ["./any path"]}}"#,
+    );
+    let doc = valid("scan", &env.run(&["scan", "--json"]).stdout);
+    let diff = &doc["configs"][0]["diff"];
+    assert!(
+        diff.as_array().unwrap().contains(
+            &serde_json::json!({"request": "allow-read", "change": "removed", "unscoped": true})
+        ),
+        "{diff}"
+    );
+    assert!(
+        diff.as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"request": "allow-read",
+            "change": "added", "unscoped": false, "value": "$ROOT/work/s/any path"})),
+        "{diff}"
+    );
+}
