@@ -80,7 +80,7 @@ pub enum Command {
 pub struct ScanArgs {
     /// Directories or config files (default `.`).
     pub paths: Vec<String>,
-    /// Print one JSON object `{"configs": [...]}` (schema in README).
+    /// Print one JSON document (schema 1, `schemas/scan.schema.json`).
     #[arg(long)]
     pub json: bool,
     /// Also show each config's policy verdict (writes nothing).
@@ -104,6 +104,10 @@ pub struct TrustArgs {
     /// Show what would be recorded and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print one JSON document of what was recorded, refused and left out
+    /// (schema 1, `schemas/trust.schema.json`); never prompts.
+    #[arg(long)]
+    pub json: bool,
     /// With --yes (or --dry-run): record only configs this policy allows.
     /// It must lie outside the reviewed tree and be writable by you alone,
     /// unless pinned with --policy-sha256.
@@ -131,13 +135,21 @@ pub struct UntrustArgs {
     /// Remove every entry whose config file no longer exists.
     #[arg(long, conflicts_with = "paths")]
     pub missing: bool,
+    /// Print one JSON document of what was removed (schema 1,
+    /// `schemas/untrust.schema.json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Every store entry, marked (changed) or (missing).
 #[derive(Debug, Clone, Default, Args)]
 pub struct ListArgs {
+    /// Print one JSON document (schema 1, `schemas/list.schema.json`).
     #[arg(long)]
     pub json: bool,
+    /// Exit 1 when any entry is changed, missing or unreadable (for CI).
+    #[arg(long = "exit-code")]
+    pub exit_code: bool,
 }
 
 /// Which configs govern these inputs; exit 2 if any would block a run.
@@ -145,6 +157,7 @@ pub struct ListArgs {
 pub struct CheckArgs {
     #[arg(required = true)]
     pub inputs: Vec<String>,
+    /// Print one JSON document (schema 1, `schemas/check.schema.json`).
     #[arg(long)]
     pub json: bool,
     /// The GocciaScript runner named in the report's `-P` and
@@ -169,6 +182,7 @@ pub const DEFAULT_RUNNER: &str = "GocciaRunner";
 #[derive(Debug, Clone, Default, Args)]
 pub struct InspectArgs {
     pub config: String,
+    /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
     pub json: bool,
 }
@@ -439,7 +453,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             globals,
             UntrustArgs {
                 paths: untrust,
-                missing: false,
+                ..UntrustArgs::default()
             },
         ));
     }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::args::{CheckArgs, GlobalArgs};
-use crate::cli::json_out::{JsonConfig, to_json};
+use crate::cli::json_out::{JsonConfig, Schema, to_json};
 use crate::cli::report::unreadable_exit;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
@@ -28,13 +28,14 @@ struct JsonInput {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsonCheck {
+    schema: Schema,
     inputs: Vec<JsonInput>,
     configs: Vec<JsonConfig>,
     blocked: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
-    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
     store_warnings: Vec<String>,
     unreadable: Vec<JsonUnreadable>,
     not_followed: Vec<JsonNotFollowed>,
@@ -124,6 +125,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
     if args.json {
         let doc = JsonCheck {
+            schema: Schema::default(),
             inputs: per_input,
             configs: reports.iter().map(JsonConfig::from).collect(),
             blocked: !blocking.is_empty(),

@@ -7,6 +7,16 @@ use std::io;
 
 use crate::core::exit;
 
+/// Which JSON document, if any, an error is also printed as on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorJson {
+    None,
+    /// `{"error": "<message>"}`: the `policy` verbs' format.
+    Seed,
+    /// `{"schema": 1, "error": {"message", "exit"}}`.
+    Contract,
+}
+
 /// Why a command stopped early.
 #[derive(Debug)]
 pub enum CliError {
@@ -17,9 +27,10 @@ pub enum CliError {
         /// The message quotes config-derived text: escaped whole (a line
         /// break too) when stderr is escaped.
         config_text: bool,
-        /// Also `{"error": "<message>"}` on stdout (the `policy` verbs'
-        /// `--json`).
-        json: bool,
+        /// Also a JSON document on stdout: the `policy` verbs' own
+        /// `{"error": "<message>"}`, or the contract's
+        /// `{"schema": 1, "error": {"message", "exit"}}`.
+        json: ErrorJson,
     },
     /// stdout was closed (`EPIPE`): the reader has gone, so the command
     /// stops at that write, quietly, with [`exit::CLOSED_STDOUT`].
@@ -35,7 +46,7 @@ impl CliError {
             code,
             message: message.to_string(),
             config_text: false,
-            json: false,
+            json: ErrorJson::None,
         }
     }
 
@@ -55,7 +66,7 @@ impl CliError {
             code,
             message: message.to_string(),
             config_text: true,
-            json: false,
+            json: ErrorJson::None,
         }
     }
 
@@ -71,7 +82,26 @@ impl CliError {
                 code,
                 message,
                 config_text,
-                json: on,
+                json: if on { ErrorJson::Seed } else { ErrorJson::None },
+            },
+            other => other,
+        }
+    }
+
+    /// The same error, also printed on stdout as the JSON contract's
+    /// failure document (README "JSON contract").
+    pub fn with_contract_json(self) -> CliError {
+        match self {
+            CliError::Message {
+                code,
+                message,
+                config_text,
+                ..
+            } => CliError::Message {
+                code,
+                message,
+                config_text,
+                json: ErrorJson::Contract,
             },
             other => other,
         }

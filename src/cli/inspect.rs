@@ -4,7 +4,10 @@
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, InspectArgs};
-use crate::cli::json_out::{JsonDiffLine, JsonStored, JsonValueChange, to_json};
+use crate::cli::json_out::{
+    JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
+    diff_items, requests_of, to_json,
+};
 use crate::cli::report::store_or_empty_warned;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::config::load_config;
@@ -18,25 +21,30 @@ use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values, moved_targets, render_text};
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsonInspect {
+    schema: Schema,
     key: String,
+    path: String,
     format: &'static str,
     files: Vec<String>,
-    block: String,
+    /// The normalized block as an object.
+    block: serde_json::Value,
+    /// The normalized block exactly as hashed.
+    block_text: String,
     sha256: String,
     targets: std::collections::BTreeMap<String, String>,
+    requests: Vec<JsonRequest>,
     lines: Vec<String>,
-    #[serde(rename = "requestsGrants")]
     requests_grants: bool,
     state: &'static str,
     stored: Option<JsonStored>,
-    diff: Vec<JsonDiffLine>,
-    /// The value-level diff of a changed config (issue 12).
+    /// A changed config's value-level diff.
     #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<Vec<JsonValueChange>>,
+    diff: Option<Vec<JsonDiffItem>>,
+    destinations: Vec<JsonDestination>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
-    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
     store_warnings: Vec<String>,
 }
 
@@ -85,12 +93,16 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     };
     if args.json {
         let doc = JsonInspect {
+            schema: Schema::default(),
             key: key.as_str().to_string(),
+            path: crate::core::paths::display::display_path(key.as_str(), &env.cwd),
             format: snapshot.format(),
             files: snapshot.files.clone(),
-            block: snapshot.block.as_str().to_string(),
+            block: block_value(&snapshot.block_json),
+            block_text: snapshot.block.as_str().to_string(),
             sha256: snapshot.sha256.clone(),
             targets: snapshot.targets.map.clone(),
+            requests: requests_of(&snapshot.block_json),
             lines: snapshot.lines.clone(),
             requests_grants: snapshot.requests_grants(),
             state: comparison.state.json_name(),
@@ -99,10 +111,17 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
                 trusted_at: s.trusted_at.clone(),
                 trusted_by: s.trusted_by.clone(),
             }),
-            diff: comparison.lines.iter().map(JsonDiffLine::from).collect(),
-            values: values
-                .as_ref()
-                .map(|v| v.iter().map(JsonValueChange::from).collect()),
+            diff: stored
+                .filter(|_| comparison.state == ConfigState::Changed)
+                .map(|s| {
+                    diff_items(
+                        &s.block,
+                        &snapshot.block_json,
+                        &snapshot.targets.to_pairs(),
+                        &comparison.lines,
+                    )
+                }),
+            destinations: destinations_of(&comparison.lines, &snapshot.targets.to_pairs()),
             store_error,
             store_warnings,
         };

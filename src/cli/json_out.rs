@@ -1,82 +1,212 @@
-//! The JSON shapes of `scan --json`, `list --json`, `check --json` and
-//! `inspect --json` (documented in README "JSON output"). Structs, not
-//! `serde_json::json!`, so members keep a stable, readable order.
+//! The JSON contract (README "JSON contract", `schemas/`): the documents
+//! `scan`, `check`, `list`, `inspect`, `trust` and `untrust` print with
+//! `--json`. One rule for all of them: every document carries
+//! `"schema": 1`, every member name is camelCase, requests are data
+//! (`{"request", "unscoped", "values"}`), and a diff is always a list of
+//! value-level items (`{"request", "change", "value", ...}`). Structs, not
+//! `serde_json::json!`, so members keep a stable, readable order. The
+//! `policy` verbs keep their own output and are outside this contract.
 
 use serde::Serialize;
 
+use crate::core::config::json::{self, Json};
+use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::review::destination::destinations;
-use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, StoreEntryReport};
-use crate::core::review::value_diff::{ValueChange, report_values};
+use crate::core::review::report::{
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
+};
+use crate::core::review::value_diff::{
+    Change, ValueChange, block_values, diff_values, moved_targets,
+};
 
-#[derive(Serialize)]
-pub struct JsonDiffLine {
-    /// `added`, `removed`, `unchanged` or `target`.
-    pub change: &'static str,
-    /// The line as printed (`  + allow-read: /x`).
-    pub text: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub recorded: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub current: Option<String>,
-}
+/// Why `trust --json` reports a config `refused` (shared by the plain and
+/// the policy-gated trust).
+pub const CHANGED_SINCE_SHOWN: &str = "changed since shown; not trusted";
 
-impl From<&DiffLine> for JsonDiffLine {
-    fn from(l: &DiffLine) -> Self {
-        let text = l.render();
-        let plain = |change, line: &String| JsonDiffLine {
-            change,
-            text: text.clone(),
-            line: Some(line.clone()),
-            scope: None,
-            recorded: None,
-            current: None,
-        };
-        match l {
-            DiffLine::Added(s) => plain("added", s),
-            DiffLine::Removed(s) => plain("removed", s),
-            DiffLine::Unchanged(s) => plain("unchanged", s),
-            DiffLine::Target {
-                scope,
-                recorded,
-                current,
-            } => JsonDiffLine {
-                change: "target",
-                text: text.clone(),
-                line: None,
-                scope: Some(scope.clone()),
-                recorded: Some(recorded.clone()),
-                current: Some(current.clone()),
-            },
-        }
+/// The version of the contract. Within one version members are only ever
+/// added; renaming, removing or changing the type of one bumps it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// What every document starts with: `"schema": 1`.
+#[derive(Serialize, Clone, Copy)]
+pub struct Schema(u32);
+
+impl Default for Schema {
+    fn default() -> Self {
+        Schema(SCHEMA_VERSION)
     }
 }
 
-/// One value of a value-level diff: `{"request", "change", "value",
-/// "destination"}`; `change` is `added`, `removed`, `unchanged` or
-/// `retargeted`, spelled as `diff[].change` is; `destination` is present
-/// when the path the value names leads elsewhere.
-#[derive(Serialize)]
-pub struct JsonValueChange {
+/// One request of a block, as data: `{"request": "allow-net", "unscoped":
+/// false, "values": ["a.test", "b.test"]}`. A request that is the boolean
+/// `true` (`"allow-read": true`, `"unsafe-shadowrealm": true`, or a
+/// `"sandbox"` with no inputs) is `"unscoped": true, "values": []`.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct JsonRequest {
+    pub request: String,
+    pub unscoped: bool,
+    pub values: Vec<String>,
+}
+
+/// One value of a value-level diff, the one diff shape of the contract.
+/// `change` is `added`, `removed`, `unchanged` or `retargeted` (the value is
+/// the same, the path it names now resolves elsewhere). `value` is absent
+/// when the request is unscoped (`"unscoped": true`). `destination` is where
+/// the value's path leads now, when that is elsewhere (a link) or moved;
+/// `recordedDestination` where it led when trusted, on `retargeted` items.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct JsonDiffItem {
     pub request: String,
     pub change: &'static str,
-    pub value: String,
+    pub unscoped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
+    #[serde(
+        rename = "recordedDestination",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub recorded_destination: Option<String>,
 }
 
-impl From<&ValueChange> for JsonValueChange {
-    fn from(v: &ValueChange) -> Self {
-        JsonValueChange {
-            request: v.request.clone(),
-            change: v.change.json_name(),
-            value: v.value.clone(),
-            destination: v.destination.clone(),
-        }
+/// Whether the request `key` of `block` is the boolean `true`, or the
+/// sandbox with no inputs: what `block_values` shows as a description
+/// (`any path`, `true`, `no inputs (sandbox mode only)`) rather than values.
+fn is_unscoped(block: &Json, key: &str) -> bool {
+    if key == "sandbox" {
+        return true;
     }
+    if key.starts_with("sandbox.") {
+        return false;
+    }
+    let Json::Object(sections) = block else {
+        return false;
+    };
+    sections
+        .iter()
+        .filter(|(s, _)| s == "permissions" || s == "unsafe")
+        .any(|(_, body)| match body {
+            Json::Object(members) => members
+                .iter()
+                .any(|(k, v)| k == key && matches!(v, Json::Bool(true))),
+            _ => false,
+        })
+}
+
+/// The requests of a block, in the block's order.
+pub fn requests_of(block: &Json) -> Vec<JsonRequest> {
+    block_values(block)
+        .into_iter()
+        .map(|(request, values)| {
+            let unscoped = is_unscoped(block, &request);
+            JsonRequest {
+                unscoped,
+                values: if unscoped { Vec::new() } else { values },
+                request,
+            }
+        })
+        .collect()
+}
+
+/// The requests of a block given as its normalized text; empty when the
+/// text does not parse (it always does: it is our own normalization).
+pub fn requests_of_text(block: &str) -> Vec<JsonRequest> {
+    json::parse(block)
+        .map(|b| requests_of(&b))
+        .unwrap_or_default()
+}
+
+/// The value-level diff of `old` (trusted) against `new` (current) as
+/// contract items. `targets` are the current scopes' destinations, `lines`
+/// the line comparison (its `~` target lines say what moved).
+pub fn diff_items(
+    old: &Json,
+    new: &Json,
+    targets: &[(String, String)],
+    lines: &[DiffLine],
+) -> Vec<JsonDiffItem> {
+    let moved = moved_targets(lines);
+    let values = diff_values(&block_values(old), &block_values(new), targets, &moved);
+    values
+        .iter()
+        .map(|v| diff_item(v, old, new, &moved))
+        .collect()
+}
+
+fn diff_item(
+    v: &ValueChange,
+    old: &Json,
+    new: &Json,
+    moved: &[(String, String, String)],
+) -> JsonDiffItem {
+    // A removed value is of the trusted block; any other of the current one.
+    let block = if v.change == Change::Removed {
+        old
+    } else {
+        new
+    };
+    let unscoped = v.request != "path" && is_unscoped(block, &v.request);
+    let recorded_destination = (v.change == Change::Retargeted)
+        .then(|| {
+            moved
+                .iter()
+                .find(|(scope, _, _)| {
+                    v.value == *scope || v.value.strip_prefix(NODE_MODULES_PREFIX) == Some(scope)
+                })
+                .map(|(_, recorded, _)| recorded.clone())
+        })
+        .flatten();
+    JsonDiffItem {
+        request: v.request.clone(),
+        change: v.change.json_name(),
+        unscoped,
+        value: (!unscoped).then(|| v.value.clone()),
+        destination: v.destination.clone(),
+        recorded_destination,
+    }
+}
+
+/// A config report's diff: its blocks compared value by value; empty when
+/// either block is not there.
+fn report_diff(r: &ConfigReport) -> Vec<JsonDiffItem> {
+    let parse = |text: &str| json::parse(text).ok();
+    let (Some(new), Some(old)) = (
+        r.block().and_then(parse),
+        r.stored.as_ref().and_then(|s| parse(&s.block)),
+    ) else {
+        return Vec::new();
+    };
+    diff_items(&old, &new, r.targets(), &r.lines)
+}
+
+/// A block as a JSON value (its members sorted by name; the exact text is
+/// `blockText`).
+pub fn block_value(block: &Json) -> serde_json::Value {
+    use serde_json::Value;
+    match block {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => serde_json::from_str::<serde_json::Number>(n)
+            .map(Value::Number)
+            .unwrap_or_else(|_| Value::String(n.clone())),
+        Json::String(s) => Value::String(s.clone()),
+        Json::Array(items) => Value::Array(items.iter().map(block_value).collect()),
+        Json::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), block_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A load error: GocciaScript's exact message (without `Error: `) and the
+/// exit class it ends a run with.
+#[derive(Serialize, Debug, Clone)]
+pub struct JsonError {
+    pub message: String,
+    pub exit: u8,
 }
 
 #[derive(Serialize)]
@@ -88,38 +218,6 @@ pub struct JsonStored {
     pub trusted_by: String,
 }
 
-#[derive(Serialize)]
-pub struct JsonConfig {
-    pub key: String,
-    pub path: String,
-    pub state: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sha256: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub diff: Option<Vec<JsonDiffLine>>,
-    /// A changed config's value-level diff (issue 12), one item per value.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<JsonValueChange>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stored: Option<JsonStored>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exit: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<JsonPolicy>,
-    /// Whether the reviewer marked the config viewed in the TUI, as it is
-    /// now (issue 12); set by `scan --json`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub viewed: Option<bool>,
-    /// The config's path scopes that resolve elsewhere (links followed),
-    /// each with the key whose line names it; absent when there is none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub destinations: Vec<JsonDestination>,
-}
-
 /// A path scope and where it leads: `{"key", "scope", "resolvesTo"}`.
 #[derive(Serialize)]
 pub struct JsonDestination {
@@ -127,6 +225,51 @@ pub struct JsonDestination {
     pub scope: String,
     #[serde(rename = "resolvesTo")]
     pub resolves_to: String,
+}
+
+/// The destinations of a config's lines.
+pub fn destinations_of(lines: &[DiffLine], targets: &[(String, String)]) -> Vec<JsonDestination> {
+    destinations(lines, targets)
+        .into_iter()
+        .map(|d| JsonDestination {
+            key: d.key,
+            scope: d.scope,
+            resolves_to: d.target,
+        })
+        .collect()
+}
+
+/// One effective config (`scan`, `check`).
+#[derive(Serialize)]
+pub struct JsonConfig {
+    pub key: String,
+    pub path: String,
+    pub state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The current block's requests (absent on `error`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requests: Option<Vec<JsonRequest>>,
+    /// The current block's description lines, GocciaScript's exact text
+    /// (absent on `error`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<String>>,
+    /// A changed config's value-level diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<Vec<JsonDiffItem>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<JsonStored>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<JsonPolicy>,
+    /// Whether the reviewer marked the config viewed in the TUI, as it is
+    /// now; set by `scan --json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewed: Option<bool>,
+    /// The config's path scopes that resolve elsewhere (links followed),
+    /// each with the key whose line names it.
+    pub destinations: Vec<JsonDestination>,
 }
 
 /// `scan --policy --json`: a config's verdict and every request's decision.
@@ -143,6 +286,7 @@ pub struct JsonPolicyRequest {
     /// The host path judged, `null` for a request that names none.
     pub target: Option<String>,
     /// `target` as written and with links resolved, as in decision records.
+    #[serde(rename = "resolvedTarget")]
     pub resolved_target: Option<crate::core::policy::ResolvedTarget>,
     pub risk: String,
     pub level: Option<String>,
@@ -174,9 +318,16 @@ impl From<&crate::core::policy::ConfigDecision> for JsonPolicy {
     }
 }
 
+/// The policy file verdicts come from: `{"path", "sha256"}`.
+#[derive(Serialize)]
+pub struct JsonPolicyFile {
+    pub path: String,
+    pub sha256: String,
+}
+
 impl From<&ConfigReport> for JsonConfig {
     fn from(r: &ConfigReport) -> Self {
-        use crate::core::review::report::ConfigState;
+        let loads = r.state != ConfigState::Error;
         let current_lines: Vec<String> = r
             .lines
             .iter()
@@ -190,68 +341,129 @@ impl From<&ConfigReport> for JsonConfig {
             path: r.display_path.clone(),
             state: r.state.json_name(),
             sha256: r.sha256().map(str::to_owned),
-            lines: (r.state != ConfigState::Error).then_some(current_lines),
-            diff: (r.state == ConfigState::Changed)
-                .then(|| r.lines.iter().map(JsonDiffLine::from).collect()),
-            values: (r.state == ConfigState::Changed)
-                .then(|| report_values(r).iter().map(JsonValueChange::from).collect()),
+            requests: loads.then(|| r.block().map(requests_of_text).unwrap_or_default()),
+            lines: loads.then_some(current_lines),
+            diff: (r.state == ConfigState::Changed).then(|| report_diff(r)),
             stored: r.stored.as_ref().map(|s| JsonStored {
                 sha256: s.sha256.clone(),
                 trusted_at: s.trusted_at.clone(),
                 trusted_by: s.trusted_by.clone(),
             }),
-            error: r.error().map(|e| e.message.clone()),
-            exit: r.error().map(|e| e.class.code()),
+            error: r.error().map(|e| JsonError {
+                message: e.message.clone(),
+                exit: e.class.code(),
+            }),
             policy: None,
             viewed: None,
-            destinations: destinations(&r.lines, r.targets())
-                .into_iter()
-                .map(|d| JsonDestination {
-                    key: d.key,
-                    scope: d.scope,
-                    resolves_to: d.target,
-                })
-                .collect(),
+            destinations: destinations_of(&r.lines, r.targets()),
         }
     }
 }
 
+/// One store entry (`list`).
 #[derive(Serialize)]
 pub struct JsonEntry {
     pub key: String,
+    pub path: String,
+    /// `ok`, `changed`, `missing` or `unreadable`.
     pub status: &'static str,
+    pub sha256: String,
     #[serde(rename = "trustedAt")]
     pub trusted_at: String,
     #[serde(rename = "trustedBy")]
     pub trusted_by: String,
-    pub keys: Vec<String>,
-    pub lines: Vec<JsonDiffLine>,
+    /// The stored block's requests.
+    pub requests: Vec<JsonRequest>,
+    /// The stored block's description lines, GocciaScript's exact text.
+    pub lines: Vec<String>,
+    /// A changed entry's value-level diff (trusted → current).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub diff: Option<Vec<JsonDiffItem>>,
+    /// Why an `unreadable` entry's config does not load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonError>,
 }
 
-impl From<&StoreEntryReport> for JsonEntry {
-    fn from(r: &StoreEntryReport) -> Self {
+impl JsonEntry {
+    /// `r` with the stored entry it was made from; `diff` is the changed
+    /// entry's value-level diff, worked out by the caller.
+    pub fn new(
+        r: &StoreEntryReport,
+        stored: Option<&crate::core::store::StoredEntry>,
+        diff: Option<Vec<JsonDiffItem>>,
+    ) -> Self {
         let (status, error) = match &r.status {
             EntryStatus::Ok => ("ok", None),
             EntryStatus::Changed => ("changed", None),
             EntryStatus::Missing => ("missing", None),
-            EntryStatus::Unreadable(e) => ("unreadable", Some(e.message.clone())),
+            EntryStatus::Unreadable(e) => (
+                "unreadable",
+                Some(JsonError {
+                    message: e.message.clone(),
+                    exit: e.class.code(),
+                }),
+            ),
         };
         JsonEntry {
             key: r.key.clone(),
+            path: r.display_path.clone(),
             status,
+            sha256: stored.map(|s| s.sha256.clone()).unwrap_or_default(),
             trusted_at: r.trusted_at.clone(),
             trusted_by: r.trusted_by.clone(),
-            keys: if r.summary.is_empty() {
-                Vec::new()
-            } else {
-                r.summary.split(", ").map(str::to_string).collect()
-            },
-            lines: r.lines.iter().map(JsonDiffLine::from).collect(),
+            requests: stored.map(|s| requests_of(&s.block)).unwrap_or_default(),
+            lines: r
+                .lines
+                .iter()
+                .filter_map(|l| match l {
+                    DiffLine::Removed(s) | DiffLine::Unchanged(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect(),
+            diff,
             error,
         }
     }
+}
+
+/// One `unreadable` member: a path the walk could not read, and why.
+#[derive(Serialize)]
+pub struct JsonUnreadable {
+    pub path: String,
+    pub reason: String,
+}
+
+/// One `notFollowed` member: a directory link out of the given paths.
+#[derive(Serialize)]
+pub struct JsonNotFollowed {
+    pub link: String,
+    pub target: String,
+}
+
+impl From<&crate::core::review::discover::Unreadable> for JsonUnreadable {
+    fn from(u: &crate::core::review::discover::Unreadable) -> Self {
+        JsonUnreadable {
+            path: u.path.clone(),
+            reason: u.reason.clone(),
+        }
+    }
+}
+
+impl From<&crate::core::review::discover::NotFollowed> for JsonNotFollowed {
+    fn from(n: &crate::core::review::discover::NotFollowed) -> Self {
+        JsonNotFollowed {
+            link: n.link.clone(),
+            target: n.target.clone(),
+        }
+    }
+}
+
+/// The document of a `--json` command that failed before printing one:
+/// `{"schema": 1, "error": {"message", "exit"}}` (schemas/error.schema.json).
+#[derive(Serialize)]
+pub struct JsonFailure {
+    pub schema: Schema,
+    pub error: JsonError,
 }
 
 /// A JSON array whose members are made from `items` one at a time, as they
@@ -285,4 +497,123 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
     let mut s = serde_json::to_string_pretty(value).expect("serializable");
     s.push('\n');
     s
+}
+
+/// `trust --json`: what was listed, and for each config what became of it.
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonTrust {
+    pub schema: Schema,
+    pub store: String,
+    pub dry_run: bool,
+    /// The policy the verdicts come from (`--policy`, `--expect`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<JsonPolicyFile>,
+    /// The new and changed configs, in key byte order.
+    pub configs: Vec<JsonTrusted>,
+    /// Requesting configs already trusted and unchanged (not listed).
+    pub already_trusted: usize,
+    pub not_followed: Vec<JsonNotFollowed>,
+    pub store_warnings: Vec<String>,
+}
+
+/// One listed config of `trust --json` and its outcome: `recorded`,
+/// `wouldRecord` (`--dry-run`), `refused` (it changed between the listing
+/// and the write, so what was shown is not what is there) or `leftOut` (the
+/// policy did not allow it, or its hash is not among `--expect`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonTrusted {
+    pub key: String,
+    pub path: String,
+    /// `new` or `changed`.
+    pub change: &'static str,
+    pub sha256: String,
+    pub requests: Vec<JsonRequest>,
+    pub lines: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<Vec<JsonDiffItem>>,
+    pub destinations: Vec<JsonDestination>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<JsonPolicy>,
+    pub outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl JsonTrust {
+    /// The plan's configs, each `wouldRecord` until its outcome is known.
+    pub fn listed(
+        &mut self,
+        plan: &crate::core::review::trust::TrustPlan,
+        store: &crate::core::store::Store,
+        env: &crate::core::env::Env,
+    ) {
+        self.already_trusted = plan.unchanged;
+        self.not_followed = plan
+            .not_followed_links
+            .iter()
+            .map(JsonNotFollowed::from)
+            .collect();
+        self.configs = plan
+            .candidates
+            .iter()
+            .map(|c| {
+                let s = &c.snapshot;
+                let targets = s.targets.to_pairs();
+                let diff = store
+                    .get(s.key.as_str())
+                    .filter(|_| c.changed)
+                    .map(|stored| diff_items(&stored.block, &s.block_json, &targets, &c.lines));
+                JsonTrusted {
+                    key: s.key.as_str().to_string(),
+                    path: crate::core::paths::display::display_path(s.key.as_str(), &env.cwd),
+                    change: if c.changed { "changed" } else { "new" },
+                    sha256: s.sha256.clone(),
+                    requests: requests_of(&s.block_json),
+                    lines: s.lines.clone(),
+                    diff,
+                    destinations: destinations_of(&c.lines, &targets),
+                    policy: None,
+                    outcome: "wouldRecord",
+                    reason: None,
+                }
+            })
+            .collect();
+    }
+
+    /// The outcome of the config with `key`.
+    pub fn set_outcome(&mut self, key: &str, outcome: &'static str, reason: Option<String>) {
+        if let Some(c) = self.configs.iter_mut().find(|c| c.key == key) {
+            c.outcome = outcome;
+            c.reason = reason;
+        }
+    }
+}
+
+/// `untrust --json`: the entries removed, and what each argument matched.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonUntrust {
+    pub schema: Schema,
+    pub store: String,
+    /// `untrust --missing`: entries whose config file no longer exists.
+    pub missing: bool,
+    pub removed: Vec<JsonRemoved>,
+    /// Per PATH argument (empty with `--missing`): the key prefix it
+    /// removes entries at or under, and how many went.
+    pub paths: Vec<JsonUntrustPath>,
+}
+
+#[derive(Serialize)]
+pub struct JsonRemoved {
+    pub key: String,
+    pub path: String,
+}
+
+#[derive(Serialize)]
+pub struct JsonUntrustPath {
+    pub path: String,
+    pub root: String,
+    pub removed: usize,
 }

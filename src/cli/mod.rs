@@ -21,7 +21,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::cli::args::{Command, GlobalArgs, Invocation, ParseOutcome, ScanArgs};
-pub use crate::cli::error::{CliError, CliResult};
+pub use crate::cli::error::{CliError, CliResult, ErrorJson};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::store::{
@@ -119,11 +119,26 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
             } else {
                 io.error(&message);
             }
-            if json {
-                // Best effort: the error is already on stderr.
-                let _ = writeln!(io.out, "{}", serde_json::json!({ "error": message }));
-                let _ = io.out.flush();
+            // Best effort: the error is already on stderr.
+            match json {
+                ErrorJson::None => {}
+                ErrorJson::Seed => {
+                    let _ = writeln!(io.out, "{}", serde_json::json!({ "error": message }));
+                }
+                ErrorJson::Contract => {
+                    let _ = io.out.write_all(
+                        json_out::to_json(&json_out::JsonFailure {
+                            schema: json_out::Schema::default(),
+                            error: json_out::JsonError {
+                                message: message.clone(),
+                                exit: code,
+                            },
+                        })
+                        .as_bytes(),
+                    );
+                }
             }
+            let _ = io.out.flush();
             code
         }
     }
@@ -155,6 +170,76 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     // A one-shot command sees the filesystem at one moment, so it may
     // remember resolved directories; the TUI, long-lived, never does.
     let _memo = (!opens_tui).then(crate::core::paths::realpath::enable_cache);
+    // A `--json` command of the contract that fails before printing its
+    // document prints the failure document instead: stdout is always one
+    // JSON document a script can read.
+    if contract_json(&invocation) {
+        let mut counted = CountingWriter {
+            inner: &mut *io.out,
+            written: 0,
+        };
+        let result = {
+            let mut inner = Io {
+                out: &mut counted,
+                err: &mut *io.err,
+                escaping: io.escaping,
+            };
+            run_invocation(invocation, interactive, env, &mut inner)
+        };
+        let written = counted.written;
+        return result.map_err(|e| {
+            if written == 0 {
+                e.with_contract_json()
+            } else {
+                e
+            }
+        });
+    }
+    run_invocation(invocation, interactive, env, io)
+}
+
+/// Whether the command prints a document of the JSON contract.
+fn contract_json(invocation: &Invocation) -> bool {
+    match invocation {
+        Invocation::Trust(_, t) => t.json,
+        Invocation::Untrust(_, u) => u.json,
+        Invocation::Clap(cli) => match &cli.command {
+            Command::Scan(a) => a.json,
+            Command::Trust(a) => a.json,
+            Command::Untrust(a) => a.json,
+            Command::List(a) => a.json,
+            Command::Check(a) => a.json,
+            Command::Inspect(a) => a.json,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// stdout, counting what went through.
+struct CountingWriter<'a> {
+    inner: &'a mut dyn Write,
+    written: usize,
+}
+
+impl Write for CountingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn run_invocation(
+    invocation: Invocation,
+    interactive: bool,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     match invocation {
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),

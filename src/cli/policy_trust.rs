@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
-use crate::cli::json_out::{JsonConfig, JsonPolicy, to_json};
+use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, JsonTrust, Schema, to_json};
 use crate::cli::report::{
     plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
     store_or_empty_warned, unreadable_exit, worst_exit,
@@ -125,6 +125,7 @@ pub fn trust_with_policy(
     args: &TrustArgs,
     env: &Env,
     io: &mut Io<'_>,
+    mut doc: Option<&mut JsonTrust>,
 ) -> CliResult {
     if !args.yes && !args.dry_run {
         return Err(CliError::usage(
@@ -145,6 +146,16 @@ pub fn trust_with_policy(
     let records = records.map_err(CliError::failed)?;
     policy.deny_also(&records, env);
     let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    if let Some(d) = doc.as_deref_mut() {
+        d.store = loc.path.clone();
+        d.store_warnings =
+            crate::cli::issues_text(&crate::cli::store_issues(&loc, &args.paths, env));
+        d.policy = Some(JsonPolicyFile {
+            path: policy.source.to_string(),
+            sha256: policy.sha256.clone(),
+        });
+        d.listed(&plan, &store, env);
+    }
     let targets = describe_targets(&args.paths, env);
     if let Some(code) = print_nothing_to_do(&plan, &targets, io)? {
         return Ok(code);
@@ -213,6 +224,26 @@ pub fn trust_with_policy(
     }
     print_listing_end(&plan, io)?;
 
+    if let Some(d) = doc.as_deref_mut() {
+        for j in &judged {
+            let key = j.snapshot.key.as_str();
+            if let Some(c) = d.configs.iter_mut().find(|c| c.key == key) {
+                c.policy = Some(JsonPolicy::from(&j.decision));
+            }
+            let reason = match (&j.expect_refusal, j.verdict) {
+                (Some(r), _) => Some(r.clone()),
+                (None, Verdict::Allowed) => None,
+                (None, Verdict::Denied) => Some("denied by the policy; not trusted".to_string()),
+                (None, v) => Some(format!(
+                    "{} by the policy: a person reviews and trusts it",
+                    v.as_str()
+                )),
+            };
+            if reason.is_some() {
+                d.set_outcome(key, "leftOut", reason);
+            }
+        }
+    }
     let mut commit_code = exit::SUCCESS;
     let allowed: Vec<&ConfigSnapshot> = judged
         .iter()
@@ -235,6 +266,19 @@ pub fn trust_with_policy(
             Err(e) => return Err(store_failure(&e)),
         };
         let refused = |key: &str| commit.refused.iter().any(|r| r.key == key);
+        if let Some(d) = doc {
+            for s in &shown {
+                if refused(&s.key) {
+                    d.set_outcome(
+                        &s.key,
+                        "refused",
+                        Some(crate::cli::json_out::CHANGED_SINCE_SHOWN.into()),
+                    );
+                } else {
+                    d.set_outcome(&s.key, "recorded", None);
+                }
+            }
+        }
         // The records of what was trusted now say so.
         for ((j, trust), handle) in judged.iter().zip(&trusts).zip(&handles) {
             if j.verdict == Verdict::Allowed
@@ -374,28 +418,25 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             })
             .collect();
         #[derive(Serialize)]
-        struct PolicyFile {
-            path: String,
-            sha256: String,
-        }
-        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
         struct Doc {
+            schema: Schema,
             configs: Vec<JsonConfig>,
             #[serde(skip_serializing_if = "Option::is_none")]
             store_error: Option<String>,
-            #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
             store_warnings: Vec<String>,
             /// The policy the verdicts come from.
-            policy: PolicyFile,
+            policy: JsonPolicyFile,
             unreadable: Vec<walk::JsonUnreadable>,
             not_followed: Vec<walk::JsonNotFollowed>,
         }
         io.out.write_all(
             to_json(&Doc {
+                schema: Schema::default(),
                 configs,
                 store_error,
                 store_warnings,
-                policy: PolicyFile {
+                policy: JsonPolicyFile {
                     path: policy.source.to_string(),
                     sha256: policy.sha256.clone(),
                 },

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs};
-use crate::cli::json_out::{JsonConfig, LazySeq, write_json};
+use crate::cli::json_out::{JsonConfig, LazySeq, Schema, write_json};
 use crate::cli::report::{render_table_with, store_or_empty_warned, unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io};
@@ -17,11 +17,12 @@ use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::scan_walk;
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsonScan<'a> {
+    schema: Schema,
     configs: LazySeq<'a, (&'a ConfigReport, bool), JsonConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
-    #[serde(rename = "storeWarnings", skip_serializing_if = "Vec::is_empty")]
     store_warnings: Vec<String>,
     unreadable: Vec<JsonUnreadable>,
     not_followed: Vec<JsonNotFollowed>,
@@ -59,6 +60,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             .map(|r| (r, progress.is_viewed(&r.key, r.sha256())))
             .collect();
         let doc = JsonScan {
+            schema: Schema::default(),
             configs: LazySeq {
                 items: &rows,
                 convert: |(r, viewed)| JsonConfig {

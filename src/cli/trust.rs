@@ -5,10 +5,13 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
+use crate::cli::json_out::{CHANGED_SINCE_SHOWN, JsonTrust, to_json};
 use crate::cli::report::{
     plan_failure, print_listing, print_listing_to, print_nothing_to_do, report_commit,
 };
-use crate::cli::{CliError, CliResult, Io, load_store_checked, store_failure};
+use crate::cli::{
+    CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
+};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, describe_targets};
@@ -16,6 +19,36 @@ use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    if !args.json {
+        return trust(g, args, env, io, None);
+    }
+    // `--json`: the same run with its text on stdout thrown away, then one
+    // document of what became of each listed config. Warnings and errors
+    // still go to stderr.
+    let mut doc = JsonTrust {
+        dry_run: args.dry_run,
+        ..JsonTrust::default()
+    };
+    let code = {
+        let mut sink = std::io::sink();
+        let mut quiet = Io {
+            out: &mut sink,
+            err: &mut *io.err,
+            escaping: io.escaping,
+        };
+        trust(g, args, env, &mut quiet, Some(&mut doc))?
+    };
+    io.out.write_all(to_json(&doc).as_bytes())?;
+    Ok(code)
+}
+
+fn trust(
+    g: &GlobalArgs,
+    args: &TrustArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+    mut doc: Option<&mut JsonTrust>,
+) -> CliResult {
     if let Err(e) = check_paths("--trust", &args.paths) {
         return Err(CliError::usage(e.0));
     }
@@ -26,11 +59,16 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
         }
     }
     if args.policy.is_some() || !args.expect.is_empty() {
-        return crate::cli::policy_trust::trust_with_policy(g, args, env, io);
+        return crate::cli::policy_trust::trust_with_policy(g, args, env, io, doc);
     }
     // A dry run writes nothing: an unsafe store is only a warning there.
     let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
     let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    if let Some(d) = doc.as_deref_mut() {
+        d.store = loc.path.clone();
+        d.store_warnings = issues_text(&store_issues(&loc, &args.paths, env));
+        d.listed(&plan, &store, env);
+    }
     let targets = describe_targets(&args.paths, env);
     if let Some(code) = print_nothing_to_do(&plan, &targets, io)? {
         return Ok(code);
@@ -41,6 +79,7 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
     // pipe (`| tee` would otherwise show them twice, and raw).
     let prompting = !args.yes
         && !args.dry_run
+        && !args.json
         && std::io::stdin().is_terminal()
         && (io.escaping.stdout_is_terminal() || io.escaping.stderr_is_terminal());
     if prompting {
@@ -86,7 +125,18 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
         .map(|c| Shown::of_snapshot(&c.snapshot))
         .collect();
     match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
-        Ok(commit) => report_commit(&commit, &loc.path, io),
+        Ok(commit) => {
+            if let Some(d) = doc {
+                for s in &shown {
+                    if commit.refused.iter().any(|r| r.key == s.key) {
+                        d.set_outcome(&s.key, "refused", Some(CHANGED_SINCE_SHOWN.into()));
+                    } else {
+                        d.set_outcome(&s.key, "recorded", None);
+                    }
+                }
+            }
+            report_commit(&commit, &loc.path, io)
+        }
         Err(e) => Err(store_failure(&e)),
     }
 }

@@ -2,44 +2,12 @@
 //! walks a tree shows it: `scan`, `check`, `trust` (README "Links,
 //! unreadable paths and hostile files").
 
-use serde::Serialize;
-
 use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{describe_targets, display_path};
-use crate::core::review::discover::{Discovery, NotFollowed, Unreadable};
+use crate::core::review::discover::Discovery;
 
-/// One `unreadable` member of `scan --json` / `check --json`.
-#[derive(Serialize)]
-pub struct JsonUnreadable {
-    pub path: String,
-    pub reason: String,
-}
-
-/// One `not_followed` member of `scan --json` / `check --json`.
-#[derive(Serialize)]
-pub struct JsonNotFollowed {
-    pub link: String,
-    pub target: String,
-}
-
-impl From<&Unreadable> for JsonUnreadable {
-    fn from(u: &Unreadable) -> Self {
-        JsonUnreadable {
-            path: u.path.clone(),
-            reason: u.reason.clone(),
-        }
-    }
-}
-
-impl From<&NotFollowed> for JsonNotFollowed {
-    fn from(n: &NotFollowed) -> Self {
-        JsonNotFollowed {
-            link: n.link.clone(),
-            target: n.target.clone(),
-        }
-    }
-}
+pub use crate::cli::json_out::{JsonNotFollowed, JsonUnreadable};
 
 /// The `not followed:` lines, one per link, on stdout. A link's name and
 /// destination come from the tree under review: each line is escaped whole

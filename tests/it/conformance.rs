@@ -222,7 +222,15 @@ fn check_inspect(expect: &Expect, out: &common::Output, root: &str, context: &st
     assert!(expect.configs.is_none(), "{context}\n`configs` is for scan");
     if let Some(error) = &expect.error {
         let code = expect.exit.expect("an error case needs `exit`");
-        assert_eq!(out.stdout, "", "{context}\nstdout must be empty");
+        // JSON contract: a `--json` command that fails prints the failure
+        // document, GocciaScript's exact message in it.
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout)
+            .unwrap_or_else(|e| panic!("{context}\nstdout is not the failure document: {e}"));
+        assert_eq!(
+            doc,
+            serde_json::json!({"schema": 1, "error": {"message": error, "exit": code}}),
+            "{context}\nfailure document"
+        );
         assert_eq!(out.stderr, format!("Error: {error}\n"), "{context}");
         assert_eq!(out.code, code, "{context}");
         return;
@@ -241,7 +249,7 @@ fn check_inspect(expect: &Expect, out: &common::Output, root: &str, context: &st
         .block
         .as_ref()
         .expect("an inspect case needs `block`");
-    assert_eq!(field("block"), block, "{context}\nblock");
+    assert_eq!(field("blockText"), block, "{context}\nblockText");
     let sha = expected_sha(block, expect.sha256.as_deref(), root, context);
     assert_eq!(
         field("sha256").as_str(),
@@ -306,9 +314,17 @@ fn check_scan(expect: &Expect, out: &common::Output, root: &str, context: &str) 
         }
         match &w.error {
             Some(error) => {
-                assert_eq!(g["error"].as_str(), Some(error.as_str()), "{ctx}\nerror");
+                assert_eq!(
+                    g["error"]["message"].as_str(),
+                    Some(error.as_str()),
+                    "{ctx}\nerror"
+                );
                 let code = w.exit.expect("an error row needs `exit`");
-                assert_eq!(g["exit"].as_u64(), Some(u64::from(code)), "{ctx}\nexit");
+                assert_eq!(
+                    g["error"]["exit"].as_u64(),
+                    Some(u64::from(code)),
+                    "{ctx}\nexit"
+                );
             }
             None => {
                 assert!(g.get("error").is_none(), "{ctx}\nunexpected error");

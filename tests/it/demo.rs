@@ -143,28 +143,42 @@ fn the_demo_starts_in_every_state() {
     // The error row carries GocciaScript's exact message.
     let error = config("tree/typo/goccia.json");
     assert_eq!(
-        error["error"],
+        error["error"]["message"],
         format!("{}/{UNKNOWN_PERMISSION}", b.demo.dir.display()),
     );
     // The changed config: a value added and one removed, and the scope
     // whose link was re-pointed.
     let app = config("tree/app/goccia.json");
-    let diff = app["diff"].to_string();
-    for change in [
-        "- allow-net: api.example.com, old-cdn.example.com",
-        "+ allow-net: api.example.com, cdn.example.net:8443",
-        "+ allow-import: node_modules",
-    ] {
-        assert!(diff.contains(change), "{change}: {app:#}");
-    }
+    let items: Vec<(String, String, String)> = app["diff"]
+        .as_array()
+        .expect("a changed config has a diff")
+        .iter()
+        .map(|i| {
+            let field = |k: &str| i[k].as_str().unwrap_or_default().to_string();
+            (field("change"), field("request"), field("value"))
+        })
+        .collect();
+    let item = |change: &str, request: &str, value: &str| {
+        (change.to_string(), request.to_string(), value.to_string())
+    };
     let assets = b.path("tree/app/assets");
-    assert!(
-        diff.contains(&format!(
-            "~ target of {a}: {a}-v1 -> {a}-v2",
-            a = assets.display()
-        )),
-        "{app:#}"
-    );
+    let assets = assets.to_str().unwrap();
+    for want in [
+        item("removed", "allow-net", "old-cdn.example.com"),
+        item("added", "allow-net", "cdn.example.net:8443"),
+        item("added", "allow-import", "node_modules"),
+        item("retargeted", "allow-read", assets),
+    ] {
+        assert!(items.contains(&want), "{want:?}: {app:#}");
+    }
+    let moved = app["diff"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["change"] == "retargeted")
+        .unwrap();
+    assert_eq!(moved["recordedDestination"], format!("{assets}-v1"));
+    assert_eq!(moved["destination"], format!("{assets}-v2"));
     // A scope whose destination leaves the tree.
     let vendor = config("tree/deps/goccia.json");
     assert_eq!(

@@ -19,6 +19,7 @@ mod conformance;
 mod demo;
 mod fuzz;
 mod hostile_files;
+mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;

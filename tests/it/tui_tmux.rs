@@ -338,7 +338,7 @@ impl Repo {
             .unwrap_or_else(|| panic!("no entry for {key} in {entries:?}"));
         assert_eq!(entry["sha256"], inspect["sha256"], "{rel}");
         let block: serde_json::Value =
-            serde_json::from_str(inspect["block"].as_str().unwrap()).unwrap();
+            serde_json::from_str(inspect["blockText"].as_str().unwrap()).unwrap();
         assert_eq!(entry["block"], block, "{rel}");
         assert_eq!(entry["targets"], inspect["targets"], "{rel}");
         assert_eq!(

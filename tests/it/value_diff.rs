@@ -77,7 +77,8 @@ fn scan_json_lists_each_changed_value_as_an_item() {
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let config = &json["configs"][0];
     assert_eq!(config["state"], "changed");
-    let values = config["values"].as_array().unwrap();
+    // Schema 1: the value-level items are the config's `diff`.
+    let values = config["diff"].as_array().unwrap();
     assert_eq!(values.len(), 32, "{config}");
     let changed: Vec<(String, String, String)> = values
         .iter()
@@ -128,7 +129,7 @@ fn a_retargeted_scope_carries_its_destination() {
     env.symlink("other", "p/data");
     let out = env.run(&["scan", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let values = json["configs"][0]["values"].as_array().unwrap().clone();
+    let values = json["configs"][0]["diff"].as_array().unwrap().clone();
     let read: Vec<&serde_json::Value> = values
         .iter()
         .filter(|v| v["request"] == "allow-read")
@@ -156,7 +157,7 @@ fn inspect_json_and_terminal_show_the_values() {
     swapped(&env);
     let out = env.run(&["inspect", "--json", "p/goccia.json"]);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let added: Vec<&str> = json["values"]
+    let added: Vec<&str> = json["diff"]
         .as_array()
         .unwrap()
         .iter()

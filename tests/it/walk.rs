@@ -38,7 +38,7 @@ fn links_out_of_the_tree_are_reported_not_walked_nor_trusted() {
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["configs"].as_array().unwrap().len(), 2);
     assert_eq!(
-        doc["not_followed"],
+        doc["notFollowed"],
         serde_json::json!([
             {"link": "$ROOT/work/repo/root", "target": "/"},
             {"link": "$ROOT/work/repo/vendor", "target": "$ROOT/work/elsewhere"},
@@ -198,7 +198,6 @@ fn check_refuses_an_input_that_does_not_exist() {
     env.write("p/a.js", "");
     for args in [
         &["check", "nonexistent.js"][..],
-        &["check", "--json", "nonexistent.js"],
         &["check", "p/a.js", "nonexistent.js"],
     ] {
         let out = env.run(args);
@@ -208,6 +207,19 @@ fn check_refuses_an_input_that_does_not_exist() {
             "{args:?}"
         );
     }
+    // With --json, stdout also carries the failure document (schema 1).
+    let out = env.run(&["check", "--json", "nonexistent.js"]);
+    assert_eq!(
+        out.stderr,
+        "Error: nonexistent.js: no such file or directory\n"
+    );
+    assert_eq!(out.code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        doc,
+        serde_json::json!({"schema": 1, "error": {
+            "message": "nonexistent.js: no such file or directory", "exit": 1}})
+    );
     env.symlink("gone", "dangling.js");
     let out = env.run(&["check", "dangling.js"]);
     assert_eq!(

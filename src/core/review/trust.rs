@@ -44,6 +44,8 @@ pub struct TrustPlan {
     pub unchanged: usize,
     /// `not followed: …` lines for the directory links out of the paths.
     pub not_followed: Vec<String>,
+    /// The same links as data (`trust --json`).
+    pub not_followed_links: Vec<crate::core::review::discover::NotFollowed>,
 }
 
 impl TrustPlan {
@@ -95,6 +97,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
             .iter()
             .map(|n| n.describe(&env.cwd, &targets))
             .collect(),
+        not_followed_links: found.not_followed.clone(),
         ..TrustPlan::default()
     };
     for result in loaded {
@@ -261,18 +264,19 @@ pub fn untrust_root(arg: &str, env: &Env) -> String {
 }
 
 /// Removes, per root, the entries equal to it or under it, saving the store
-/// only when something goes. Returns how many each root removed.
+/// only when something goes. Returns the keys each root removed (in store
+/// order).
 pub fn untrust_roots(
     loc: &StoreLocation,
     current: Store,
     roots: &[String],
-) -> Result<Vec<usize>, StoreError> {
+) -> Result<Vec<Vec<String>>, StoreError> {
     // `current` decides whether anything goes; the removal is then applied
     // again under the lock to the store as it is on disk.
     update_read_store(loc, current, LOCK_TIMEOUT, |store| {
         Ok(roots
             .iter()
-            .map(|root| store.retain(|k, _| !is_under(k, root)).len())
+            .map(|root| store.retain(|k, _| !is_under(k, root)))
             .collect())
     })
     .map(|u| u.value)

@@ -1,0 +1,669 @@
+//! The JSON contract (README "JSON contract"): every `--json` output of the
+//! real binary, over real trees in every state (trusted, never trusted,
+//! changed, no request, error, missing, unreadable), validated against its
+//! schema under `schemas/` (draft 2020-12), plus the promises a script
+//! relies on: `"schema": 1`, camelCase names, requests as data, one diff
+//! shape, hostile text kept valid JSON, and `list --exit-code`.
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use common::TestEnv;
+use serde_json::Value;
+
+const SCHEMAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas");
+/// The schemas' `$id` prefix: a name, not a location (nothing is fetched).
+const BASE: &str = "https://goccia-trust.invalid/schemas/1/";
+
+/// Resolves the schemas' `$ref`s to the files under `schemas/`, nothing else.
+struct SchemaFiles;
+
+impl jsonschema::Retrieve for SchemaFiles {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let name = uri
+            .as_str()
+            .strip_prefix(BASE)
+            .ok_or_else(|| format!("{} is not one of schemas/", uri.as_str()))?;
+        Ok(serde_json::from_str(&std::fs::read_to_string(
+            Path::new(SCHEMAS).join(name),
+        )?)?)
+    }
+}
+
+fn schema(name: &str) -> Value {
+    let path = Path::new(SCHEMAS).join(format!("{name}.schema.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn validator(name: &str) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_retriever(SchemaFiles)
+        .build(&schema(name))
+        .unwrap_or_else(|e| panic!("schemas/{name}.schema.json: {e}"))
+}
+
+/// Parses `stdout` as one JSON document and validates it against
+/// `schemas/<name>.schema.json`; returns the document.
+fn valid(name: &str, stdout: &str) -> Value {
+    let doc: Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|e| panic!("{name}: stdout is not one JSON document: {e}\n{stdout}"));
+    let errors: Vec<String> = validator(name)
+        .iter_errors(&doc)
+        .map(|e| format!("{e} (at {})", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:#?}\n{stdout}");
+    assert_eq!(doc["schema"], 1, "{name}: {stdout}");
+    assert_camel_case(&doc, name);
+    doc
+}
+
+/// Every member name is camelCase (no `_`, no leading capital), except
+/// the keys of `targets` and `block`, which are data.
+fn assert_camel_case(v: &Value, context: &str) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == "targets" || k == "block" {
+                    continue;
+                }
+                assert!(
+                    !k.contains('_')
+                        && !k.contains('-')
+                        && k.chars().next().is_some_and(|c| c.is_ascii_lowercase()),
+                    "{context}: member {k:?} is not camelCase"
+                );
+                assert_camel_case(v, context);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| assert_camel_case(i, context)),
+        _ => {}
+    }
+}
+
+/// The CI operator's policy of `policy_trust.rs`, short: reads allowed,
+/// network effects need a person.
+const POLICY: &str = r#"{
+  "approved_workspaces": ["."],
+  "personal_data_roots": ["~"],
+  "denied_roots": ["~/.ssh"],
+  "grants": {
+    "READ_ONLY": "allow",
+    "WORKSPACE_WRITE": "allow",
+    "EXTERNAL_EFFECT": "needs_auth",
+    "DESTRUCTIVE": "deny"
+  },
+  "risk_to_level": {
+    "R0": "READ_ONLY",
+    "R1": "WORKSPACE_WRITE",
+    "R2": "EXTERNAL_EFFECT",
+    "R3": "DESTRUCTIVE"
+  }
+}
+"#;
+
+fn write_policy(env: &TestEnv) -> String {
+    let path = env.root.join("ci/policy.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, POLICY).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A tree with a config in every state, and a store that knows some:
+/// `t` trusted (a linked scope and an unscoped request), `n` never
+/// trusted, `c` changed (a host swapped, a link re-pointed), `e` an
+/// error, `d` asking for nothing, `m` trusted then deleted (missing), `u`
+/// trusted then broken (unreadable in `list`).
+fn states(env: &TestEnv) {
+    env.mkdir("t/real");
+    env.symlink("real", "t/data");
+    env.write(
+        "t/goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"], "allow-net": true}}"#,
+    );
+    env.write(
+        "n/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test", "b.test"]}}"#,
+    );
+    env.mkdir("c/one");
+    env.mkdir("c/two");
+    env.symlink("one", "c/lib");
+    env.write(
+        "c/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test", "b.test"], "allow-read": ["./lib"]}}"#,
+    );
+    env.write(
+        "m/goccia.json",
+        r#"{"permissions": {"allow-net": ["m.test"]}}"#,
+    );
+    env.write(
+        "u/goccia.json",
+        r#"{"permissions": {"allow-net": ["u.test"]}}"#,
+    );
+    let out = env.run(&["trust", "--yes", "t", "c", "m", "u"]);
+    assert_eq!(out.code, 0, "{out}");
+    // Changed: one host swapped, the link re-pointed.
+    env.write(
+        "c/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test", "x.test"], "allow-read": ["./lib"]}}"#,
+    );
+    std::fs::remove_file(env.work.join("c/lib")).unwrap();
+    env.symlink("two", "c/lib");
+    std::fs::remove_file(env.work.join("m/goccia.json")).unwrap();
+    env.write("u/goccia.json", r#"{"permissions": "#);
+    env.write("e/goccia.json", r#"{"permissions": {"allow-read": [""]}}"#);
+    env.write("d/goccia.json", "{}");
+}
+
+fn config<'a>(doc: &'a Value, path: &str) -> &'a Value {
+    doc["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == path)
+        .unwrap_or_else(|| panic!("no config {path} in {doc}"))
+}
+
+#[test]
+fn scan_check_and_inspect_validate_in_every_state() {
+    let env = TestEnv::new();
+    states(&env);
+
+    let out = env.run(&["scan", "--json"]);
+    assert_eq!(out.code, 1, "the error row sets the exit: {out}");
+    let doc = valid("scan", &out.stdout);
+    let state = |p: &str| config(&doc, p)["state"].as_str().unwrap().to_string();
+    assert_eq!(
+        [
+            "t/goccia.json",
+            "n/goccia.json",
+            "c/goccia.json",
+            "e/goccia.json",
+            "d/goccia.json",
+            "u/goccia.json"
+        ]
+        .map(state),
+        [
+            "trusted",
+            "never-trusted",
+            "changed",
+            "error",
+            "no-request",
+            "error"
+        ]
+    );
+    // Requests are data; `true` is unscoped with no values.
+    assert_eq!(
+        config(&doc, "t/goccia.json")["requests"],
+        serde_json::json!([
+            {"request": "allow-net", "unscoped": true, "values": []},
+            {"request": "allow-read", "unscoped": false, "values": ["$ROOT/work/t/data"]},
+        ])
+    );
+    assert_eq!(
+        config(&doc, "t/goccia.json")["destinations"],
+        serde_json::json!([{"key": "allow-read", "scope": "$ROOT/work/t/data",
+            "resolvesTo": "$ROOT/work/t/real"}])
+    );
+    // The diff: value-level items, with the request each belongs to.
+    let c = config(&doc, "c/goccia.json");
+    let changed: Vec<&Value> = c["diff"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["change"] != "unchanged")
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            &serde_json::json!({"request": "allow-net", "change": "removed", "unscoped": false, "value": "b.test"}),
+            &serde_json::json!({"request": "allow-net", "change": "added", "unscoped": false, "value": "x.test"}),
+            &serde_json::json!({"request": "allow-read", "change": "retargeted", "unscoped": false,
+                "value": "$ROOT/work/c/lib", "destination": "$ROOT/work/c/two",
+                "recordedDestination": "$ROOT/work/c/one"}),
+        ]
+    );
+    // An error carries GocciaScript's message and its exit class.
+    let e = &config(&doc, "e/goccia.json")["error"];
+    assert_eq!(e["exit"], 1);
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("$ROOT/work/e/goccia.json: "),
+        "{e}"
+    );
+
+    // With a policy: the verdicts, and the policy file named.
+    let policy = write_policy(&env);
+    let out = env.run(&["scan", "--json", "--policy", &policy, "t", "n", "c", "d"]);
+    let doc = valid("scan", &out.stdout);
+    assert_eq!(doc["policy"]["path"], "$ROOT/ci/policy.json");
+    assert_eq!(
+        config(&doc, "n/goccia.json")["policy"]["verdict"],
+        "NEEDS_AUTH"
+    );
+
+    // check: blocked (exit 2) and not.
+    for input in ["n/x.js", "t/x.js", "e/x.js"] {
+        env.write(input, "");
+    }
+    let out = env.run(&["check", "--json", "n/x.js", "c"]);
+    assert_eq!(out.code, 2, "{out}");
+    let doc = valid("check", &out.stdout);
+    assert_eq!(doc["blocked"], true);
+    assert_eq!(doc["inputs"][0]["config"], "$ROOT/work/n/goccia.json");
+    let out = env.run(&["check", "--json", "t/x.js"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert_eq!(valid("check", &out.stdout)["blocked"], false);
+
+    // inspect: the block an object, its exact text beside it.
+    for (dir, state) in [
+        ("t", "trusted"),
+        ("n", "never-trusted"),
+        ("c", "changed"),
+        ("d", "no-request"),
+    ] {
+        let out = env.run(&["inspect", "--json", dir]);
+        assert_eq!(out.code, 0, "{out}");
+        let doc = valid("inspect", &out.stdout);
+        assert_eq!(doc["state"], state);
+        let text: Value = serde_json::from_str(doc["blockText"].as_str().unwrap()).unwrap();
+        assert_eq!(doc["block"], text, "{dir}");
+    }
+    // A config that fails, and a path that is not there: the failure
+    // document, the same message as stderr's `Error: ` line.
+    for args in [
+        &["inspect", "--json", "e"][..],
+        &["inspect", "--json", "nowhere"],
+        &["check", "--json", "e/x.js"],
+    ] {
+        let out = env.run(args);
+        assert_ne!(out.code, 0, "{out}");
+        let doc = valid("error", &out.stdout);
+        assert_eq!(
+            format!("Error: {}\n", doc["error"]["message"].as_str().unwrap()),
+            out.stderr,
+            "{args:?}"
+        );
+        assert_eq!(doc["error"]["exit"], out.code, "{args:?}");
+    }
+}
+
+#[test]
+fn list_validates_in_every_state_and_exit_code_gates_it() {
+    let env = TestEnv::new();
+    states(&env);
+    let out = env.run(&["list", "--json"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("list", &out.stdout);
+    let status = |p: &str| {
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["path"] == p)
+            .unwrap_or_else(|| panic!("no {p}"))
+            .clone()
+    };
+    assert_eq!(status("t/goccia.json")["status"], "ok");
+    assert_eq!(status("m/goccia.json")["status"], "missing");
+    let u = status("u/goccia.json");
+    assert_eq!(u["status"], "unreadable");
+    assert_eq!(u["error"]["exit"], 1);
+    let c = status("c/goccia.json");
+    assert_eq!(c["status"], "changed");
+    assert!(
+        c["diff"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["change"] == "added" && d["value"] == "x.test"),
+        "{c}"
+    );
+    assert_eq!(
+        c["requests"][0],
+        serde_json::json!({"request": "allow-net", "unscoped": false, "values": ["a.test", "b.test"]})
+    );
+
+    // --exit-code: 1 while anything is changed, missing or unreadable,
+    // with or without --json; 0 once the store matches the disk.
+    assert_eq!(env.run(&["list", "--exit-code"]).code, 1);
+    assert_eq!(env.run(&["list", "--json", "--exit-code"]).code, 1);
+    assert_eq!(env.run(&["untrust", "--missing"]).code, 0);
+    assert_eq!(env.run(&["untrust", "u"]).code, 0);
+    assert_eq!(
+        env.run(&["list", "--exit-code"]).code,
+        1,
+        "c is still changed"
+    );
+    assert_eq!(env.run(&["trust", "--yes", "c"]).code, 0);
+    let out = env.run(&["list", "--exit-code"]);
+    assert_eq!(out.code, 0, "{out}");
+    // Missing alone fails it too.
+    std::fs::remove_file(env.work.join("t/goccia.json")).unwrap();
+    assert_eq!(env.run(&["list", "--exit-code"]).code, 1);
+    assert_eq!(
+        env.run(&["list"]).code,
+        0,
+        "without the flag list informs only"
+    );
+    let help = env.run(&["list", "--help"]).stdout;
+    assert!(help.contains("--exit-code"), "{help}");
+}
+
+#[test]
+fn trust_and_untrust_json_say_what_was_recorded_refused_and_left_out() {
+    let env = TestEnv::new();
+    states(&env);
+    std::fs::remove_file(env.work.join("e/goccia.json")).unwrap();
+    std::fs::remove_file(env.work.join("u/goccia.json")).unwrap();
+
+    // Without --yes or --dry-run a JSON run never prompts: the failure
+    // document, and nothing written.
+    let before = env.read_store();
+    let out = env.run(&["trust", "--json", "n"]);
+    assert_eq!(out.code, 2, "{out}");
+    valid("error", &out.stdout);
+    assert_eq!(env.read_store(), before);
+
+    let out = env.run(&["trust", "--json", "--dry-run", "."]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["dryRun"], true);
+    assert_eq!(doc["alreadyTrusted"], 1);
+    let outcomes: Vec<(&str, &str, &str)> = doc["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["path"].as_str().unwrap(),
+                c["change"].as_str().unwrap(),
+                c["outcome"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("c/goccia.json", "changed", "wouldRecord"),
+            ("n/goccia.json", "new", "wouldRecord")
+        ]
+    );
+    assert_eq!(env.read_store(), before);
+
+    // The policy allows reading (c, after its network request is gone)
+    // and leaves the network request of n to a person.
+    env.write(
+        "c/goccia.json",
+        r#"{"permissions": {"allow-read": ["./lib"]}}"#,
+    );
+    let policy = write_policy(&env);
+    let out = env.run(&["trust", "--json", "--yes", "--policy", &policy, "c", "n"]);
+    assert_eq!(out.code, 4, "needs authorization: {out}");
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["policy"]["path"], "$ROOT/ci/policy.json");
+    let by_path = |p: &str| {
+        doc["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == p)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_path("c/goccia.json")["outcome"], "recorded");
+    let n = by_path("n/goccia.json");
+    assert_eq!(n["outcome"], "leftOut");
+    assert_eq!(n["policy"]["verdict"], "NEEDS_AUTH");
+    assert!(n["reason"].as_str().unwrap().contains("NEEDS_AUTH"), "{n}");
+    assert!(env.read_store().contains("$ROOT/work/c/goccia.json"));
+    assert!(!env.read_store().contains("$ROOT/work/n/goccia.json"));
+
+    let out = env.run(&["trust", "--json", "--yes", "n"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["configs"][0]["outcome"], "recorded");
+    assert_eq!(
+        doc["configs"][0]["requests"][0]["values"],
+        serde_json::json!(["a.test", "b.test"])
+    );
+
+    // Nothing to do is a document too.
+    let out = env.run(&["trust", "--json", "--yes", "n"]);
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["configs"], serde_json::json!([]));
+    assert_eq!(doc["alreadyTrusted"], 1);
+
+    // untrust: what each path removed, and --missing.
+    let out = env.run(&["untrust", "--json", "n", "nowhere"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("untrust", &out.stdout);
+    assert_eq!(
+        doc["removed"],
+        serde_json::json!([{"key": "$ROOT/work/n/goccia.json", "path": "n/goccia.json"}])
+    );
+    assert_eq!(doc["paths"][0]["removed"], 1);
+    assert_eq!(doc["paths"][1]["removed"], 0);
+    let out = env.run(&["untrust", "--json", "--missing"]);
+    let doc = valid("untrust", &out.stdout);
+    assert_eq!(doc["missing"], true);
+    assert_eq!(
+        doc["removed"],
+        serde_json::json!([
+            {"key": "$ROOT/work/m/goccia.json", "path": "m/goccia.json"},
+            {"key": "$ROOT/work/u/goccia.json", "path": "u/goccia.json"},
+        ])
+    );
+}
+
+#[test]
+fn a_store_that_cannot_be_read_and_an_unreadable_path_are_in_the_documents() {
+    let env = TestEnv::new();
+    env.write(
+        "p/ok/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let store = env.default_store();
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    std::fs::write(&store, "{ not json").unwrap();
+    let doc = valid("scan", &env.run(&["scan", "--json", "p"]).stdout);
+    assert!(
+        doc["storeError"].as_str().unwrap().contains("trust.json"),
+        "{doc}"
+    );
+    assert_eq!(doc["configs"][0]["state"], "never-trusted");
+    let doc = valid("check", &env.run(&["check", "--json", "p"]).stdout);
+    assert!(doc["storeError"].is_string(), "{doc}");
+    // list cannot work without the store: the failure document.
+    let out = env.run(&["list", "--json"]);
+    assert_eq!(out.code, 1);
+    valid("error", &out.stdout);
+    std::fs::remove_file(&store).unwrap();
+
+    // A directory the walk cannot read (run as nobody when root).
+    env.write(
+        "p/locked/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    crate::common::open_up(&env.root);
+    for sub in ["work", "work/p", "work/p/ok", "work/p/locked"] {
+        let p = env.root.join(sub);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
+    }
+    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    for f in ["work/p/ok/goccia.json", "work/p/locked/goccia.json"] {
+        let p = env.root.join(f);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    std::fs::set_permissions(
+        env.work.join("p/locked"),
+        std::fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    let (out, err, code) = crate::common::run_unprivileged(&env, &["scan", "--json", "p"]);
+    assert_eq!(code, 1, "{err}");
+    let doc = valid("scan", &out);
+    assert_eq!(
+        doc["unreadable"],
+        serde_json::json!([{"path": "$ROOT/work/p/locked", "reason": "Permission denied"}])
+    );
+    let (out, _, _) = crate::common::run_unprivileged(&env, &["check", "--json", "p"]);
+    assert_eq!(
+        valid("check", &out)["unreadable"].as_array().unwrap().len(),
+        1
+    );
+    // trust stops before listing: the failure document names it.
+    let (out, _, code) =
+        crate::common::run_unprivileged(&env, &["trust", "--json", "--dry-run", "p"]);
+    assert_eq!(code, 1);
+    let doc = valid("error", &out);
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("could not be read"),
+        "{doc}"
+    );
+    std::fs::set_permissions(
+        env.work.join("p/locked"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+}
+
+#[test]
+fn hostile_paths_and_values_stay_valid_json_and_round_trip() {
+    let env = TestEnv::new();
+    // A directory name and a path scope with quotes, a line break, an
+    // escape sequence and other control characters (a backslash is a path
+    // separator to GocciaScript, so it is not kept as written).
+    let dir = "q\"uo'te\nnew\u{1b}[31mred\u{7}x";
+    let scope = "./a\"b\u{1b}]0;title\u{7}\nc\u{1}d\te";
+    let config = serde_json::json!({"permissions": {"allow-read": [scope]}}).to_string();
+    env.write(&format!("{dir}/goccia.json"), &config);
+    let key = format!("$ROOT/work/{dir}/goccia.json");
+    let value = format!("$ROOT/work/{dir}/a\"b\u{1b}]0;title\u{7}\nc\u{1}d\te");
+
+    let out = env.run(&["scan", "--json"]);
+    let doc = valid("scan", &out.stdout);
+    assert_eq!(doc["configs"][0]["key"], key.as_str());
+    assert_eq!(
+        doc["configs"][0]["requests"][0]["values"][0],
+        value.as_str()
+    );
+    // Raw control characters never reach the output: JSON escapes them.
+    assert!(
+        !out.stdout.chars().any(|c| c.is_control() && c != '\n'),
+        "{:?}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("\u{1b}"));
+
+    let out = env.run(&["trust", "--json", "--yes", dir]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["configs"][0]["key"], key.as_str());
+    assert_eq!(
+        doc["configs"][0]["requests"][0]["values"][0],
+        value.as_str()
+    );
+
+    let out = env.run(&["inspect", "--json", dir]);
+    let doc = valid("inspect", &out.stdout);
+    assert_eq!(doc["state"], "trusted");
+    let text: Value = serde_json::from_str(doc["blockText"].as_str().unwrap()).unwrap();
+    assert_eq!(doc["block"], text);
+
+    let doc = valid("list", &env.run(&["list", "--json"]).stdout);
+    assert_eq!(doc["entries"][0]["key"], key.as_str());
+    let doc = valid("untrust", &env.run(&["untrust", "--json", dir]).stdout);
+    assert_eq!(doc["removed"][0]["key"], key.as_str());
+}
+
+#[test]
+fn the_schemas_are_strict() {
+    // Each schema refuses a member it does not define and a wrong version:
+    // a validation that passes says something.
+    for name in [
+        "scan", "check", "list", "inspect", "trust", "untrust", "error",
+    ] {
+        let v = validator(name);
+        assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
+        let s = schema(name);
+        assert_eq!(s["additionalProperties"], false, "{name}");
+        assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    }
+    let v = validator("error");
+    assert!(v.is_valid(&serde_json::json!({"schema": 1, "error": {"message": "m", "exit": 1}})));
+    assert!(!v.is_valid(
+        &serde_json::json!({"schema": 1, "error": {"message": "m", "exit": 1}, "extra": 0})
+    ));
+    // An unscoped request has no values; a scoped diff item has a value.
+    let defs = validator("scan");
+    let with = |request: Value| {
+        serde_json::json!({"schema": 1, "configs": [{"key": "k", "path": "p", "state": "never-trusted",
+            "sha256": "0".repeat(64), "requests": [request], "lines": [], "destinations": []}],
+            "storeWarnings": [], "unreadable": [], "notFollowed": []})
+    };
+    assert!(defs.is_valid(&with(
+        serde_json::json!({"request": "allow-read", "unscoped": true, "values": []})
+    )));
+    assert!(!defs.is_valid(&with(
+        serde_json::json!({"request": "allow-read", "unscoped": true, "values": ["x"]})
+    )));
+}
+
+#[test]
+fn unscoped_requests_are_flagged_never_described() {
+    let env = TestEnv::new();
+    env.write(
+        "s/goccia.json",
+        r#"{"unsafe-shadowrealm": true, "sandbox": {}, "permissions": {"allow-read": true}}"#,
+    );
+    let doc = valid("inspect", &env.run(&["inspect", "--json", "s"]).stdout);
+    let unscoped = |r: &str| serde_json::json!({"request": r, "unscoped": true, "values": []});
+    assert_eq!(
+        doc["requests"],
+        serde_json::json!([
+            unscoped("allow-read"),
+            unscoped("sandbox"),
+            unscoped("unsafe-shadowrealm")
+        ])
+    );
+    // The text keeps GocciaScript's descriptions; the data does not.
+    assert!(doc["lines"].to_string().contains("any path"), "{doc}");
+    assert!(!doc["requests"].to_string().contains("any path"), "{doc}");
+    // In a diff an unscoped item has no value.
+    assert_eq!(env.run(&["trust", "--yes", "s"]).code, 0);
+    env.write(
+        "s/goccia.json",
+        r#"{"permissions": {"allow-read": ["./any path"]}}"#,
+    );
+    let doc = valid("scan", &env.run(&["scan", "--json"]).stdout);
+    let diff = &doc["configs"][0]["diff"];
+    assert!(
+        diff.as_array().unwrap().contains(
+            &serde_json::json!({"request": "allow-read", "change": "removed", "unscoped": true})
+        ),
+        "{diff}"
+    );
+    assert!(
+        diff.as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"request": "allow-read",
+            "change": "added", "unscoped": false, "value": "$ROOT/work/s/any path"})),
+        "{diff}"
+    );
+}
