@@ -50,6 +50,32 @@ pub struct GlobalArgs {
     pub no_watch: bool,
 }
 
+/// What `scan` and `check` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum OutputFormat {
+    /// Tables and reports for people.
+    #[default]
+    Text,
+    /// One JSON document (README "JSON output").
+    Json,
+    /// SARIF 2.1.0: one result per config needing review.
+    Sarif,
+    /// GitHub Actions workflow commands: one annotation per config.
+    Github,
+}
+
+impl OutputFormat {
+    /// The format asked for, `--json` being `--format json`.
+    pub fn chosen(self, json: bool) -> OutputFormat {
+        if json { OutputFormat::Json } else { self }
+    }
+
+    /// SARIF or GitHub annotations (`cli::ci_out`).
+    pub fn is_ci(self) -> bool {
+        matches!(self, OutputFormat::Sarif | OutputFormat::Github)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum ColorChoice {
     #[default]
@@ -80,9 +106,13 @@ pub enum Command {
 pub struct ScanArgs {
     /// Directories or config files (default `.`).
     pub paths: Vec<String>,
-    /// Print one JSON object `{"configs": [...]}` (schema in README).
-    #[arg(long)]
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output: text, json (README "JSON output"), sarif (SARIF 2.1.0 for
+    /// code scanning) or github (workflow annotations); README "CI".
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Also show each config's policy verdict (writes nothing).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
@@ -143,10 +173,16 @@ pub struct ListArgs {
 /// Which configs govern these inputs; exit 2 if any would block a run.
 #[derive(Debug, Clone, Default, Args)]
 pub struct CheckArgs {
+    /// Files or directories a GocciaScript run would be given.
     #[arg(required = true)]
     pub inputs: Vec<String>,
-    #[arg(long)]
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output: text, json, sarif (SARIF 2.1.0) or github (workflow
+    /// annotations); README "CI".
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// The GocciaScript runner named in the report's `-P` and
     /// `--ignore-config-permissions` suggestions (this binary runs no code).
     #[arg(long, value_name = "NAME", default_value = DEFAULT_RUNNER, value_parser = runner_name)]

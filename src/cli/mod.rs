@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod check;
+pub mod ci_out;
 pub mod error;
 pub mod generate;
 pub mod inspect;

@@ -363,7 +363,21 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             (report, decision)
         })
         .unzip();
-    if args.json {
+    let format = args.format.chosen(args.json);
+    if format.is_ci() {
+        if let Some(problem) = &store_error {
+            let _ = writeln!(
+                io.err,
+                "Warning: {problem}; every config counts as untrusted"
+            );
+        }
+        let unreadable = walk::warn_unreadable(&found, &paths, env, io);
+        let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
+        let findings =
+            crate::cli::ci_out::findings(&reports, Some(&decisions), &found.unreadable, env);
+        return crate::cli::ci_out::write(format, &findings, env, io, code);
+    }
+    if format == crate::cli::args::OutputFormat::Json {
         let configs: Vec<JsonConfig> = reports
             .iter()
             .zip(&decisions)

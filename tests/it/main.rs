@@ -8,6 +8,7 @@ mod common;
 mod tui_common;
 
 mod cli_audit;
+mod cli_ci;
 mod cli_exit;
 mod cli_generate;
 mod cli_prompt;
