@@ -20,6 +20,9 @@ pub enum CliError {
         /// Also `{"error": "<message>"}` on stdout (the `policy` verbs'
         /// `--json`).
         json: bool,
+        /// A second line for a person, printed after the error only when
+        /// stderr is a terminal.
+        hint: Option<String>,
     },
     /// stdout was closed (`EPIPE`): the reader has gone, so the command
     /// stops at that write, quietly, with [`exit::CLOSED_STDOUT`].
@@ -36,6 +39,27 @@ impl CliError {
             message: message.to_string(),
             config_text: false,
             json: false,
+            hint: None,
+        }
+    }
+
+    /// The same error with a second line for a person on a terminal.
+    pub fn with_hint(self, text: impl Into<String>) -> CliError {
+        match self {
+            CliError::Message {
+                code,
+                message,
+                config_text,
+                json,
+                ..
+            } => CliError::Message {
+                code,
+                message,
+                config_text,
+                json,
+                hint: Some(text.into()),
+            },
+            other => other,
         }
     }
 
@@ -56,6 +80,7 @@ impl CliError {
             message: message.to_string(),
             config_text: true,
             json: false,
+            hint: None,
         }
     }
 
@@ -66,12 +91,14 @@ impl CliError {
                 code,
                 message,
                 config_text,
+                hint,
                 ..
             } => CliError::Message {
                 code,
                 message,
                 config_text,
                 json: on,
+                hint,
             },
             other => other,
         }

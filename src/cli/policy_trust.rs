@@ -126,6 +126,10 @@ pub fn trust_with_policy(
     env: &Env,
     io: &mut Io<'_>,
 ) -> CliResult {
+    // `--quiet` never hides what `--yes` records (the verdicts say what).
+    if args.yes && !args.dry_run {
+        io.escaping.unmute();
+    }
     if !args.yes && !args.dry_run {
         return Err(CliError::usage(
             "--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)",
