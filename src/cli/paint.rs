@@ -29,7 +29,8 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// The palette of `theme`; `None` when it colours nothing (mono).
+    /// The palette of `theme`; `None` when it styles nothing (mono keeps
+    /// its bold and dim).
     pub fn from_theme(theme: &Theme) -> Option<Palette> {
         let sgr: Vec<(Role, String)> = [
             Role::Added,
@@ -305,7 +306,12 @@ mod tests {
         );
         assert_eq!(p.line("UNDENIED x"), "UNDENIED x");
         assert_eq!(p.line("Nothing was trusted."), "Nothing was trusted.");
-        assert!(Palette::from_theme(&Theme::mono()).is_none());
+        // mono keeps emphasis, no colour.
+        let mono = Palette::from_theme(&Theme::mono()).unwrap();
+        assert_eq!(
+            mono.line("never trusted  a  1 request"),
+            "\x1b[1mnever trusted\x1b[0m  a  1 request"
+        );
     }
 
     #[test]
