@@ -3,7 +3,7 @@
 //! `--trust-store=PATH`), parsed by hand because their rules are
 //! GocciaScript's, not clap's (goccia-reference.md §12.5, §15.3).
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::core::paths::pascal_trim;
 
@@ -35,19 +35,59 @@ pub struct GlobalArgs {
     #[arg(
         long = "trust-store",
         global = true,
+        hide = true,
         require_equals = true,
         value_name = "PATH"
     )]
     pub trust_store: Option<String>,
-    /// When to colour the interactive review (`never` gives the mono theme).
-    #[arg(long, global = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
+    /// When to colour output: states, `+`/`-`/`~` lines and verdicts, and
+    /// the interactive review (`never` gives the mono theme). `auto`: on a
+    /// terminal, unless NO_COLOR is set.
+    #[arg(long, global = true, hide = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
-    #[arg(long, global = true, require_equals = true, value_name = "NAME|PATH")]
+    #[arg(
+        long,
+        global = true,
+        hide = true,
+        require_equals = true,
+        value_name = "NAME|PATH"
+    )]
     pub theme: Option<String>,
     /// Interactive review: do not refresh when configs change on disk.
-    #[arg(long = "no-watch", global = true)]
+    #[arg(long = "no-watch", global = true, hide = true)]
     pub no_watch: bool,
+    /// Print nothing on stdout but the listing a prompt asks about and what
+    /// `trust --yes` records; errors and warnings still go to stderr, and
+    /// the exit code is the same.
+    #[arg(long, short = 'q', global = true, hide = true)]
+    pub quiet: bool,
+}
+
+/// What `scan` and `check` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum OutputFormat {
+    /// Tables and reports for people.
+    #[default]
+    Text,
+    /// One JSON document (README "JSON output").
+    Json,
+    /// SARIF 2.1.0: one result per config needing review.
+    Sarif,
+    /// GitHub Actions workflow commands: one annotation per config.
+    Github,
+}
+
+impl OutputFormat {
+    /// The format asked for, `--json` being `--format json`.
+    pub fn chosen(self, json: bool) -> OutputFormat {
+        if json { OutputFormat::Json } else { self }
+    }
+
+    /// SARIF or GitHub annotations (`cli::ci_out`).
+    pub fn is_ci(self) -> bool {
+        matches!(self, OutputFormat::Sarif | OutputFormat::Github)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -80,9 +120,14 @@ pub enum Command {
 pub struct ScanArgs {
     /// Directories or config files (default `.`).
     pub paths: Vec<String>,
-    /// Print one JSON document (schema 1, `schemas/scan.schema.json`).
-    #[arg(long)]
+    /// Same as `--format json`: one JSON document (schema 1,
+    /// `schemas/scan.schema.json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output: text, json (README "JSON output"), sarif (SARIF 2.1.0 for
+    /// code scanning) or github (workflow annotations); README "CI".
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Also show each config's policy verdict (writes nothing).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<String>,
@@ -129,10 +174,14 @@ pub struct TrustArgs {
 
 /// Remove the entries of configs at or under each PATH.
 #[derive(Debug, Clone, Default, Args)]
+#[command(
+    override_usage = "goccia-trust untrust [OPTIONS] <PATH>...\n       goccia-trust untrust --missing [OPTIONS]"
+)]
 pub struct UntrustArgs {
-    /// None, without `--missing`, is `--untrust needs a path` (exit 2).
+    /// Config files or directories whose entries to remove. None, without
+    /// `--missing`, is `--untrust needs a path` (exit 2).
     pub paths: Vec<String>,
-    /// Remove every entry whose config file no longer exists.
+    /// Remove every entry whose config file no longer exists (takes no PATH).
     #[arg(long, conflicts_with = "paths")]
     pub missing: bool,
     /// Print one JSON document of what was removed (schema 1,
@@ -155,11 +204,17 @@ pub struct ListArgs {
 /// Which configs govern these inputs; exit 2 if any would block a run.
 #[derive(Debug, Clone, Default, Args)]
 pub struct CheckArgs {
+    /// Files or directories a GocciaScript run would be given.
     #[arg(required = true)]
     pub inputs: Vec<String>,
-    /// Print one JSON document (schema 1, `schemas/check.schema.json`).
-    #[arg(long)]
+    /// Same as `--format json`: one JSON document (schema 1,
+    /// `schemas/check.schema.json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output: text, json, sarif (SARIF 2.1.0) or github (workflow
+    /// annotations); README "CI".
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// The GocciaScript runner named in the report's `-P` and
     /// `--ignore-config-permissions` suggestions (this binary runs no code).
     #[arg(long, value_name = "NAME", default_value = DEFAULT_RUNNER, value_parser = runner_name)]
@@ -181,6 +236,7 @@ pub const DEFAULT_RUNNER: &str = "GocciaRunner";
 /// A config's key, extends chain, normalized block, sha256, targets and stored entry.
 #[derive(Debug, Clone, Default, Args)]
 pub struct InspectArgs {
+    /// A config file, or a directory (its effective config).
     pub config: String,
     /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
@@ -190,6 +246,7 @@ pub struct InspectArgs {
 /// The interactive review (and, without a terminal, `scan`) of PATH.
 #[derive(Debug, Clone, Default, Args)]
 pub struct TuiArgs {
+    /// The directory (or config file) to review (default `.`).
     pub path: Option<String>,
     /// Show each config's verdict under this policy, as `trust --yes
     /// --policy` would judge it (same anchoring and refusals).
@@ -246,10 +303,13 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         // §12.5's message whichever spelling the command uses: the value
         // attaches only after `=`, never as the next argument.
         if args.iter().any(|a| a == "--trust-store") {
-            return Err(ParseOutcome::Usage(trust_store_needs_path()));
+            return Err(trust_store_outcome(&args));
         }
         let argv = std::iter::once("goccia-trust".to_string()).chain(args);
-        return match Cli::try_parse_from(argv) {
+        return match command()
+            .try_get_matches_from(argv)
+            .and_then(|m| Cli::from_arg_matches(&m))
+        {
             Ok(cli) => {
                 check_globals(&cli.globals).map_err(ParseOutcome::Usage)?;
                 Ok(Invocation::Clap(cli))
@@ -257,17 +317,161 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
             Err(e) => Err(ParseOutcome::Clap(e)),
         };
     }
-    parse_goccia(&args).map_err(ParseOutcome::Usage)
+    match parse_goccia(&args) {
+        Err(e) if e == trust_store_needs_path() => Err(trust_store_outcome(&args)),
+        other => other.map_err(ParseOutcome::Usage),
+    }
 }
 
 #[derive(Debug)]
 pub enum ParseOutcome {
     Usage(UsageError),
+    /// A usage error and a second line for a person: printed only when
+    /// stderr is a terminal (scripts keep GocciaScript's one line).
+    UsageHint(UsageError, String),
     Clap(clap::Error),
 }
 
+/// §12.5's message; when `--trust-store` was followed by a value (`--trust-store
+/// /x`), that message misleads, so a hint says where the value goes.
+fn trust_store_outcome(args: &[String]) -> ParseOutcome {
+    let value = args
+        .iter()
+        .position(|a| a == "--trust-store")
+        .and_then(|i| args.get(i + 1))
+        .filter(|v| !v.is_empty() && !v.starts_with('-'));
+    match value {
+        Some(v) => ParseOutcome::UsageHint(
+            trust_store_needs_path(),
+            format!("hint: --trust-store takes its value after '=': --trust-store={v}"),
+        ),
+        None => ParseOutcome::Usage(trust_store_needs_path()),
+    }
+}
+
+/// The clap command as parsed and as `--help` shows it: the global options
+/// are hidden everywhere (clap copies them into every subcommand) and
+/// listed once, in `goccia-trust --help`'s "Global options" section; they
+/// still work before or after any subcommand.
+pub fn command() -> clap::Command {
+    let cmd = Cli::command();
+    let mut section = String::from("Global options (before or after any command):\n");
+    for a in cmd.get_arguments().filter(|a| a.is_global_set()) {
+        let value = a
+            .get_value_names()
+            .and_then(|v| v.first())
+            .filter(|_| a.get_action().takes_values())
+            .map(|v| format!("=<{v}>"))
+            .unwrap_or_default();
+        let short = a.get_short().map(|s| format!("-{s}, ")).unwrap_or_default();
+        let long = a.get_long().unwrap_or_default();
+        let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        let values: Vec<String> = a
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let values = if values.is_empty() {
+            String::new()
+        } else {
+            format!(" [possible values: {}]", values.join(", "))
+        };
+        section.push_str(&format!(
+            "  {short}--{long}{value}\n          {help}{values}\n"
+        ));
+    }
+    cmd.after_help(section.trim_end().to_string())
+}
+
+/// The clap command with the global options shown on every subcommand,
+/// for the completion scripts (so `scan --tr<TAB>` completes) and the man
+/// page.
+pub fn command_unhidden() -> clap::Command {
+    let mut cmd = Cli::command();
+    for id in ["trust_store", "color", "theme", "no_watch", "quiet"] {
+        cmd = cmd.mut_arg(id, |a| a.hide(false));
+    }
+    cmd
+}
+
+/// The subcommands a mistyped first word is compared with.
+const SUGGESTED: &[&str] = &[
+    "scan",
+    "trust",
+    "untrust",
+    "list",
+    "check",
+    "inspect",
+    "policy",
+    "completions",
+    "man",
+];
+
+/// The subcommand `word` is probably a typo of: the closest within two
+/// edits (a swap of neighbours counts as one), and closer than the word's
+/// own length, so `x` suggests nothing.
+pub fn suggest_subcommand(word: &str) -> Option<&'static str> {
+    if word.contains('/') || word.contains('.') || word.is_empty() {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    SUGGESTED
+        .iter()
+        .map(|s| (edit_distance(&lower, s), *s))
+        .filter(|(d, s)| *d <= 2 && *d < word.chars().count().min(s.len()))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, s)| s)
+}
+
+/// Optimal string alignment distance: insertions, deletions,
+/// substitutions and transpositions of neighbours.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// `--color=` and `--theme=` as given before any `--` (both take their
+/// value after `=` only), for the painters set up before parsing; an
+/// invalid `--color` value is left to the parser to report.
+pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
+    let mut choice = ColorChoice::Auto;
+    let mut theme = None;
+    for a in args.iter().take_while(|a| *a != "--") {
+        if let Some(v) = a.strip_prefix("--color=")
+            && let Ok(c) = ColorChoice::from_str(v, false)
+        {
+            choice = c;
+        } else if let Some(v) = a.strip_prefix("--theme=") {
+            theme = Some(v);
+        }
+    }
+    (choice, theme)
+}
+
 fn is_global_flag(a: &str) -> bool {
-    a == "--trust-store"
+    a == "--quiet"
+        || a == "-q"
+        || a == "--trust-store"
         || a.starts_with("--trust-store=")
         || a.starts_with("--color=")
         || a.starts_with("--theme=")
@@ -314,6 +518,8 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             globals.theme = Some(v.to_string());
         } else if a == "--no-watch" {
             globals.no_watch = true;
+        } else if a == "--quiet" || a == "-q" {
+            globals.quiet = true;
         } else if a == "--trust" || a == "--untrust" {
             let path = it.next().map(String::as_str).unwrap_or("");
             push_path(
@@ -509,7 +715,7 @@ mod tests {
 
     fn p(args: &[&str]) -> Result<Invocation, String> {
         parse(args.iter().map(|s| s.to_string()).collect()).map_err(|e| match e {
-            ParseOutcome::Usage(u) => u.0,
+            ParseOutcome::Usage(u) | ParseOutcome::UsageHint(u, _) => u.0,
             ParseOutcome::Clap(c) => c.to_string(),
         })
     }
@@ -619,6 +825,43 @@ mod tests {
             p(&["--trust", "a", "--policy", "p.json"]).unwrap_err(),
             "--trust cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
         );
+    }
+
+    #[test]
+    fn a_typo_of_a_subcommand_is_suggested() {
+        assert_eq!(suggest_subcommand("scna"), Some("scan"));
+        assert_eq!(suggest_subcommand("untrst"), Some("untrust"));
+        assert_eq!(suggest_subcommand("lsit"), Some("list"));
+        assert_eq!(suggest_subcommand("Check"), Some("check"));
+        assert_eq!(suggest_subcommand("src"), None);
+        assert_eq!(suggest_subcommand("x"), None);
+        assert_eq!(suggest_subcommand("scan.js"), None);
+        assert_eq!(suggest_subcommand("a/scna"), None);
+    }
+
+    #[test]
+    fn the_trust_store_hint_names_the_value_given() {
+        let args: Vec<String> = ["list", "--trust-store", "/x.json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        match parse(args) {
+            Err(ParseOutcome::UsageHint(e, hint)) => {
+                assert_eq!(e.0, "--trust-store needs a path: --trust-store=<path>");
+                assert_eq!(
+                    hint,
+                    "hint: --trust-store takes its value after '=': --trust-store=/x.json"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let args: Vec<String> = ["--trust-store", "/s", "--list-trusted"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(matches!(parse(args), Err(ParseOutcome::UsageHint(..))));
+        let args = vec!["--trust-store".to_string()];
+        assert!(matches!(parse(args), Err(ParseOutcome::Usage(_))));
     }
 
     #[test]

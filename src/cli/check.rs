@@ -5,9 +5,10 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cli::args::{CheckArgs, GlobalArgs};
+use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
+use crate::cli::ci_out;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
-use crate::cli::report::unreadable_exit;
+use crate::cli::report::{unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
@@ -117,13 +118,30 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
         .par_iter()
         .map(|k| report_for(k, env, &store))
         .collect();
+    let format = args.format.chosen(args.json);
+    if format.is_ci() {
+        // Every finding at once, errors included; the exit code is the
+        // text report's: a config's error class, 2 when a run would be
+        // blocked, 1 for what could not be read.
+        let unreadable = warn_unreadable(&found, &dirs, env, io);
+        let blocked = reports.iter().any(|r| r.state.needs_review());
+        let code = exit::worst(
+            exit::worst(
+                worst_exit(&reports),
+                if blocked { exit::USAGE } else { exit::SUCCESS },
+            ),
+            unreadable_exit(unreadable),
+        );
+        let findings = ci_out::findings(&reports, None, &found.unreadable, env);
+        return ci_out::write(format, &findings, env, io, code);
+    }
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error()) {
         return Err(CliError::config_text(err.class.code(), err));
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
-    if args.json {
+    if format == OutputFormat::Json {
         let doc = JsonCheck {
             schema: Schema::default(),
             inputs: per_input,
@@ -149,7 +167,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     // (exit 1) unless the run is blocked anyway (exit 2).
     let unreadable = warn_unreadable(&found, &dirs, env, io);
     if blocking.is_empty() {
-        if !args.json {
+        if format != OutputFormat::Json {
             let values = io.escaping.out();
             for r in &reports {
                 let r = values.report(r);
@@ -162,7 +180,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
         }
         return Ok(unreadable_exit(unreadable));
     }
-    if !args.json {
+    if format != OutputFormat::Json {
         print_not_followed(&found, &dirs, env, io)?;
     }
     let ctx = ReportContext {

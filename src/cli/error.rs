@@ -31,6 +31,9 @@ pub enum CliError {
         /// `{"error": "<message>"}`, or the contract's
         /// `{"schema": 1, "error": {"message", "exit"}}`.
         json: ErrorJson,
+        /// A second line for a person, printed after the error only when
+        /// stderr is a terminal.
+        hint: Option<String>,
     },
     /// stdout was closed (`EPIPE`): the reader has gone, so the command
     /// stops at that write, quietly, with [`exit::CLOSED_STDOUT`].
@@ -47,6 +50,27 @@ impl CliError {
             message: message.to_string(),
             config_text: false,
             json: ErrorJson::None,
+            hint: None,
+        }
+    }
+
+    /// The same error with a second line for a person on a terminal.
+    pub fn with_hint(self, text: impl Into<String>) -> CliError {
+        match self {
+            CliError::Message {
+                code,
+                message,
+                config_text,
+                json,
+                ..
+            } => CliError::Message {
+                code,
+                message,
+                config_text,
+                json,
+                hint: Some(text.into()),
+            },
+            other => other,
         }
     }
 
@@ -67,6 +91,7 @@ impl CliError {
             message: message.to_string(),
             config_text: true,
             json: ErrorJson::None,
+            hint: None,
         }
     }
 
@@ -77,12 +102,14 @@ impl CliError {
                 code,
                 message,
                 config_text,
+                hint,
                 ..
             } => CliError::Message {
                 code,
                 message,
                 config_text,
                 json: if on { ErrorJson::Seed } else { ErrorJson::None },
+                hint,
             },
             other => other,
         }
@@ -96,12 +123,14 @@ impl CliError {
                 code,
                 message,
                 config_text,
+                hint,
                 ..
             } => CliError::Message {
                 code,
                 message,
                 config_text,
                 json: ErrorJson::Contract,
+                hint,
             },
             other => other,
         }

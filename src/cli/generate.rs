@@ -8,12 +8,11 @@
 
 use std::io;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 use clap_mangen::Man;
 use roff::{Roff, bold, roman};
 
-use crate::cli::args::{Cli, CompletionsArgs, ManArgs, ShellName};
+use crate::cli::args::{CompletionsArgs, ManArgs, ShellName};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::exit;
 
@@ -38,7 +37,12 @@ pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> CliResult {
 
 pub fn completion_script(shell: ShellName) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(Shell::from(shell), &mut Cli::command(), BIN, &mut script);
+    clap_complete::generate(
+        Shell::from(shell),
+        &mut crate::cli::args::command_unhidden(),
+        BIN,
+        &mut script,
+    );
     if shell == ShellName::Bash {
         // clap_complete 4.6 spells the state of a subcommand two ways when
         // the binary's name has a hyphen (clap-rs/clap#6421): the dispatch
@@ -67,7 +71,7 @@ pub fn run_man(_args: &ManArgs, io: &mut Io<'_>) -> CliResult {
 /// options (clap_mangen would point at separate `goccia-trust-scan(1)`
 /// pages, which a single `man` output cannot ship); then the exit codes.
 pub fn man_page() -> io::Result<Vec<u8>> {
-    let cmd = Cli::command();
+    let cmd = crate::cli::args::command_unhidden();
     let man = Man::new(cmd.clone());
     let mut page = Vec::new();
     man.render_title(&mut page)?;

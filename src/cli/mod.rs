@@ -2,11 +2,13 @@
 
 pub mod args;
 pub mod check;
+pub mod ci_out;
 pub mod error;
 pub mod generate;
 pub mod inspect;
 pub mod json_out;
 pub mod list;
+pub mod paint;
 pub mod policy;
 pub mod policy_trust;
 pub mod report;
@@ -63,14 +65,30 @@ pub fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let escaping = terminal::Escaping::detect();
-    let mut out = terminal::TerminalSafe::stdout(stdout.lock(), &escaping);
-    let mut err = terminal::TerminalSafe::stderr(stderr.lock(), &escaping);
+    let env = Env::from_process();
+    // Colour is decided before the command line is parsed (the painters
+    // wrap the streams every command writes to): `--color=` and `--theme=`
+    // take their value after `=` only, so a scan up to `--` finds them.
+    let (out_palette, err_palette) = match (&args, &env) {
+        (Ok(args), Ok(env)) => {
+            let (choice, theme) = args::colour_options(args);
+            (
+                paint::Palette::for_stream(choice, theme, escaping.stdout_is_terminal(), env),
+                paint::Palette::for_stream(choice, theme, escaping.stderr_is_terminal(), env),
+            )
+        }
+        _ => (None, None),
+    };
+    let mut out =
+        terminal::TerminalSafe::stdout(paint::Painter::new(stdout.lock(), out_palette), &escaping);
+    let mut err =
+        terminal::TerminalSafe::stderr(paint::Painter::new(stderr.lock(), err_palette), &escaping);
     let mut io = Io {
         out: &mut out,
         err: &mut err,
         escaping: &escaping,
     };
-    let result = match (args, Env::from_process()) {
+    let result = match (args, env) {
         (Err(_), _) => Err(CliError::usage("arguments must be valid UTF-8")),
         (Ok(_), Err(e)) => Err(CliError::failed(format!(
             "cannot read the working directory: {e}"
@@ -113,11 +131,17 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
             message,
             config_text,
             json,
+            hint,
         }) => {
             if config_text {
                 io.error_text(&message);
             } else {
                 io.error(&message);
+            }
+            if let Some(hint) = hint
+                && io.escaping.stderr_is_terminal()
+            {
+                let _ = writeln!(io.err, "{hint}");
             }
             // Best effort: the error is already on stderr.
             match json {
@@ -149,10 +173,19 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
         Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
+        Err(ParseOutcome::UsageHint(e, hint)) => {
+            return Err(CliError::usage(e.0).with_hint(hint));
+        }
         Err(ParseOutcome::Clap(e)) => {
-            // clap's own help, version and usage errors, in its words.
+            // clap's own help and version; its usage errors in its words
+            // but in the one error style, `Error: ` (exit 2).
             return if e.use_stderr() {
-                let _ = write!(io.err, "{}", e.render());
+                let text = e.render().to_string();
+                let text = match text.strip_prefix("error: ") {
+                    Some(rest) => format!("Error: {rest}"),
+                    None => text,
+                };
+                let _ = write!(io.err, "{text}");
                 Ok(exit::USAGE)
             } else {
                 write!(io.out, "{}", e.render())?;
@@ -160,6 +193,16 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
             };
         }
     };
+    let globals = match &invocation {
+        Invocation::Clap(cli) => &cli.globals,
+        Invocation::Trust(g, _)
+        | Invocation::Untrust(g, _)
+        | Invocation::ListTrusted(g)
+        | Invocation::Default(g, _) => g,
+    };
+    if globals.quiet {
+        io.escaping.set_quiet();
+    }
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let opens_tui = interactive
         && match &invocation {
@@ -244,7 +287,10 @@ fn run_invocation(
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
         Invocation::ListTrusted(g) => list::run(&g, &args::ListArgs::default(), env, io),
-        Invocation::Default(g, review) => default_command(&g, &review, interactive, env, io),
+        Invocation::Default(g, review) => {
+            mistyped_subcommand(&review, env)?;
+            default_command(&g, &review, interactive, env, io)
+        }
         Invocation::Clap(cli) => {
             let g = &cli.globals;
             match &cli.command {
@@ -260,6 +306,25 @@ fn run_invocation(
                 Command::Tui(a) => default_command(g, a, interactive, env, io),
             }
         }
+    }
+}
+
+/// A first word that names no existing path but is close to a subcommand
+/// (`scna`) is a mistyped command, not a path to review: exit 2 with
+/// `did you mean 'scan'?`.
+fn mistyped_subcommand(review: &args::TuiArgs, env: &Env) -> Result<(), CliError> {
+    let Some(word) = review.path.as_deref() else {
+        return Ok(());
+    };
+    let Some(suggestion) = args::suggest_subcommand(word) else {
+        return Ok(());
+    };
+    let expanded = crate::core::paths::expand_without_trailing_separator(word, &env.cwd, &env.home);
+    match std::fs::symlink_metadata(&expanded) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(CliError::usage(format!(
+            "path not found: {word}; did you mean '{suggestion}'?"
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -60,8 +60,10 @@ pub struct PolicyFileArgs {
     /// directory). Not with --policy.
     #[arg(long, value_name = "DIR", conflicts_with = "policy")]
     pub workspace: Option<String>,
-    /// Pretty-print the JSON output.
-    #[arg(long)]
+    /// Pretty-print the JSON output (2 spaces), which is JSON either way;
+    /// an error is then also `{"error": ...}` on stdout. `--json` is the
+    /// seed's spelling of this same flag.
+    #[arg(long = "pretty", visible_alias = "json")]
     pub json: bool,
 }
 
@@ -111,7 +113,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub common: PolicyFileArgs,
     /// The command to spawn, in the working directory, with this exact
-    /// argument vector.
+    /// argument vector. Its stdout and stderr are streamed to stderr as it
+    /// runs (and digested for the record); its exit code is passed through.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 }
@@ -411,7 +414,24 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliRes
             grace: Duration::from_millis(a.kill_grace_ms),
         };
         let started = iso_now();
-        match run_bounded(&a.command[0], &a.command[1..], Path::new(&env.cwd), limits) {
+        // The command's output is shown as it runs, on stderr (both of its
+        // streams): stdout stays the one JSON document of the result. Each
+        // stream writes to its own copy of fd 2, since this thread holds
+        // `std::io::stderr`'s lock for the whole command.
+        let echo: crate::core::policy::spawn::Echo = Some(|| {
+            use std::os::fd::AsFd;
+            match std::io::stderr().as_fd().try_clone_to_owned() {
+                Ok(fd) => Box::new(std::fs::File::from(fd)),
+                Err(_) => Box::new(std::io::sink()),
+            }
+        });
+        match run_bounded(
+            &a.command[0],
+            &a.command[1..],
+            Path::new(&env.cwd),
+            limits,
+            echo,
+        ) {
             Ok(o) => {
                 rec.executed = true;
                 rec.outcome = Outcome::from_spawn(&o, started);

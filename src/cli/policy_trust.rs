@@ -127,6 +127,10 @@ pub fn trust_with_policy(
     io: &mut Io<'_>,
     mut doc: Option<&mut JsonTrust>,
 ) -> CliResult {
+    // `--quiet` never hides what `--yes` records (the verdicts say what).
+    if args.yes && !args.dry_run {
+        io.escaping.unmute();
+    }
     if !args.yes && !args.dry_run {
         return Err(CliError::usage(
             "--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)",
@@ -407,7 +411,21 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             (report, decision)
         })
         .unzip();
-    if args.json {
+    let format = args.format.chosen(args.json);
+    if format.is_ci() {
+        if let Some(problem) = &store_error {
+            let _ = writeln!(
+                io.err,
+                "Warning: {problem}; every config counts as untrusted"
+            );
+        }
+        let unreadable = walk::warn_unreadable(&found, &paths, env, io);
+        let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
+        let findings =
+            crate::cli::ci_out::findings(&reports, Some(&decisions), &found.unreadable, env);
+        return crate::cli::ci_out::write(format, &findings, env, io, code);
+    }
+    if format == crate::cli::args::OutputFormat::Json {
         let configs: Vec<JsonConfig> = reports
             .iter()
             .zip(&decisions)

@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 
-use crate::cli::args::{GlobalArgs, ScanArgs};
+use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
+use crate::cli::ci_out;
 use crate::cli::json_out::{JsonConfig, LazySeq, Schema, write_json};
 use crate::cli::report::{render_table_with, store_or_empty_warned, unreadable_exit, worst_exit};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
@@ -42,7 +43,20 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         Ok(r) => r,
         Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
     };
-    if args.json {
+    let format = args.format.chosen(args.json);
+    if format.is_ci() {
+        if let Some(problem) = &store_error {
+            let _ = writeln!(
+                io.err,
+                "Warning: {problem}; every config counts as untrusted"
+            );
+        }
+        let unreadable = warn_unreadable(&found, &paths, env, io);
+        let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
+        let findings = ci_out::findings(&reports, None, &found.unreadable, env);
+        return ci_out::write(format, &findings, env, io, code);
+    }
+    if format == OutputFormat::Json {
         // The TUI's viewed marks; unreadable progress is named and ignored.
         let progress = match progress_dir(env) {
             Some(dir) => {

@@ -32,6 +32,8 @@ use crate::sanitize::{clean, clean_keep_newlines};
 pub struct Escaping {
     out: Cell<bool>,
     err: Cell<bool>,
+    /// `--quiet`: stdout is discarded until a listing must be shown.
+    muted: Cell<bool>,
     stdout_is_terminal: bool,
     stderr_is_terminal: bool,
 }
@@ -41,6 +43,7 @@ impl Escaping {
         Escaping {
             out: Cell::new(stdout_is_terminal),
             err: Cell::new(stderr_is_terminal),
+            muted: Cell::new(false),
             stdout_is_terminal,
             stderr_is_terminal,
         }
@@ -56,6 +59,17 @@ impl Escaping {
     pub fn prompting(&self) {
         self.out.set(true);
         self.err.set(true);
+    }
+
+    /// `--quiet`: nothing more reaches stdout (errors go to stderr).
+    pub fn set_quiet(&self) {
+        self.muted.set(true);
+    }
+
+    /// What follows must be seen even under `--quiet`: the listing a
+    /// prompt asks about, what `trust --yes` records.
+    pub fn unmute(&self) {
+        self.muted.set(false);
     }
 
     pub fn stdout_is_terminal(&self) -> bool {
@@ -160,6 +174,8 @@ impl Values {
 pub struct TerminalSafe<'a, W: Write> {
     inner: W,
     escape: &'a Cell<bool>,
+    /// Set for stdout: `--quiet` discards what is written while it holds.
+    mute: Option<&'a Cell<bool>>,
 }
 
 impl<'a, W: Write> TerminalSafe<'a, W> {
@@ -167,6 +183,7 @@ impl<'a, W: Write> TerminalSafe<'a, W> {
         TerminalSafe {
             inner,
             escape: &escaping.out,
+            mute: Some(&escaping.muted),
         }
     }
 
@@ -174,12 +191,16 @@ impl<'a, W: Write> TerminalSafe<'a, W> {
         TerminalSafe {
             inner,
             escape: &escaping.err,
+            mute: None,
         }
     }
 }
 
 impl<W: Write> Write for TerminalSafe<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.mute.is_some_and(Cell::get) {
+            return Ok(buf.len());
+        }
         if !self.escape.get() {
             return self.inner.write(buf);
         }

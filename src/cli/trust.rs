@@ -85,6 +85,11 @@ fn trust(
     if prompting {
         io.escaping.prompting();
     }
+    // `--quiet` never hides what a person is asked about, nor what
+    // `--yes` records.
+    if prompting || (args.yes && !args.dry_run) {
+        io.escaping.unmute();
+    }
     let listing_on_stderr = prompting && !io.escaping.stdout_is_terminal();
     let count = count_config_files(plan.candidates.len());
     if listing_on_stderr {

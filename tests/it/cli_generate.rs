@@ -82,7 +82,7 @@ fn bash_completion_parses_and_completes_subcommands_and_their_options() {
     assert!(scan.iter().any(|w| w == "--json"), "{scan:?}");
     assert!(scan.iter().any(|w| w == "--policy"), "{scan:?}");
     let show = bash_complete(&path, &["goccia-trust", "policy", "show", "--p"]);
-    assert_eq!(show, ["--policy"]);
+    assert_eq!(show, ["--policy", "--pretty"]);
 }
 
 #[test]

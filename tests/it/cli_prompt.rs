@@ -18,6 +18,9 @@ fn on_terminal(env: &TestEnv, args: &str, answer: &str) -> (String, i32) {
         .env_clear()
         .env("HOME", &env.home)
         .env("PATH", "/usr/bin:/bin")
+        // These tests read the text; colour on a terminal is tested in
+        // cli_conventions.rs.
+        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

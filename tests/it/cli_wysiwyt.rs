@@ -211,6 +211,9 @@ fn on_terminal(
         .env_clear()
         .env("HOME", &env.home)
         .env("PATH", "/usr/bin:/bin")
+        // Text and escaping are read here; colour on a terminal is
+        // tested in cli_conventions.rs.
+        .env("NO_COLOR", "1")
         .env("SHELL", "/bin/sh")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

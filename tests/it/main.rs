@@ -8,6 +8,8 @@ mod common;
 mod tui_common;
 
 mod cli_audit;
+mod cli_ci;
+mod cli_conventions;
 mod cli_exit;
 mod cli_generate;
 mod cli_prompt;

@@ -34,6 +34,9 @@ fn scan_on_terminal(env: &TestEnv, args: &str) -> String {
         .env_clear()
         .env("HOME", &env.home)
         .env("PATH", "/usr/bin:/bin")
+        // Text and escaping are read here; colour on a terminal is
+        // tested in cli_conventions.rs.
+        .env("NO_COLOR", "1")
         .env("GOCCIA_TRUST_STATE_DIR", env.root.join("state"))
         .stdin(Stdio::null())
         .output()

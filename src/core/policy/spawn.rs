@@ -7,7 +7,7 @@
 //! SIGTERM, and SIGKILL after a grace period. Output is streamed through
 //! SHA-256 and counted in bytes, without a size cap and without keeping it.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -48,17 +48,29 @@ impl Default for SpawnLimits {
     }
 }
 
-fn digest_stream(mut r: impl Read + Send + 'static) -> JoinHandle<(u64, String)> {
+/// Where a spawned command's output is passed on to as it arrives (the
+/// caller's stderr, say), besides being digested; `None` digests only.
+pub type Echo = Option<fn() -> Box<dyn Write + Send>>;
+
+fn digest_stream(mut r: impl Read + Send + 'static, echo: Echo) -> JoinHandle<(u64, String)> {
     std::thread::spawn(move || {
         let mut hasher = Sha256::new();
         let mut total = 0u64;
         let mut buf = [0u8; 16 * 1024];
+        let mut sink = echo.map(|make| make());
         loop {
             match r.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
                     hasher.update(&buf[..n]);
                     total += n as u64;
+                    // A sink that fails stops being written to; the
+                    // digest goes on, so the record stays true.
+                    if let Some(w) = &mut sink
+                        && w.write_all(&buf[..n]).and_then(|_| w.flush()).is_err()
+                    {
+                        sink = None;
+                    }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => break,
@@ -105,12 +117,14 @@ pub fn signal_name(sig: i32) -> String {
 
 /// Runs `program args...` in `cwd` with the inherited environment and no
 /// stdin, and waits for it (and for its output streams to close) within the
-/// limits.
+/// limits. Its stdout and stderr are digested and, with `echo`, passed on
+/// as they arrive.
 pub fn run_bounded(
     program: &str,
     args: &[String],
     cwd: &Path,
     limits: SpawnLimits,
+    echo: Echo,
 ) -> std::io::Result<SpawnOutcome> {
     let mut child = Command::new(program)
         .args(args)
@@ -121,8 +135,8 @@ pub fn run_bounded(
         .process_group(0)
         .spawn()?;
     let pgid = child.id();
-    let out = digest_stream(child.stdout.take().expect("piped stdout"));
-    let err = digest_stream(child.stderr.take().expect("piped stderr"));
+    let out = digest_stream(child.stdout.take().expect("piped stdout"), echo);
+    let err = digest_stream(child.stderr.take().expect("piped stderr"), echo);
 
     let deadline = Instant::now() + limits.timeout;
     let mut status = None;
@@ -170,7 +184,14 @@ mod tests {
     use super::*;
 
     fn sh(script: &str, limits: SpawnLimits) -> SpawnOutcome {
-        run_bounded("sh", &["-c".into(), script.into()], Path::new("/"), limits).unwrap()
+        run_bounded(
+            "sh",
+            &["-c".into(), script.into()],
+            Path::new("/"),
+            limits,
+            None,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -225,7 +246,8 @@ mod tests {
                 "/nonexistent/prog",
                 &[],
                 Path::new("/"),
-                SpawnLimits::default()
+                SpawnLimits::default(),
+                None
             )
             .is_err()
         );

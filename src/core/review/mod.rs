@@ -8,6 +8,7 @@ pub mod check;
 pub mod destination;
 pub mod discover;
 pub mod listing;
+pub mod locate;
 pub mod progress;
 pub mod report;
 pub mod scan;

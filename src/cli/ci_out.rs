@@ -1,0 +1,357 @@
+//! `scan` and `check` where CI looks (`--format sarif|github`, README "CI"):
+//! one finding per config that needs review, per config that fails to load
+//! and per path that cannot be read (a config may hide there), as a SARIF
+//! 2.1.0 log for code scanning or as GitHub workflow commands for
+//! annotations on the config's line. Config paths and text are hostile: in
+//! SARIF they are JSON strings and percent-encoded URIs; in workflow
+//! commands they are escaped as GitHub's runner unescapes them, so a path
+//! cannot end one command and start another.
+
+use crate::cli::args::OutputFormat;
+use crate::cli::{CliResult, Io};
+use crate::core::env::Env;
+use crate::core::paths::display::{display_path, shell_quote};
+use crate::core::policy::{ConfigDecision, Verdict};
+use crate::core::review::discover::Unreadable;
+use crate::core::review::locate::{report_line, request_line_in_file};
+use crate::core::review::report::{ConfigReport, ConfigState};
+
+/// The SARIF rules, one per reason a config needs attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    NeverTrusted,
+    Changed,
+    Error,
+    PolicyDenied,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 4] = [
+        Rule::NeverTrusted,
+        Rule::Changed,
+        Rule::Error,
+        Rule::PolicyDenied,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted => "never-trusted",
+            Rule::Changed => "changed",
+            Rule::Error => "error",
+            Rule::PolicyDenied => "policy-denied",
+        }
+    }
+
+    /// SARIF `level` and the workflow command: a config that fails to load
+    /// or that the policy denies is an error, one awaiting review a warning.
+    pub fn level(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted | Rule::Changed => "warning",
+            Rule::Error | Rule::PolicyDenied => "error",
+        }
+    }
+
+    fn short(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted => "Config requests permissions that have never been trusted",
+            Rule::Changed => "Config's permission requests changed since they were trusted",
+            Rule::Error => "Config or path cannot be read or loaded",
+            Rule::PolicyDenied => "Config requests what the policy denies",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted | Rule::Changed => {
+                "A GocciaScript run stops on this config until its requests are reviewed and recorded: goccia-trust trust PATH (or trust --yes --policy FILE in CI)."
+            }
+            Rule::Error => {
+                "GocciaScript cannot load this config (or the path cannot be read, and a config may hide there): fix the file or its permissions."
+            }
+            Rule::PolicyDenied => {
+                "trust --yes --policy refuses this config: a person must review it, or the request must go."
+            }
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted => "goccia-trust: never trusted",
+            Rule::Changed => "goccia-trust: changed since trusted",
+            Rule::Error => "goccia-trust: error",
+            Rule::PolicyDenied => "goccia-trust: denied by policy",
+        }
+    }
+}
+
+/// One thing CI should show: a rule, the file (as shown, relative to the
+/// working directory when under it), the line of the request when it is
+/// written in the file, and the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: Rule,
+    pub path: String,
+    pub line: Option<usize>,
+    pub message: String,
+    /// The config's state, when the finding is about a config.
+    pub state: Option<ConfigState>,
+}
+
+/// The findings of a scan or check, in the reports' order, then the paths
+/// that could not be read. `decisions`, when a policy judged the configs, is
+/// in the same order as `reports`.
+pub fn findings(
+    reports: &[ConfigReport],
+    decisions: Option<&[Option<ConfigDecision>]>,
+    unreadable: &[Unreadable],
+    env: &Env,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        let path = r.display_path.clone();
+        let quoted = shell_quote(&path);
+        if let Some(e) = r.error() {
+            out.push(Finding {
+                rule: Rule::Error,
+                path,
+                line: None,
+                message: e.message.clone(),
+                state: Some(r.state),
+            });
+            continue;
+        }
+        if !r.state.needs_review() {
+            continue;
+        }
+        let lines: Vec<String> = r
+            .lines
+            .iter()
+            .map(|l| l.render().trim_start().to_string())
+            .collect();
+        let denied = decisions
+            .and_then(|d| d.get(i))
+            .and_then(Option::as_ref)
+            .filter(|d| d.verdict == Verdict::Denied);
+        if let Some(d) = denied {
+            let ops: Vec<&crate::core::policy::OperationDecision> = d
+                .operations
+                .iter()
+                .filter(|o| o.decision.verdict == Verdict::Denied)
+                .collect();
+            let names: Vec<&str> = ops.iter().map(|o| o.operation.kind.name()).collect();
+            let line = request_line_in_file(&r.key, &names).or_else(|| report_line(r));
+            let reasons: Vec<String> = ops.iter().map(|o| o.line()).collect();
+            out.push(Finding {
+                rule: Rule::PolicyDenied,
+                path,
+                line,
+                message: format!(
+                    "{} ({}) is DENIED by the policy:\n{}",
+                    r.display_path,
+                    r.state.label(),
+                    reasons.join("\n")
+                ),
+                state: Some(r.state),
+            });
+            continue;
+        }
+        let (rule, head) = match r.state {
+            ConfigState::Changed => {
+                let since = r
+                    .stored
+                    .as_ref()
+                    .map(|s| format!(" {}", s.trusted_at))
+                    .unwrap_or_default();
+                (
+                    Rule::Changed,
+                    format!("{} (changed since trusted{since})", r.display_path),
+                )
+            }
+            _ => (
+                Rule::NeverTrusted,
+                format!("{} (never trusted)", r.display_path),
+            ),
+        };
+        out.push(Finding {
+            rule,
+            path,
+            line: report_line(r),
+            message: format!(
+                "{head}\n{}\nReview and record it: goccia-trust trust {quoted}",
+                lines.join("\n")
+            ),
+            state: Some(r.state),
+        });
+    }
+    for u in unreadable {
+        out.push(Finding {
+            rule: Rule::Error,
+            path: display_path(&u.path, &env.cwd),
+            line: None,
+            message: format!(
+                "cannot read {}: {}; a config may hide there",
+                u.path, u.reason
+            ),
+            state: None,
+        });
+    }
+    out
+}
+
+/// Writes `findings` in `format` (SARIF or GitHub) on stdout and returns
+/// `code`, the command's own exit code.
+pub fn write(
+    format: OutputFormat,
+    findings: &[Finding],
+    env: &Env,
+    io: &mut Io<'_>,
+    code: u8,
+) -> CliResult {
+    match format {
+        OutputFormat::Github => {
+            for f in findings {
+                writeln!(io.out, "{}", github_command(f))?;
+            }
+        }
+        _ => {
+            let log = sarif(findings, env);
+            let text = serde_json::to_string_pretty(&log).expect("a JSON value serializes");
+            writeln!(io.out, "{text}")?;
+        }
+    }
+    Ok(code)
+}
+
+/// A SARIF 2.1.0 log of one run: the rules, then one result per finding,
+/// each located at the config file (a relative URI under `%SRCROOT%`, the
+/// working directory) and the request's line when known.
+pub fn sarif(findings: &[Finding], env: &Env) -> serde_json::Value {
+    use serde_json::json;
+    let rules: Vec<serde_json::Value> = Rule::ALL
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id(),
+                "name": r.id(),
+                "shortDescription": { "text": r.short() },
+                "help": { "text": r.help() },
+                "defaultConfiguration": { "level": r.level() },
+            })
+        })
+        .collect();
+    let results: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|f| {
+            let location = match relative_uri(&f.path) {
+                Some(uri) => json!({ "uri": uri, "uriBaseId": "%SRCROOT%" }),
+                None => json!({ "uri": file_uri(&f.path) }),
+            };
+            let mut physical = json!({ "artifactLocation": location });
+            if let Some(line) = f.line {
+                physical["region"] = json!({ "startLine": line });
+            }
+            let mut result = json!({
+                "ruleId": f.rule.id(),
+                "ruleIndex": Rule::ALL.iter().position(|r| *r == f.rule).unwrap_or(0),
+                "level": f.rule.level(),
+                "message": { "text": f.message },
+                "locations": [ { "physicalLocation": physical } ],
+            });
+            if let Some(state) = f.state {
+                result["properties"] = json!({ "state": state.json_name() });
+            }
+            result
+        })
+        .collect();
+    let mut root = env.cwd.clone();
+    if !root.ends_with('/') {
+        root.push('/');
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "goccia-trust",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": { "%SRCROOT%": { "uri": file_uri(&root) } },
+            "results": results,
+        }]
+    })
+}
+
+/// A path relative to the working directory as a relative URI reference,
+/// each byte outside the unreserved set and `/` percent-encoded (so `:` in
+/// a first segment cannot read as a scheme, nor `?`/`#` end the path);
+/// `None` for an absolute path.
+pub fn relative_uri(path: &str) -> Option<String> {
+    if path.starts_with('/') {
+        None
+    } else {
+        Some(percent_encode(path))
+    }
+}
+
+/// `file://` and the absolute path, percent-encoded.
+pub fn file_uri(path: &str) -> String {
+    format!("file://{}", percent_encode(path))
+}
+
+fn percent_encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `::warning file=<path>,line=<n>,title=<title>::<message>`, escaped as
+/// GitHub's runner requires: in the message `%`, CR and LF; in property
+/// values also `:` and `,`.
+pub fn github_command(f: &Finding) -> String {
+    let mut props = format!("file={}", escape_property(&f.path));
+    if let Some(line) = f.line {
+        props.push_str(&format!(",line={line}"));
+    }
+    props.push_str(&format!(",title={}", escape_property(f.rule.title())));
+    format!("::{} {props}::{}", f.rule.level(), escape_data(&f.message))
+}
+
+/// A workflow command's message.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_follows_the_runner() {
+        assert_eq!(escape_data("50%\r\nx::y"), "50%25%0D%0Ax::y");
+        assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+    }
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(
+            relative_uri("a b/c:d#e?f%/goccia.json").as_deref(),
+            Some("a%20b/c%3Ad%23e%3Ff%25/goccia.json")
+        );
+        assert_eq!(relative_uri("/abs"), None);
+        assert_eq!(file_uri("/t/é"), "file:///t/%C3%A9");
+    }
+}

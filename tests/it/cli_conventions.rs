@@ -1,0 +1,315 @@
+//! The conventions of issue 14 items 4 and 5 over the real binary: the
+//! `--trust-store /x` hint on a terminal only, did-you-mean for a mistyped
+//! subcommand, one error style, help text for every argument, global
+//! options listed once, the untrust usage line, `policy run` streaming the
+//! child's output and passing its exit code through, colour on a terminal
+//! (and not on a pipe), and `--quiet`.
+
+use crate::common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::TestEnv;
+
+/// Runs the binary on a pseudo-terminal (script(1)) with `vars` added;
+/// returns what the terminal showed (CRLF folded) and the exit code.
+fn on_terminal(t: &TestEnv, args: &str, vars: &[(&str, &str)], answer: &str) -> (String, i32) {
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &format!("{bin} {args}"), "/dev/null"])
+        .current_dir(&t.work)
+        .env_clear()
+        .env("HOME", &t.home)
+        .env("PATH", "/usr/bin:/bin")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("script(1) from util-linux");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    (t.redact(&text), out.status.code().unwrap_or(-1))
+}
+
+const MESSAGE: &str = "Error: --trust-store needs a path: --trust-store=<path>\n";
+
+#[test]
+fn trust_store_with_a_space_keeps_the_message_and_hints_on_a_terminal() {
+    let t = TestEnv::new();
+    for args in [
+        &["list", "--trust-store", "/x.json"][..],
+        &["--trust-store", "/x.json", "--list-trusted"][..],
+    ] {
+        let out = t.run(args);
+        assert_eq!((out.code, out.stderr.as_str()), (2, MESSAGE), "{out}");
+    }
+    let plain = [("NO_COLOR", "1")];
+    let (text, code) = on_terminal(&t, "list --trust-store /x.json", &plain, "");
+    assert_eq!(code, 2);
+    assert_eq!(
+        text,
+        format!("{MESSAGE}hint: --trust-store takes its value after '=': --trust-store=/x.json\n")
+    );
+    // No value given: nothing to hint.
+    let (text, _) = on_terminal(&t, "list --trust-store", &plain, "");
+    assert_eq!(text, MESSAGE);
+}
+
+#[test]
+fn a_mistyped_subcommand_gets_did_you_mean() {
+    let t = TestEnv::new();
+    let out = t.run(&["scna"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert_eq!(
+        out.stderr,
+        "Error: path not found: scna; did you mean 'scan'?\n"
+    );
+    let out = t.run(&["untrst", "x"]);
+    assert_eq!(out.code, 2, "{out}");
+    // A directory that happens to be named like a typo is reviewed.
+    t.mkdir("scna");
+    let out = t.run(&["scna"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "No configs found\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn clap_errors_use_the_one_error_style() {
+    let t = TestEnv::new();
+    let out = t.run(&["scan", "--bogus"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("Error: unexpected argument '--bogus' found\n"),
+        "{out}"
+    );
+    assert!(!out.stderr.contains("error:"), "{out}");
+    let out = t.run(&["untrust", "--missing", "app"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(
+            "Usage: goccia-trust untrust [OPTIONS] <PATH>...\n       goccia-trust untrust --missing [OPTIONS]\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_argument_has_help_and_globals_are_listed_once() {
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            if a.get_help().is_none() && !matches!(a.get_id().as_str(), "help" | "version") {
+                missing.push(format!("{path} {}", a.get_id()));
+            }
+        }
+        for s in cmd.get_subcommands() {
+            walk(s, &format!("{path} {}", s.get_name()), missing);
+        }
+    }
+    let mut cmd = goccia_trust::cli::args::command();
+    cmd.build();
+    let mut missing = Vec::new();
+    walk(&cmd, "goccia-trust", &mut missing);
+    assert_eq!(missing, Vec::<String>::new());
+
+    let t = TestEnv::new();
+    let top = t.run(&["--help"]).stdout;
+    for global in [
+        "--trust-store=<PATH>",
+        "--color=<COLOR>",
+        "--theme=",
+        "--no-watch",
+        "--quiet",
+    ] {
+        assert_eq!(top.matches(global).count(), 1, "{global} in\n{top}");
+    }
+    for sub in [
+        "scan", "list", "check", "trust", "untrust", "inspect", "policy",
+    ] {
+        let help = t.run(&[sub, "--help"]).stdout;
+        for global in [
+            "--trust-store",
+            "--color",
+            "--theme",
+            "--no-watch",
+            "--quiet",
+        ] {
+            assert!(
+                !help.contains(global),
+                "{sub} --help lists {global}:\n{help}"
+            );
+        }
+    }
+    // Still accepted after a subcommand.
+    let out = t.run(&["list", "--color=never", "--quiet"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out}");
+}
+
+#[test]
+fn policy_run_spawn_streams_the_child_and_passes_its_code_through() {
+    let t = TestEnv::new();
+    let out = t.run(&[
+        "policy",
+        "run",
+        "--risk",
+        "R0",
+        "--op",
+        "spawn",
+        "--",
+        "sh",
+        "-c",
+        "echo to-stdout; echo to-stderr >&2; exit 7",
+    ]);
+    assert_eq!(out.code, 7, "{out}");
+    assert_eq!(out.stderr, "to-stdout\nto-stderr\n");
+    // stdout stays the one JSON document, with the digests of what was
+    // streamed recorded.
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["exit_code"], 7);
+    let record = doc["record"]
+        .as_str()
+        .unwrap()
+        .replace("$ROOT", t.root.to_str().unwrap());
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    assert_eq!(record["stdout_bytes"], 10);
+    assert_eq!(record["stderr_bytes"], 10);
+    // --pretty and the seed's --json are one flag.
+    let a = t.run(&["policy", "show", "--pretty"]);
+    let b = t.run(&["policy", "show", "--json"]);
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stdout.contains("\n  "), "{a}");
+    assert!(!t.run(&["policy", "show"]).stdout.contains("\n  "));
+}
+
+fn project(t: &TestEnv) {
+    t.write(
+        "new/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    t.write(
+        "old/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    assert_eq!(t.run(&["trust", "old", "--yes"]).code, 0);
+    t.write(
+        "old/goccia.json",
+        r#"{"permissions": {"allow-net": ["c.test"]}}"#,
+    );
+}
+
+#[test]
+fn states_and_lines_are_coloured_on_a_terminal_only() {
+    let t = TestEnv::new();
+    project(&t);
+    let (text, code) = on_terminal(&t, "scan", &[], "");
+    assert_eq!(code, 0, "{text}");
+    // never trusted: the theme's `untrusted` role (magenta, bold).
+    assert!(
+        text.contains("\u{1b}[1;35mnever trusted\u{1b}[0m  new/goccia.json"),
+        "{text:?}"
+    );
+    assert!(text.contains("\u{1b}[33mchanged\u{1b}[0m"), "{text:?}");
+    // `list` and `check` too (check's report is on stderr, also a tty).
+    let (text, _) = on_terminal(&t, "list", &[], "");
+    assert!(text.contains("\u{1b}[33m(changed)\u{1b}[0m"), "{text:?}");
+    let (text, code) = on_terminal(&t, "check old", &[], "");
+    assert_eq!(code, 2);
+    assert!(
+        text.contains("\u{1b}[31m  - allow-net: b.test\u{1b}[0m"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\u{1b}[32m  + allow-net: c.test\u{1b}[0m"),
+        "{text:?}"
+    );
+    // Piped: no colour; unless --color=always.
+    let out = t.run(&["scan"]);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = t.run(&["scan", "--color=always"]);
+    assert!(out.stdout.contains("\u{1b}[1;35mnever trusted"), "{out}");
+    // NO_COLOR and --color=never on a terminal: none.
+    let (text, _) = on_terminal(&t, "scan", &[("NO_COLOR", "1")], "");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let (text, _) = on_terminal(&t, "scan --color=never", &[], "");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    // --theme picks the roles: mono keeps emphasis (bold), no colour.
+    let (text, _) = on_terminal(&t, "--theme=mono scan", &[], "");
+    assert!(text.contains("\u{1b}[1mnever trusted\u{1b}[0m"), "{text:?}");
+    assert!(
+        !text.contains("[1;35m") && !text.contains("[33m"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn hostile_text_is_escaped_before_it_is_coloured() {
+    let t = TestEnv::new();
+    t.write(
+        "p/goccia.json",
+        r#"{"permissions": {"allow-read": ["x\u001b[2K\u001b[32mtrusted"]}}"#,
+    );
+    let (text, _) = on_terminal(&t, "trust p --dry-run", &[], "");
+    // The only escape sequences are the painter's (SGR, reset); the
+    // config's ESC is shown as ^[.
+    assert!(text.contains("x^[[2K^[[32mtrusted"), "{text:?}");
+    let stripped = text
+        .replace("\u{1b}[0m", "")
+        .replace("\u{1b}[1;35m", "")
+        .replace("\u{1b}[33m", "")
+        .replace("\u{1b}[32m", "");
+    assert!(!stripped.contains('\u{1b}'), "{text:?}");
+}
+
+#[test]
+fn quiet_prints_only_errors_and_keeps_the_exit_code() {
+    let t = TestEnv::new();
+    project(&t);
+    t.write(
+        "bad/goccia.json",
+        r#"{"permissions": {"allow-nett": ["x"]}}"#,
+    );
+    let loud = t.run(&["scan"]);
+    let quiet = t.run(&["scan", "--quiet"]);
+    assert_eq!(loud.code, 2);
+    assert_eq!((quiet.code, quiet.stdout.as_str()), (2, ""), "{quiet}");
+    let out = t.run(&["-q", "check", "new"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with("Error: 1 config file requests"),
+        "{out}"
+    );
+    assert_eq!(t.run(&["list", "-q"]).stdout, "");
+    // What --yes records is still listed, with the outcome.
+    let out = t.run(&["trust", "new", "--yes", "--quiet"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        out.stdout.starts_with(
+            "Permission requests under new/:\n\n  new/goccia.json (new)\n    allow-net: a.test\n"
+        ),
+        "{out}"
+    );
+    assert!(out.stdout.contains("Trusted 1 config file in "), "{out}");
+    // And the listing a prompt asks about.
+    let (text, code) = on_terminal(&t, "--quiet trust old", &[("NO_COLOR", "1")], "y\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("  old/goccia.json (changed)\n"), "{text}");
+    assert!(text.contains("Trust 1 config file? [y/N] "), "{text}");
+    // A dry run records nothing: quiet.
+    t.write(
+        "new/goccia.json",
+        r#"{"permissions": {"allow-net": ["z.test"]}}"#,
+    );
+    assert_eq!(t.run(&["trust", "new", "--dry-run", "-q"]).stdout, "");
+}
