@@ -16,6 +16,7 @@ mod cli_store_owner;
 mod cli_trust;
 mod cli_wysiwyt;
 mod conformance;
+mod diff;
 mod fuzz;
 mod hostile_files;
 mod layering;
