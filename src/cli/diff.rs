@@ -69,7 +69,7 @@ pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     })
 }
 
-fn shown<'a>(diff: &'a RevisionDiff, all: bool) -> impl Iterator<Item = &'a ConfigDiff> {
+fn shown(diff: &RevisionDiff, all: bool) -> impl Iterator<Item = &ConfigDiff> {
     diff.configs
         .iter()
         .filter(move |c| all || c.status != Status::Unchanged)
