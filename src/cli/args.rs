@@ -106,6 +106,8 @@ pub enum Command {
     List(ListArgs),
     Check(CheckArgs),
     Inspect(InspectArgs),
+    /// The permission diff between two git revisions (HEAD: the working tree).
+    Diff(crate::cli::diff::DiffArgs),
     #[command(name = "policy")]
     Policy(crate::cli::policy::PolicyArgs),
     Completions(CompletionsArgs),
@@ -281,6 +283,7 @@ const SUBCOMMANDS: &[&str] = &[
     "list",
     "check",
     "inspect",
+    "diff",
     "policy",
     "completions",
     "man",

@@ -3,6 +3,7 @@
 pub mod args;
 pub mod check;
 pub mod ci_out;
+pub mod diff;
 pub mod error;
 pub mod generate;
 pub mod inspect;
@@ -300,6 +301,7 @@ fn run_invocation(
                 Command::List(a) => list::run(g, a, env, io),
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),
+                Command::Diff(a) => diff::run(a, env, io),
                 Command::Policy(a) => policy_command(g, a, env, io),
                 Command::Completions(a) => generate::run_completions(a, io),
                 Command::Man(a) => generate::run_man(a, io),

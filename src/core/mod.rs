@@ -23,4 +23,5 @@ pub mod exit;
 pub mod paths;
 pub mod policy;
 pub mod review;
+pub mod revision;
 pub mod store;

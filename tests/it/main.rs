@@ -19,6 +19,7 @@ mod cli_trust;
 mod cli_wysiwyt;
 mod conformance;
 mod demo;
+mod diff;
 mod fuzz;
 mod hostile_files;
 mod json_contract;

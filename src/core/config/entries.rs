@@ -61,19 +61,42 @@ pub const UNSUPPORTED_OBJECT: &str = "object";
 /// format comes from the lower-cased extension; the file must be UTF-8 (a
 /// BOM is not stripped). Every entry's source is `path` as given.
 pub fn read_entries(path: &str) -> Result<Vec<Entry>, ConfigError> {
-    let ext = extension(path).to_ascii_lowercase();
-    let parse: fn(&str) -> Result<Node, formats::ParseError> = match ext.as_str() {
-        ".json" => formats::parse_json,
-        ".json5" => formats::parse_json5,
-        ".toml" => formats::parse_toml,
-        _ => {
-            return Err(ConfigError::invalid(format!(
-                "No config file parser registered for extension \"{ext}\""
-            )));
-        }
-    };
+    let parse = parser_for(path)?;
     let bytes = read_regular(path, CONFIG_MAX_BYTES)
         .map_err(|e| ConfigError::invalid(format!("{path}: {}", e.describe())))?;
+    parse_entries(path, parse, bytes)
+}
+
+/// [`read_entries`] over bytes read from elsewhere (a blob of a git
+/// revision): the same format choice, size cap, UTF-8 check and messages,
+/// `path` being the name the file has in the checkout.
+pub fn entries_from_bytes(path: &str, bytes: Vec<u8>) -> Result<Vec<Entry>, ConfigError> {
+    let parse = parser_for(path)?;
+    if bytes.len() as u64 > CONFIG_MAX_BYTES {
+        let e = crate::core::paths::bounded::ReadError::TooLarge {
+            limit: CONFIG_MAX_BYTES,
+        };
+        return Err(ConfigError::invalid(format!("{path}: {}", e.describe())));
+    }
+    parse_entries(path, parse, bytes)
+}
+
+type Parser = fn(&str) -> Result<Node, formats::ParseError>;
+
+/// The parser of the lower-cased extension, or GocciaScript's refusal.
+fn parser_for(path: &str) -> Result<Parser, ConfigError> {
+    let ext = extension(path).to_ascii_lowercase();
+    match ext.as_str() {
+        ".json" => Ok(formats::parse_json),
+        ".json5" => Ok(formats::parse_json5),
+        ".toml" => Ok(formats::parse_toml),
+        _ => Err(ConfigError::invalid(format!(
+            "No config file parser registered for extension \"{ext}\""
+        ))),
+    }
+}
+
+fn parse_entries(path: &str, parse: Parser, bytes: Vec<u8>) -> Result<Vec<Entry>, ConfigError> {
     let text = String::from_utf8(bytes).map_err(|e| {
         ConfigError::invalid(format!(
             "{path}: invalid UTF-8 at byte {}",

@@ -21,8 +21,43 @@ pub struct LoadedConfig {
     pub files: Vec<String>,
 }
 
+/// Where a config and its bases are read from: the disk (every command
+/// but `diff`), or a git revision's tree (`core::revision`). Paths are
+/// expanded absolute paths as the checkout names them.
+pub trait ConfigFiles {
+    /// The entries of the file at `path`, with GocciaScript's messages.
+    fn read_entries(&self, path: &str) -> Result<Vec<Entry>, ConfigError>;
+    /// Whether an `extends` target exists as a non-directory. An error is a
+    /// target this source will not read (a link in a revision's tree).
+    fn base_exists(&self, path: &str) -> Result<bool, ConfigError>;
+}
+
+/// The files on disk, as GocciaScript reads them.
+pub struct Disk;
+
+impl ConfigFiles for Disk {
+    fn read_entries(&self, path: &str) -> Result<Vec<Entry>, ConfigError> {
+        read_entries(path)
+    }
+
+    fn base_exists(&self, path: &str) -> Result<bool, ConfigError> {
+        // Links are followed here only to ask whether a file is there; the
+        // path itself stays lexical.
+        Ok(matches!(std::fs::metadata(path), Ok(meta) if !meta.is_dir()))
+    }
+}
+
 /// Loads `path` (expanded against `env`) and every base it extends.
 pub fn load_config_entries(path: &str, env: &Env) -> Result<LoadedConfig, ConfigError> {
+    load_config_entries_from(path, env, &Disk)
+}
+
+/// [`load_config_entries`] reading every file of the chain from `files`.
+pub fn load_config_entries_from(
+    path: &str,
+    env: &Env,
+    files: &dyn ConfigFiles,
+) -> Result<LoadedConfig, ConfigError> {
     let mut loaded = LoadedConfig {
         entries: Vec::new(),
         files: Vec::new(),
@@ -35,8 +70,8 @@ pub fn load_config_entries(path: &str, env: &Env) -> Result<LoadedConfig, Config
                 "Circular or too-deeply-nested extends in config: {file}"
             )));
         }
-        let mut entries = read_entries(&file)?;
-        let base = base_of(&file, &entries, env)?;
+        let mut entries = files.read_entries(&file)?;
+        let base = base_of(&file, &entries, env, files)?;
         entries.retain(|e| e.key != "extends");
         // The config's own entries are taken as they are, not copied: a
         // config near the size cap holds tens of thousands.
@@ -58,7 +93,12 @@ pub fn load_config_entries(path: &str, env: &Env) -> Result<LoadedConfig, Config
 
 /// The expanded path of the file `file` extends, checked to exist as a
 /// non-directory. Only the first `extends` entry counts.
-fn base_of(file: &str, entries: &[Entry], env: &Env) -> Result<Option<String>, ConfigError> {
+fn base_of(
+    file: &str,
+    entries: &[Entry],
+    env: &Env,
+    files: &dyn ConfigFiles,
+) -> Result<Option<String>, ConfigError> {
     let Some(extends) = entries.iter().find(|e| e.key == "extends") else {
         return Ok(None);
     };
@@ -76,13 +116,12 @@ fn base_of(file: &str, entries: &[Entry], env: &Env) -> Result<Option<String>, C
         let sep = if dir.ends_with('/') { "" } else { "/" };
         expand_file_name(&format!("{dir}{sep}{}", extends.value), &env.cwd, &env.home)
     };
-    // Links are followed here only to ask whether a file is there; the path
-    // itself stays lexical.
-    match std::fs::metadata(&target) {
-        Ok(meta) if !meta.is_dir() => Ok(Some(target)),
-        _ => Err(ConfigError::invalid(format!(
+    if files.base_exists(&target)? {
+        Ok(Some(target))
+    } else {
+        Err(ConfigError::invalid(format!(
             "Config extends target not found: {target}"
-        ))),
+        )))
     }
 }
 
@@ -332,7 +371,7 @@ mod tests {
             source: "/goccia.json".into(),
         }];
         let env = env(Path::new("/"));
-        match base_of("/goccia.json", &entries, &env) {
+        match base_of("/goccia.json", &entries, &env, &Disk) {
             Ok(p) => assert_eq!(p.as_deref(), Some("/etc/hostname")),
             Err(e) => assert_eq!(e.message, "Config extends target not found: /etc/hostname"),
         }

@@ -4,7 +4,9 @@
 
 use crate::core::config::block::NormalizedBlock;
 use crate::core::config::describe::description_lines;
-use crate::core::config::extends::{LoadedConfig, load_config_entries};
+use crate::core::config::extends::{
+    ConfigFiles, LoadedConfig, load_config_entries, load_config_entries_from,
+};
 use crate::core::config::json;
 use crate::core::config::request::PermissionRequest;
 use crate::core::config::targets::{Targets, record_targets};
@@ -80,4 +82,28 @@ pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigEr
         targets,
         lines,
     })
+}
+
+/// A config's request and normalized block read through `files` (a git
+/// revision): what [`load_config`] computes, without the targets, which
+/// only the disk can resolve.
+#[derive(Debug, Clone)]
+pub struct BlockAt {
+    pub block: NormalizedBlock,
+    pub block_json: json::Json,
+}
+
+/// Loads the config at `path` (an absolute path in the checkout) as
+/// GocciaScript would if the checkout held `files`.
+pub fn load_block_from(
+    path: &str,
+    env: &Env,
+    files: &dyn ConfigFiles,
+) -> Result<BlockAt, ConfigError> {
+    let loaded = load_config_entries_from(path, env, files)?;
+    validate_options(&loaded.entries)?;
+    let request = PermissionRequest::from_entries(&loaded.entries, path, env)?;
+    let block = NormalizedBlock::from_request(&request);
+    let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
+    Ok(BlockAt { block, block_json })
 }

@@ -1,0 +1,390 @@
+//! `diff BASE [HEAD]`: the permission diff between two revisions of the
+//! repository holding the working directory (HEAD: the working tree by
+//! default), as text, JSON (`--json`) or a pull-request comment
+//! (`--format markdown`). Exit 1 when something widened or a config no
+//! longer loads (`--exit-zero`: 0), 2 on a usage error (not a repository,
+//! an unknown revision: git's message). Reads only; writes nothing.
+
+use std::fmt::Write as _;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use crate::cli::{CliError, CliResult, Io};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::review::value_diff::Change;
+use crate::core::revision::compare::{ConfigDiff, DiffValue, RevisionDiff, Status, compare};
+use crate::core::revision::{read_revision, read_working_tree, repository_root};
+use crate::sanitize::clean;
+
+/// The permission diff between two revisions (HEAD: the working tree).
+#[derive(Debug, Clone, Default, Args)]
+pub struct DiffArgs {
+    /// The revision to compare against (`main`, `HEAD~1`, a commit).
+    pub base: String,
+    /// The revision to compare (default: the working tree).
+    pub head: Option<String>,
+    /// Print one JSON object (schema 1, README "Reviewing a pull request").
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Option<DiffFormat>,
+    /// Also list the configs that did not change.
+    #[arg(long)]
+    pub all: bool,
+    /// Exit 0 even when permissions widened (only report).
+    #[arg(long = "exit-zero")]
+    pub exit_zero: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Markdown,
+}
+
+pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let root = repository_root(env).map_err(|e| CliError::usage(e.0))?;
+    let base = read_revision(&root, &args.base, env).map_err(|e| CliError::usage(e.0))?;
+    let head = match &args.head {
+        Some(rev) => read_revision(&root, rev, env).map_err(|e| CliError::usage(e.0))?,
+        None => read_working_tree(&root, env),
+    };
+    let diff = compare(&base, &head);
+    let text = if args.json {
+        json(&diff, &root, args.all)
+    } else if args.format == Some(DiffFormat::Markdown) {
+        markdown(&diff, args.all)
+    } else {
+        text(&diff, &root, args.all)
+    };
+    io.out.write_all(text.as_bytes())?;
+    let flagged = diff.widened() || diff.broken();
+    Ok(if flagged && !args.exit_zero {
+        exit::FAILURE
+    } else {
+        exit::SUCCESS
+    })
+}
+
+fn shown(diff: &RevisionDiff, all: bool) -> impl Iterator<Item = &ConfigDiff> {
+    diff.configs
+        .iter()
+        .filter(move |c| all || c.status != Status::Unchanged)
+}
+
+fn summary(diff: &RevisionDiff) -> String {
+    use crate::core::revision::compare::Verdict::*;
+    let changed = diff
+        .configs
+        .iter()
+        .filter(|c| c.status != Status::Unchanged)
+        .count();
+    format!(
+        "{changed} config{} changed: {} widened, {} narrowed, {} broken",
+        if changed == 1 { "" } else { "s" },
+        diff.count(Widened),
+        diff.count(Narrowed),
+        diff.count(Broken)
+    )
+}
+
+/// The values of one config, request by request: changed ones always,
+/// unchanged ones only with `all`.
+fn groups(c: &ConfigDiff, all: bool) -> Vec<(&str, Vec<&DiffValue>)> {
+    let mut out: Vec<(&str, Vec<&DiffValue>)> = Vec::new();
+    for v in &c.values {
+        if !all && v.change == Change::Unchanged {
+            continue;
+        }
+        match out.last_mut() {
+            Some((r, vs)) if *r == v.request => vs.push(v),
+            _ => out.push((&v.request, vec![v])),
+        }
+    }
+    out
+}
+
+/// Text: every config-derived value escaped whole (a newline or an escape
+/// sequence in a path scope cannot forge a line, on a terminal or in a CI
+/// log).
+fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Permission diff of {} from {} to {}",
+        clean(root),
+        clean(&diff.base),
+        clean(&diff.head)
+    );
+    if diff.head == "working tree" {
+        out.push_str("(symlink targets are resolved on disk for the working tree only)\n");
+    }
+    for c in shown(diff, all) {
+        let _ = write!(
+            out,
+            "\n{} {} ({})\n",
+            c.status.name(),
+            clean(&c.path),
+            c.verdict.name()
+        );
+        if let Some(e) = &c.base_error {
+            let _ = writeln!(out, "  at {}: {}", clean(&diff.base), clean(e));
+        }
+        if let Some(e) = &c.head_error {
+            let _ = writeln!(out, "  at {}: {}", clean(&diff.head), clean(e));
+        }
+        if let Some(p) = &c.now_under {
+            let _ = writeln!(
+                out,
+                "  its directory now falls under {}, which allows more",
+                clean(p)
+            );
+        }
+        for (request, values) in groups(c, all) {
+            let _ = writeln!(out, "  {}", clean(request));
+            for v in values {
+                let mark = if v.widens { "  (widens)" } else { "" };
+                let _ = writeln!(out, "    {} {}{mark}", v.change.sign(), clean(&v.value));
+            }
+        }
+    }
+    for (label, notes) in [
+        (&diff.base, &diff.base_notes),
+        (&diff.head, &diff.head_notes),
+    ] {
+        for n in notes {
+            let _ = writeln!(out, "note ({}): {}", clean(label), clean(n));
+        }
+    }
+    let _ = writeln!(out, "\n{}", summary(diff));
+    out
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonValue<'a> {
+    value: &'a str,
+    change: &'static str,
+    widens: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonRequest<'a> {
+    request: &'a str,
+    values: Vec<JsonValue<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonConfig<'a> {
+    path: &'a str,
+    status: &'static str,
+    verdict: &'static str,
+    base_error: Option<&'a str>,
+    head_error: Option<&'a str>,
+    now_under: Option<&'a str>,
+    requests: Vec<JsonRequest<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDiff<'a> {
+    schema: u32,
+    root: &'a str,
+    base: &'a str,
+    /// `null` for the working tree.
+    head: Option<&'a str>,
+    widened: bool,
+    broken: bool,
+    configs: Vec<JsonConfig<'a>>,
+    base_notes: &'a [String],
+    head_notes: &'a [String],
+}
+
+fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
+    let configs = shown(diff, all)
+        .map(|c| JsonConfig {
+            path: &c.path,
+            status: c.status.name(),
+            verdict: c.verdict.name(),
+            base_error: c.base_error.as_deref(),
+            head_error: c.head_error.as_deref(),
+            now_under: c.now_under.as_deref(),
+            requests: groups(c, all)
+                .into_iter()
+                .map(|(request, values)| JsonRequest {
+                    request,
+                    values: values
+                        .into_iter()
+                        .map(|v| JsonValue {
+                            value: &v.value,
+                            change: v.change.json_name(),
+                            widens: v.widens,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    let doc = JsonDiff {
+        schema: 1,
+        root,
+        base: &diff.base,
+        head: (diff.head != "working tree").then_some(diff.head.as_str()),
+        widened: diff.widened(),
+        broken: diff.broken(),
+        configs,
+        base_notes: &diff.base_notes,
+        head_notes: &diff.head_notes,
+    };
+    let mut s = serde_json::to_string(&doc).expect("serializable");
+    s.push('\n');
+    s
+}
+
+/// Config text for markdown outside a code block: every ASCII punctuation
+/// character as a numeric character reference (so `|`, `` ` ``, `<`, `[`,
+/// `](`, `*`, `@` are shown, never interpreted), line breaks and other
+/// control or invisible characters as visible `\n` / `\u{..}` escapes.
+pub fn md_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_ascii_punctuation() && !matches!(c, '/' | '.' | '-' | ',' | ':' | '=') => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            c if c.is_control() || crate::sanitize::is_unsafe(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Config text inside a fenced code block: on one line (line breaks and
+/// control characters escaped), so it cannot close the fence; the fence
+/// itself is longer than any run of backticks in the block.
+fn code_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || crate::sanitize::is_unsafe(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn markdown(diff: &RevisionDiff, all: bool) -> String {
+    let mut out = String::new();
+    let head = if diff.widened() {
+        "Permissions widened"
+    } else if diff.broken() {
+        "A config does not load"
+    } else {
+        "No permission widened"
+    };
+    let _ = writeln!(
+        out,
+        "### goccia-trust: {head}\n\nFrom {} to {}. {}.\n",
+        md_text(&diff.base),
+        md_text(&diff.head),
+        summary(diff)
+    );
+    let configs: Vec<&ConfigDiff> = shown(diff, all).collect();
+    if !configs.is_empty() {
+        out.push_str("| Config | Change | Verdict |\n|---|---|---|\n");
+        for c in &configs {
+            let verdict = match c.verdict.name() {
+                v @ ("widened" | "broken") => format!("**{v}**"),
+                v => v.to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {verdict} |",
+                md_text(&c.path),
+                c.status.name()
+            );
+        }
+    }
+    for c in &configs {
+        let _ = write!(
+            out,
+            "\n#### {} ({}, {})\n\n",
+            md_text(&c.path),
+            c.status.name(),
+            c.verdict.name()
+        );
+        for (label, e) in [(&diff.base, &c.base_error), (&diff.head, &c.head_error)] {
+            if let Some(e) = e {
+                let _ = writeln!(out, "Does not load at {}: {}\n", md_text(label), md_text(e));
+            }
+        }
+        if let Some(p) = &c.now_under {
+            let _ = writeln!(
+                out,
+                "Its directory now falls under {}, which allows more.\n",
+                md_text(p)
+            );
+        }
+        let mut block = String::new();
+        for (request, values) in groups(c, all) {
+            let _ = writeln!(block, "@@ {} @@", code_text(request));
+            for v in values {
+                let mark = if v.widens { "   (widens)" } else { "" };
+                let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.value));
+            }
+        }
+        if !block.is_empty() {
+            let fence = "`".repeat(longest_backtick_run(&block).max(2) + 1);
+            let _ = write!(out, "{fence}diff\n{block}{fence}\n");
+        }
+    }
+    out
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in s.chars() {
+        if c == '`' {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_text_cannot_inject() {
+        let hostile = "/a|b`c<img src=x onerror=alert(1)>](http://evil)\n| x |@team";
+        let s = md_text(hostile);
+        for bad in ['|', '`', '<', '>', '[', ']', '(', ')', '\n', '@'] {
+            assert!(!s.contains(bad), "{bad:?} in {s}");
+        }
+        assert!(s.contains("\\n"));
+    }
+
+    #[test]
+    fn a_fence_outlasts_the_backticks_inside() {
+        assert_eq!(longest_backtick_run("a ```` b ` c"), 4);
+        assert_eq!(code_text("x\n```"), "x\\n```");
+    }
+}

@@ -1,0 +1,299 @@
+//! The comparison of two snapshots: per config `added`, `removed`,
+//! `changed` (value by value, in the review UI's units) or `unchanged`, and
+//! whether it widened or narrowed the authority granted.
+//!
+//! **Widened**: an allow value added (unless the key already allowed
+//! everything), a deny value removed (unless the key now denies
+//! everything), an `unsafe-*` switched on, a sandbox `copy-rw` or
+//! `diff-file` added, a config added (or one that did not load at BASE
+//! loading now), or a config removed whose directory now falls under a
+//! parent config that allows more. **Narrowed**: a change with nothing
+//! widened. A config that does not load at HEAD (and did, or failed
+//! otherwise, at BASE) is **broken**: GocciaScript refuses to run under it,
+//! and it is a finding, never passed over.
+
+use std::collections::BTreeMap;
+
+use crate::core::config::describe::unscoped_description;
+use crate::core::review::value_diff::{Change, diff_values};
+
+use super::{ConfigAt, Snapshot};
+
+/// How a config differs between the two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Added,
+    Removed,
+    Changed,
+    Unchanged,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Added => "added",
+            Status::Removed => "removed",
+            Status::Changed => "changed",
+            Status::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// What the change does to the authority granted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Widened,
+    Narrowed,
+    /// Does not load at HEAD.
+    Broken,
+    /// Nothing changed.
+    Same,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Widened => "widened",
+            Verdict::Narrowed => "narrowed",
+            Verdict::Broken => "broken",
+            Verdict::Same => "unchanged",
+        }
+    }
+}
+
+/// One value of one request and how it changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffValue {
+    pub request: String,
+    pub change: Change,
+    pub value: String,
+    /// Whether this change alone grants authority.
+    pub widens: bool,
+}
+
+/// One config's comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigDiff {
+    /// Relative to the repository's root.
+    pub path: String,
+    pub status: Status,
+    pub verdict: Verdict,
+    /// Every value of both sides (unchanged ones too), request by request.
+    pub values: Vec<DiffValue>,
+    pub base_error: Option<String>,
+    pub head_error: Option<String>,
+    /// For a removed config: the parent config its directory now falls
+    /// under, when that one allows more.
+    pub now_under: Option<String>,
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone)]
+pub struct RevisionDiff {
+    pub base: String,
+    pub head: String,
+    /// Every config of either side, by path.
+    pub configs: Vec<ConfigDiff>,
+    /// What either side could not read.
+    pub base_notes: Vec<String>,
+    pub head_notes: Vec<String>,
+}
+
+impl RevisionDiff {
+    pub fn widened(&self) -> bool {
+        self.configs.iter().any(|c| c.verdict == Verdict::Widened)
+    }
+
+    pub fn broken(&self) -> bool {
+        self.configs.iter().any(|c| c.verdict == Verdict::Broken)
+    }
+
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.configs.iter().filter(|c| c.verdict == verdict).count()
+    }
+}
+
+fn is_unscoped(values: &[(String, Vec<String>)], key: &str) -> bool {
+    values
+        .iter()
+        .any(|(k, v)| k == key && v.len() == 1 && v[0] == unscoped_description(key))
+}
+
+/// Whether one value change grants authority; `old` and `new` are the two
+/// blocks' values.
+fn widens(
+    request: &str,
+    change: Change,
+    old: &[(String, Vec<String>)],
+    new: &[(String, Vec<String>)],
+) -> bool {
+    match change {
+        Change::Added => {
+            if request.starts_with("allow-") {
+                !is_unscoped(old, request)
+            } else {
+                request.starts_with("unsafe-")
+                    || request == "sandbox.copy-rw"
+                    || request == "sandbox.diff-file"
+            }
+        }
+        Change::Removed => request.starts_with("deny-") && !is_unscoped(new, request),
+        Change::Unchanged | Change::Retargeted => false,
+    }
+}
+
+/// The value-level diff of `old` against `new`, each change judged.
+pub fn judged_values(
+    old: &[(String, Vec<String>)],
+    new: &[(String, Vec<String>)],
+) -> Vec<DiffValue> {
+    diff_values(old, new, &[], &[])
+        .into_iter()
+        .map(|v| DiffValue {
+            widens: widens(&v.request, v.change, old, new),
+            request: v.request,
+            change: v.change,
+            value: v.value,
+        })
+        .collect()
+}
+
+fn parent_dir_of(path: &str) -> Option<&str> {
+    path.rfind('/').map(|i| &path[..i])
+}
+
+/// The config that governs `dir` (relative, `""` the root) in `snap`: the
+/// nearest one at or above it.
+fn governing<'a>(snap: &'a Snapshot, dir: &str) -> Option<(&'a String, &'a ConfigAt)> {
+    let mut d = Some(dir);
+    while let Some(cur) = d {
+        let found = snap
+            .configs
+            .iter()
+            .find(|(p, _)| parent_dir_of(p).unwrap_or("") == cur);
+        if found.is_some() {
+            return found;
+        }
+        d = if cur.is_empty() {
+            None
+        } else {
+            Some(parent_dir_of(cur).unwrap_or(""))
+        };
+    }
+    None
+}
+
+/// Compares every config of `base` with the one at the same path in `head`.
+pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
+    let mut paths: BTreeMap<&str, ()> = BTreeMap::new();
+    for p in base.configs.keys().chain(head.configs.keys()) {
+        paths.insert(p, ());
+    }
+    let empty = Vec::new();
+    let mut configs = Vec::new();
+    for path in paths.keys() {
+        let old = base.configs.get(*path);
+        let new = head.configs.get(*path);
+        let error = |c: Option<&ConfigAt>| match c {
+            Some(ConfigAt::Failed(e)) => Some(e.clone()),
+            _ => None,
+        };
+        let values_of = |c: Option<&ConfigAt>| match c {
+            Some(ConfigAt::Loaded { values, .. }) => values.clone(),
+            _ => empty.clone(),
+        };
+        let (old_values, new_values) = (values_of(old), values_of(new));
+        let status = match (old, new) {
+            (None, Some(_)) => Status::Added,
+            (Some(_), None) => Status::Removed,
+            (Some(a), Some(b)) if a == b => Status::Unchanged,
+            _ => Status::Changed,
+        };
+        let values = judged_values(&old_values, &new_values);
+        let mut now_under = None;
+        let verdict = match (status, old, new) {
+            (Status::Unchanged, ..) => Verdict::Same,
+            (_, _, Some(ConfigAt::Failed(_))) => Verdict::Broken,
+            (Status::Added, ..) => Verdict::Widened,
+            // Nothing loaded before: all it grants now is new.
+            (_, Some(ConfigAt::Failed(_)), _) => Verdict::Widened,
+            (Status::Removed, ..) => {
+                let dir = parent_dir_of(path).unwrap_or("");
+                match governing(head, dir) {
+                    Some((parent, ConfigAt::Loaded { values: pv, .. }))
+                        if judged_values(&old_values, pv).iter().any(|v| v.widens) =>
+                    {
+                        now_under = Some(parent.clone());
+                        Verdict::Widened
+                    }
+                    _ => Verdict::Narrowed,
+                }
+            }
+            _ if values.iter().any(|v| v.widens) => Verdict::Widened,
+            _ => Verdict::Narrowed,
+        };
+        configs.push(ConfigDiff {
+            path: path.to_string(),
+            status,
+            verdict,
+            values,
+            base_error: error(old),
+            head_error: error(new),
+            now_under,
+        });
+    }
+    RevisionDiff {
+        base: base.label.clone(),
+        head: head.label.clone(),
+        configs,
+        base_notes: base.notes.clone(),
+        head_notes: head.notes.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(pairs: &[(&str, &[&str])]) -> Vec<(String, Vec<String>)> {
+        pairs
+            .iter()
+            .map(|(k, vs)| (k.to_string(), vs.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    }
+
+    fn any_widens(old: &[(&str, &[&str])], new: &[(&str, &[&str])]) -> bool {
+        judged_values(&v(old), &v(new)).iter().any(|d| d.widens)
+    }
+
+    #[test]
+    fn allow_added_and_deny_removed_widen_the_opposites_do_not() {
+        assert!(any_widens(&[], &[("allow-net", &["a.test"])]));
+        assert!(!any_widens(&[("allow-net", &["a.test"])], &[]));
+        assert!(!any_widens(&[], &[("deny-read", &["/x"])]));
+        assert!(any_widens(&[("deny-read", &["/x"])], &[]));
+        assert!(any_widens(&[], &[("unsafe-shadowrealm", &["true"])]));
+        assert!(any_widens(&[], &[("sandbox.copy-rw", &["/a"])]));
+        assert!(any_widens(&[], &[("sandbox.diff-file", &["/d"])]));
+        assert!(!any_widens(&[], &[("sandbox.copy", &["/a"])]));
+    }
+
+    #[test]
+    fn scoping_an_unscoped_key_is_not_widening() {
+        // allow everything -> allow one host: narrowed.
+        assert!(!any_widens(
+            &[("allow-net", &["any public host"])],
+            &[("allow-net", &["a.test"])]
+        ));
+        // one host -> everything: widened.
+        assert!(any_widens(
+            &[("allow-net", &["a.test"])],
+            &[("allow-net", &["any public host"])]
+        ));
+        // deny one path -> deny every path: not widened.
+        assert!(!any_widens(
+            &[("deny-read", &["/x"])],
+            &[("deny-read", &["any path"])]
+        ));
+    }
+}

@@ -1,0 +1,493 @@
+//! `diff BASE [HEAD]` over a real git repository built in the test: each
+//! commit makes one kind of change, and the text, JSON and markdown outputs
+//! and the exit codes are checked against what that change does.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{Output, TestEnv};
+
+/// Git without the machine's configuration, with a fixed identity.
+const GIT_ENV: &[(&str, &str)] = &[
+    ("GIT_CONFIG_GLOBAL", "/dev/null"),
+    ("GIT_CONFIG_NOSYSTEM", "1"),
+    ("GIT_AUTHOR_NAME", "Test"),
+    ("GIT_AUTHOR_EMAIL", "test@example.invalid"),
+    ("GIT_COMMITTER_NAME", "Test"),
+    ("GIT_COMMITTER_EMAIL", "test@example.invalid"),
+    ("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"),
+    ("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"),
+];
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .envs(GIT_ENV.iter().copied())
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+struct Repo {
+    t: TestEnv,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let t = TestEnv::new();
+        git(&t.work, &["init", "-q", "-b", "main"]);
+        Repo { t }
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        self.t.write(rel, text);
+    }
+
+    fn commit(&self, msg: &str) {
+        git(&self.t.work, &["add", "-A"]);
+        git(&self.t.work, &["commit", "-q", "--allow-empty", "-m", msg]);
+    }
+
+    fn diff(&self, args: &[&str]) -> Output {
+        let mut all = vec!["diff"];
+        all.extend_from_slice(args);
+        self.t.run_in(&self.t.work, &all, GIT_ENV)
+    }
+
+    fn json(&self, args: &[&str]) -> (Value, i32) {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let out = self.diff(&all);
+        let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out}"));
+        (v, out.code)
+    }
+}
+
+fn perms(body: &str) -> String {
+    format!(r#"{{"permissions": {{{body}}}}}"#)
+}
+
+/// The config at `path` in a JSON diff.
+fn config<'a>(v: &'a Value, path: &str) -> &'a Value {
+    v["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == path)
+        .unwrap_or_else(|| panic!("no {path} in {v}"))
+}
+
+/// `(request, change, value, widens)` of every value of a JSON config.
+fn values(c: &Value) -> Vec<(String, String, String, bool)> {
+    let mut out = Vec::new();
+    for r in c["requests"].as_array().unwrap() {
+        for v in r["values"].as_array().unwrap() {
+            out.push((
+                r["request"].as_str().unwrap().to_string(),
+                v["change"].as_str().unwrap().to_string(),
+                v["value"].as_str().unwrap().to_string(),
+                v["widens"].as_bool().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+fn val(r: &str, c: &str, v: &str, w: bool) -> (String, String, String, bool) {
+    (r.into(), c.into(), v.into(), w)
+}
+
+/// The base repository: a root config allowing one host, a package
+/// allowing two paths.
+fn base_repo() -> Repo {
+    let r = Repo::new();
+    r.write("goccia.json", &perms(r#""allow-net": ["a.test"]"#));
+    r.write(
+        "pkg/goccia.json",
+        &perms(r#""allow-read": ["./data", "./cache"]"#),
+    );
+    r.commit("base");
+    r
+}
+
+#[test]
+fn widening_allow_net_by_one_host_is_widened_and_exits_1() {
+    let r = base_repo();
+    r.write(
+        "goccia.json",
+        &perms(r#""allow-net": ["a.test", "b.test"]"#),
+    );
+    r.commit("widen");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(
+        out.stdout
+            .contains("changed goccia.json (widened)\n  allow-net\n    + b.test  (widens)\n"),
+        "{out}"
+    );
+    // The unchanged host and the unchanged package are hidden...
+    assert!(!out.stdout.contains("a.test"), "{out}");
+    assert!(!out.stdout.contains("pkg/goccia.json"), "{out}");
+    assert!(
+        out.stdout
+            .contains("1 config changed: 1 widened, 0 narrowed, 0 broken")
+    );
+    // ...unless --all.
+    let all = r.diff(&["HEAD~1", "HEAD", "--all"]);
+    assert!(
+        all.stdout.contains("unchanged pkg/goccia.json (unchanged)"),
+        "{all}"
+    );
+    assert!(all.stdout.contains("      a.test\n"), "{all}");
+
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["widened"], true);
+    assert_eq!(v["base"], "HEAD~1");
+    assert_eq!(v["head"], "HEAD");
+    let c = config(&v, "goccia.json");
+    assert_eq!(c["status"], "changed");
+    assert_eq!(c["verdict"], "widened");
+    assert_eq!(values(c), [val("allow-net", "added", "b.test", true)]);
+
+    // --exit-zero only reports.
+    let out = r.diff(&["HEAD~1", "HEAD", "--exit-zero"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(out.stdout.contains("(widened)"));
+}
+
+#[test]
+fn narrowing_allow_read_and_adding_a_deny_are_not_widening() {
+    let r = base_repo();
+    r.write(
+        "pkg/goccia.json",
+        &perms(r#""allow-read": ["./data"], "deny-net": ["c.test"]"#),
+    );
+    r.commit("narrow");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 0, "{out}");
+    let (v, _) = r.json(&["HEAD~1", "HEAD"]);
+    let root = "$ROOT/work";
+    let c = config(&v, "pkg/goccia.json");
+    assert_eq!(c["verdict"], "narrowed");
+    assert_eq!(
+        values(c),
+        [
+            val("allow-read", "removed", &format!("{root}/pkg/cache"), false),
+            val("deny-net", "added", "c.test", false),
+        ]
+    );
+    assert_eq!(v["widened"], false);
+
+    // Removing that deny again is a widening.
+    r.write("pkg/goccia.json", &perms(r#""allow-read": ["./data"]"#));
+    r.commit("undeny");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let c = config(&v, "pkg/goccia.json");
+    assert_eq!(c["verdict"], "widened");
+    assert_eq!(values(c), [val("deny-net", "removed", "c.test", true)]);
+}
+
+#[test]
+fn an_added_config_and_an_extends_whose_base_widens() {
+    let r = base_repo();
+    r.write(
+        "new/goccia.toml",
+        "[permissions]\nallow-ffi = [\"./lib.so\"]\n",
+    );
+    r.write(
+        "shared/base.json5",
+        "{permissions: {'allow-net': ['evil.test']}}",
+    );
+    r.write(
+        "pkg/goccia.json",
+        r#"{"extends": "../shared/base.json5", "permissions": {"allow-read": ["./data", "./cache"]}}"#,
+    );
+    r.commit("add");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let root = "$ROOT/work";
+    let added = config(&v, "new/goccia.toml");
+    assert_eq!(added["status"], "added");
+    assert_eq!(added["verdict"], "widened");
+    assert_eq!(
+        values(added),
+        [val(
+            "allow-ffi",
+            "added",
+            &format!("{root}/new/lib.so"),
+            true
+        )]
+    );
+    let pkg = config(&v, "pkg/goccia.json");
+    assert_eq!(pkg["verdict"], "widened");
+    assert_eq!(values(pkg), [val("allow-net", "added", "evil.test", true)]);
+    // The base is not a config of its own (not named goccia.*).
+    assert!(
+        v["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["path"] != "shared/base.json5")
+    );
+
+    // A later commit touching only the base changes the config: the chain
+    // is read from the same revision.
+    r.write(
+        "shared/base.json5",
+        "{permissions: {'allow-net': ['evil.test', 'worse.test']}}",
+    );
+    r.commit("base widens");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        values(config(&v, "pkg/goccia.json")),
+        [val("allow-net", "added", "worse.test", true)]
+    );
+    // And the working tree, not yet committed, the same way.
+    r.write("shared/base.json5", "{permissions: {}}");
+    let (v, code) = r.json(&["HEAD"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["head"], Value::Null);
+    assert_eq!(config(&v, "pkg/goccia.json")["verdict"], "narrowed");
+}
+
+#[test]
+fn renaming_a_directory_and_deleting_a_config() {
+    let r = base_repo();
+    r.write("solo/goccia.json", &perms(r#""allow-net": ["a.test"]"#));
+    r.commit("solo");
+    git(&r.t.work, &["mv", "pkg", "lib"]);
+    r.commit("rename");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let root = "$ROOT/work";
+    let added = config(&v, "lib/goccia.json");
+    assert_eq!(added["status"], "added");
+    assert_eq!(added["verdict"], "widened");
+    assert_eq!(
+        values(added),
+        [
+            val("allow-read", "added", &format!("{root}/lib/cache"), true),
+            val("allow-read", "added", &format!("{root}/lib/data"), true),
+        ]
+    );
+    let removed = config(&v, "pkg/goccia.json");
+    assert_eq!(removed["status"], "removed");
+    // pkg/ now falls under the root config, which allows a host pkg did not.
+    assert_eq!(removed["verdict"], "widened");
+    assert_eq!(removed["nowUnder"], "goccia.json");
+
+    // Deleting a config whose parent allows nothing more narrows.
+    std::fs::remove_file(r.t.work.join("solo/goccia.json")).unwrap();
+    r.commit("delete solo");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        out.stdout.contains("removed solo/goccia.json (narrowed)\n"),
+        "{out}"
+    );
+    assert!(out.stdout.contains("    - a.test\n"), "{out}");
+}
+
+#[test]
+fn a_config_that_breaks_is_a_finding_with_goccias_message() {
+    let r = base_repo();
+    r.write("pkg/goccia.json", "{\"permissions\": ");
+    // The message GocciaScript gives for the broken file on disk...
+    let on_disk = r.diff(&["HEAD", "--json"]);
+    r.commit("break");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(
+        out.stdout.contains("changed pkg/goccia.json (broken)\n"),
+        "{out}"
+    );
+    let (v, _) = r.json(&["HEAD~1", "HEAD"]);
+    let c = config(&v, "pkg/goccia.json");
+    let disk: Value = serde_json::from_str(&on_disk.stdout).unwrap();
+    let message = c["headError"].as_str().unwrap();
+    // ...is the one read from the revision.
+    assert_eq!(message, config(&disk, "pkg/goccia.json")["headError"]);
+    assert!(
+        message.starts_with("$ROOT/work/pkg/goccia.json: "),
+        "{message}"
+    );
+    assert_eq!(v["broken"], true);
+    assert_eq!(c["verdict"], "broken");
+
+    // Fixed again: it loads at HEAD, did not at BASE, so all it grants is new.
+    r.write("pkg/goccia.json", &perms(r#""allow-read": ["./data"]"#));
+    r.commit("fix");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let c = config(&v, "pkg/goccia.json");
+    assert_eq!(c["verdict"], "widened");
+    assert_eq!(c["baseError"], message);
+}
+
+#[test]
+fn markdown_is_a_table_then_diff_blocks_and_escapes_config_text() {
+    let r = base_repo();
+    let hostile_dir = "x|`y<img src=x onerror=alert(1)>](http:evil)";
+    let hostile_scope = "./a|`b`<img src=x onerror=alert(1)>](http://evil.example)\n```\n| z |";
+    r.write(
+        &format!("{hostile_dir}/goccia.json"),
+        &perms(&format!(
+            r#""allow-read": [{}]"#,
+            serde_json::to_string(hostile_scope).unwrap()
+        )),
+    );
+    r.write(
+        "goccia.json",
+        &perms(r#""allow-net": ["a.test", "b.test"]"#),
+    );
+    r.commit("hostile");
+    let out = r.diff(&["HEAD~1", "HEAD", "--format", "markdown"]);
+    assert_eq!(out.code, 1, "{out}");
+    let md = out.stdout;
+    assert!(
+        md.starts_with("### goccia-trust: Permissions widened\n"),
+        "{md}"
+    );
+    // Outside code blocks, no raw markup from the config.
+    let mut in_block = false;
+    let mut fence = String::new();
+    let mut table_rows = 0;
+    for line in md.lines() {
+        if !in_block && line.starts_with("```") {
+            in_block = true;
+            fence = line.trim_end_matches("diff").to_string();
+            continue;
+        }
+        if in_block {
+            if line == fence {
+                in_block = false;
+            } else {
+                // Every line of a block is a request heading or a value.
+                assert!(
+                    line.starts_with("@@ ") || line.starts_with("+ ") || line.starts_with("- "),
+                    "{line:?} in\n{md}"
+                );
+            }
+            continue;
+        }
+        for bad in ["<img", "](", "`"] {
+            assert!(!line.contains(bad), "{bad} in {line:?}");
+        }
+        if line.starts_with('|') {
+            table_rows += 1;
+            assert_eq!(line.matches('|').count(), 4, "{line:?}");
+        }
+    }
+    assert!(!in_block, "{md}");
+    // Header, rule, two configs.
+    assert_eq!(table_rows, 4, "{md}");
+    assert!(
+        md.contains("| x&#124;&#96;y&#60;img src=x onerror=alert&#40;1&#41;&#62;&#93;&#40;http:evil&#41;/goccia.json | added | **widened** |"),
+        "{md}"
+    );
+    // The scope is one line of the block, its newline shown as \n.
+    assert!(md.contains("```\\n| z |   (widens)\n"), "{md}");
+    assert!(
+        md.contains("```diff\n@@ allow-net @@\n+ b.test   (widens)\n```"),
+        "{md}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_with_gits_message_and_nothing_is_written() {
+    let r = base_repo();
+    let out = r.diff(&["no-such-rev"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("no-such-rev"), "{out}");
+    let out = r.diff(&["--output=/tmp/x"]);
+    assert_eq!(out.code, 2, "{out}");
+    let out = r.diff(&["HEAD", "--", "x"]);
+    assert_eq!(out.code, 2, "{out}");
+
+    let outside = r.t.root.join("home");
+    let out = r.t.run_in(&outside, &["diff", "HEAD"], GIT_ENV);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("not a git repository"), "{out}");
+
+    // A diff changes nothing: the index, the status, the files.
+    r.write("pkg/goccia.json", &perms(r#""allow-read": ["/"]"#));
+    let status = git(
+        &r.t.work,
+        &["status", "--porcelain", "--untracked-files=all"],
+    );
+    let index = std::fs::read(r.t.work.join(".git/index")).unwrap();
+    let out = r.diff(&["HEAD"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert_eq!(
+        git(
+            &r.t.work,
+            &["status", "--porcelain", "--untracked-files=all"]
+        ),
+        status
+    );
+    assert_eq!(std::fs::read(r.t.work.join(".git/index")).unwrap(), index);
+}
+
+#[test]
+fn links_in_the_tree_are_reported_not_followed_and_odd_names_are_kept() {
+    let r = base_repo();
+    r.write("real/base.json", &perms(r#""allow-net": ["x.test"]"#));
+    r.t.symlink("../real/base.json", "linked/goccia.json");
+    r.t.symlink("real", "dirlink");
+    r.write(
+        "node_modules/dep/goccia.json",
+        &perms(r#""allow-net": ["nm.test"]"#),
+    );
+    r.write(".gitlike/goccia.json", &perms(r#""allow-net": ["g.test"]"#));
+    r.commit("links");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let linked = config(&v, "linked/goccia.json");
+    assert_eq!(linked["verdict"], "broken");
+    assert_eq!(
+        linked["headError"],
+        format!(
+            "$ROOT/work/linked/goccia.json: a symbolic link in the tree at revision HEAD, not followed",
+        )
+    );
+    assert_eq!(
+        v["headNotes"],
+        serde_json::json!(["symbolic link in the tree, not followed: dirlink"])
+    );
+    // node_modules is skipped, other dot-directories are not.
+    assert!(v["configs"].to_string().contains(".gitlike/goccia.json"));
+    assert!(!v["configs"].to_string().contains("node_modules"));
+}
+
+#[test]
+fn a_config_under_a_name_that_is_not_utf8_is_reported() {
+    use std::os::unix::ffi::OsStrExt;
+    let r = base_repo();
+    let dir = r.t.work.join(std::ffi::OsStr::from_bytes(b"bad\xffname"));
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("goccia.json"), perms(r#""allow-net": ["a.test"]"#)).unwrap();
+    r.commit("odd name");
+    let (v, code) = r.json(&["HEAD~1", "HEAD"]);
+    assert_eq!(code, 1);
+    let c = config(&v, "bad\\xffname/goccia.json");
+    assert_eq!(c["verdict"], "broken");
+    assert!(
+        c["headError"].as_str().unwrap().contains("not UTF-8"),
+        "{c}"
+    );
+}
