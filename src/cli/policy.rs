@@ -419,9 +419,18 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliRes
         // stream writes to its own copy of fd 2, since this thread holds
         // `std::io::stderr`'s lock for the whole command.
         let echo: crate::core::policy::spawn::Echo = Some(|| {
-            use std::os::fd::AsFd;
-            match std::io::stderr().as_fd().try_clone_to_owned() {
-                Ok(fd) => Box::new(std::fs::File::from(fd)),
+            #[cfg(unix)]
+            let copy = {
+                use std::os::fd::AsFd;
+                std::io::stderr().as_fd().try_clone_to_owned()
+            };
+            #[cfg(windows)]
+            let copy = {
+                use std::os::windows::io::AsHandle;
+                std::io::stderr().as_handle().try_clone_to_owned()
+            };
+            match copy {
+                Ok(owned) => Box::new(std::fs::File::from(owned)),
                 Err(_) => Box::new(std::io::sink()),
             }
         });

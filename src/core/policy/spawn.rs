@@ -8,9 +8,8 @@
 //! SHA-256 and counted in bytes, without a size cap and without keeping it.
 
 use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -83,6 +82,54 @@ fn digest_stream(mut r: impl Read + Send + 'static, echo: Echo) -> JoinHandle<(u
     })
 }
 
+/// How hard to stop the child at the limit.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// Ask (SIGTERM to the group).
+    Ask,
+    /// Force (SIGKILL to the group).
+    Force,
+}
+
+/// Unix: the child leads a process group of its own, so the limit reaches
+/// whatever it started. Windows: no process groups; see [`stop`].
+fn own_group(cmd: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(cmd, 0);
+    cmd
+}
+
+#[cfg(unix)]
+fn stop(child: &mut Child, how: Stop) {
+    let sig = match how {
+        Stop::Ask => libc::SIGTERM,
+        Stop::Force => libc::SIGKILL,
+    };
+    signal_group(child.id(), sig);
+}
+
+/// Windows has no polite stop for a console child: at the limit it is
+/// terminated at once (`TerminateProcess`), and what it started is not
+/// reached (no job object; README "Platforms").
+#[cfg(windows)]
+fn stop(child: &mut Child, _how: Stop) {
+    let _ = child.kill();
+}
+
+/// The name of the signal that ended the child, if one did.
+fn ending_signal(status: &ExitStatus) -> Option<String> {
+    #[cfg(unix)]
+    {
+        std::os::unix::process::ExitStatusExt::signal(status).map(signal_name)
+    }
+    #[cfg(windows)]
+    {
+        let _ = status;
+        None
+    }
+}
+
+#[cfg(unix)]
 fn signal_group(pgid: u32, sig: libc::c_int) {
     // SAFETY: kill(2) with a negative pid signals a process group; it has no
     // memory-safety preconditions. The group is the child's own (setpgid 0).
@@ -91,7 +138,8 @@ fn signal_group(pgid: u32, sig: libc::c_int) {
     }
 }
 
-pub fn signal_name(sig: i32) -> String {
+#[cfg(unix)]
+fn signal_name(sig: i32) -> String {
     let name = match sig {
         libc::SIGHUP => "SIGHUP",
         libc::SIGINT => "SIGINT",
@@ -126,15 +174,15 @@ pub fn run_bounded(
     limits: SpawnLimits,
     echo: Echo,
 ) -> std::io::Result<SpawnOutcome> {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()?;
-    let pgid = child.id();
+    let mut child = own_group(
+        Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .spawn()?;
     let out = digest_stream(child.stdout.take().expect("piped stdout"), echo);
     let err = digest_stream(child.stderr.take().expect("piped stderr"), echo);
 
@@ -154,11 +202,11 @@ pub fn run_bounded(
         let now = Instant::now();
         match terminated_at {
             None if now >= deadline => {
-                signal_group(pgid, libc::SIGTERM);
+                stop(&mut child, Stop::Ask);
                 terminated_at = Some(now);
             }
             Some(t) if !killed && now >= t + limits.grace => {
-                signal_group(pgid, libc::SIGKILL);
+                stop(&mut child, Stop::Force);
                 killed = true;
             }
             _ => {}
@@ -170,7 +218,7 @@ pub fn run_bounded(
     let (stderr_bytes, stderr_sha256) = err.join().unwrap_or_default();
     Ok(SpawnOutcome {
         exit_code: status.code(),
-        signal: status.signal().map(signal_name),
+        signal: ending_signal(&status),
         timed_out: terminated_at.is_some(),
         stdout_bytes,
         stdout_sha256,

@@ -217,8 +217,13 @@ pub fn discover_paths(
 /// A path as text: bytes that are not UTF-8 are written `\xNN`, so a name
 /// is shown, never dropped or confused with another.
 pub fn path_text(path: &Path) -> String {
+    bytes_text(path.as_os_str().as_encoded_bytes())
+}
+
+/// [`path_text`] of a name given as bytes (as git lists a tree).
+pub fn bytes_text(bytes: &[u8]) -> String {
     let mut out = String::new();
-    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+    for chunk in bytes.utf8_chunks() {
         out.push_str(chunk.valid());
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));

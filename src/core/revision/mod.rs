@@ -25,7 +25,6 @@ pub mod git;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::os::unix::ffi::OsStrExt;
 
 use rayon::prelude::*;
 
@@ -35,7 +34,7 @@ use crate::core::config::{load_block_from, load_config};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::paths::key::is_under;
-use crate::core::review::discover::{CONFIG_NAMES, SKIPPED_NAMES, discover_paths, path_text};
+use crate::core::review::discover::{CONFIG_NAMES, SKIPPED_NAMES, bytes_text, discover_paths};
 use crate::core::review::value_diff::block_values;
 
 use self::git::{BlobReader, EntryMode, GitError, TreeEntry};
@@ -183,7 +182,7 @@ fn split_dir(path: &[u8]) -> (&[u8], &[u8]) {
 }
 
 fn shown(path: &[u8]) -> String {
-    path_text(std::path::Path::new(std::ffi::OsStr::from_bytes(path)))
+    bytes_text(path)
 }
 
 /// The effective configs of revision `rev` of the repository at `root`.

@@ -35,7 +35,8 @@ use crate::core::paths::display::shell_quote;
 pub enum Severity {
     /// Writers refuse (exit 1, nothing written); readers warn.
     Refuse,
-    /// Everyone goes on, with a warning.
+    /// Everyone goes on, with a warning (only the Unix checks warn).
+    #[cfg_attr(windows, allow(dead_code))]
     Warn,
 }
 
@@ -98,6 +99,7 @@ enum Role {
     StateDirParent,
 }
 
+#[cfg_attr(windows, allow(dead_code))]
 impl Role {
     fn label(self) -> &'static str {
         match self {
