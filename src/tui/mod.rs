@@ -141,6 +141,8 @@ pub fn run_tui(
     editor: &str,
 ) -> io::Result<Ending> {
     let signals = SignalWatch::install()?;
+    #[cfg(unix)]
+    watch_for_hangup();
     // ratatui installs a panic hook that leaves raw mode and the alternate
     // screen before the panic message prints; ours, installed after it,
     // runs first and turns mouse reporting off as well.
@@ -159,6 +161,38 @@ pub fn run_tui(
     }));
     execute!(stdout(), EnableMouseCapture)?;
     event_loop(&mut terminal, root, backend, &theme, editor, &signals)
+}
+
+/// A terminal can vanish under the review (a window closed, an ssh session
+/// dropped). crossterm's reader then loops on end-of-file without
+/// returning, so the event loop never sees the SIGHUP: this thread watches
+/// the controlling terminal and ends the process as a SIGHUP would (exit
+/// 129) once it is hung up. There is no terminal left to restore, and the
+/// viewed marks were saved as they were made.
+#[cfg(unix)]
+fn watch_for_hangup() {
+    use std::os::fd::AsRawFd;
+    let Ok(tty) = std::fs::File::open("/dev/tty") else {
+        return;
+    };
+    std::thread::spawn(move || {
+        loop {
+            let mut fd = libc::pollfd {
+                fd: tty.as_raw_fd(),
+                events: 0,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, alive for the call's duration.
+            let n = unsafe { libc::poll(&mut fd, 1, 250) };
+            if n > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+                std::process::exit(128 + libc::SIGHUP);
+            }
+            if n < 0 {
+                // Interrupted by a signal: look again shortly.
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    });
 }
 
 /// The state's first step: `update::init`, then the views measure what

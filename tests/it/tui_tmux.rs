@@ -1255,3 +1255,38 @@ fn e_reads_again_only_the_edited_config() {
     assert!(screen.contains("edited.example.com"), "{screen}");
     r.quit(&t);
 }
+
+/// A terminal closed under the review (its window shut, an ssh session
+/// dropped: here the tmux server killed) ends the review: the program must
+/// not stay behind, reading end-of-file from a hung-up terminal forever at
+/// full CPU (which it did: crossterm's reader loops on it, so the SIGHUP
+/// flag was never looked at).
+#[test]
+fn a_closed_terminal_ends_the_review() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let t = r.open("hangup");
+    let shell = t.tmux(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+    let out = Command::new("pgrep")
+        .args(["-P", shell.trim()])
+        .output()
+        .expect("pgrep");
+    let tui = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(!tui.is_empty(), "the review runs under the pane's shell");
+    drop(t);
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{tui}/stat"))
+            .is_ok_and(|s| !s.split(' ').nth(2).is_some_and(|st| st == "Z"))
+    };
+    let start = Instant::now();
+    while alive() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let still = alive();
+    if still {
+        let _ = Command::new("kill").args(["-9", &tui]).status();
+    }
+    assert!(!still, "goccia-trust (pid {tui}) outlived its terminal");
+}
