@@ -1278,7 +1278,7 @@ fn a_closed_terminal_ends_the_review() {
     drop(t);
     let alive = || {
         std::fs::read_to_string(format!("/proc/{tui}/stat"))
-            .is_ok_and(|s| !s.split(' ').nth(2).is_some_and(|st| st == "Z"))
+            .is_ok_and(|s| s.split(' ').nth(2).is_none_or(|st| st != "Z"))
     };
     let start = Instant::now();
     while alive() && start.elapsed() < Duration::from_secs(5) {
