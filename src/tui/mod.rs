@@ -166,9 +166,10 @@ pub fn run_tui(
 /// A terminal can vanish under the review (a window closed, an ssh session
 /// dropped). crossterm's reader then loops on end-of-file without
 /// returning, so the event loop never sees the SIGHUP: this thread watches
-/// the controlling terminal and ends the process as a SIGHUP would (exit
-/// 129) once it is hung up. There is no terminal left to restore, and the
-/// viewed marks were saved as they were made.
+/// the controlling terminal and, once it is hung up, raises SIGHUP, then
+/// again, so the review ends (exit 129) even when the loop is stuck. There
+/// is no terminal left to restore, and the viewed marks were saved as they
+/// were made.
 #[cfg(unix)]
 fn watch_for_hangup() {
     use std::os::fd::AsRawFd;
@@ -185,7 +186,14 @@ fn watch_for_hangup() {
             // SAFETY: one valid pollfd, alive for the call's duration.
             let n = unsafe { libc::poll(&mut fd, 1, 250) };
             if n > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
-                std::process::exit(128 + libc::SIGHUP);
+                // As the kernel would: a SIGHUP, which the event loop answers
+                // (saving the session) if it still runs; a second one a
+                // moment later ends the process at once (`SignalWatch`).
+                // SAFETY: raise(3) has no memory-safety preconditions.
+                unsafe { libc::raise(libc::SIGHUP) };
+                std::thread::sleep(Duration::from_secs(1));
+                unsafe { libc::raise(libc::SIGHUP) };
+                return;
             }
             if n < 0 {
                 // Interrupted by a signal: look again shortly.
