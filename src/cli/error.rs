@@ -55,23 +55,11 @@ impl CliError {
     }
 
     /// The same error with a second line for a person on a terminal.
-    pub fn with_hint(self, text: impl Into<String>) -> CliError {
-        match self {
-            CliError::Message {
-                code,
-                message,
-                config_text,
-                json,
-                ..
-            } => CliError::Message {
-                code,
-                message,
-                config_text,
-                json,
-                hint: Some(text.into()),
-            },
-            other => other,
+    pub fn with_hint(mut self, text: impl Into<String>) -> CliError {
+        if let CliError::Message { hint, .. } = &mut self {
+            *hint = Some(text.into());
         }
+        self
     }
 
     /// `Error: <message>`, exit 2.
@@ -97,43 +85,20 @@ impl CliError {
 
     /// The same error, also printed as `{"error": ...}` on stdout.
     pub fn with_json(self, on: bool) -> CliError {
-        match self {
-            CliError::Message {
-                code,
-                message,
-                config_text,
-                hint,
-                ..
-            } => CliError::Message {
-                code,
-                message,
-                config_text,
-                json: if on { ErrorJson::Seed } else { ErrorJson::None },
-                hint,
-            },
-            other => other,
-        }
+        self.with_document(if on { ErrorJson::Seed } else { ErrorJson::None })
     }
 
     /// The same error, also printed on stdout as the JSON contract's
     /// failure document (README "JSON contract").
     pub fn with_contract_json(self) -> CliError {
-        match self {
-            CliError::Message {
-                code,
-                message,
-                config_text,
-                hint,
-                ..
-            } => CliError::Message {
-                code,
-                message,
-                config_text,
-                json: ErrorJson::Contract,
-                hint,
-            },
-            other => other,
+        self.with_document(ErrorJson::Contract)
+    }
+
+    fn with_document(mut self, document: ErrorJson) -> CliError {
+        if let CliError::Message { json, .. } = &mut self {
+            *json = document;
         }
+        self
     }
 }
 

@@ -10,6 +10,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use common::CI_POLICY as POLICY;
 use common::TestEnv;
 use serde_json::Value;
 
@@ -86,27 +87,6 @@ fn assert_camel_case(v: &Value, context: &str) {
         _ => {}
     }
 }
-
-/// The CI operator's policy of `policy_trust.rs`, short: reads allowed,
-/// network effects need a person.
-const POLICY: &str = r#"{
-  "approved_workspaces": ["."],
-  "personal_data_roots": ["~"],
-  "denied_roots": ["~/.ssh"],
-  "grants": {
-    "READ_ONLY": "allow",
-    "WORKSPACE_WRITE": "allow",
-    "EXTERNAL_EFFECT": "needs_auth",
-    "DESTRUCTIVE": "deny"
-  },
-  "risk_to_level": {
-    "R0": "READ_ONLY",
-    "R1": "WORKSPACE_WRITE",
-    "R2": "EXTERNAL_EFFECT",
-    "R3": "DESTRUCTIVE"
-  }
-}
-"#;
 
 fn write_policy(env: &TestEnv) -> String {
     let path = env.root.join("ci/policy.json");

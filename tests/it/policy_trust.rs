@@ -8,32 +8,10 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use common::CI_POLICY as POLICY;
 use common::{TestEnv, redact_timestamps};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-
-/// The CI operator's policy: the checkout is the workspace, home is
-/// personal, `~/.ssh` is denied; reads and workspace writes are allowed,
-/// network effects need a person, R3 (native code, private networks,
-/// unsafe keys) is refused.
-const POLICY: &str = r#"{
-  "approved_workspaces": ["."],
-  "personal_data_roots": ["~"],
-  "denied_roots": ["~/.ssh"],
-  "grants": {
-    "READ_ONLY": "allow",
-    "WORKSPACE_WRITE": "allow",
-    "EXTERNAL_EFFECT": "needs_auth",
-    "DESTRUCTIVE": "deny"
-  },
-  "risk_to_level": {
-    "R0": "READ_ONLY",
-    "R1": "WORKSPACE_WRITE",
-    "R2": "EXTERNAL_EFFECT",
-    "R3": "DESTRUCTIVE"
-  }
-}
-"#;
 
 /// The repository under review (the working directory, a git checkout) and the policy,
 /// outside it at `$ROOT/ci/policy.json`. Returns the policy's path.

@@ -196,3 +196,26 @@ pub fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// The CI operator's policy: the checkout is the workspace, home is
+/// personal, `~/.ssh` is denied; reads and workspace writes are allowed,
+/// network effects need a person, R3 (native code, private networks,
+/// unsafe keys) is refused.
+pub const CI_POLICY: &str = r#"{
+  "approved_workspaces": ["."],
+  "personal_data_roots": ["~"],
+  "denied_roots": ["~/.ssh"],
+  "grants": {
+    "READ_ONLY": "allow",
+    "WORKSPACE_WRITE": "allow",
+    "EXTERNAL_EFFECT": "needs_auth",
+    "DESTRUCTIVE": "deny"
+  },
+  "risk_to_level": {
+    "R0": "READ_ONLY",
+    "R1": "WORKSPACE_WRITE",
+    "R2": "EXTERNAL_EFFECT",
+    "R3": "DESTRUCTIVE"
+  }
+}
+"#;
