@@ -60,27 +60,61 @@ pub fn format_of(path: &str) -> &'static str {
 /// location (goccia-reference.md §6): relative scopes and `extends` resolve
 /// against the key's directory.
 pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigError> {
+    load_hashed(key, env).map(HashedConfig::described)
+}
+
+/// A config loaded as far as its hash and targets: enough to tell whether a
+/// store entry still matches it, without the parsed block and description
+/// lines only a changed or shown config needs (`list` of 10,000 entries
+/// builds them for the few that changed).
+#[derive(Debug, Clone)]
+pub struct HashedConfig {
+    pub key: TrustKey,
+    pub files: Vec<String>,
+    pub request: PermissionRequest,
+    pub block: NormalizedBlock,
+    pub sha256: String,
+    pub targets: Targets,
+}
+
+impl HashedConfig {
+    /// The full snapshot: the block parsed and described.
+    pub fn described(self) -> ConfigSnapshot {
+        let block_json =
+            json::parse(self.block.as_str()).expect("a normalized block is valid JSON");
+        let lines = description_lines(&block_json);
+        ConfigSnapshot {
+            key: self.key,
+            files: self.files,
+            request: self.request,
+            block: self.block,
+            block_json,
+            sha256: self.sha256,
+            targets: self.targets,
+            lines,
+        }
+    }
+}
+
+/// [`load_config`] up to the hash and the targets.
+pub fn load_hashed(key: &TrustKey, env: &Env) -> Result<HashedConfig, ConfigError> {
     let loaded = load_config_entries(key.as_str(), env)?;
     validate_options(&loaded.entries)?;
     let request = PermissionRequest::from_entries(&loaded.entries, key.as_str(), env)?;
-    // Not needed past the request: freed before the block and its lines
-    // are built, so a large config is not held in memory three times over.
+    // Not needed past the request: freed before the block is built, so a
+    // large config is not held in memory three times over.
     let LoadedConfig { entries, files } = loaded;
     drop(entries);
     let block = NormalizedBlock::from_request(&request);
     let sha256 = block.sha256();
     let targets = record_targets(&request);
-    let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
-    let lines = description_lines(&block_json);
-    Ok(ConfigSnapshot {
+    Ok(HashedConfig {
         key: key.clone(),
         files,
         request,
         block,
-        block_json,
         sha256,
         targets,
-        lines,
     })
 }
 

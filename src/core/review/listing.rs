@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::core::config::describe::{description_lines, summary_keys};
-use crate::core::config::load_config;
+use crate::core::config::load_hashed;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
@@ -40,17 +40,20 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryRepo
     // Loaded first, and asked whether it exists only when that fails: one
     // `stat` less per entry, and the same answer (a directory or a dangling
     // link fails to load and is missing).
-    let (status, lines) = match load_config(&TrustKey(key.to_string()), env) {
+    // The config's own lines are built only when its hash differs: most
+    // entries of a long store still match.
+    let (status, lines) = match load_hashed(&TrustKey(key.to_string()), env) {
         Err(_) if !config_exists(key) => (EntryStatus::Missing, as_is()),
         Err(e) => (EntryStatus::Unreadable(e), as_is()),
-        Ok(snapshot) if entry_matches(&snapshot, entry) => (EntryStatus::Ok, as_is()),
-        Ok(snapshot) => {
-            let mut lines = if snapshot.sha256 == entry.sha256 {
+        Ok(now) if entry_matches(&now, entry) => (EntryStatus::Ok, as_is()),
+        Ok(now) => {
+            let moved = moved_targets(entry, &now.targets);
+            let mut lines = if now.sha256 == entry.sha256 {
                 as_is()
             } else {
-                diff_lines(&stored_lines, &snapshot.lines)
+                diff_lines(&stored_lines, &now.described().lines)
             };
-            lines.extend(moved_targets(entry, &snapshot.targets));
+            lines.extend(moved);
             (EntryStatus::Changed, lines)
         }
     };

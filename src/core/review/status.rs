@@ -3,9 +3,9 @@
 
 use similar::{Algorithm, ChangeTag, utils::diff_slices};
 
-use crate::core::config::ConfigSnapshot;
 use crate::core::config::describe::description_lines;
 use crate::core::config::targets::{Targets, target_changes};
+use crate::core::config::{ConfigSnapshot, HashedConfig};
 use crate::core::review::report::{ConfigState, DiffLine};
 use crate::core::store::StoredEntry;
 
@@ -56,8 +56,8 @@ pub fn compare(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> Compa
 }
 
 /// Whether a stored entry still matches the config as it is now.
-pub fn entry_matches(snapshot: &ConfigSnapshot, stored: &StoredEntry) -> bool {
-    stored.sha256 == snapshot.sha256 && moved_targets(stored, &snapshot.targets).is_empty()
+pub fn entry_matches(now: &HashedConfig, stored: &StoredEntry) -> bool {
+    stored.sha256 == now.sha256 && moved_targets(stored, &now.targets).is_empty()
 }
 
 /// The recorded targets that now resolve elsewhere, as `~` lines. `now`
