@@ -90,18 +90,35 @@ pub fn realpath(path: &str) -> io::Result<String> {
     if let Some(hit) = cached(path) {
         return hit.ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "does not resolve"));
     }
+    // Resolution starts from the longest prefix already resolved (the
+    // config's own directory, usually), not from `/`: a key names the same
+    // path whatever it is a prefix of, so its answer holds for the rest.
+    let (base, rest) = longest_resolved_prefix(path).unwrap_or_else(|| ("/".to_string(), path));
     let mut links = 0;
-    let result = resolve("/", path, &mut links);
+    let result = resolve(&base, rest, &mut links);
     remember(path.to_string(), result.as_ref().ok().map(String::as_str));
     result
 }
 
 fn join(dir: &str, name: &str) -> String {
-    if dir == "/" {
-        format!("/{name}")
-    } else {
-        format!("{dir}/{name}")
+    let mut path = String::with_capacity(dir.len() + 1 + name.len());
+    path.push_str(dir);
+    if dir != "/" {
+        path.push('/');
     }
+    path.push_str(name);
+    path
+}
+
+/// The longest proper prefix of `path` (ending before one of its `/`) the
+/// memo knows to resolve, with what it resolved to and the rest after it.
+fn longest_resolved_prefix(path: &str) -> Option<(String, &str)> {
+    path.rmatch_indices('/')
+        .filter(|&(i, _)| i > 0)
+        .find_map(|(i, _)| match cached(&path[..i]) {
+            Some(Some(real)) => Some((real, &path[i + 1..])),
+            _ => None,
+        })
 }
 
 fn parent(dir: &str) -> &str {
