@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::cli_ci::{assert_valid_sarif, parse_command, results};
+use crate::cli_conventions::on_terminal;
 use crate::diff::{GIT_ENV, Repo, perms};
 
 fn found(rule: &str, uri: &str, line: Option<u64>) -> (String, String, Option<u64>) {
@@ -294,4 +295,73 @@ fn a_hostile_directory_name_cannot_forge_a_command_and_notes_are_reported() {
             "message": {"text": "HEAD: symbolic link in the tree, not followed: dirlink"}
         }])
     );
+}
+
+#[test]
+fn text_is_coloured_on_a_terminal_only_after_escaping() {
+    let r = changed_repo();
+    r.write(
+        "pkg/goccia.json",
+        &perms(r#""allow-read": ["./data", "./x\u001b[2K\u001b[32mnarrowed"]"#),
+    );
+    let (text, code) = on_terminal(&r.t, "diff HEAD~1", &[], "");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("changed goccia.json \u{1b}[1;35m(widened)\u{1b}[0m\n"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("changed brk/goccia.json \u{1b}[1;91m(broken)\u{1b}[0m\n"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\u{1b}[32m    + b.test  (widens)\u{1b}[0m\n"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\u{1b}[31m    - $ROOT/work/pkg/cache\u{1b}[0m\n"),
+        "{text:?}"
+    );
+    // The config's escape sequences are shown, never sent: the only ones
+    // left are the painter's.
+    assert!(text.contains("x^[[2K^[[32mnarrowed"), "{text:?}");
+    let stripped = ["[0m", "[1;35m", "[1;91m", "[32m", "[31m"]
+        .iter()
+        .fold(text.clone(), |t, c| t.replace(&format!("\u{1b}{c}"), ""));
+    assert!(!stripped.contains('\u{1b}'), "{text:?}");
+    // NO_COLOR, --color=never: none; piped: none unless --color=always.
+    let (text, _) = on_terminal(&r.t, "diff HEAD~1", &[("NO_COLOR", "1")], "");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let (text, _) = on_terminal(&r.t, "--color=never diff HEAD~1", &[], "");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let out = r.diff(&["HEAD~1"]);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = r.diff(&["HEAD~1", "--color=always"]);
+    assert!(out.stdout.contains("\u{1b}[1;35m(widened)"), "{out}");
+    // The machine formats are never painted, even on a terminal.
+    for format in ["markdown", "sarif", "github"] {
+        let (text, _) = on_terminal(&r.t, &format!("diff HEAD~1 --format {format}"), &[], "");
+        assert!(!text.contains('\u{1b}'), "{format}: {text:?}");
+    }
+}
+
+#[test]
+fn machine_formats_are_never_painted_even_with_color_always() {
+    let r = changed_repo();
+    for args in [
+        &["diff", "HEAD~1", "--format", "sarif", "--color=always"][..],
+        &["diff", "HEAD~1", "--format=github", "--color=always"],
+        &["diff", "HEAD~1", "--json", "--color=always"],
+        &["diff", "HEAD~1", "--format", "markdown", "--color=always"],
+    ] {
+        let out = r.t.run_in(&r.t.work, args, GIT_ENV);
+        assert_eq!(out.code, 1, "{out}");
+        assert!(!out.stdout.contains('\u{1b}'), "{args:?}: {out}");
+    }
+    // scan's too.
+    let out = r.t.run(&["scan", "--format", "sarif", "--color=always"]);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    // Text still is.
+    let out = r.diff(&["HEAD~1", "--format", "text", "--color=always"]);
+    assert!(out.stdout.contains('\u{1b}'), "{out}");
 }
