@@ -152,8 +152,7 @@ fn github_commands_per_config_and_exit_codes_as_for_text() {
     let r = changed_repo();
     let out = r.diff(&["HEAD~1", "HEAD", "--format", "github"]);
     assert_eq!(out.code, 1, "{out}");
-    let commands: Vec<(String, Vec<(String, String)>, String)> =
-        out.stdout.lines().map(parse_command).collect();
+    let commands: Vec<_> = out.stdout.lines().map(parse_command).collect();
     let shape: Vec<(&str, &str, Option<&str>)> = commands
         .iter()
         .map(|(level, props, _)| {
