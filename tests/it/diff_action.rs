@@ -143,6 +143,20 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
         }
     }
 
+    // Both actions build goccia-trust outside any checkout, so no
+    // `.cargo/config.toml` or `rust-toolchain.toml` of the code under review
+    // can choose the compiler.
+    for yaml in [&action, &shipped] {
+        let install = steps(yaml)
+            .into_iter()
+            .find(|s| s.run.as_deref().is_some_and(|r| r.contains("cargo install")))
+            .unwrap();
+        assert_eq!(
+            install.working_directory.as_deref(),
+            Some("${{ runner.temp }}")
+        );
+    }
+
     // The action: a composite whose scripts never check out, switch to or
     // build anything of the pull request; goccia-trust is built from the
     // action's own path.
