@@ -7,7 +7,6 @@
 //! commands they are escaped as GitHub's runner unescapes them, so a path
 //! cannot end one command and start another.
 
-use crate::cli::args::OutputFormat;
 use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{display_path, shell_quote};
@@ -234,10 +233,12 @@ pub fn findings(
     out
 }
 
-/// Writes `findings` in `format` (SARIF or GitHub) on stdout and returns
-/// `code`, the command's own exit code.
+/// Writes `findings` as GitHub workflow commands (`github`) or SARIF on
+/// stdout and returns `code`, the command's own exit code. (A flag, not
+/// `args::OutputFormat`: `args` names `diff`'s arguments, and `diff` uses
+/// this module.)
 pub fn write(
-    format: OutputFormat,
+    github: bool,
     findings: &[Finding],
     env: &Env,
     io: &mut Io<'_>,
@@ -249,7 +250,7 @@ pub fn write(
         src_root: &env.cwd,
         not_read: &[],
     };
-    log.write(format == OutputFormat::Github, io)?;
+    log.write(github, io)?;
     Ok(code)
 }
 

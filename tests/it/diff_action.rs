@@ -149,7 +149,11 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
     for yaml in [&action, &shipped] {
         let install = steps(yaml)
             .into_iter()
-            .find(|s| s.run.as_deref().is_some_and(|r| r.contains("cargo install")))
+            .find(|s| {
+                s.run
+                    .as_deref()
+                    .is_some_and(|r| r.contains("cargo install"))
+            })
             .unwrap();
         assert_eq!(
             install.working_directory.as_deref(),
