@@ -402,12 +402,7 @@ pub fn findings(
             }
             Verdict::Widened => {
                 let widening = changed.iter().filter(|v| v.widens).copied();
-                let mut requests: Vec<&str> = Vec::new();
-                for v in widening.clone() {
-                    if !requests.contains(&v.request.as_str()) {
-                        requests.push(&v.request);
-                    }
-                }
+                let requests: Vec<&str> = widening.clone().map(|v| v.request.as_str()).collect();
                 let mut message = format!(
                     "{} ({}) widened permissions {span}",
                     c.path,
@@ -432,12 +427,7 @@ pub fn findings(
                 }
             }
             Verdict::Narrowed => {
-                let mut requests: Vec<&str> = Vec::new();
-                for v in &changed {
-                    if !requests.contains(&v.request.as_str()) {
-                        requests.push(&v.request);
-                    }
-                }
+                let requests: Vec<&str> = changed.iter().map(|v| v.request.as_str()).collect();
                 let line = if c.status == Status::Removed {
                     None
                 } else {

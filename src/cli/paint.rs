@@ -1,6 +1,6 @@
 //! Colour for the command line (issue 14 item 4): on a terminal, states
-//! (`never trusted`, `changed`, `(missing)`, ...), `+`/`-`/`~` lines and
-//! policy verdicts are coloured with the theme's roles, in every command,
+//! (`never trusted`, `changed`, `(missing)`, ...), `+`/`-`/`~` lines,
+//! `diff`'s verdicts and policy verdicts are coloured with the theme's roles, in every command,
 //! by one writer under stdout and one under stderr. Never when the stream
 //! is piped unless `--color=always`; never under `NO_COLOR` unless
 //! `--color=always` (read through `core::env::Env`).
