@@ -471,6 +471,24 @@ pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
     (choice, theme)
 }
 
+/// Whether the command line asks for a format read by machines (`--json`,
+/// `--format json|sarif|github|markdown`) before any `--`: its stdout is
+/// never painted, even with `--color=always` (a colour code inside a JSON
+/// string or a workflow command would be data).
+pub fn machine_output(args: &[String]) -> bool {
+    const MACHINE: [&str; 4] = ["json", "sarif", "github", "markdown"];
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    before.iter().enumerate().any(|(i, a)| {
+        *a == "--json"
+            || a.strip_prefix("--format=")
+                .is_some_and(|v| MACHINE.contains(&v))
+            || (*a == "--format"
+                && before
+                    .get(i + 1)
+                    .is_some_and(|v| MACHINE.contains(&v.as_str())))
+    })
+}
+
 fn is_global_flag(a: &str) -> bool {
     a == "--quiet"
         || a == "-q"

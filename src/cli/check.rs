@@ -133,7 +133,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
             unreadable_exit(unreadable),
         );
         let findings = ci_out::findings(&reports, None, &found.unreadable, env);
-        return ci_out::write(format, &findings, env, io, code);
+        return ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
     }
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.

@@ -7,7 +7,6 @@
 //! commands they are escaped as GitHub's runner unescapes them, so a path
 //! cannot end one command and start another.
 
-use crate::cli::args::OutputFormat;
 use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{display_path, shell_quote};
@@ -16,22 +15,33 @@ use crate::core::review::discover::Unreadable;
 use crate::core::review::locate::{report_line, request_line_in_file};
 use crate::core::review::report::{ConfigReport, ConfigState};
 
-/// The SARIF rules, one per reason a config needs attention.
+/// The SARIF rules, one per reason a config needs attention: the first
+/// four are `scan`'s and `check`'s ([`Rule::SCAN`]), the last three
+/// `diff`'s ([`Rule::DIFF`]). Ids are stable (README "CI", "Reviewing a
+/// pull request").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     NeverTrusted,
     Changed,
     Error,
     PolicyDenied,
+    /// `diff`: the change grants authority the base did not.
+    Widened,
+    /// `diff`: the config does not load at HEAD.
+    Broken,
+    /// `diff`: the change only takes authority away.
+    Narrowed,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 4] = [
+    pub const SCAN: [Rule; 4] = [
         Rule::NeverTrusted,
         Rule::Changed,
         Rule::Error,
         Rule::PolicyDenied,
     ];
+
+    pub const DIFF: [Rule; 3] = [Rule::Widened, Rule::Broken, Rule::Narrowed];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -39,15 +49,21 @@ impl Rule {
             Rule::Changed => "changed",
             Rule::Error => "error",
             Rule::PolicyDenied => "policy-denied",
+            Rule::Widened => "permissions-widened",
+            Rule::Broken => "config-broken",
+            Rule::Narrowed => "permissions-narrowed",
         }
     }
 
-    /// SARIF `level` and the workflow command: a config that fails to load
-    /// or that the policy denies is an error, one awaiting review a warning.
+    /// SARIF `level` (the workflow command's is the same, `note` being
+    /// `notice`): a config that fails to load or that the policy denies is
+    /// an error, one awaiting review or a widening a warning, a narrowing
+    /// a note.
     pub fn level(self) -> &'static str {
         match self {
-            Rule::NeverTrusted | Rule::Changed => "warning",
-            Rule::Error | Rule::PolicyDenied => "error",
+            Rule::NeverTrusted | Rule::Changed | Rule::Widened => "warning",
+            Rule::Error | Rule::PolicyDenied | Rule::Broken => "error",
+            Rule::Narrowed => "note",
         }
     }
 
@@ -57,6 +73,9 @@ impl Rule {
             Rule::Changed => "Config's permission requests changed since they were trusted",
             Rule::Error => "Config or path cannot be read or loaded",
             Rule::PolicyDenied => "Config requests what the policy denies",
+            Rule::Widened => "The change grants a config authority it did not have",
+            Rule::Broken => "The change leaves a config that does not load",
+            Rule::Narrowed => "The change only takes authority away from a config",
         }
     }
 
@@ -71,6 +90,13 @@ impl Rule {
             Rule::PolicyDenied => {
                 "trust --yes --policy refuses this config: a person must review it, or the request must go."
             }
+            Rule::Widened => {
+                "Review what the change adds (each + value marked widens) before merging: once trusted, GocciaScript grants it."
+            }
+            Rule::Broken => {
+                "GocciaScript refuses to run under a config it cannot load: fix the file before merging."
+            }
+            Rule::Narrowed => "Nothing is gained; shown so that a reviewer sees every change.",
         }
     }
 
@@ -80,6 +106,9 @@ impl Rule {
             Rule::Changed => "goccia-trust: changed since trusted",
             Rule::Error => "goccia-trust: error",
             Rule::PolicyDenied => "goccia-trust: denied by policy",
+            Rule::Widened => "goccia-trust: permissions widened",
+            Rule::Broken => "goccia-trust: config broken",
+            Rule::Narrowed => "goccia-trust: permissions narrowed",
         }
     }
 }
@@ -95,6 +124,8 @@ pub struct Finding {
     pub message: String,
     /// The config's state, when the finding is about a config.
     pub state: Option<ConfigState>,
+    /// `diff`: the config's status (`added`, `changed`, `removed`).
+    pub status: Option<&'static str>,
 }
 
 /// The findings of a scan or check, in the reports' order, then the paths
@@ -117,6 +148,7 @@ pub fn findings(
                 line: None,
                 message: e.message.clone(),
                 state: Some(r.state),
+                status: None,
             });
             continue;
         }
@@ -152,6 +184,7 @@ pub fn findings(
                     reasons.join("\n")
                 ),
                 state: Some(r.state),
+                status: None,
             });
             continue;
         }
@@ -181,6 +214,7 @@ pub fn findings(
                 lines.join("\n")
             ),
             state: Some(r.state),
+            status: None,
         });
     }
     for u in unreadable {
@@ -193,41 +227,93 @@ pub fn findings(
                 u.path, u.reason
             ),
             state: None,
+            status: None,
         });
     }
     out
 }
 
-/// Writes `findings` in `format` (SARIF or GitHub) on stdout and returns
-/// `code`, the command's own exit code.
+/// Writes `findings` as GitHub workflow commands (`github`) or SARIF on
+/// stdout and returns `code`, the command's own exit code. (A flag, not
+/// `args::OutputFormat`: `args` names `diff`'s arguments, and `diff` uses
+/// this module.)
 pub fn write(
-    format: OutputFormat,
+    github: bool,
     findings: &[Finding],
     env: &Env,
     io: &mut Io<'_>,
     code: u8,
 ) -> CliResult {
-    match format {
-        OutputFormat::Github => {
-            for f in findings {
+    let log = Log {
+        rules: &Rule::SCAN,
+        findings,
+        src_root: &env.cwd,
+        not_read: &[],
+    };
+    log.write(github, io)?;
+    Ok(code)
+}
+
+/// What one command reports where CI looks.
+pub struct Log<'a> {
+    /// The rules the command can report (all listed in SARIF).
+    pub rules: &'a [Rule],
+    pub findings: &'a [Finding],
+    /// The directory relative paths are relative to (`%SRCROOT%`).
+    pub src_root: &'a str,
+    /// What could not be read and is not tied to a config's line: SARIF
+    /// tool notifications, `::warning` commands without a file.
+    pub not_read: &'a [String],
+}
+
+impl Log<'_> {
+    /// Workflow commands (`github`), else the SARIF log, on stdout.
+    pub fn write(&self, github: bool, io: &mut Io<'_>) -> std::io::Result<()> {
+        if github {
+            for f in self.findings {
                 writeln!(io.out, "{}", github_command(f))?;
             }
-        }
-        _ => {
-            let log = sarif(findings, env);
+            for n in self.not_read {
+                writeln!(
+                    io.out,
+                    "::warning title={}::{}",
+                    escape_property("goccia-trust: not read"),
+                    escape_data(n)
+                )?;
+            }
+        } else {
+            let log = self.sarif();
             let text = serde_json::to_string_pretty(&log).expect("a JSON value serializes");
             writeln!(io.out, "{text}")?;
         }
+        Ok(())
     }
-    Ok(code)
+
+    /// The SARIF log.
+    pub fn sarif(&self) -> serde_json::Value {
+        let mut log = sarif_log(self.rules, self.findings, self.src_root);
+        if !self.not_read.is_empty() {
+            let notes: Vec<serde_json::Value> = self
+                .not_read
+                .iter()
+                .map(|n| serde_json::json!({ "level": "warning", "message": { "text": n } }))
+                .collect();
+            log["runs"][0]["invocations"] = serde_json::json!([{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notes,
+            }]);
+        }
+        log
+    }
 }
 
 /// A SARIF 2.1.0 log of one run: the rules, then one result per finding,
 /// each located at the config file (a relative URI under `%SRCROOT%`, the
-/// working directory) and the request's line when known.
-pub fn sarif(findings: &[Finding], env: &Env) -> serde_json::Value {
+/// working directory for `scan`, the repository's root for `diff`) and the
+/// request's line when known.
+fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_json::Value {
     use serde_json::json;
-    let rules: Vec<serde_json::Value> = Rule::ALL
+    let rules: Vec<serde_json::Value> = rule_set
         .iter()
         .map(|r| {
             json!({
@@ -252,7 +338,7 @@ pub fn sarif(findings: &[Finding], env: &Env) -> serde_json::Value {
             }
             let mut result = json!({
                 "ruleId": f.rule.id(),
-                "ruleIndex": Rule::ALL.iter().position(|r| *r == f.rule).unwrap_or(0),
+                "ruleIndex": rule_set.iter().position(|r| *r == f.rule).unwrap_or(0),
                 "level": f.rule.level(),
                 "message": { "text": f.message },
                 "locations": [ { "physicalLocation": physical } ],
@@ -260,10 +346,13 @@ pub fn sarif(findings: &[Finding], env: &Env) -> serde_json::Value {
             if let Some(state) = f.state {
                 result["properties"] = json!({ "state": state.json_name() });
             }
+            if let Some(status) = f.status {
+                result["properties"] = json!({ "status": status });
+            }
             result
         })
         .collect();
-    let mut root = env.cwd.clone();
+    let mut root = src_root.to_string();
     if !root.ends_with('/') {
         root.push('/');
     }
@@ -313,14 +402,18 @@ fn percent_encode(path: &str) -> String {
 
 /// `::warning file=<path>,line=<n>,title=<title>::<message>`, escaped as
 /// GitHub's runner requires: in the message `%`, CR and LF; in property
-/// values also `:` and `,`.
+/// values also `:` and `,`. A SARIF `note` is a `::notice`.
 pub fn github_command(f: &Finding) -> String {
     let mut props = format!("file={}", escape_property(&f.path));
     if let Some(line) = f.line {
         props.push_str(&format!(",line={line}"));
     }
     props.push_str(&format!(",title={}", escape_property(f.rule.title())));
-    format!("::{} {props}::{}", f.rule.level(), escape_data(&f.message))
+    let level = match f.rule.level() {
+        "note" => "notice",
+        l => l,
+    };
+    format!("::{level} {props}::{}", escape_data(&f.message))
 }
 
 /// A workflow command's message.

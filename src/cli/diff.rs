@@ -1,7 +1,9 @@
 //! `diff BASE [HEAD]`: the permission diff between two revisions of the
 //! repository holding the working directory (HEAD: the working tree by
-//! default), as text, JSON (`--json`) or a pull-request comment
-//! (`--format markdown`). Exit 1 when something widened or a config no
+//! default), as text, JSON (`--json`), a pull-request comment
+//! (`--format markdown`) or where CI looks (`--format sarif|github`: one
+//! finding per widened, broken or narrowed config, on the line of the
+//! request at HEAD, through `cli::ci_out`). Exit 1 when something widened or a config no
 //! longer loads (`--exit-zero`: 0), 2 on a usage error (not a repository,
 //! an unknown revision: git's message). Reads only; writes nothing.
 
@@ -10,12 +12,19 @@ use std::fmt::Write as _;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use crate::cli::ci_out::{self, Finding, Rule};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
+use crate::core::review::locate::{line_of_request, request_line_in_text};
 use crate::core::review::value_diff::Change;
-use crate::core::revision::compare::{ConfigDiff, DiffValue, RevisionDiff, Status, compare};
-use crate::core::revision::{read_revision, read_working_tree, repository_root};
+use crate::core::revision::compare::{
+    ConfigDiff, DiffValue, RevisionDiff, Status, Verdict, compare, judged_values,
+};
+use crate::core::revision::{
+    ConfigAt, Snapshot, read_revision, read_working_tree, repository_root,
+};
 use crate::sanitize::clean;
 
 /// The permission diff between two revisions (HEAD: the working tree).
@@ -43,6 +52,10 @@ pub struct DiffArgs {
 pub enum DiffFormat {
     Text,
     Markdown,
+    /// SARIF 2.1.0 for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
 }
 
 pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -53,14 +66,29 @@ pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
         None => read_working_tree(&root, env),
     };
     let diff = compare(&base, &head);
-    let text = if args.json {
-        json(&diff, &root, args.all)
-    } else if args.format == Some(DiffFormat::Markdown) {
-        markdown(&diff, args.all)
-    } else {
-        text(&diff, &root, args.all)
-    };
-    io.out.write_all(text.as_bytes())?;
+    match args.format {
+        Some(f @ (DiffFormat::Sarif | DiffFormat::Github)) => {
+            let found = findings(&diff, &base, &head, &root, args.head.is_none());
+            let not_read = not_read(&diff);
+            let log = ci_out::Log {
+                rules: &Rule::DIFF,
+                findings: &found,
+                src_root: &root,
+                not_read: &not_read,
+            };
+            log.write(f == DiffFormat::Github, io)?;
+        }
+        _ => {
+            let text = if args.json {
+                json(&diff, &root, args.all)
+            } else if args.format == Some(DiffFormat::Markdown) {
+                markdown(&diff, args.all)
+            } else {
+                text(&diff, &root, args.all)
+            };
+            io.out.write_all(text.as_bytes())?;
+        }
+    }
     let flagged = diff.widened() || diff.broken();
     Ok(if flagged && !args.exit_zero {
         exit::FAILURE
@@ -244,6 +272,189 @@ fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
     let mut s = serde_json::to_string(&doc).expect("serializable");
     s.push('\n');
     s
+}
+
+/// What either side could not read, each line naming its side.
+fn not_read(diff: &RevisionDiff) -> Vec<String> {
+    let base = diff
+        .base_notes
+        .iter()
+        .map(|n| format!("{}: {n}", diff.base));
+    let head = diff
+        .head_notes
+        .iter()
+        .map(|n| format!("{}: {n}", diff.head));
+    base.chain(head).collect()
+}
+
+/// The text of config `path` at HEAD: the revision's blob as read, or for
+/// the working tree the file on disk; `None` when there is none (removed,
+/// a link in the tree, unreadable).
+fn head_text(head: &Snapshot, root: &str, path: &str, working_tree: bool) -> Option<String> {
+    if working_tree {
+        let abs = if root == "/" {
+            format!("/{path}")
+        } else {
+            format!("{root}/{path}")
+        };
+        let bytes = read_regular(abs, CONFIG_MAX_BYTES).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    } else {
+        head.texts.get(path).cloned()
+    }
+}
+
+/// The line at HEAD of the first of `requests` written in the file, else
+/// (the value comes from the `extends` chain) the line of `extends`.
+fn line_at_head(text: Option<&str>, requests: &[&str]) -> Option<usize> {
+    let text = text?;
+    request_line_in_text(text, requests).or_else(|| line_of_request(text, "extends"))
+}
+
+fn value_lines<'a>(values: impl Iterator<Item = &'a DiffValue>) -> Vec<String> {
+    values
+        .map(|v| {
+            let mark = if v.widens { "  (widens)" } else { "" };
+            format!("{}: {} {}{mark}", v.request, v.change.sign(), v.value)
+        })
+        .collect()
+}
+
+fn values_of<'a>(snap: &'a Snapshot, path: &str) -> &'a [(String, Vec<String>)] {
+    match snap.configs.get(path) {
+        Some(ConfigAt::Loaded { values, .. }) => values,
+        _ => &[],
+    }
+}
+
+/// One finding per widened, broken or narrowed config (unchanged ones are
+/// not findings), located on the line of the request at HEAD:
+/// * widened (added or changed): the first request that gained a value,
+///   else `extends` (the value came from its chain);
+/// * widened by removal: the config is gone at HEAD, so the finding is on
+///   the parent config its directory now falls under, at the first request
+///   that allows more than the removed one did;
+/// * broken: the config's file, without a line (it does not parse, or is
+///   not a file at HEAD);
+/// * narrowed: the first changed request; a removed config has no file at
+///   HEAD, so only its path (no line).
+pub fn findings(
+    diff: &RevisionDiff,
+    base: &Snapshot,
+    head: &Snapshot,
+    root: &str,
+    working_tree: bool,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let span = format!("from {} to {}", diff.base, diff.head);
+    for c in &diff.configs {
+        let changed: Vec<&DiffValue> = c
+            .values
+            .iter()
+            .filter(|v| v.change != Change::Unchanged)
+            .collect();
+        let head_of = |p: &str| head_text(head, root, p, working_tree);
+        let finding = match c.verdict {
+            Verdict::Same => continue,
+            Verdict::Broken => Finding {
+                rule: Rule::Broken,
+                path: c.path.clone(),
+                line: None,
+                message: format!(
+                    "{} ({}) does not load at {}: {}",
+                    c.path,
+                    c.status.name(),
+                    diff.head,
+                    c.head_error.as_deref().unwrap_or("")
+                ),
+                state: None,
+                status: Some(c.status.name()),
+            },
+            Verdict::Widened if c.status == Status::Removed => {
+                let (path, line, detail) = match &c.now_under {
+                    Some(parent) => {
+                        let gained =
+                            judged_values(values_of(base, &c.path), values_of(head, parent));
+                        let gained: Vec<&DiffValue> = gained.iter().filter(|v| v.widens).collect();
+                        let requests: Vec<&str> =
+                            gained.iter().map(|v| v.request.as_str()).collect();
+                        let line = line_at_head(head_of(parent).as_deref(), &requests);
+                        let detail = format!(
+                            "its directory now falls under {parent}, which allows more:\n{}",
+                            value_lines(gained.into_iter()).join("\n")
+                        );
+                        (parent.clone(), line, detail)
+                    }
+                    None => (
+                        c.path.clone(),
+                        None,
+                        value_lines(changed.into_iter()).join("\n"),
+                    ),
+                };
+                Finding {
+                    rule: Rule::Widened,
+                    path,
+                    line,
+                    message: format!("{} (removed) widened permissions {span}: {detail}", c.path),
+                    state: None,
+                    status: Some(c.status.name()),
+                }
+            }
+            Verdict::Widened => {
+                let widening = changed.iter().filter(|v| v.widens).copied();
+                let requests: Vec<&str> = widening.clone().map(|v| v.request.as_str()).collect();
+                let mut message = format!(
+                    "{} ({}) widened permissions {span}",
+                    c.path,
+                    c.status.name()
+                );
+                if let Some(e) = &c.base_error {
+                    message.push_str(&format!(" (it did not load at {}: {e})", diff.base));
+                }
+                let lines =
+                    value_lines(widening.chain(changed.iter().filter(|v| !v.widens).copied()));
+                for l in lines {
+                    message.push('\n');
+                    message.push_str(&l);
+                }
+                Finding {
+                    rule: Rule::Widened,
+                    path: c.path.clone(),
+                    line: line_at_head(head_of(&c.path).as_deref(), &requests),
+                    message,
+                    state: None,
+                    status: Some(c.status.name()),
+                }
+            }
+            Verdict::Narrowed => {
+                let requests: Vec<&str> = changed.iter().map(|v| v.request.as_str()).collect();
+                let line = if c.status == Status::Removed {
+                    None
+                } else {
+                    line_at_head(head_of(&c.path).as_deref(), &requests)
+                };
+                let mut message = format!(
+                    "{} ({}) narrowed permissions {span}",
+                    c.path,
+                    c.status.name()
+                );
+                for l in value_lines(changed.into_iter()) {
+                    message.push('\n');
+                    message.push_str(&l);
+                }
+                Finding {
+                    rule: Rule::Narrowed,
+                    path: c.path.clone(),
+                    line,
+                    message,
+                    state: None,
+                    status: Some(c.status.name()),
+                }
+            }
+        };
+        out.push(finding);
+    }
+    out
 }
 
 /// Config text for markdown outside a code block: every ASCII punctuation

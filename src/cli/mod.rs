@@ -73,8 +73,13 @@ pub fn main() -> ExitCode {
     let (out_palette, err_palette) = match (&args, &env) {
         (Ok(args), Ok(env)) => {
             let (choice, theme) = args::colour_options(args);
+            let out_choice = if args::machine_output(args) {
+                args::ColorChoice::Never
+            } else {
+                choice
+            };
             (
-                paint::Palette::for_stream(choice, theme, escaping.stdout_is_terminal(), env),
+                paint::Palette::for_stream(out_choice, theme, escaping.stdout_is_terminal(), env),
                 paint::Palette::for_stream(choice, theme, escaping.stderr_is_terminal(), env),
             )
         }

@@ -1,6 +1,6 @@
 //! Colour for the command line (issue 14 item 4): on a terminal, states
-//! (`never trusted`, `changed`, `(missing)`, ...), `+`/`-`/`~` lines and
-//! policy verdicts are coloured with the theme's roles, in every command,
+//! (`never trusted`, `changed`, `(missing)`, ...), `+`/`-`/`~` lines,
+//! `diff`'s verdicts and policy verdicts are coloured with the theme's roles, in every command,
 //! by one writer under stdout and one under stderr. Never when the stream
 //! is piped unless `--color=always`; never under `NO_COLOR` unless
 //! `--color=always` (read through `core::env::Env`).
@@ -117,6 +117,22 @@ impl Palette {
         for (label, role) in [("Error:", Role::Error), ("Warning:", Role::Changed)] {
             if line.starts_with(label) {
                 spans.push((0, label.len(), role));
+            }
+        }
+        // `diff`'s config heading, `changed a/goccia.json (widened)`: the
+        // verdict that ends it (only there, so a path cannot supply one).
+        if ["added ", "removed ", "changed ", "unchanged "]
+            .iter()
+            .any(|s| line.starts_with(s))
+        {
+            for (marker, role) in [
+                ("(widened)", Role::Untrusted),
+                ("(broken)", Role::Error),
+                ("(narrowed)", Role::Trusted),
+            ] {
+                if line.ends_with(marker) {
+                    spans.push((line.len() - marker.len(), line.len(), role));
+                }
             }
         }
         // A state in parentheses, as the listings and reports end a line.
@@ -305,6 +321,27 @@ mod tests {
             "lan/goccia.json: \x1b[1;91mDENIED\x1b[0m"
         );
         assert_eq!(p.line("UNDENIED x"), "UNDENIED x");
+        assert_eq!(
+            p.line("changed a/goccia.json (widened)"),
+            "changed a/goccia.json \x1b[1;35m(widened)\x1b[0m"
+        );
+        assert_eq!(
+            p.line("added a/goccia.json (broken)"),
+            "added a/goccia.json \x1b[1;91m(broken)\x1b[0m"
+        );
+        assert_eq!(
+            p.line("removed a/goccia.json (narrowed)"),
+            "removed a/goccia.json \x1b[32m(narrowed)\x1b[0m"
+        );
+        // Only a heading's last word: not a path's, not a note's.
+        assert_eq!(
+            p.line("changed x (widened)/goccia.json (unchanged)"),
+            "changed x (widened)/goccia.json (unchanged)"
+        );
+        assert_eq!(
+            p.line("note (HEAD): link not followed: a (widened)"),
+            "note (HEAD): link not followed: a (widened)"
+        );
         assert_eq!(p.line("Nothing was trusted."), "Nothing was trusted.");
         // mono keeps emphasis, no colour.
         let mono = Palette::from_theme(&Theme::mono()).unwrap();

@@ -423,7 +423,13 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
         let findings =
             crate::cli::ci_out::findings(&reports, Some(&decisions), &found.unreadable, env);
-        return crate::cli::ci_out::write(format, &findings, env, io, code);
+        return crate::cli::ci_out::write(
+            format == crate::cli::args::OutputFormat::Github,
+            &findings,
+            env,
+            io,
+            code,
+        );
     }
     if format == crate::cli::args::OutputFormat::Json {
         let configs: Vec<JsonConfig> = reports

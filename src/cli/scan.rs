@@ -54,7 +54,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         let unreadable = warn_unreadable(&found, &paths, env, io);
         let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
         let findings = ci_out::findings(&reports, None, &found.unreadable, env);
-        return ci_out::write(format, &findings, env, io, code);
+        return ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
     }
     if format == OutputFormat::Json {
         // The TUI's viewed marks; unreadable progress is named and ignored.

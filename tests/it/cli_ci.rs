@@ -13,7 +13,7 @@ use serde_json::Value;
 
 const SARIF_SCHEMA: &str = include_str!("../schemas/sarif-2.1.0-rtm.5.json");
 
-fn assert_valid_sarif(text: &str) -> Value {
+pub(crate) fn assert_valid_sarif(text: &str) -> Value {
     let schema: Value = serde_json::from_str(SARIF_SCHEMA).unwrap();
     let validator = jsonschema::options()
         .should_validate_formats(true)
@@ -55,7 +55,7 @@ fn project(t: &TestEnv) {
     );
 }
 
-fn results(log: &Value) -> Vec<(String, String, Option<u64>)> {
+pub(crate) fn results(log: &Value) -> Vec<(String, String, Option<u64>)> {
     log["runs"][0]["results"]
         .as_array()
         .unwrap()
@@ -193,7 +193,7 @@ fn scan_policy_sarif_marks_denied_configs() {
 /// Splits a workflow command into its level, properties (unescaped) and
 /// message (unescaped), failing on anything that is not one well-formed
 /// command.
-fn parse_command(line: &str) -> (String, Vec<(String, String)>, String) {
+pub(crate) fn parse_command(line: &str) -> (String, Vec<(String, String)>, String) {
     let rest = line.strip_prefix("::").expect(line);
     let (head, message) = rest.split_once("::").expect(line);
     let (level, props) = head.split_once(' ').expect(line);

@@ -14,7 +14,12 @@ use common::TestEnv;
 
 /// Runs the binary on a pseudo-terminal (script(1)) with `vars` added;
 /// returns what the terminal showed (CRLF folded) and the exit code.
-fn on_terminal(t: &TestEnv, args: &str, vars: &[(&str, &str)], answer: &str) -> (String, i32) {
+pub(crate) fn on_terminal(
+    t: &TestEnv,
+    args: &str,
+    vars: &[(&str, &str)],
+    answer: &str,
+) -> (String, i32) {
     let bin = env!("CARGO_BIN_EXE_goccia-trust");
     let mut cmd = Command::new("script");
     cmd.args(["-qec", &format!("{bin} {args}"), "/dev/null"])

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::common::{Output, TestEnv};
 
 /// Git without the machine's configuration, with a fixed identity.
-const GIT_ENV: &[(&str, &str)] = &[
+pub(crate) const GIT_ENV: &[(&str, &str)] = &[
     ("GIT_CONFIG_GLOBAL", "/dev/null"),
     ("GIT_CONFIG_NOSYSTEM", "1"),
     ("GIT_AUTHOR_NAME", "Test"),
@@ -21,7 +21,7 @@ const GIT_ENV: &[(&str, &str)] = &[
     ("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"),
 ];
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
         .env_clear()
@@ -39,27 +39,27 @@ fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-struct Repo {
-    t: TestEnv,
+pub(crate) struct Repo {
+    pub(crate) t: TestEnv,
 }
 
 impl Repo {
-    fn new() -> Repo {
+    pub(crate) fn new() -> Repo {
         let t = TestEnv::new();
         git(&t.work, &["init", "-q", "-b", "main"]);
         Repo { t }
     }
 
-    fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         self.t.write(rel, text);
     }
 
-    fn commit(&self, msg: &str) {
+    pub(crate) fn commit(&self, msg: &str) {
         git(&self.t.work, &["add", "-A"]);
         git(&self.t.work, &["commit", "-q", "--allow-empty", "-m", msg]);
     }
 
-    fn diff(&self, args: &[&str]) -> Output {
+    pub(crate) fn diff(&self, args: &[&str]) -> Output {
         let mut all = vec!["diff"];
         all.extend_from_slice(args);
         self.t.run_in(&self.t.work, &all, GIT_ENV)
@@ -74,7 +74,7 @@ impl Repo {
     }
 }
 
-fn perms(body: &str) -> String {
+pub(crate) fn perms(body: &str) -> String {
     format!(r#"{{"permissions": {{{body}}}}}"#)
 }
 
@@ -110,7 +110,7 @@ fn val(r: &str, c: &str, v: &str, w: bool) -> (String, String, String, bool) {
 
 /// The base repository: a root config allowing one host, a package
 /// allowing two paths.
-fn base_repo() -> Repo {
+pub(crate) fn base_repo() -> Repo {
     let r = Repo::new();
     r.write("goccia.json", &perms(r#""allow-net": ["a.test"]"#));
     r.write(

@@ -20,6 +20,8 @@ mod cli_wysiwyt;
 mod conformance;
 mod demo;
 mod diff;
+mod diff_action;
+mod diff_ci;
 mod fuzz;
 mod hostile_files;
 mod json_contract;

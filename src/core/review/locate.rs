@@ -77,12 +77,17 @@ pub fn requests_of_interest(report: &ConfigReport) -> Vec<&str> {
 /// the file cannot be read or none of them is written in it.
 pub fn request_line_in_file(path: &str, requests: &[&str]) -> Option<usize> {
     let bytes = read_regular(path, CONFIG_MAX_BYTES).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    request_line_in_text(&String::from_utf8_lossy(&bytes), requests)
+}
+
+/// The line of the first of `requests` written in `text`, a config file's
+/// contents.
+pub fn request_line_in_text(text: &str, requests: &[&str]) -> Option<usize> {
     // `sandbox.copy` is written as `copy` inside `sandbox`.
     requests.iter().find_map(|r| {
-        line_of_request(&text, r).or_else(|| {
+        line_of_request(text, r).or_else(|| {
             r.rsplit_once('.')
-                .and_then(|(_, last)| line_of_request(&text, last))
+                .and_then(|(_, last)| line_of_request(text, last))
         })
     })
 }

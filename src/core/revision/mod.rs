@@ -60,6 +60,10 @@ pub struct Snapshot {
     /// What was not read: links in the tree, submodules, unreadable paths,
     /// links not followed on disk. One line each.
     pub notes: Vec<String>,
+    /// A revision's config files as read (lossy UTF-8), by the same path,
+    /// for locating a request's line (CI annotations). Empty for the
+    /// working tree, whose files are on disk.
+    pub texts: HashMap<String, String>,
 }
 
 /// The repository holding `env.cwd`: its root, resolved.
@@ -261,6 +265,10 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             );
             continue;
         };
+        if let Some(bytes) = files.cache.borrow().get(&e.oid) {
+            snap.texts
+                .insert(rel.to_string(), String::from_utf8_lossy(bytes).into_owned());
+        }
         let path = absolute(root, rel);
         let at = match load_block_from(&path, env, &files) {
             Ok(b) => ConfigAt::Loaded {
