@@ -12,7 +12,10 @@ use crate::core::paths::pascal_trim;
 /// Without a subcommand, opens the interactive review of PATH (default `.`)
 /// when stdin and stdout are terminals, and otherwise prints `scan PATH`;
 /// `--policy FILE [--policy-sha256 HEX]` adds each config's verdict under
-/// that policy, as `trust --yes --policy` would judge it.
+/// that policy, as `trust --yes --policy` would judge it; `--since BASE`
+/// compares each config with its version at git revision BASE instead of
+/// the store (as `diff BASE` does; trusting still records against the
+/// store).
 /// GocciaScript's spellings also work: `--trust PATH`, `--untrust PATH`,
 /// `--list-trusted`, `--yes`.
 #[derive(Debug, Parser)]

@@ -124,15 +124,21 @@ fn bad_revisions_and_places_exit_2_with_diffs_message_before_the_review() {
 /// first scan through `update`, as the event loop runs it.
 fn review(backend: &CoreBackend, root: &str) -> State {
     let mut state = initial_state(root, backend);
-    let mut pending: Vec<Effect> = start(&mut state);
+    let first = start(&mut state);
+    run(backend, &mut state, first);
+    state
+}
+
+/// Runs `effects` and every effect their messages set off, to the end.
+fn run(backend: &CoreBackend, state: &mut State, effects: Vec<Effect>) {
+    let mut pending = effects;
     while let Some(effect) = pending.pop() {
         let mut msgs = Vec::new();
         execute(backend, effect, &|_| true, &mut |m| msgs.push(m));
         for m in msgs {
-            pending.extend(step(&mut state, m));
+            pending.extend(step(state, m));
         }
     }
-    state
 }
 
 fn env_at(t: &TestEnv) -> Env {
@@ -219,6 +225,25 @@ fn each_config_is_compared_with_base_and_trusting_records_it_against_the_store()
     let text = store.to_string();
     assert!(text.contains(shown.sha256().unwrap()), "{text}");
     assert!(text.contains(&shown.key), "{text}");
+
+    // BASE is read once: a commit that moves HEAD after the review started
+    // does not move what the review compares with (`r` rescans the disk).
+    git(&t.work, &["add", "-A"]);
+    git(&t.work, &["commit", "-q", "-m", "head moved"]);
+    let mut state = state;
+    let key = crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('r'),
+        crossterm::event::KeyModifiers::NONE,
+    );
+    let effects = step(&mut state, goccia_trust::tui::msg::Msg::Key(key));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Scan { .. })));
+    run(&backend, &mut state, effects);
+    let wide = row(&state, "wide");
+    assert_eq!(wide.state, goccia_trust::core::review::report::ConfigState::Trusted);
+    match state.since_of(wide) {
+        Some(SinceOf::Compared(d)) => assert_eq!(d.verdict, Verdict::Widened),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
