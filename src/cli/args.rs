@@ -810,7 +810,10 @@ mod tests {
 
     #[test]
     fn the_review_takes_a_base_revision() {
-        for args in [&["--since", "HEAD~1", "dir"][..], &["dir", "--since=HEAD~1"][..]] {
+        for args in [
+            &["--since", "HEAD~1", "dir"][..],
+            &["dir", "--since=HEAD~1"][..],
+        ] {
             match p(args).unwrap() {
                 Invocation::Default(_, t) => {
                     assert_eq!(t.path.as_deref(), Some("dir"));

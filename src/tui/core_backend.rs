@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex, OnceLock};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -18,8 +18,8 @@ use crate::core::review::listing::list_entries;
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{report_and_snapshot, scan_streaming};
-use crate::core::revision::since::SinceBase;
 use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
+use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,

@@ -73,7 +73,11 @@ fn plain(lines: &[DiffLine]) -> Vec<DiffLine> {
 
 impl TuiBackend for FakeBackend {
     fn since_rev(&self) -> Option<String> {
-        self.data().fixture.since.as_ref().map(|(rev, _)| rev.clone())
+        self.data()
+            .fixture
+            .since
+            .as_ref()
+            .map(|(rev, _)| rev.clone())
     }
 
     fn since_base(

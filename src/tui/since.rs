@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use crate::core::review::report::ConfigReport;
+use crate::core::review::report::{ConfigReport, ConfigState, DiffLine};
 use crate::core::review::value_diff::{ValueChange, diff_values};
+use crate::core::revision::ConfigAt;
 use crate::core::revision::compare::{ConfigDiff, Status, Verdict};
 use crate::core::revision::since::{AtBase, SinceBase, config_now};
-use crate::core::revision::ConfigAt;
 use crate::tui::theme::Role;
 
 /// The revision the review compares with, and its configs.
@@ -88,13 +88,23 @@ pub fn marker(of: SinceOf<'_>) -> (&'static str, Role) {
 /// removed (`+2 -1`), `unchanged`, or the first line of its error; `rev`
 /// names BASE (escaped when drawn, as every summary is).
 pub fn summary(r: &ConfigReport, d: &ConfigDiff, rev: &str) -> String {
-    if d.verdict == Verdict::Broken || d.verdict == Verdict::Same {
-        // A config that does not load now: its error; unchanged: the
-        // store's summary of it (`3 requests`) after the word.
-        return match d.verdict {
-            Verdict::Broken => r.summary(),
-            _ => format!("unchanged · {}", r.summary()),
-        };
+    match d.verdict {
+        // A config that does not load now: its error.
+        Verdict::Broken => return r.summary(),
+        // Unchanged: what it asks for now (`3 requests`), never its diff
+        // against the store (`+1` would read as a change since BASE).
+        Verdict::Same => {
+            let what = if r.state == ConfigState::Changed {
+                match current_requests(r) {
+                    1 => "1 request".to_string(),
+                    n => format!("{n} requests"),
+                }
+            } else {
+                r.summary()
+            };
+            return format!("unchanged · {what}");
+        }
+        _ => {}
     }
     use crate::core::review::value_diff::Change;
     let count = |c: Change| d.values.iter().filter(|v| v.change == c).count();
@@ -113,6 +123,15 @@ pub fn summary(r: &ConfigReport, d: &ConfigDiff, rev: &str) -> String {
         parts.push(format!("did not load at {rev}"));
     }
     parts.join(" ")
+}
+
+/// How many request lines the config has now (a changed report's lines
+/// also hold the store's side of its diff).
+fn current_requests(r: &ConfigReport) -> usize {
+    r.lines
+        .iter()
+        .filter(|l| matches!(l, DiffLine::Added(_) | DiffLine::Unchanged(_)))
+        .count()
 }
 
 /// The values of `r` compared value by value with its version at BASE, each

@@ -7,9 +7,9 @@ use crate::core::policy::ConfigDecision;
 
 use crate::core::review::progress::{Progress, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
+use crate::core::revision::compare::ConfigDiff;
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
-use crate::core::revision::compare::ConfigDiff;
 use crate::tui::msg::Pending;
 use crate::tui::since::{Since, SinceOf};
 

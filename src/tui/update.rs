@@ -106,7 +106,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::SinceBase(base) => {
             let rev = match &base {
                 Ok(b) => b.rev.clone(),
-                Err(_) => state.since.as_ref().map(|s| s.rev.clone()).unwrap_or_default(),
+                Err(_) => state
+                    .since
+                    .as_ref()
+                    .map(|s| s.rev.clone())
+                    .unwrap_or_default(),
             };
             let fresh = crate::tui::since::Since {
                 rev,

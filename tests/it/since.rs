@@ -64,7 +64,10 @@ fn repo() -> TestEnv {
     let t = TestEnv::new();
     git(&t.work, &["init", "-q", "-b", "main"]);
     t.write("wide/goccia.json", &perms(r#""allow-net": ["a.test"]"#));
-    t.write("narrow/goccia.json", &perms(r#""allow-read": ["/x", "/y"]"#));
+    t.write(
+        "narrow/goccia.json",
+        &perms(r#""allow-read": ["/x", "/y"]"#),
+    );
     t.write("same/goccia.json", &perms(r#""allow-net": ["same.test"]"#));
     t.write("breaks/goccia.json", &perms(r#""allow-net": ["b.test"]"#));
     t.write("gone/goccia.json", &perms(r#""allow-net": ["g.test"]"#));
@@ -96,7 +99,11 @@ fn bad_revisions_and_places_exit_2_with_diffs_message_before_the_review() {
     // PATH names the repository: from outside it, a path inside works as
     // well as the working directory would.
     let outside = t.root.join("home");
-    let out = t.run_in(&outside, &["--since", "no-such-rev", "../work/wide"], GIT_ENV);
+    let out = t.run_in(
+        &outside,
+        &["--since", "no-such-rev", "../work/wide"],
+        GIT_ENV,
+    );
     assert_eq!(out.code, 2, "{out}");
     assert_eq!(out.stderr, diff.stderr);
     let out = t.run_in(&outside, &["--since", "HEAD"], GIT_ENV);
@@ -186,7 +193,10 @@ fn each_config_is_compared_with_base_and_trusting_records_it_against_the_store()
         other => panic!("{dir}: {other:?}"),
     };
     let wide = compared("wide");
-    assert_eq!((wide.status, wide.verdict), (Status::Changed, Verdict::Widened));
+    assert_eq!(
+        (wide.status, wide.verdict),
+        (Status::Changed, Verdict::Widened)
+    );
     assert_eq!(state.summary_of(row(&state, "wide")), "+1");
     assert_eq!(compared("narrow").verdict, Verdict::Narrowed);
     assert_eq!(state.summary_of(row(&state, "narrow")), "-1");
@@ -196,7 +206,10 @@ fn each_config_is_compared_with_base_and_trusting_records_it_against_the_store()
         "unchanged · 1 request"
     );
     let added = compared("new");
-    assert_eq!((added.status, added.verdict), (Status::Added, Verdict::Widened));
+    assert_eq!(
+        (added.status, added.verdict),
+        (Status::Added, Verdict::Widened)
+    );
     let broken = compared("breaks");
     assert_eq!(broken.verdict, Verdict::Broken);
     assert!(broken.head_error.is_some());
@@ -208,12 +221,8 @@ fn each_config_is_compared_with_base_and_trusting_records_it_against_the_store()
             .any(|r| r.key.ends_with("/gone/goccia.json"))
     );
     // The store's state is still each row's: nothing is trusted yet.
-    assert!(
-        state
-            .configs
-            .iter()
-            .all(|r| r.stored.is_none() && r.state != goccia_trust::core::review::report::ConfigState::Trusted)
-    );
+    assert!(state.configs.iter().all(|r| r.stored.is_none()
+        && r.state != goccia_trust::core::review::report::ConfigState::Trusted));
 
     // Trusting records the config as it is now, against the store.
     let shown = row(&state, "wide").clone();
@@ -239,7 +248,10 @@ fn each_config_is_compared_with_base_and_trusting_records_it_against_the_store()
     assert!(effects.iter().any(|e| matches!(e, Effect::Scan { .. })));
     run(&backend, &mut state, effects);
     let wide = row(&state, "wide");
-    assert_eq!(wide.state, goccia_trust::core::review::report::ConfigState::Trusted);
+    assert_eq!(
+        wide.state,
+        goccia_trust::core::review::report::ConfigState::Trusted
+    );
     match state.since_of(wide) {
         Some(SinceOf::Compared(d)) => assert_eq!(d.verdict, Verdict::Widened),
         other => panic!("{other:?}"),
@@ -263,10 +275,7 @@ fn a_config_outside_the_repository_has_no_base_and_says_so() {
         other.canonicalize().unwrap().to_str().unwrap().into(),
     ));
     let state = review(&backend, root.to_str().unwrap());
-    assert_eq!(
-        state.since_of(row(&state, "wide")),
-        Some(SinceOf::Outside)
-    );
+    assert_eq!(state.since_of(row(&state, "wide")), Some(SinceOf::Outside));
 }
 
 #[test]
@@ -327,10 +336,7 @@ mod with_the_fake {
         assert_eq!(marker_of(s, "packages/web/goccia.json5"), "+ added");
         assert_eq!(summary(s, "packages/web/goccia.json5"), "+4");
         assert_eq!(marker_of(s, "scripts/goccia.toml"), "▲ widened");
-        assert_eq!(
-            summary(s, "scripts/goccia.toml"),
-            "+1 did not load at main"
-        );
+        assert_eq!(summary(s, "scripts/goccia.toml"), "+1 did not load at main");
         assert_eq!(marker_of(s, "tools/goccia.json"), "✗ broken");
         assert_eq!(marker_of(s, "goccia.json"), "= unchanged");
         assert_eq!(summary(s, "goccia.json"), "unchanged · 2 requests");
@@ -360,7 +366,10 @@ mod with_the_fake {
             api.loaded_mut().unwrap().block = stored;
         }
         h.keys("r");
-        assert_eq!(marker_of(&h.state, "packages/api/goccia.toml"), "= unchanged");
+        assert_eq!(
+            marker_of(&h.state, "packages/api/goccia.toml"),
+            "= unchanged"
+        );
         let r = h
             .state
             .configs
@@ -390,11 +399,10 @@ mod with_the_fake {
         assert_eq!(shown, &vec![now]);
         // The confirmation shows what is written: the current block's
         // requests against the store entry.
-        let lines: Vec<String> =
-            goccia_trust::tui::views::confirm::content(c, 120)
-                .iter()
-                .map(|l| l.iter().map(|(_, t)| t.as_str()).collect())
-                .collect();
+        let lines: Vec<String> = goccia_trust::tui::views::confirm::content(c, 120)
+            .iter()
+            .map(|l| l.iter().map(|(_, t)| t.as_str()).collect())
+            .collect();
         let all = lines.join("\n");
         assert!(all.contains("payments.example"), "{all}");
         h.keys("y");
@@ -425,12 +433,8 @@ mod with_the_fake {
             Err("cannot read main: fatal: bad object".into()),
         ));
         let h = Harness::new(f);
-        assert!(
-            h.state
-                .configs
-                .iter()
-                .all(|r| h.state.since_of(r) == Some(SinceOf::Unreadable("cannot read main: fatal: bad object")))
-        );
+        assert!(h.state.configs.iter().all(|r| h.state.since_of(r)
+            == Some(SinceOf::Unreadable("cannot read main: fatal: bad object"))));
         let t = text(&draw(&h.state, &Theme::mono(), 120, 35));
         assert!(t.contains("? no base"), "{t}");
         assert!(t.contains("cannot read main: fatal: bad object"), "{t}");
@@ -445,7 +449,10 @@ mod with_the_fake {
         assert!(title.contains("since main"), "{t}");
         // api, selected: widened since main, changed in the store (`~`),
         // each value gained since main a `+` line.
-        assert!(t.contains("▶ ▲ widened    ~  packages/api/goccia.toml"), "{t}");
+        assert!(
+            t.contains("▶ ▲ widened    ~  packages/api/goccia.toml"),
+            "{t}"
+        );
         assert!(t.contains("since    main  ▲ widened"), "{t}");
         assert!(t.contains("  + payments.example"), "{t}");
         assert!(t.contains("  + true"), "{t}");
@@ -485,7 +492,10 @@ mod with_the_fake {
         let h = Harness::new(f);
         let buf = draw(&h.state, &Theme::default(), 120, 35);
         let t = text(&buf);
-        assert!(t.lines().next().unwrap().contains("since main^[]0;pwned^G"), "{t}");
+        assert!(
+            t.lines().next().unwrap().contains("since main^[]0;pwned^G"),
+            "{t}"
+        );
         assert!(!t.contains('\u{1b}') && !t.contains('\u{7}'), "{t}");
     }
 }

@@ -113,7 +113,10 @@ impl SinceBase {
         let rel = relative_key(&self.root, key)?;
         let one = |label: &str, at: Option<&ConfigAt>| Snapshot {
             label: label.to_string(),
-            configs: at.map(|c| (rel.to_string(), c.clone())).into_iter().collect(),
+            configs: at
+                .map(|c| (rel.to_string(), c.clone()))
+                .into_iter()
+                .collect(),
             notes: Vec::new(),
         };
         let base = one(&self.rev, self.snapshot.configs.get(rel));
@@ -148,7 +151,10 @@ mod tests {
 
     #[test]
     fn keys_are_found_by_their_place_in_the_repository() {
-        assert_eq!(relative_key("/r", "/r/a/goccia.json"), Some("a/goccia.json"));
+        assert_eq!(
+            relative_key("/r", "/r/a/goccia.json"),
+            Some("a/goccia.json")
+        );
         assert_eq!(relative_key("/r", "/rx/goccia.json"), None);
         assert_eq!(relative_key("/r", "/other/goccia.json"), None);
         assert_eq!(relative_key("/", "/goccia.json"), Some("goccia.json"));
@@ -176,7 +182,10 @@ mod tests {
         let same = b.compare("/r/a/goccia.json", &net(r#""a.test""#)).unwrap();
         assert_eq!(same.verdict, Verdict::Same);
         let added = b.compare("/r/b/goccia.json", &net(r#""a.test""#)).unwrap();
-        assert_eq!((added.status, added.verdict), (Status::Added, Verdict::Widened));
+        assert_eq!(
+            (added.status, added.verdict),
+            (Status::Added, Verdict::Widened)
+        );
         let fixed = b.compare("/r/c/goccia.json", &net(r#""a.test""#)).unwrap();
         assert_eq!(fixed.verdict, Verdict::Widened);
         assert_eq!(fixed.base_error.as_deref(), Some("broken"));

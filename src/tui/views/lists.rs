@@ -143,13 +143,11 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         .enumerate()
         .map(|(i, &idx)| {
             let r = &state.configs[idx];
-            let mut spans = vec![
-                mark(
-                    state.marked.contains(&r.key),
-                    first + i == state.cursor.selected,
-                    theme,
-                ),
-            ];
+            let mut spans = vec![mark(
+                state.marked.contains(&r.key),
+                first + i == state.cursor.selected,
+                theme,
+            )];
             match state.since_of(r) {
                 // With `--since`: what changed since BASE, then the store's
                 // state as its glyph (what `t` records against).
