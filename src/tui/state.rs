@@ -49,6 +49,9 @@ pub struct Confirmation {
     pub skipped: Vec<(String, &'static str)>,
     /// With `--policy`, what it says of the configs to trust, as shown.
     pub policy: Option<PolicyShown>,
+    /// With `--since BASE`: BASE, so a trust says it records against the
+    /// store, not against BASE.
+    pub since: Option<String>,
     pub scroll: usize,
     /// Confirmed; waiting for the backend.
     pub busy: bool,

@@ -405,6 +405,12 @@ mod with_the_fake {
             .collect();
         let all = lines.join("\n");
         assert!(all.contains("payments.example"), "{all}");
+        assert!(
+            all.contains("each config as it is now (the list compares with main; these lines compare with the store)"),
+            "{all}"
+        );
+        // Its lines are the store diff: the value trusted before, removed.
+        assert!(all.contains("  - allow-net: api.shop.test"), "{all}");
         h.keys("y");
         assert_eq!(
             h.backend.data().calls,

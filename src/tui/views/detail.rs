@@ -471,6 +471,7 @@ mod tests {
             pending: Pending::Trust(vec![linked()]),
             skipped: Vec::new(),
             policy: None,
+            since: None,
             scroll: 0,
             busy: false,
         };
