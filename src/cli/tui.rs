@@ -80,10 +80,14 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
 
 /// The root of the repository holding `path` (the directory it names, or
 /// the one holding the config file it names), once `rev` is known to name a
-/// tree there: `diff`'s usage errors (exit 2, git's message) otherwise.
+/// tree there: `diff`'s usage errors (exit 2, git's message) otherwise,
+/// and the review's own (exit 1) for a PATH that does not exist.
 pub fn since_root(path: &str, rev: &str, env: &Env) -> Result<String, CliError> {
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
-    let dir = if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+    let Ok(meta) = std::fs::metadata(&expanded) else {
+        return Err(CliError::failed(format!("path not found: {path}")));
+    };
+    let dir = if meta.is_dir() {
         expanded
     } else {
         std::path::Path::new(&expanded)

@@ -115,6 +115,12 @@ fn bad_revisions_and_places_exit_2_with_diffs_message_before_the_review() {
     assert_eq!(out.code, 2, "{out}");
     assert!(out.stderr.contains("not a revision"), "{out}");
 
+    // A PATH that does not exist is the review's own error, as without
+    // --since.
+    let out = t.run_in(&t.work, &["--since", "HEAD", "no/such/dir"], GIT_ENV);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(out.stderr.contains("path not found: no/such/dir"), "{out}");
+
     // A good revision without a terminal: refused with what to run instead
     // (a `scan` would silently drop the comparison asked for).
     let out = t.run_in(&t.work, &["--since", "HEAD", "wide"], GIT_ENV);
