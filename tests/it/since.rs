@@ -509,5 +509,24 @@ mod with_the_fake {
             "{t}"
         );
         assert!(!t.contains('\u{1b}') && !t.contains('\u{7}'), "{t}");
+
+        // A very long one is cut, and the tabs stay on the title line.
+        let mut f = fixtures::sample_since();
+        let long = "x".repeat(200);
+        if let Some((rev, _)) = &mut f.since {
+            *rev = long.clone();
+        }
+        let mut h = Harness::new(f);
+        h.state.since.as_mut().unwrap().rev = long;
+        let t = text(&draw(&h.state, &Theme::default(), 120, 35));
+        let title = t.lines().next().unwrap();
+        assert!(
+            title.contains(&format!("since {}… ", "x".repeat(31))),
+            "{t}"
+        );
+        assert!(
+            title.contains("Configs 7") && title.contains("Store 4"),
+            "{t}"
+        );
     }
 }

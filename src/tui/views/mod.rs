@@ -199,13 +199,17 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     // trust store by default (said by the Store tab).
     let line = match &state.since {
         Some(since) => {
+            // A long revision is cut (`…`) so the tabs stay on the line.
+            let rev = clean(&since.rev);
+            let rev: String = if rev.chars().count() > 32 {
+                rev.chars().take(31).chain(['…']).collect()
+            } else {
+                rev.into_owned()
+            };
             let mut spans = line.spans;
             spans.insert(
                 1,
-                Span::styled(
-                    format!("since {} ", clean(&since.rev)),
-                    theme.style(Role::Changed),
-                ),
+                Span::styled(format!("since {rev} "), theme.style(Role::Changed)),
             );
             Line::from(spans)
         }
