@@ -12,7 +12,10 @@ use crate::core::paths::pascal_trim;
 /// Without a subcommand, opens the interactive review of PATH (default `.`)
 /// when stdin and stdout are terminals, and otherwise prints `scan PATH`;
 /// `--policy FILE [--policy-sha256 HEX]` adds each config's verdict under
-/// that policy, as `trust --yes --policy` would judge it.
+/// that policy, as `trust --yes --policy` would judge it; `--since BASE`
+/// compares each config with its version at git revision BASE instead of
+/// the store (as `diff BASE` does; trusting still records against the
+/// store).
 /// GocciaScript's spellings also work: `--trust PATH`, `--untrust PATH`,
 /// `--list-trusted`, `--yes`.
 #[derive(Debug, Parser)]
@@ -258,6 +261,10 @@ pub struct TuiArgs {
     /// inside the reviewed tree.
     #[arg(long = "policy-sha256", value_name = "HEX", requires = "policy")]
     pub policy_sha256: Option<String>,
+    /// Compare each config with its version at git revision BASE instead
+    /// of the trust store (trusting still records against the store).
+    #[arg(long, value_name = "BASE")]
+    pub since: Option<String>,
 }
 
 /// What the command line asks for, whichever spelling was used.
@@ -569,7 +576,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
                 &mut saw_trust,
                 &mut saw_untrust,
             );
-        } else if a == "--policy" || a == "--policy-sha256" {
+        } else if a == "--policy" || a == "--policy-sha256" || a == "--since" {
             // Our addition for the interactive review: the value follows.
             let v = it
                 .next()
@@ -578,7 +585,7 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             review_option(&mut review, a, v);
         } else if let Some((flag, v)) = a
             .split_once('=')
-            .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256"))
+            .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256" | "--since"))
         {
             if v.is_empty() {
                 return Err(UsageError(format!("{flag} needs a value")));
@@ -636,6 +643,11 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
         return Err(UsageError("--policy-sha256 needs --policy".into()));
     }
     if let Some(name) = mode_name {
+        if review.since.is_some() {
+            return Err(UsageError(format!(
+                "{name} cannot be combined with --since; --since BASE [PATH] opens the interactive review"
+            )));
+        }
         if review.policy.is_some() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
@@ -697,10 +709,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
 }
 
 fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
-    if flag == "--policy" {
-        review.policy = Some(value.to_string());
-    } else {
-        review.policy_sha256 = Some(value.to_string());
+    match flag {
+        "--policy" => review.policy = Some(value.to_string()),
+        "--since" => review.since = Some(value.to_string()),
+        _ => review.policy_sha256 = Some(value.to_string()),
     }
 }
 
@@ -812,6 +824,28 @@ mod tests {
             p(&["dir"]).unwrap(),
             Invocation::Default(_, TuiArgs { path: Some(_), .. })
         ));
+    }
+
+    #[test]
+    fn the_review_takes_a_base_revision() {
+        for args in [
+            &["--since", "HEAD~1", "dir"][..],
+            &["dir", "--since=HEAD~1"][..],
+        ] {
+            match p(args).unwrap() {
+                Invocation::Default(_, t) => {
+                    assert_eq!(t.path.as_deref(), Some("dir"));
+                    assert_eq!(t.since.as_deref(), Some("HEAD~1"));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(p(&["--since"]).unwrap_err(), "--since needs a value");
+        assert_eq!(p(&["--since="]).unwrap_err(), "--since needs a value");
+        assert_eq!(
+            p(&["--trust", "a", "--since", "main"]).unwrap_err(),
+            "--trust cannot be combined with --since; --since BASE [PATH] opens the interactive review"
+        );
     }
 
     #[test]

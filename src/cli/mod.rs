@@ -348,6 +348,15 @@ fn default_command(
     if interactive {
         return crate::cli::tui::run(g, &path, review, env);
     }
+    if let Some(rev) = &review.since {
+        // Checked as the review would check it, then refused: `scan` has
+        // no base to compare with, and `diff` is the one-shot comparison.
+        crate::cli::tui::since_root(&path, rev, env)?;
+        return Err(CliError::usage(format!(
+            "--since opens the interactive review, which needs a terminal; without one, run: goccia-trust diff {}",
+            crate::sanitize::clean(rev)
+        )));
+    }
     scan::run(
         g,
         &ScanArgs {

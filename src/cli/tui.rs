@@ -7,6 +7,7 @@ use crate::cli::policy_trust::{policy_label, review_policy};
 use crate::cli::{CliError, CliResult};
 use crate::core::env::{Env, UserDir};
 use crate::core::exit;
+use crate::core::revision::since::locate;
 use crate::core::store::locate_store;
 use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
@@ -38,6 +39,13 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
     if std::fs::metadata(&expanded).is_err() {
         return Err(CliError::failed(format!("path not found: {path}")));
     }
+    // `--since BASE`: the repository and the revision are checked before the
+    // terminal is taken (exit 2 with git's message, as `diff` says it); the
+    // revision's configs are read by the review's first scan, on a worker.
+    let since = match &review.since {
+        Some(rev) => Some((rev.clone(), since_root(path, rev, env)?)),
+        None => None,
+    };
     let store = locate_store(g.trust_store.as_deref(), env).map_err(|e| e.to_string());
     // Judged as `scan --policy` judges the same tree, and refused as it
     // refuses (exit 2, naming the file), before the terminal is taken.
@@ -59,6 +67,7 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
     let mut backend = CoreBackend::new(env.clone(), store);
     backend.watching = !g.no_watch;
     backend.policy = policy;
+    backend.since = since;
     match crate::tui::run_tui(path, Arc::new(backend), theme, env.editor()) {
         Ok(Ending::Quit) => Ok(exit::SUCCESS),
         // The terminal is restored; exit as a shell reports a signal.
@@ -67,4 +76,26 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
             "the interactive review failed: {e}"
         ))),
     }
+}
+
+/// The root of the repository holding `path` (the directory it names, or
+/// the one holding the config file it names), once `rev` is known to name a
+/// tree there: `diff`'s usage errors (exit 2, git's message) otherwise,
+/// and the review's own (exit 1) for a PATH that does not exist.
+pub fn since_root(path: &str, rev: &str, env: &Env) -> Result<String, CliError> {
+    let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
+    let Ok(meta) = std::fs::metadata(&expanded) else {
+        return Err(CliError::failed(format!("path not found: {path}")));
+    };
+    let dir = if meta.is_dir() {
+        expanded
+    } else {
+        std::path::Path::new(&expanded)
+            .parent()
+            .and_then(|p| p.to_str())
+            .filter(|p| !p.is_empty())
+            .unwrap_or(".")
+            .to_string()
+    };
+    locate(&dir, rev).map_err(|e| CliError::usage(e.0))
 }

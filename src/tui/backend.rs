@@ -4,10 +4,12 @@
 
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::core::policy::ConfigDecision;
 use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
+use crate::core::revision::since::SinceBase;
 
 pub use crate::core::review::scan::ScanEvent;
 
@@ -168,6 +170,19 @@ pub trait TuiBackend: Send + Sync + 'static {
     /// load, and when `report` is not what was judged (another sha256).
     fn take_decision(&self, report: &ConfigReport) -> Option<ConfigDecision> {
         let _ = report;
+        None
+    }
+
+    /// With `--since BASE`: BASE as given, known at once (nothing read).
+    /// `None` (the default): configs are compared with the store.
+    fn since_rev(&self) -> Option<String> {
+        None
+    }
+
+    /// With `--since BASE`: the configs of BASE, read by the first call
+    /// (on a worker, never the render loop) and kept for the next ones, or
+    /// why they could not be read. `None` without `--since`.
+    fn since_base(&self) -> Option<Result<Arc<SinceBase>, String>> {
         None
     }
 

@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -19,6 +19,7 @@ use crate::core::review::progress::{Progress, load_progress, progress_dir, save_
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{report_and_snapshot, scan_streaming};
 use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
+use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,
@@ -44,6 +45,11 @@ pub struct CoreBackend {
     /// Decisions made by the running scan, by key, with the sha256 of the
     /// block judged, until `take_decision` hands them over.
     decisions: Mutex<HashMap<String, (String, ConfigDecision)>>,
+    /// `--since BASE`: the revision and the repository's root (checked by
+    /// `since::locate` before the terminal was taken).
+    pub since: Option<(String, String)>,
+    /// Its configs, read once by the first scan's worker.
+    since_base: OnceLock<Result<Arc<SinceBase>, String>>,
 }
 
 /// At most this many directories are watched: past it, nothing is (and the
@@ -63,6 +69,8 @@ impl CoreBackend {
             watcher: Mutex::new(None),
             policy: None,
             decisions: Mutex::new(HashMap::new()),
+            since: None,
+            since_base: OnceLock::new(),
         }
     }
 
@@ -127,6 +135,23 @@ fn watch_target_gone(e: &notify::Error) -> bool {
 }
 
 impl TuiBackend for CoreBackend {
+    fn since_rev(&self) -> Option<String> {
+        self.since.as_ref().map(|(rev, _)| rev.clone())
+    }
+
+    fn since_base(&self) -> Option<Result<Arc<SinceBase>, String>> {
+        let (rev, root) = self.since.as_ref()?;
+        Some(
+            self.since_base
+                .get_or_init(|| {
+                    SinceBase::read(root, rev, &self.env)
+                        .map(Arc::new)
+                        .map_err(|e| format!("cannot read {rev}: {e}"))
+                })
+                .clone(),
+        )
+    }
+
     fn watch(
         &self,
         dirs: &[String],

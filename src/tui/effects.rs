@@ -97,6 +97,11 @@ pub fn execute(
             if let Some(label) = backend.policy_label() {
                 send(Msg::Policy(label));
             }
+            // Read by the first scan, kept for the next: before any report,
+            // so each is compared with BASE as it arrives.
+            if let Some(base) = backend.since_base() {
+                send(Msg::SinceBase(base));
+            }
             scan(backend, job, &root, is_current, send)
         }
         Effect::RescanConfigs { keys } => send(Msg::ConfigsRescanned {

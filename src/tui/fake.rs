@@ -72,6 +72,23 @@ fn plain(lines: &[DiffLine]) -> Vec<DiffLine> {
 }
 
 impl TuiBackend for FakeBackend {
+    fn since_rev(&self) -> Option<String> {
+        self.data()
+            .fixture
+            .since
+            .as_ref()
+            .map(|(rev, _)| rev.clone())
+    }
+
+    fn since_base(
+        &self,
+    ) -> Option<Result<std::sync::Arc<crate::core::revision::since::SinceBase>, String>> {
+        let mut d = self.data();
+        let base = d.fixture.since.as_ref().map(|(_, base)| base.clone())?;
+        d.calls.push("since_base".to_string());
+        Some(base)
+    }
+
     fn policy_label(&self) -> Option<String> {
         self.data().fixture.policy.clone()
     }

@@ -10,6 +10,9 @@ use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, Loaded, Outcome, StoreEntryReport, StoredInfo,
 };
 
+use crate::core::revision::since::{SinceBase, config_of_block};
+use crate::core::revision::{ConfigAt, Snapshot};
+
 /// What a `FakeBackend` serves.
 #[derive(Debug, Clone, Default)]
 pub struct Fixture {
@@ -20,6 +23,9 @@ pub struct Fixture {
     /// With `--policy`: its label, and its decision on configs by key.
     pub policy: Option<String>,
     pub decisions: HashMap<String, ConfigDecision>,
+    /// With `--since`: BASE as given, and its configs or why they could not
+    /// be read.
+    pub since: Option<(String, Result<std::sync::Arc<SinceBase>, String>)>,
 }
 
 const ROOT: &str = "/home/dev/shop";
@@ -172,6 +178,67 @@ fn entry_of(r: &ConfigReport, status: EntryStatus, summary: &str) -> StoreEntryR
 }
 
 /// A small monorepo with one config in every state.
+/// A base revision `rev` of the repository at the fixtures' root, holding
+/// `configs` (paths relative to the root).
+pub fn since_base(rev: &str, configs: Vec<(&str, ConfigAt)>) -> SinceBase {
+    SinceBase {
+        rev: rev.to_string(),
+        root: ROOT.to_string(),
+        snapshot: Snapshot {
+            label: rev.to_string(),
+            configs: configs
+                .into_iter()
+                .map(|(p, c)| (p.to_string(), c))
+                .collect(),
+            notes: Vec::new(),
+        },
+    }
+}
+
+/// [`sample`] reviewed `--since main`: at `main`, `goccia.json`, `docs/`
+/// and `bench/` were as they are now, `packages/api/` was as trusted (so
+/// it widened since), `tools/` loaded (it broke since), `scripts/` did not
+/// load, and `packages/web/` did not exist (added since).
+pub fn sample_since() -> Fixture {
+    let mut f = sample();
+    let now = |rel: &str| {
+        let r = f
+            .configs
+            .iter()
+            .find(|c| c.display_path == rel)
+            .expect("a sample config");
+        config_of_block(r.block().expect("loads"))
+    };
+    let api_stored = f
+        .configs
+        .iter()
+        .find(|c| c.display_path == "packages/api/goccia.toml")
+        .and_then(|c| c.stored.as_ref())
+        .map(|s| s.block.clone())
+        .expect("stored");
+    let base = since_base(
+        "main",
+        vec![
+            ("goccia.json", now("goccia.json")),
+            ("docs/goccia.json", now("docs/goccia.json")),
+            ("bench/goccia.json", now("bench/goccia.json")),
+            ("packages/api/goccia.toml", config_of_block(&api_stored)),
+            (
+                "tools/goccia.json",
+                config_of_block(r#"{"permissions":{"allow-read":["/home/dev/shop/tools"]}}"#),
+            ),
+            (
+                "scripts/goccia.toml",
+                ConfigAt::Failed(
+                    "/home/dev/shop/scripts/goccia.toml: Unexpected character at line 1".into(),
+                ),
+            ),
+        ],
+    );
+    f.since = Some(("main".to_string(), Ok(std::sync::Arc::new(base))));
+    f
+}
+
 pub fn sample() -> Fixture {
     let root = report(
         "goccia.json",
@@ -503,5 +570,6 @@ pub fn hostile() -> Fixture {
         sources,
         policy: Some(format!("{} (sha256 {})", policy.source, policy.sha256)),
         decisions,
+        since: None,
     }
 }

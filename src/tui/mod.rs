@@ -11,6 +11,7 @@ pub mod fixtures;
 pub mod keymap;
 pub mod layout;
 pub mod msg;
+pub mod since;
 
 pub mod state;
 pub mod theme;
@@ -203,6 +204,15 @@ fn watch_for_hangup() {
     });
 }
 
+/// The state the review starts from over `root`: with `--since BASE`, the
+/// revision is named at once (the title says it from the first frame),
+/// while the backend reads it on a worker.
+pub fn initial_state(root: &str, backend: &dyn TuiBackend) -> State {
+    let mut state = State::new(root);
+    state.since = backend.since_rev().map(since::Since::reading);
+    state
+}
+
 /// The state's first step: `update::init`, then the views measure what
 /// can scroll (see [`step`]).
 pub fn start(state: &mut State) -> Vec<Effect> {
@@ -231,7 +241,7 @@ fn event_loop(
 ) -> io::Result<Ending> {
     let (tx, rx) = mpsc::channel();
     let runner = Runner::new(Arc::clone(&backend), tx);
-    let mut state = State::new(root);
+    let mut state = initial_state(root, &*backend);
     let size = terminal.size()?;
     state.size = (size.width, size.height);
     for effect in start(&mut state) {

@@ -37,6 +37,8 @@ pub enum Msg {
     },
     /// The review is judged by this policy (`--policy`): its label.
     Policy(String),
+    /// `--since BASE`: the revision's configs, or why they could not be read.
+    SinceBase(Result<std::sync::Arc<crate::core::revision::since::SinceBase>, String>),
     /// The walk's unreadable paths and links not followed, as lines.
     ScanWalk {
         job: u64,

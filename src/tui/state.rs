@@ -7,9 +7,11 @@ use crate::core::policy::ConfigDecision;
 
 use crate::core::review::progress::{Progress, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
+use crate::core::revision::compare::ConfigDiff;
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
 use crate::tui::msg::Pending;
+use crate::tui::since::{Since, SinceOf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
@@ -47,6 +49,9 @@ pub struct Confirmation {
     pub skipped: Vec<(String, &'static str)>,
     /// With `--policy`, what it says of the configs to trust, as shown.
     pub policy: Option<PolicyShown>,
+    /// With `--since BASE`: BASE, so a trust says it records against the
+    /// store, not against BASE.
+    pub since: Option<String>,
     pub scroll: usize,
     /// Confirmed; waiting for the backend.
     pub busy: bool,
@@ -185,6 +190,9 @@ pub struct State {
     /// after the last step (`tui::step`); `update` scrolls within it and so
     /// never needs to know how a pane is drawn.
     pub scroll_limits: ScrollLimits,
+    /// `--since BASE`: each config is compared with its version at BASE
+    /// (`None`: with the trust store, the default).
+    pub since: Option<Since>,
 }
 
 /// The last line each scrollable pane can start at, at the state's size:
@@ -211,6 +219,9 @@ pub struct RowCache {
     pub viewed: usize,
     pub needs_review: usize,
     pub errors: usize,
+    /// With `--since`, each config compared with BASE, by key (`None`:
+    /// outside the repository), once the base is read.
+    pub since: HashMap<String, Option<ConfigDiff>>,
 }
 
 impl State {
@@ -242,7 +253,22 @@ impl State {
             verdicts: HashMap::new(),
             rows: RowCache::default(),
             scroll_limits: ScrollLimits::default(),
+            since: None,
         }
+    }
+
+    /// What the row of `r` shows about BASE, with `--since`.
+    pub fn since_of(&self, r: &ConfigReport) -> Option<SinceOf<'_>> {
+        let since = self.since.as_ref()?;
+        Some(match &since.base {
+            None => SinceOf::Reading,
+            Some(Err(why)) => SinceOf::Unreadable(why),
+            Some(Ok(_)) => match self.rows.since.get(&r.key) {
+                Some(Some(d)) => SinceOf::Compared(d),
+                Some(None) => SinceOf::Outside,
+                None => SinceOf::Reading,
+            },
+        })
     }
 
     /// The keymap context the keyboard is in.

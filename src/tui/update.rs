@@ -87,6 +87,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.configs.clear();
                 state.verdicts.clear();
                 state.rows.summaries.clear();
+                state.rows.since.clear();
             }
             put_configs(state, reports);
             sort_and_refilter(state, keep);
@@ -100,6 +101,29 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Policy(label) => {
             state.policy = Some(label);
+            vec![]
+        }
+        Msg::SinceBase(base) => {
+            let rev = match &base {
+                Ok(b) => b.rev.clone(),
+                Err(_) => state
+                    .since
+                    .as_ref()
+                    .map(|s| s.rev.clone())
+                    .unwrap_or_default(),
+            };
+            let fresh = crate::tui::since::Since {
+                rev,
+                base: Some(base),
+            };
+            // Sent with every scan: compare again only when it is new.
+            if state.since.as_ref() != Some(&fresh) {
+                state.since = Some(fresh);
+                let reports = std::mem::take(&mut state.configs);
+                state.rows.since.clear();
+                put_configs(state, reports);
+                refilter(state);
+            }
             vec![]
         }
         Msg::ScanFailed { job, message } if job == state.scan.job => {
@@ -127,6 +151,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.configs.clear();
                 state.verdicts.clear();
                 state.rows.summaries.clear();
+                state.rows.since.clear();
             }
             let keys: std::collections::HashSet<&str> =
                 state.configs.iter().map(|c| c.key.as_str()).collect();
@@ -768,11 +793,22 @@ pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
     };
     // Keys new in this batch, should one come twice.
     let mut added: HashMap<String, usize> = HashMap::new();
+    let base = state.since.as_ref().and_then(|s| s.loaded());
     for (report, slot) in reports.into_iter().zip(slots) {
-        state
-            .rows
-            .summaries
-            .insert(report.key.clone(), report.summary());
+        // With `--since`, the row says what changed since BASE.
+        let summary = match base {
+            Some(base) => {
+                let diff = crate::tui::since::compare(base, &report);
+                let summary = match &diff {
+                    Some(d) => crate::tui::since::summary(&report, d, &base.rev),
+                    None => report.summary(),
+                };
+                state.rows.since.insert(report.key.clone(), diff);
+                summary
+            }
+            None => report.summary(),
+        };
+        state.rows.summaries.insert(report.key.clone(), summary);
         match slot.or_else(|| added.get(&report.key).copied()) {
             Some(i) => state.configs[i] = report,
             None => {

@@ -81,6 +81,8 @@ fn bash_completion_parses_and_completes_subcommands_and_their_options() {
     let scan = bash_complete(&path, &["goccia-trust", "scan", "--"]);
     assert!(scan.iter().any(|w| w == "--json"), "{scan:?}");
     assert!(scan.iter().any(|w| w == "--policy"), "{scan:?}");
+    let review = bash_complete(&path, &["goccia-trust", "tui", "--s"]);
+    assert!(review.iter().any(|w| w == "--since"), "{review:?}");
     let show = bash_complete(&path, &["goccia-trust", "policy", "show", "--p"]);
     assert_eq!(show, ["--policy", "--pretty"]);
 }
@@ -162,6 +164,11 @@ fn man_page_renders_without_warnings() {
     }
     assert!(text.contains("goccia-trust policy evaluate"), "{text}");
     assert!(text.contains("--trust-store"), "{text}");
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("`--since BASE` compares each config with its version"),
+        "{text}"
+    );
 
     let groff = Command::new("groff")
         .args(["-man", "-ww", "-z"])

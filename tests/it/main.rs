@@ -28,6 +28,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;
+mod since;
 mod state_dir_safety;
 mod store;
 mod tui_render;

@@ -1290,3 +1290,93 @@ fn a_closed_terminal_ends_the_review() {
     }
     assert!(!still, "goccia-trust (pid {tui}) outlived its terminal");
 }
+
+/// `--since BASE` in a real terminal at 80x24: the fixture repo committed as
+/// BASE, then one config widened and one added; the title names BASE, the
+/// rows say what changed since it, and `t` still trusts against the store.
+#[test]
+fn real_binary_reviews_since_a_revision_at_80x24() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .current_dir(&r.repo)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &r.home)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .args(["-c", "user.name=Test", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com", "exfil.example.net"]}}"#,
+    );
+    r.write(
+        "new/goccia.json",
+        r#"{"permissions": {"allow-net": ["new.example.com"]}}"#,
+    );
+    let t = Tmux::start_sized("since", 80, 24);
+    t.wait_for("$", WAIT);
+    t.run(&format!(
+        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {} {} --since main .; echo \"goccia-trust exited $?\"",
+        r.repo.display(),
+        r.home.display(),
+        Repo::exe(),
+        r.store_arg(),
+    ));
+    let screen = t.wait_for("6 configs · 5 need review · 1 error", WAIT);
+    assert!(t.alternate_on(), "the TUI runs on the alternate screen");
+    assert!(
+        screen.lines().next().unwrap().contains("since main"),
+        "{screen}"
+    );
+    assert!(
+        small_row(&screen, "api/goccia.json").contains("= unchanged"),
+        "{screen}"
+    );
+    assert!(
+        small_row(&screen, "app/goccia.json").contains("▲ widened"),
+        "{screen}"
+    );
+    assert!(
+        small_row(&screen, "new/goccia.json").contains("+ added"),
+        "{screen}"
+    );
+    assert!(
+        small_row(&screen, "broken/goccia.json").contains("= unchanged"),
+        "{screen}"
+    );
+    // app: the host gained since main, a `+` line without scrolling.
+    t.send_keys(&["j"]);
+    let screen = t.wait_for("+ exfil.example.net", WAIT);
+    assert!(screen.contains("since    main  ▲ widened"), "{screen}");
+    // Trusting records app as it is now, against the store.
+    t.send_keys(&["t"]);
+    t.wait_for("exfil.example.net", WAIT);
+    t.send_keys(&["y"]);
+    t.wait_for("Trusted 1 config file", WAIT);
+    r.assert_recorded(&r.entries(), "app/goccia.json");
+    // Still widened since main, now trusted in the store.
+    let screen = t.wait_for("6 configs · 4 need review", WAIT);
+    assert!(
+        small_row(&screen, "app/goccia.json").contains("▲ widened    ✓"),
+        "{screen}"
+    );
+    // api is changed in the store, but not since main: its summary counts
+    // its requests, not its diff against the store.
+    assert!(
+        small_row(&screen, "api/goccia.json").contains("unchanged · 1 request"),
+        "{screen}"
+    );
+    r.quit(&t);
+}

@@ -100,6 +100,16 @@ pub fn ls_tree(root: &str, rev: &str) -> Result<Vec<TreeEntry>, GitError> {
     parse_ls_tree(&out)
 }
 
+/// That `rev` names a tree in the repository at `root`, checked with the
+/// same `ls-tree` [`ls_tree`] runs (not recursive, output unused), so a
+/// caller that reads the revision later fails now, with git's message.
+pub fn check_tree(root: &str, rev: &str) -> Result<(), GitError> {
+    check_revision(rev)?;
+    let mut cmd = git(root);
+    cmd.args(["ls-tree", "--full-tree", "--end-of-options", rev]);
+    output(cmd, "ls-tree").map(|_| ())
+}
+
 /// `<mode> SP <type> SP <oid> TAB <path> NUL`, repeated.
 pub fn parse_ls_tree(out: &[u8]) -> Result<Vec<TreeEntry>, GitError> {
     let bad = || GitError("unexpected output from git ls-tree".into());

@@ -73,6 +73,7 @@ fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'sta
         pending,
         skipped,
         policy,
+        since: state.since.as_ref().map(|s| s.rev.clone()),
         scroll: 0,
         busy: false,
     });

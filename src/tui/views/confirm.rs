@@ -126,6 +126,18 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 Role::Muted,
                 "These entries will be recorded in the trust store:",
             )]);
+            if let Some(rev) = &c.since {
+                // The list compared with BASE; what is written is each
+                // config as it is now, shown against its store entry.
+                out.push(vec![
+                    ours(
+                        Role::Muted,
+                        "each config as it is now (the list compares with ",
+                    ),
+                    untrusted(Role::Muted, rev),
+                    ours(Role::Muted, "; these lines compare with the store)"),
+                ]);
+            }
             out.push(vec![]);
             for r in reports {
                 let tag = if r.state == ConfigState::Changed {

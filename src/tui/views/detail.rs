@@ -10,6 +10,8 @@ use crate::core::review::report::{
 use crate::core::review::value_diff::{
     Change, Shown, ValueChange, collapse, group_by_request, report_values,
 };
+use crate::tui::since::SinceOf;
+use crate::tui::state::State;
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, cut, ours, untrusted, wrap};
 
@@ -204,18 +206,110 @@ fn request_lines(r: &ConfigReport, width: usize) -> Vec<RLine> {
     lines_with_destinations(&r.lines, r.targets())
 }
 
+/// What the detail pane shows of BASE, with `--since`.
+#[derive(Debug, Clone)]
+pub struct SinceShown<'a> {
+    pub rev: &'a str,
+    pub of: SinceOf<'a>,
+    /// The config's values compared with BASE (empty unless compared).
+    pub values: Vec<ValueChange>,
+}
+
+/// With `--since`, what the pane of `r` shows of BASE.
+pub fn since_shown<'a>(state: &'a State, r: &ConfigReport) -> Option<SinceShown<'a>> {
+    let since = state.since.as_ref()?;
+    let of = state.since_of(r)?;
+    let values = match (of, since.loaded()) {
+        (SinceOf::Compared(_), Some(base)) => crate::tui::since::values(base, r),
+        _ => Vec::new(),
+    };
+    Some(SinceShown {
+        rev: &since.rev,
+        of,
+        values,
+    })
+}
+
+/// The config's lines as it is now, without the store's side of a diff.
+fn current_lines(lines: &[DiffLine]) -> Vec<DiffLine> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Added(s) | DiffLine::Unchanged(s) => Some(DiffLine::Unchanged(s.clone())),
+            DiffLine::Removed(_) | DiffLine::Target { .. } => None,
+        })
+        .collect()
+}
+
+/// The requests of `r` compared with BASE: a `since` line with the change,
+/// BASE's error if it did not load there, then the values value by value
+/// (`+` for each one gained since BASE), or, when nothing changed or there
+/// is nothing to compare with, the config's lines as they are now.
+fn since_lines(r: &ConfigReport, since: &SinceShown<'_>, width: usize) -> Vec<RLine> {
+    let (marker, role) = crate::tui::since::marker(since.of);
+    let mut out = vec![vec![
+        ours(Role::Muted, format!("{:<9}", "since")),
+        untrusted(Role::Title, since.rev),
+        ours(Role::Muted, "  "),
+        ours(role, marker),
+    ]];
+    let now = || lines_with_destinations(&current_lines(&r.lines), r.targets());
+    match since.of {
+        SinceOf::Reading => {
+            out.push(vec![ours(Role::Muted, "reading the revision…")]);
+            out.extend(now());
+        }
+        SinceOf::Unreadable(why) => {
+            for l in why.split('\n') {
+                out.push(vec![untrusted(Role::Error, l)]);
+            }
+            out.extend(now());
+        }
+        SinceOf::Outside => {
+            out.push(vec![ours(
+                Role::Changed,
+                "outside the repository: nothing at the revision to compare with",
+            )]);
+            out.extend(now());
+        }
+        SinceOf::Compared(d) => {
+            if let Some(e) = &d.base_error {
+                out.push(vec![
+                    ours(Role::Error, "does not load at "),
+                    untrusted(Role::Error, since.rev),
+                ]);
+                for l in e.split('\n') {
+                    out.push(vec![untrusted(Role::Error, l)]);
+                }
+            }
+            if d.verdict == crate::core::revision::compare::Verdict::Same {
+                out.extend(now());
+            } else {
+                out.extend(value_lines(&since.values, width));
+            }
+        }
+    }
+    out
+}
+
 /// The detail pane of a config; with a policy (`judged` holds its label
 /// and the decision on this config, if it was judged), the verdicts come
-/// right after the requests they judge.
+/// right after the requests they judge; with `--since`, the requests are
+/// compared with BASE rather than with the store (whose state and entry
+/// the fields below still show).
 pub fn config_content(
     r: &ConfigReport,
     judged: Option<(&str, Option<&ConfigDecision>)>,
+    since: Option<SinceShown<'_>>,
     width: usize,
 ) -> Vec<RLine> {
     // The requests first (issue 12): at 80x24 they are what a reviewer
     // needs to see without scrolling; the header fields follow.
     let mut out = Vec::new();
-    if !r.lines.is_empty() {
+    if let Some(since) = &since {
+        out.extend(since_lines(r, since, width));
+        out.push(vec![]);
+    } else if !r.lines.is_empty() {
         out.extend(request_lines(r, width));
         out.push(vec![]);
     }
@@ -238,7 +332,11 @@ pub fn config_content(
         field("path", &r.display_path, Role::Title),
         field("key", &r.key, Role::Normal),
         vec![
-            ours(Role::Muted, format!("{:<9}", "state")),
+            // With `--since`, the state is the store's, said as such.
+            ours(
+                Role::Muted,
+                format!("{:<9}", if since.is_some() { "store" } else { "state" }),
+            ),
             ours(state_role(r.state), state_marker(r.state)),
         ],
         field("format", &format_of(&r.key).to_uppercase(), Role::Normal),
@@ -363,7 +461,7 @@ mod tests {
 
     #[test]
     fn the_detail_pane_shows_where_a_scope_leads() {
-        let lines = config_content(&linked(), None, 120);
+        let lines = config_content(&linked(), None, None, 120);
         assert_stands_out(destination_line(&lines));
     }
 
@@ -373,6 +471,7 @@ mod tests {
             pending: Pending::Trust(vec![linked()]),
             skipped: Vec::new(),
             policy: None,
+            since: None,
             scroll: 0,
             busy: false,
         };

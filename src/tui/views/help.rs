@@ -29,6 +29,10 @@ pub fn content(width: usize) -> Vec<RLine> {
     )]);
     out.push(vec![ours(
         Role::Muted,
+        " With --since BASE: + added  ▲ widened  ▼ narrowed  ✗ broken  = unchanged since BASE, then the store state's marker; t still trusts against the store",
+    )]);
+    out.push(vec![ours(
+        Role::Muted,
         " Mouse wheel scrolls, a click selects a row. Text from config files is shown escaped (^[ for ESC).",
     )]);
     wrap(&out, width)

@@ -143,17 +143,28 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         .enumerate()
         .map(|(i, &idx)| {
             let r = &state.configs[idx];
-            let mut spans = vec![
-                mark(
-                    state.marked.contains(&r.key),
-                    first + i == state.cursor.selected,
-                    theme,
-                ),
-                Span::styled(
+            let mut spans = vec![mark(
+                state.marked.contains(&r.key),
+                first + i == state.cursor.selected,
+                theme,
+            )];
+            match state.since_of(r) {
+                // With `--since`: what changed since BASE, then the store's
+                // state as its glyph (what `t` records against).
+                Some(of) => {
+                    let (text, role) = crate::tui::since::marker(of);
+                    spans.push(Span::styled(format!("{text:<13}"), theme.style(role)));
+                    let glyph = state_marker(r.state).split(' ').next().unwrap_or("");
+                    spans.push(Span::styled(
+                        format!("{glyph:<3}"),
+                        theme.style(state_role(r.state)),
+                    ));
+                }
+                None => spans.push(Span::styled(
                     format!("{:<16}", state_marker(r.state)),
                     theme.style(state_role(r.state)),
-                ),
-            ];
+                )),
+            }
             if verdict_w > 0 {
                 // `-`: not judged (asks for nothing, or does not load).
                 let (text, role) = match state.decision(r) {
@@ -210,7 +221,12 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         .selected_config()
         .map(|r| {
             let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            detail::config_content(r, judged, detail_area.width.saturating_sub(2) as usize)
+            detail::config_content(
+                r,
+                judged,
+                detail::since_shown(state, r),
+                detail_area.width.saturating_sub(2) as usize,
+            )
         })
         .unwrap_or_default();
     render_scrolled(

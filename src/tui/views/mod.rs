@@ -59,7 +59,7 @@ pub fn measure(state: &mut State) {
     let detail_len = match state.view {
         View::Configs => state.selected_config().map(|r| {
             let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            detail::config_content(r, judged, detail_width).len()
+            detail::config_content(r, judged, detail::since_shown(state, r), detail_width).len()
         }),
         View::Store => state
             .selected_entry()
@@ -195,6 +195,26 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(Role::Muted),
         ),
     ]);
+    // What each config is compared with: BASE (user input, escaped), or the
+    // trust store by default (said by the Store tab).
+    let line = match &state.since {
+        Some(since) => {
+            // A long revision is cut (`…`) so the tabs stay on the line.
+            let rev = clean(&since.rev);
+            let rev: String = if rev.chars().count() > 32 {
+                rev.chars().take(31).chain(['…']).collect()
+            } else {
+                rev.into_owned()
+            };
+            let mut spans = line.spans;
+            spans.insert(
+                1,
+                Span::styled(format!("since {rev} "), theme.style(Role::Changed)),
+            );
+            Line::from(spans)
+        }
+        None => line,
+    };
     frame.render_widget(line, area);
 }
 

@@ -32,7 +32,7 @@ impl Harness {
     /// [`Harness::new`] over a backend prepared by the test.
     pub fn with_backend(backend: FakeBackend) -> Harness {
         let mut h = Harness {
-            state: State::new("/home/dev/shop"),
+            state: goccia_trust::tui::initial_state("/home/dev/shop", &backend),
             backend,
             effects: Vec::new(),
         };
