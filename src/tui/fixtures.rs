@@ -177,7 +177,6 @@ fn entry_of(r: &ConfigReport, status: EntryStatus, summary: &str) -> StoreEntryR
     }
 }
 
-/// A small monorepo with one config in every state.
 /// A base revision `rev` of the repository at the fixtures' root, holding
 /// `configs` (paths relative to the root).
 pub fn since_base(rev: &str, configs: Vec<(&str, ConfigAt)>) -> SinceBase {
@@ -190,7 +189,7 @@ pub fn since_base(rev: &str, configs: Vec<(&str, ConfigAt)>) -> SinceBase {
                 .into_iter()
                 .map(|(p, c)| (p.to_string(), c))
                 .collect(),
-            notes: Vec::new(),
+            ..Snapshot::default()
         },
     }
 }
@@ -239,6 +238,7 @@ pub fn sample_since() -> Fixture {
     f
 }
 
+/// A small monorepo with one config in every state.
 pub fn sample() -> Fixture {
     let root = report(
         "goccia.json",

@@ -142,7 +142,7 @@ mod tests {
                     .iter()
                     .map(|(k, c)| (k.to_string(), c.clone()))
                     .collect(),
-                notes: Vec::new(),
+                ..Snapshot::default()
             },
         }
     }
