@@ -110,7 +110,7 @@ fn store_of(n: usize) -> (Store, String) {
         let s = &snapshots[i % snapshots.len()];
         store.put(
             format!("/home/dev/repo/svc-{i:05}/goccia.json"),
-            entry_for(s, "2026-12-02T10:00:00Z"),
+            entry_for(&s.sha256, &s.block, &s.targets, "2026-12-02T10:00:00Z"),
         );
     }
     let text = serialize_store(&store);

@@ -7,8 +7,6 @@
 //! It also owns the one string escaping GocciaScript 0.14 writes
 //! (`QuoteJSONString`), used for the normalized block and the store file.
 
-use std::fmt::Write as _;
-
 /// Nested arrays and objects deeper than this are refused rather than
 /// recursed into, so a hostile file cannot overflow the stack.
 pub const MAX_DEPTH: usize = 256;
@@ -105,22 +103,35 @@ pub fn quote_json_string(s: &str) -> String {
 }
 
 pub fn quote_json_string_into(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    // Runs of characters written raw are copied whole; every character that
+    // is escaped is ASCII, so each cut falls on a character boundary.
+    let mut raw = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let named = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[raw..i]);
+        if named.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        } else {
+            out.push_str(named);
         }
+        raw = i + 1;
     }
+    out.push_str(&s[raw..]);
     out.push('"');
 }
 
@@ -427,6 +438,20 @@ mod tests {
             quote_json_string("a/b\"c\\d\u{8}\t\n\u{c}\r\u{1}\u{1f}\u{7f}é"),
             "\"a/b\\\"c\\\\d\\b\\t\\n\\f\\r\\u0001\\u001f\u{7f}é\""
         );
+        // Escapes between multi-byte characters, at both ends.
+        assert_eq!(
+            quote_json_string("\u{0}é\u{1b}ü€\u{1f}"),
+            "\"\\u0000é\\u001bü€\\u001f\""
+        );
+        // Every C0 control: by name or as \u00xx with lower-case hex.
+        for c in '\u{0}'..='\u{1f}' {
+            let quoted = quote_json_string(&c.to_string());
+            let named = ["\\b", "\\t", "\\n", "\\f", "\\r"].contains(&&quoted[1..3]);
+            assert!(
+                named || quoted == format!("\"\\u{:04x}\"", c as u32),
+                "{quoted}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,10 @@
 
 use rayon::prelude::*;
 
-use crate::core::config::{ConfigSnapshot, load_config};
+use crate::core::config::block::NormalizedBlock;
+use crate::core::config::json;
+use crate::core::config::targets::Targets;
+use crate::core::config::{ConfigSnapshot, HashedConfig, load_config, load_hashed};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::paths::display::{describe_targets, display_path};
@@ -118,11 +121,16 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
 }
 
 /// The store entry that trusting this snapshot records now.
-pub fn entry_for(snapshot: &ConfigSnapshot, trusted_at: &str) -> StoredEntry {
+pub fn entry_for(
+    sha256: &str,
+    block: &NormalizedBlock,
+    targets: &Targets,
+    trusted_at: &str,
+) -> StoredEntry {
     StoredEntry {
-        sha256: snapshot.sha256.clone(),
-        block: snapshot.block_json.clone(),
-        targets: snapshot.targets.to_pairs(),
+        sha256: sha256.to_string(),
+        block: json::parse(block.as_str()).expect("a normalized block is valid JSON"),
+        targets: targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),
     }
@@ -160,11 +168,10 @@ impl Shown {
     }
 
     /// Whether the config, read again now, is what was shown.
-    fn matches(&self, now: &ConfigReport) -> bool {
-        now.error().is_none()
-            && now.sha256() == Some(self.sha256.as_str())
-            && now.block() == Some(self.block.as_str())
-            && now.targets() == self.targets.as_slice()
+    fn matches(&self, now: &HashedConfig) -> bool {
+        now.sha256 == self.sha256
+            && now.block.as_str() == self.block
+            && now.targets.to_pairs() == self.targets
     }
 }
 
@@ -209,23 +216,34 @@ pub fn trust_as_shown(
         // exactly what must not be trusted here.
         crate::core::paths::realpath::forget();
         let read: &Store = store;
-        let checked: Vec<(ConfigReport, Option<ConfigSnapshot>)> = shown
+        // Read as far as the hash and the targets, which is all the check
+        // needs; a config that no longer matches is then reported in full
+        // (read once more: it is shown as it is now).
+        let checked: Vec<Option<HashedConfig>> = shown
             .par_iter()
-            .map(|s| report_and_snapshot(&TrustKey(s.key.clone()), env, read))
+            .map(|s| {
+                load_hashed(&TrustKey(s.key.clone()), env)
+                    .ok()
+                    .filter(|now| s.matches(now))
+            })
             .collect();
         let mut commit = TrustCommit::default();
         let mut fresh = Vec::new();
-        for (s, (report, snapshot)) in shown.iter().zip(checked) {
-            match snapshot {
-                Some(snapshot) if s.matches(&report) => fresh.push(snapshot),
-                _ => commit.refused.push(report),
+        for (s, now) in shown.iter().zip(checked) {
+            match now {
+                Some(now) => fresh.push(now),
+                None => {
+                    let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
+                    commit.refused.push(report);
+                }
             }
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
             return Ok(commit);
         }
-        for snapshot in &fresh {
-            store.put(snapshot.key.as_str().to_string(), entry_for(snapshot, &now));
+        for c in &fresh {
+            let entry = entry_for(&c.sha256, &c.block, &c.targets, &now);
+            store.put(c.key.as_str().to_string(), entry);
         }
         commit.recorded = fresh.len();
         Ok(commit)

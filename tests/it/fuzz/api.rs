@@ -86,7 +86,12 @@ pub fn store_bytes(store: &Store) -> String {
 
 /// What trusting a snapshot records, as `trust` writes it.
 pub fn trust_entry(snapshot: &ConfigSnapshot) -> StoredEntry {
-    goccia_trust::core::review::trust::entry_for(snapshot, "2026-12-02T15:00:00Z")
+    goccia_trust::core::review::trust::entry_for(
+        &snapshot.sha256,
+        &snapshot.block,
+        &snapshot.targets,
+        "2026-12-02T15:00:00Z",
+    )
 }
 
 /// A config's state against a store entry, as `scan` shows it.
