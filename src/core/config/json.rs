@@ -141,6 +141,7 @@ pub fn parse(text: &str) -> Result<Json, JsonError> {
     let mut p = Parser {
         src: text.as_bytes(),
         pos: 0,
+        deferred: None,
     };
     p.skip_ws();
     if p.pos >= p.src.len() {
@@ -154,9 +155,99 @@ pub fn parse(text: &str) -> Result<Json, JsonError> {
     Ok(value)
 }
 
+/// Texts at least this long are worth [`parse_wide`]'s second thread.
+const WIDE_MIN_BYTES: usize = 256 * 1024;
+
+/// [`parse`], with the member values of the objects one level down (the
+/// entries of a store's `trusted`) parsed in parallel when the text is
+/// long. The value, and any error, are exactly `parse`'s: a text the split
+/// does not take cleanly is parsed again by `parse`.
+pub fn parse_wide(text: &str) -> Result<Json, JsonError> {
+    parse_wide_from(text, WIDE_MIN_BYTES)
+}
+
+fn parse_wide_from(text: &str, min_bytes: usize) -> Result<Json, JsonError> {
+    if text.len() >= min_bytes
+        && let Some(value) = parse_split(text)
+    {
+        return Ok(value);
+    }
+    parse(text)
+}
+
+/// One pass builds the document with the member values of depth-1 objects
+/// skipped (their spans noted), then each span is parsed on its own, at
+/// the depth it has in the document and with positions in the whole text,
+/// and must end exactly where the span does. `None` when any of it fails:
+/// the text is then not valid JSON, and `parse` says why.
+fn parse_split(text: &str) -> Option<Json> {
+    use rayon::prelude::*;
+    let mut p = Parser {
+        src: text.as_bytes(),
+        pos: 0,
+        deferred: Some(Vec::new()),
+    };
+    p.skip_ws();
+    let mut skeleton = p.value(0).ok()?;
+    p.skip_ws();
+    if p.pos < p.src.len() {
+        return None;
+    }
+    let spans = p.deferred.take()?;
+    let values = spans
+        .par_iter()
+        .map(|&(start, end)| {
+            // The text up to the span's end: positions stay the document's,
+            // and nothing past the span is read.
+            let mut q = Parser {
+                src: &text.as_bytes()[..end],
+                pos: start,
+                deferred: None,
+            };
+            let value = q.value(2).ok()?;
+            q.skip_ws();
+            (q.pos == end).then_some(value)
+        })
+        .collect::<Option<Vec<Json>>>()?;
+    let mut values = values.into_iter();
+    fill_deferred(&mut skeleton, 0, &mut values)?;
+    values.next().is_none().then_some(skeleton)
+}
+
+/// Puts the parsed values back where [`Parser::object`] skipped them, in
+/// document order: the member values of every object at depth 1.
+fn fill_deferred(
+    value: &mut Json,
+    depth: usize,
+    parsed: &mut impl Iterator<Item = Json>,
+) -> Option<()> {
+    match value {
+        Json::Object(members) if depth == 1 => {
+            for (_, member) in members {
+                *member = parsed.next()?;
+            }
+        }
+        Json::Object(members) if depth == 0 => {
+            for (_, member) in members {
+                fill_deferred(member, 1, parsed)?;
+            }
+        }
+        Json::Array(items) if depth == 0 => {
+            for item in items {
+                fill_deferred(item, 1, parsed)?;
+            }
+        }
+        _ => {}
+    }
+    Some(())
+}
+
 struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
+    /// Set for [`parse_split`]'s first pass: the spans of the member values
+    /// of depth-1 objects, skipped rather than parsed.
+    deferred: Option<Vec<(usize, usize)>>,
 }
 
 impl Parser<'_> {
@@ -238,7 +329,18 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_ws();
-            let value = self.value(depth + 1)?;
+            let value = match self.deferred.as_mut() {
+                Some(_) if depth == 1 => {
+                    let start = self.pos;
+                    self.skip_value()
+                        .ok_or_else(|| self.error("Unexpected end of JSON input"))?;
+                    if let Some(spans) = self.deferred.as_mut() {
+                        spans.push((start, self.pos));
+                    }
+                    Json::Null
+                }
+                _ => self.value(depth + 1)?,
+            };
             members.push((key, value));
             self.skip_ws();
             match self.peek() {
@@ -273,6 +375,50 @@ impl Parser<'_> {
                 }
                 None => return Err(self.error("Unexpected end of JSON input")),
                 Some(_) => return Err(self.error("Expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    /// Moves past one value without reading it: to the end of a string or
+    /// of a bracketed value, or up to the `,`, `}` or `]` that ends a bare
+    /// one (its trailing whitespace included). Only brackets and strings
+    /// are told apart; the span is parsed properly afterwards.
+    fn skip_value(&mut self) -> Option<()> {
+        let mut depth = 0usize;
+        loop {
+            match *self.src.get(self.pos)? {
+                b'"' => self.skip_string()?,
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b'}' | b']' if depth == 0 => return Some(()),
+                b'}' | b']' => {
+                    depth -= 1;
+                    self.pos += 1;
+                }
+                b',' if depth == 0 => return Some(()),
+                _ => {
+                    self.pos += 1;
+                    continue;
+                }
+            }
+            if depth == 0 {
+                return Some(());
+            }
+        }
+    }
+
+    fn skip_string(&mut self) -> Option<()> {
+        self.pos += 1;
+        loop {
+            match *self.src.get(self.pos)? {
+                b'"' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                b'\\' => self.pos += 2,
+                _ => self.pos += 1,
             }
         }
     }
@@ -430,6 +576,50 @@ mod tests {
         );
         assert!(parse(r#""\ud83d""#).is_err());
         assert!(parse(r#""\ude00""#).is_err());
+    }
+
+    /// The split parse gives `parse`'s value, and falls back to `parse`'s
+    /// error, whatever the spans hold: strings with brackets, quotes and
+    /// escapes, bare values with whitespace, nesting at the limit and over
+    /// it, and documents broken inside a span, between spans and after.
+    #[test]
+    fn the_split_parse_is_parse() {
+        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let entry = r#"{"sha256": "ab", "block": {"permissions": {"allow-net": ["a}]\"{[", "\u00e9\n"]}, "version": 1}, "n": [1, -2.5e3, true, null, {}, []]}"#;
+        let many: String = (0..50)
+            .map(|i| format!("\"/k/{i}\" :\n {entry}"))
+            .collect::<Vec<_>>()
+            .join(" ,\n ");
+        let docs = [
+            format!(r#"{{"version": 1, "trusted": {{{many}}}}}"#),
+            format!(r#"{{"trusted": {{{many}}}, "version": 1, "trusted": {{}}}}"#),
+            format!(r#"[{{"a": 1 , "b" : "x" }}, {{}}, [{{"c": {entry}}}], 3]"#),
+            r#"{"t": {"a": 1  , "b": "}" , "c": [ ] }, "u": {"d": {"e": {}}}}"#.to_string(),
+            format!(r#"{{"t": {{"ok": {}}}}}"#, deep(MAX_DEPTH - 2)),
+            format!(r#"{{"t": {{"over": {}}}}}"#, deep(MAX_DEPTH - 1)),
+            r#"{"t": {"a": 1 2}}"#.to_string(),
+            r#"{"t": {"a": }}"#.to_string(),
+            r#"{"t": {"a": [1, 2}}"#.to_string(),
+            r#"{"t": {"a": "unterminated}}"#.to_string(),
+            r#"{"t": {"a": 1,}}"#.to_string(),
+            r#"{"t": {"a": {"b": 1} "c": 2}}"#.to_string(),
+            r#"{"t": {"a": "\x"}}"#.to_string(),
+            r#"{"t": {"a": 1}} extra"#.to_string(),
+            r#"{"t": {"a": 1}"#.to_string(),
+            r#"{"t": {"a": [1]]}}"#.to_string(),
+            r#"{"t": {"a": tru}}"#.to_string(),
+            format!(r#"{{"version": 1, "trusted": {{{many}, "bad": {{"x": 01}}}}}}"#),
+        ];
+        for doc in &docs {
+            assert_eq!(parse_wide_from(doc, 0), parse(doc), "{doc}");
+        }
+        // The valid ones really went through the split.
+        assert_eq!(
+            parse_split(&docs[0]).as_ref(),
+            parse(&docs[0]).as_ref().ok()
+        );
+        assert!(parse_split(&docs[4]).is_some());
+        assert!(parse_split(&docs[5]).is_none());
     }
 
     #[test]

@@ -69,22 +69,26 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryRepo
 }
 
 /// The `--list-trusted` text (without the trailing newline of the last line).
-pub fn render_list_trusted(store_path: &str, reports: &[StoreEntryReport]) -> String {
+pub fn render_list_trusted<R: std::borrow::Borrow<StoreEntryReport>>(
+    store_path: &str,
+    reports: &[R],
+) -> String {
+    use std::fmt::Write as _;
     let mut out = format!("Trust store: {store_path}\n");
     if reports.is_empty() {
         out.push_str("No trusted configs\n");
         return out;
     }
     for r in reports {
-        out.push_str(&format!(
-            "{}  trusted {}  {}",
-            r.key, r.trusted_at, r.summary
-        ));
+        let r = r.borrow();
+        let _ = write!(out, "{}  trusted {}  {}", r.key, r.trusted_at, r.summary);
         match &r.status {
             EntryStatus::Ok => {}
             EntryStatus::Missing => out.push_str("  (missing)"),
             EntryStatus::Changed => out.push_str("  (changed)"),
-            EntryStatus::Unreadable(e) => out.push_str(&format!("  (unreadable: {})", e.message)),
+            EntryStatus::Unreadable(e) => {
+                let _ = write!(out, "  (unreadable: {})", e.message);
+            }
         }
         out.push('\n');
         for line in &r.lines {

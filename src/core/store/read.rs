@@ -43,7 +43,7 @@ pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
         path: path.to_string(),
     };
     let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
-    let doc = json::parse(text).map_err(|_| not_json())?;
+    let doc = json::parse_wide(text).map_err(|_| not_json())?;
 
     // A newer GocciaScript may have changed the shape entirely, so its
     // version is the one thing read before the shape is judged. As with
