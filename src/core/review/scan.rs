@@ -43,23 +43,33 @@ pub enum ScanEvent {
     },
 }
 
-/// [`scan`], with what the walk could not read or did not follow (its
-/// `keys` are those of the reports).
-pub fn scan_walk(
-    paths: &[String],
+/// Configs whose reports are made together before any is handed on: all
+/// a caller that takes the reports in order and drops each holds at once.
+const BATCH: usize = 256;
+
+/// The report of each of `keys`, in their order, made in parallel a batch
+/// at a time and handed to `each`: a caller that writes each report out
+/// and drops it (`scan`'s output) never holds more than a batch, however
+/// many configs the walk found. Stops at the first error `each` returns.
+pub fn for_each_report<E>(
+    keys: &[TrustKey],
     env: &Env,
     store: &Store,
-) -> Result<(Vec<ConfigReport>, Discovery), DiscoverError> {
-    let found = discover_paths(paths, env, &|_| {}, &|| false)?;
-    let reports = found
-        .keys
-        .par_iter()
-        .map(|key| report_for(key, env, store))
-        .collect();
-    Ok((reports, found))
+    mut each: impl FnMut(ConfigReport) -> Result<(), E>,
+) -> Result<(), E> {
+    for batch in keys.chunks(BATCH) {
+        let reports: Vec<ConfigReport> = batch
+            .par_iter()
+            .map(|key| report_for(key, env, store))
+            .collect();
+        for report in reports {
+            each(report)?;
+        }
+    }
+    Ok(())
 }
 
-/// Like [`scan`], but sends progress and each report as soon as it is ready
+/// Like [`for_each_report`], but sends progress and each report as soon as it is ready
 /// (in no particular order), for the TUI. Once `stop` returns true the scan
 /// winds down without walking or loading anything more (its results are
 /// then incomplete), so a superseded scan does not compete with its
