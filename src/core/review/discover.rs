@@ -28,6 +28,7 @@
 //!   a JSON string), so it is reported as unreadable too, never dropped.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::core::env::Env;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
-use crate::core::paths::portable::file_id;
 use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
 
 /// Config file names in priority order.
@@ -292,94 +292,72 @@ impl<'p> Walker<'p> {
         if (self.stop)() {
             return;
         }
-        match fs::metadata(&dir.real) {
-            Ok(meta) => match file_id(&dir.real, &meta) {
-                Ok(id) if self.claim(id) => {}
-                Ok(_) => return,
-                Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-            },
-            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-        }
-        let read = match fs::read_dir(&dir.real) {
-            Ok(read) => read,
-            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-        };
         // Index into CONFIG_NAMES of the best config seen so far.
         let mut best: Option<usize> = None;
-        for entry in read {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    self.unreadable(&dir.lexical, io_reason(&e));
-                    break;
-                }
-            };
-            let name = entry.file_name();
+        let mut entry = |name: &OsStr, kind: std::io::Result<Kind>| {
             let bytes = name.as_encoded_bytes();
             if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
-                continue;
+                return;
             }
-            let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
-            let lexical = dir.lexical.join(&name);
-            let file_type = match entry.file_type() {
-                Ok(t) => t,
-                Err(e) => {
-                    self.unreadable(&lexical, io_reason(&e));
-                    continue;
-                }
+            let kind = match kind {
+                Ok(kind) => kind,
+                Err(e) => return self.unreadable(&dir.lexical.join(name), io_reason(&e)),
             };
-            let is_dir = if file_type.is_symlink() {
+            let is_dir = match kind {
+                Kind::Dir => true,
+                Kind::Other => false,
                 // What the link points to.
-                match fs::metadata(dir.real.join(&name)) {
+                Kind::Link => match fs::metadata(dir.real.join(name)) {
                     Ok(meta) => meta.is_dir(),
                     // Dangling or looping: neither a file nor a directory.
                     Err(e)
                         if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
                             || e.raw_os_error() == Some(libc::ELOOP) =>
                     {
-                        continue;
+                        return;
                     }
-                    Err(e) => {
-                        self.unreadable(&lexical, io_reason(&e));
-                        continue;
-                    }
-                }
-            } else {
-                file_type.is_dir()
+                    Err(e) => return self.unreadable(&dir.lexical.join(name), io_reason(&e)),
+                },
             };
             if !is_dir {
+                let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
                 best = match (best, rank) {
                     (Some(b), Some(r)) => Some(b.min(r)),
                     (b, r) => b.or(r),
                 };
-                continue;
+                return;
             }
-            let real = if file_type.is_symlink() {
-                let through = dir.real.join(&name);
+            let lexical = dir.lexical.join(name);
+            let real = if kind == Kind::Link {
+                let through = dir.real.join(name);
                 let resolved = match through.to_str() {
                     Some(s) => crate::core::paths::realpath::realpath(s).map(PathBuf::from),
                     None => fs::canonicalize(&through),
                 };
                 match resolved {
                     Ok(real) => real,
-                    Err(e) => {
-                        self.unreadable(&lexical, io_reason(&e));
-                        continue;
-                    }
+                    Err(e) => return self.unreadable(&lexical, io_reason(&e)),
                 }
             } else {
-                dir.real.join(&name)
+                dir.real.join(name)
             };
-            if file_type.is_symlink() && !self.inside(&real) {
+            if kind == Kind::Link && !self.inside(&real) {
                 let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
                 list.push(NotFollowed {
                     link: path_text(&lexical),
                     target: path_text(&real),
                 });
-                continue;
+                return;
             }
             let child = Dir { lexical, real };
             scope.spawn(move |scope| self.walk(scope, child));
+        };
+        match list_dir(&dir.real, &|id| self.claim(id), &mut entry) {
+            Ok(Listing::Read(None)) => {}
+            // Listing stopped part way: what was listed is walked.
+            Ok(Listing::Read(Some(e))) => self.unreadable(&dir.lexical, io_reason(&e)),
+            Ok(Listing::Taken) => return,
+            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
         }
         if let Some(rank) = best {
             let name = CONFIG_NAMES[rank];
@@ -419,5 +397,8 @@ fn config_key(lexical: Option<&str>, real: &str, name: &str) -> TrustKey {
     }
 }
 
+mod listing;
 #[cfg(test)]
 mod tests;
+
+use listing::{Kind, Listing, list_dir};
