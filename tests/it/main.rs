@@ -26,6 +26,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;
+mod scan_scale;
 mod state_dir_safety;
 mod store;
 mod tui_render;
