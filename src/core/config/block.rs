@@ -73,7 +73,7 @@ impl NormalizedBlock {
         &self.text
     }
 
-    #[cfg(test)]
+    /// The block's text, without copying it.
     pub fn into_string(self) -> String {
         self.text
     }

@@ -30,6 +30,7 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -172,7 +173,7 @@ pub fn discover_paths(
 
     let walker = Walker {
         roots: dirs.iter().map(|d| d.real.clone()).collect(),
-        visited: Mutex::new(HashSet::new()),
+        visited: Mutex::new(HashSet::default()),
         keys: Mutex::new(keys),
         unreadable: Mutex::new(Vec::new()),
         not_followed: Mutex::new(Vec::new()),
@@ -248,11 +249,33 @@ struct Dir {
     real: PathBuf,
 }
 
+/// Hashes the walk's directory ids (device, inode) with a multiply and a
+/// rotate per word instead of SipHash: the ids come from the file system,
+/// not from the tree's contents, and there is one per directory walked.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 struct Walker<'p> {
     /// The given directories, resolved: links are followed only into these.
     roots: Vec<PathBuf>,
     /// Device and inode of the directories already taken by some worker.
-    visited: Mutex<HashSet<(u64, u64)>>,
+    visited: Mutex<HashSet<(u64, u64), BuildHasherDefault<IdHasher>>>,
     keys: Mutex<Vec<TrustKey>>,
     unreadable: Mutex<Vec<Unreadable>>,
     not_followed: Mutex<Vec<NotFollowed>>,

@@ -49,24 +49,39 @@ const BATCH: usize = 256;
 
 /// The report of each of `keys`, in their order, made in parallel a batch
 /// at a time and handed to `each`: a caller that writes each report out
-/// and drops it (`scan`'s output) never holds more than a batch, however
-/// many configs the walk found. Stops at the first error `each` returns.
+/// and drops it (`scan`'s output) never holds more than a few batches,
+/// however many configs the walk found. The next batch is made while
+/// `each` takes the last one. Stops at the first error `each` returns.
 pub fn for_each_report<E>(
     keys: &[TrustKey],
     env: &Env,
     store: &Store,
     mut each: impl FnMut(ConfigReport) -> Result<(), E>,
 ) -> Result<(), E> {
-    for batch in keys.chunks(BATCH) {
-        let reports: Vec<ConfigReport> = batch
-            .par_iter()
+    let batch = |keys: &[TrustKey]| -> Vec<ConfigReport> {
+        keys.par_iter()
             .map(|key| report_for(key, env, store))
-            .collect();
-        for report in reports {
-            each(report)?;
-        }
+            .collect()
+    };
+    if keys.len() <= BATCH {
+        return batch(keys).into_iter().try_for_each(each);
     }
-    Ok(())
+    std::thread::scope(|threads| {
+        // One batch waits while the caller takes another: bounded memory.
+        let (send, batches) = std::sync::mpsc::sync_channel::<Vec<ConfigReport>>(1);
+        threads.spawn(move || {
+            for keys in keys.chunks(BATCH) {
+                // The caller stopped (an error): nothing more to make.
+                if send.send(batch(keys)).is_err() {
+                    return;
+                }
+            }
+        });
+        for reports in batches {
+            reports.into_iter().try_for_each(&mut each)?;
+        }
+        Ok(())
+    })
 }
 
 /// Like [`for_each_report`], but sends progress and each report as soon as it is ready
@@ -107,9 +122,54 @@ pub fn scan_streaming(
     Ok(found)
 }
 
-/// One config's report against the store.
+/// One config's report against the store: made from the snapshot's own
+/// strings, moved rather than copied, as the snapshot is not kept.
 pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
-    report_and_snapshot(key, env, store).0
+    let stored = store.get(key.as_str());
+    match load_config(key, env) {
+        Ok(snapshot) => {
+            let comparison = compare(&snapshot, stored);
+            let ConfigSnapshot {
+                files,
+                block,
+                sha256,
+                targets,
+                ..
+            } = snapshot;
+            ConfigReport {
+                key: key.as_str().to_string(),
+                display_path: display_path(key.as_str(), &env.cwd),
+                state: comparison.state,
+                files,
+                lines: comparison.lines,
+                outcome: Outcome::Loaded(Loaded {
+                    block: block.into_string(),
+                    sha256,
+                    targets: targets.map.into_iter().collect(),
+                }),
+                stored: stored.map(stored_info),
+            }
+        }
+        Err(error) => failed_report(key, env, stored, error),
+    }
+}
+
+/// The report of a config that does not load.
+fn failed_report(
+    key: &TrustKey,
+    env: &Env,
+    stored: Option<&StoredEntry>,
+    error: crate::core::error::ConfigError,
+) -> ConfigReport {
+    ConfigReport {
+        key: key.as_str().to_string(),
+        display_path: display_path(key.as_str(), &env.cwd),
+        state: ConfigState::Error,
+        files: vec![key.as_str().to_string()],
+        lines: Vec::<DiffLine>::new(),
+        outcome: Outcome::Failed(error),
+        stored: stored.map(stored_info),
+    }
 }
 
 /// One config's report against the store, with the snapshot it was made
@@ -141,18 +201,7 @@ pub fn report_and_snapshot(
             };
             (report, Some(snapshot))
         }
-        Err(error) => {
-            let report = ConfigReport {
-                key: key.as_str().to_string(),
-                display_path: display,
-                state: ConfigState::Error,
-                files: vec![key.as_str().to_string()],
-                lines: Vec::<DiffLine>::new(),
-                outcome: Outcome::Failed(error),
-                stored: stored_info,
-            };
-            (report, None)
-        }
+        Err(error) => (failed_report(key, env, stored, error), None),
     }
 }
 

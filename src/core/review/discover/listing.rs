@@ -140,7 +140,8 @@ mod linux {
         if !claim((st.st_dev as u64, st.st_ino as u64)) {
             return Ok(Listing::Taken);
         }
-        let mut buffer = [0u64; BUFFER_WORDS];
+        // Not zeroed: only what the kernel wrote is read.
+        let mut buffer = std::mem::MaybeUninit::<[u64; BUFFER_WORDS]>::uninit();
         let size = std::mem::size_of_val(&buffer);
         loop {
             // SAFETY: `buffer` is writable for `size` bytes and 8-aligned.
@@ -158,7 +159,8 @@ mod linux {
             if n == 0 {
                 return Ok(Listing::Read(None));
             }
-            // SAFETY: the kernel wrote `n` bytes of whole records.
+            // SAFETY: the kernel wrote (initialized) the first `n` bytes,
+            // whole records.
             let bytes =
                 unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), n as usize) };
             let mut at = 0;
