@@ -99,3 +99,28 @@ fn a_directory_that_cannot_be_read_is_reported_once_however_it_is_reached() {
     );
     assert_eq!(doc["configs"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn a_chain_of_400_directories_is_walked_whole() {
+    // Each directory is opened by name from its parent, held open for it
+    // (while fewer than 256 are held), at any depth.
+    let env = TestEnv::new();
+    let mut dir = String::from("deep");
+    for i in 0..400 {
+        dir.push_str("/d");
+        if i == 100 || i == 399 {
+            env.write(&format!("{dir}/goccia.json"), REQUEST);
+        }
+    }
+    let out = env.run(&["scan", "--json", "deep"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let depths: Vec<usize> = doc["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap().matches("/d").count())
+        .collect();
+    // Key order: `d/d/…` sorts before `d/goccia.json`.
+    assert_eq!(depths, [400, 101]);
+}

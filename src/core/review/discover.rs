@@ -33,8 +33,8 @@ use std::fs;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::core::env::Env;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
@@ -163,6 +163,7 @@ pub fn discover_paths(
         })?;
         if meta.is_dir() {
             dirs.push(Dir {
+                from: None,
                 real: PathBuf::from(resolve_or_keep(&expanded)),
                 lexical: PathBuf::from(expanded),
             });
@@ -174,6 +175,7 @@ pub fn discover_paths(
     let walker = Walker {
         roots: dirs.iter().map(|d| d.real.clone()).collect(),
         visited: Mutex::new(HashSet::default()),
+        held_open: Arc::new(AtomicUsize::new(0)),
         keys: Mutex::new(keys),
         unreadable: Mutex::new(Vec::new()),
         not_followed: Mutex::new(Vec::new()),
@@ -247,6 +249,9 @@ pub fn io_reason(e: &std::io::Error) -> String {
 struct Dir {
     lexical: PathBuf,
     real: PathBuf,
+    /// The directory it is an entry of, when that is held open (then
+    /// `real` ends with its name there).
+    from: Option<Arc<Parent>>,
 }
 
 /// Hashes the walk's directory ids (device, inode) with a multiply and a
@@ -276,6 +281,8 @@ struct Walker<'p> {
     roots: Vec<PathBuf>,
     /// Device and inode of the directories already taken by some worker.
     visited: Mutex<HashSet<(u64, u64), BuildHasherDefault<IdHasher>>>,
+    /// Directories held open for their subdirectories.
+    held_open: Arc<AtomicUsize>,
     keys: Mutex<Vec<TrustKey>>,
     unreadable: Mutex<Vec<Unreadable>>,
     not_followed: Mutex<Vec<NotFollowed>>,
@@ -317,7 +324,7 @@ impl<'p> Walker<'p> {
         }
         // Index into CONFIG_NAMES of the best config seen so far.
         let mut best: Option<usize> = None;
-        let mut entry = |name: &OsStr, kind: std::io::Result<Kind>| {
+        let mut entry = |name: &OsStr, kind: std::io::Result<Kind>, this: Option<&Arc<Parent>>| {
             let bytes = name.as_encoded_bytes();
             if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
                 return;
@@ -372,10 +379,26 @@ impl<'p> Walker<'p> {
                 });
                 return;
             }
-            let child = Dir { lexical, real };
+            let from = if kind == Kind::Link {
+                None
+            } else {
+                this.cloned()
+            };
+            let child = Dir {
+                lexical,
+                real,
+                from,
+            };
             scope.spawn(move |scope| self.walk(scope, child));
         };
-        match list_dir(&dir.real, &|id| self.claim(id), &mut entry) {
+        let listed = list_dir(
+            &dir.real,
+            dir.from.as_deref(),
+            &self.held_open,
+            &|id| self.claim(id),
+            &mut entry,
+        );
+        match listed {
             Ok(Listing::Read(None)) => {}
             // Listing stopped part way: what was listed is walked.
             Ok(Listing::Read(Some(e))) => self.unreadable(&dir.lexical, io_reason(&e)),
@@ -424,4 +447,4 @@ mod listing;
 #[cfg(test)]
 mod tests;
 
-use listing::{Kind, Listing, list_dir};
+use listing::{Kind, Listing, Parent, list_dir};

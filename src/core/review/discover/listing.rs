@@ -11,6 +11,8 @@ use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::core::paths::portable::file_id;
 
@@ -23,6 +25,32 @@ pub(super) enum Kind {
     Other,
 }
 
+/// Directories held open at most at once for their subdirectories: past
+/// this, a subdirectory is opened by its path (a deep tree must not run
+/// out of descriptors).
+const HELD_OPEN: usize = 256;
+
+/// A directory kept open while its subdirectories wait to be read, so that
+/// each is opened by name from it rather than by its whole path (which the
+/// kernel would look up component by component again). Counted in `held`
+/// while it lives.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub(super) struct Parent {
+    #[cfg(target_os = "linux")]
+    fd: std::os::fd::OwnedFd,
+    held: Arc<AtomicUsize>,
+}
+
+impl Drop for Parent {
+    fn drop(&mut self) {
+        self.held.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// What takes each entry: its name, its type, and the directory when it
+/// is held open for its subdirectories.
+pub(super) type Each<'a> = &'a mut dyn FnMut(&OsStr, io::Result<Kind>, Option<&Arc<Parent>>);
+
 /// How reading a directory that could be opened ended.
 pub(super) enum Listing {
     /// Another worker (or another path to it) took this directory first.
@@ -33,21 +61,27 @@ pub(super) enum Listing {
 
 /// Claims the directory at `real` (its device and inode, through `claim`)
 /// and hands each entry but `.` and `..` to `each`, with its type or the
-/// error that kept it unknown. An error that keeps the directory from
+/// error that kept it unknown, and the directory itself when it is kept
+/// open for its subdirectories (`from` of theirs; `real`'s last component
+/// is then its name in `from`). An error that keeps the directory from
 /// being read at all is returned, once the directory is claimed, so a
-/// directory reached twice is reported once.
+/// directory reached twice is reported once. `held` counts the directories
+/// kept open.
 pub(super) fn list_dir(
     real: &Path,
+    from: Option<&Parent>,
+    held: &Arc<AtomicUsize>,
     claim: &dyn Fn((u64, u64)) -> bool,
-    each: &mut dyn FnMut(&OsStr, io::Result<Kind>),
+    each: Each<'_>,
 ) -> io::Result<Listing> {
     #[cfg(target_os = "linux")]
     {
-        linux::list_dir(real, claim, each)
+        linux::list_dir(real, from, held, claim, each)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        portable_list_dir(real, claim, each)
+        let _ = (from, held);
+        portable_list_dir(real, claim, &mut |name, kind| each(name, kind, None))
     }
 }
 
@@ -93,7 +127,10 @@ mod linux {
     use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
 
-    use super::{Kind, Listing, claim_by_path};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::{Each, HELD_OPEN, Kind, Listing, Parent, claim_by_path};
 
     /// Bytes of entries read per `getdents64` call (aligned for
     /// `linux_dirent64`).
@@ -104,20 +141,31 @@ mod linux {
     const TYPE_AT: usize = 18;
     const NAME_AT: usize = 19;
 
+    const FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+
     pub(super) fn list_dir(
         real: &Path,
+        from: Option<&Parent>,
+        held: &Arc<AtomicUsize>,
         claim: &dyn Fn((u64, u64)) -> bool,
-        each: &mut dyn FnMut(&OsStr, io::Result<Kind>),
+        each: Each<'_>,
     ) -> io::Result<Listing> {
-        let path = CString::new(real.as_os_str().as_bytes())
-            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-        // SAFETY: `path` is a NUL-terminated string that outlives the call.
-        let raw = unsafe {
-            libc::open(
-                path.as_ptr(),
-                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
+        let mut raw = -1;
+        if let (Some(parent), Some(name)) = (from, real.file_name()) {
+            let name = CString::new(name.as_bytes())
+                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+            // SAFETY: the parent's descriptor is open while it lives;
+            // `name` is NUL-terminated.
+            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), FLAGS) };
+        }
+        if raw < 0 {
+            // By path: at the top, and whenever opening by name failed,
+            // so that errors are those of the path.
+            let path = CString::new(real.as_os_str().as_bytes())
+                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+            // SAFETY: `path` is a NUL-terminated string that outlives the call.
+            raw = unsafe { libc::open(path.as_ptr(), FLAGS) };
+        }
         if raw < 0 {
             let error = io::Error::last_os_error();
             // Claimed by path, so that a directory that cannot be opened
@@ -140,6 +188,20 @@ mod linux {
         if !claim((st.st_dev as u64, st.st_ino as u64)) {
             return Ok(Listing::Taken);
         }
+        // Kept open for the subdirectories while few are.
+        let this = if held.fetch_add(1, Ordering::Relaxed) < HELD_OPEN {
+            Ok(Arc::new(Parent {
+                fd,
+                held: Arc::clone(held),
+            }))
+        } else {
+            held.fetch_sub(1, Ordering::Relaxed);
+            Err(fd)
+        };
+        let (fd, shared) = match &this {
+            Ok(parent) => (&parent.fd, Some(parent)),
+            Err(fd) => (fd, None),
+        };
         // Not zeroed: only what the kernel wrote is read.
         let mut buffer = std::mem::MaybeUninit::<[u64; BUFFER_WORDS]>::uninit();
         let size = std::mem::size_of_val(&buffer);
@@ -186,10 +248,10 @@ mod linux {
                 let kind = match record[TYPE_AT] {
                     libc::DT_DIR => Ok(Kind::Dir),
                     libc::DT_LNK => Ok(Kind::Link),
-                    libc::DT_UNKNOWN => kind_at(&fd, name),
+                    libc::DT_UNKNOWN => kind_at(fd, name),
                     _ => Ok(Kind::Other),
                 };
-                each(OsStr::from_bytes(name_bytes), kind);
+                each(OsStr::from_bytes(name_bytes), kind, shared);
             }
         }
     }
