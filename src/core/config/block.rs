@@ -2,8 +2,6 @@
 //! the exact bytes GocciaScript 0.14 hashes, so a trust recorded here and one
 //! recorded by GocciaScript are interchangeable.
 
-use std::fmt::Write as _;
-
 use sha2::{Digest, Sha256};
 
 use crate::core::config::json::quote_json_string;
@@ -97,9 +95,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Bytes as lower-case hex, two digits each.
 pub fn lower_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut hex = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
-        let _ = write!(hex, "{byte:02x}");
+        // A table, not `format!`: this runs for every config hashed.
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     hex
 }

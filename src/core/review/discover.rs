@@ -162,10 +162,12 @@ pub fn discover_paths(
             expanded: expanded.clone(),
         })?;
         if meta.is_dir() {
+            let real = PathBuf::from(resolve_or_keep(&expanded));
+            let lexical = PathBuf::from(expanded);
             dirs.push(Dir {
                 from: None,
-                real: PathBuf::from(resolve_or_keep(&expanded)),
-                lexical: PathBuf::from(expanded),
+                lexical: (lexical.as_os_str() != real.as_os_str()).then_some(lexical),
+                real,
             });
         } else {
             keys.push(key_for_expanded(&expanded));
@@ -247,11 +249,20 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// A directory to read: the path the walk reached it by, and the same
 /// directory with links resolved.
 struct Dir {
-    lexical: PathBuf,
+    /// Absent when it is `real` (no link on the way): most directories,
+    /// whose path is then made once.
+    lexical: Option<PathBuf>,
     real: PathBuf,
     /// The directory it is an entry of, when that is held open (then
     /// `real` ends with its name there).
     from: Option<Arc<Parent>>,
+}
+
+impl Dir {
+    /// The path the walk reached it by.
+    fn lexical(&self) -> &Path {
+        self.lexical.as_deref().unwrap_or(&self.real)
+    }
 }
 
 /// Hashes the walk's directory ids (device, inode) with a multiply and a
@@ -331,7 +342,7 @@ impl<'p> Walker<'p> {
             }
             let kind = match kind {
                 Ok(kind) => kind,
-                Err(e) => return self.unreadable(&dir.lexical.join(name), io_reason(&e)),
+                Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
             };
             let is_dir = match kind {
                 Kind::Dir => true,
@@ -346,7 +357,7 @@ impl<'p> Walker<'p> {
                     {
                         return;
                     }
-                    Err(e) => return self.unreadable(&dir.lexical.join(name), io_reason(&e)),
+                    Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
                 },
             };
             if !is_dir {
@@ -357,7 +368,10 @@ impl<'p> Walker<'p> {
                 };
                 return;
             }
-            let lexical = dir.lexical.join(name);
+            let lexical = match (&dir.lexical, kind) {
+                (None, Kind::Dir) => None,
+                _ => Some(dir.lexical().join(name)),
+            };
             let real = if kind == Kind::Link {
                 let through = dir.real.join(name);
                 let resolved = match through.to_str() {
@@ -366,7 +380,9 @@ impl<'p> Walker<'p> {
                 };
                 match resolved {
                     Ok(real) => real,
-                    Err(e) => return self.unreadable(&lexical, io_reason(&e)),
+                    Err(e) => {
+                        return self.unreadable(&dir.lexical().join(name), io_reason(&e));
+                    }
                 }
             } else {
                 dir.real.join(name)
@@ -374,7 +390,7 @@ impl<'p> Walker<'p> {
             if kind == Kind::Link && !self.inside(&real) {
                 let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
                 list.push(NotFollowed {
-                    link: path_text(&lexical),
+                    link: path_text(&dir.lexical().join(name)),
                     target: path_text(&real),
                 });
                 return;
@@ -401,15 +417,15 @@ impl<'p> Walker<'p> {
         match listed {
             Ok(Listing::Read(None)) => {}
             // Listing stopped part way: what was listed is walked.
-            Ok(Listing::Read(Some(e))) => self.unreadable(&dir.lexical, io_reason(&e)),
+            Ok(Listing::Read(Some(e))) => self.unreadable(dir.lexical(), io_reason(&e)),
             Ok(Listing::Taken) => return,
-            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
+            Err(e) => return self.unreadable(dir.lexical(), io_reason(&e)),
         }
         if let Some(rank) = best {
             let name = CONFIG_NAMES[rank];
             match dir.real.to_str() {
                 Some(real) => {
-                    let key = config_key(dir.lexical.to_str(), real, name);
+                    let key = config_key(dir.lexical().to_str(), real, name);
                     self.keys
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -417,7 +433,7 @@ impl<'p> Walker<'p> {
                     self.configs.fetch_add(1, Ordering::Relaxed);
                 }
                 None => self.unreadable(
-                    &dir.lexical.join(name),
+                    &dir.lexical().join(name),
                     "the path is not UTF-8, so no trust key can name this config".into(),
                 ),
             }
