@@ -28,6 +28,7 @@ pub(super) enum Kind {
 /// Directories held open at most at once for their subdirectories: past
 /// this, a subdirectory is opened by its path (a deep tree must not run
 /// out of descriptors).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const HELD_OPEN: usize = 256;
 
 /// A directory kept open while its subdirectories wait to be read, so that
