@@ -466,20 +466,6 @@ pub struct JsonFailure {
     pub error: JsonError,
 }
 
-/// A JSON array whose members are made from `items` one at a time, as they
-/// are written: the converted copies of a 20,000-config scan never exist
-/// all at once.
-pub struct LazySeq<'a, T, J> {
-    pub items: &'a [T],
-    pub convert: fn(&T) -> J,
-}
-
-impl<T, J: Serialize> Serialize for LazySeq<'_, T, J> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.items.iter().map(self.convert))
-    }
-}
-
 /// [`to_json`] written to `out` as it is made, through a buffer, instead of
 /// held whole in memory first (megabytes for a large scan). The bytes are
 /// the same; a failed write (a closed pipe) ends it.

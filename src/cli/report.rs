@@ -83,44 +83,68 @@ pub fn render_table_with(
     by_value: Option<(&[ConfigReport], Values)>,
 ) -> String {
     if reports.is_empty() {
-        return "No configs found\n".to_string();
+        return NO_CONFIGS.to_string();
     }
-    let width = reports
-        .iter()
-        .map(|r| r.display_path.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(6);
-    let mut out = format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG");
+    let width = table_width(reports.iter().map(|r| r.display_path.chars().count()));
+    let mut out = table_header(width);
     for (i, r) in reports.iter().enumerate() {
-        // An error row keeps the exact message: it is what GocciaScript prints.
-        let summary = match r.error() {
-            Some(e) => e.message.clone(),
-            None => r.summary(),
-        };
-        out.push_str(&format!(
-            "{:<13}  {:<width$}  {summary}\n",
-            r.state.label(),
-            r.display_path
-        ));
-        if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
-            let items = report_values(&raw[i]);
-            if !items.is_empty() {
-                out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
-                    v.text(s).into_owned()
-                }));
-                continue;
-            }
-        }
-        // A changed config's lines; any config's scopes that lead elsewhere.
-        let shown = with_destinations(&r.lines, r.targets());
-        for line in shown {
-            if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
-                out.push_str(&format!("{}\n", line.render()));
-            }
-        }
+        render_row(&mut out, r, by_value.map(|(raw, v)| (&raw[i], v)), width);
     }
     out
+}
+
+/// The table of a scan that found nothing.
+pub const NO_CONFIGS: &str = "No configs found\n";
+
+/// The CONFIG column's width, from the length in characters of each path
+/// as shown (escaped).
+pub fn table_width(shown_lengths: impl Iterator<Item = usize>) -> usize {
+    shown_lengths.max().unwrap_or(0).max(6)
+}
+
+/// The table's first line.
+pub fn table_header(width: usize) -> String {
+    format!("{:<13}  {:<width$}  SUMMARY\n", "STATE", "CONFIG")
+}
+
+/// One config's row of the table, and a changed config's lines below it,
+/// appended to `out`: `r` as shown (escaped), with the report as loaded
+/// and the stream's escaping when a changed config shows its values.
+pub fn render_row(
+    out: &mut String,
+    r: &ConfigReport,
+    by_value: Option<(&ConfigReport, Values)>,
+    width: usize,
+) {
+    use std::fmt::Write as _;
+    // An error row keeps the exact message: it is what GocciaScript prints.
+    let summary = match r.error() {
+        Some(e) => std::borrow::Cow::Borrowed(e.message.as_str()),
+        None => std::borrow::Cow::Owned(r.summary()),
+    };
+    let _ = writeln!(
+        out,
+        "{:<13}  {:<width$}  {summary}",
+        r.state.label(),
+        r.display_path
+    );
+    if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
+        let items = report_values(raw);
+        if !items.is_empty() {
+            out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
+                v.text(s).into_owned()
+            }));
+            return;
+        }
+    }
+    // A changed config's lines; any config's scopes that lead elsewhere.
+    let shown = with_destinations(&r.lines, r.targets());
+    for line in shown {
+        if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
+            out.push_str(&line.render());
+            out.push('\n');
+        }
+    }
 }
 
 /// `Trusted N …` for what was recorded, and one `Refused:` line on stderr

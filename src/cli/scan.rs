@@ -3,25 +3,34 @@
 //! problem is named; a config that fails to load is an error row, and the
 //! exit code reports the worst error class at the end.
 
+use std::cell::Cell;
+
 use serde::Serialize;
+use serde::ser::SerializeSeq;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
 use crate::cli::ci_out;
-use crate::cli::json_out::{JsonConfig, LazySeq, Schema, write_json};
-use crate::cli::report::{render_table_with, store_or_empty_warned, unreadable_exit, worst_exit};
+use crate::cli::json_out::{JsonConfig, Schema, write_json};
+use crate::cli::report::{
+    NO_CONFIGS, render_row, store_or_empty_warned, table_header, table_width, unreadable_exit,
+    worst_exit,
+};
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::display::display_path;
+use crate::core::paths::key::TrustKey;
+use crate::core::review::discover::discover_paths;
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
-use crate::core::review::report::ConfigReport;
-use crate::core::review::scan::scan_walk;
+use crate::core::review::scan::for_each_report;
+use crate::core::store::Store;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsonScan<'a> {
     schema: Schema,
-    configs: LazySeq<'a, (&'a ConfigReport, bool), JsonConfig>,
+    configs: Streamed<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     store_warnings: Vec<String>,
@@ -39,12 +48,19 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         args.paths.clone()
     };
     let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
-    let (reports, found) = match scan_walk(&paths, env, &store) {
-        Ok(r) => r,
+    // The walk first; each config is then loaded as its row is written, so
+    // a scan holds its reports a batch at a time, not all at once.
+    let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
+        Ok(found) => found,
         Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
     };
     let format = args.format.chosen(args.json);
     if format.is_ci() {
+        let mut reports = Vec::with_capacity(found.keys.len());
+        let _ = for_each_report(&found.keys, env, &store, |r| {
+            reports.push(r);
+            Ok::<_, std::convert::Infallible>(())
+        });
         if let Some(problem) = &store_error {
             let _ = writeln!(
                 io.err,
@@ -56,6 +72,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         let findings = ci_out::findings(&reports, None, &found.unreadable, env);
         return ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
     }
+    let worst;
     if format == OutputFormat::Json {
         // The TUI's viewed marks; unreadable progress is named and ignored.
         let progress = match progress_dir(env) {
@@ -68,19 +85,15 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             }
             None => Progress::default(),
         };
-        // Each config with its viewed mark, converted as it is written.
-        let rows: Vec<(&ConfigReport, bool)> = reports
-            .iter()
-            .map(|r| (r, progress.is_viewed(&r.key, r.sha256())))
-            .collect();
+        // Each config with its viewed mark, loaded as it is written.
         let doc = JsonScan {
             schema: Schema::default(),
-            configs: LazySeq {
-                items: &rows,
-                convert: |(r, viewed)| JsonConfig {
-                    viewed: Some(*viewed),
-                    ..JsonConfig::from(*r)
-                },
+            configs: Streamed {
+                keys: &found.keys,
+                env,
+                store: &store,
+                progress: &progress,
+                worst: Cell::new(exit::SUCCESS),
             },
             store_error: store_error.clone(),
             store_warnings,
@@ -92,6 +105,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
                 .collect(),
         };
         write_json(io.out, &doc)?;
+        worst = doc.configs.worst.get();
     } else {
         if let Some(problem) = &store_error {
             let _ = writeln!(
@@ -99,25 +113,85 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
                 "Warning: {problem}; every config counts as untrusted"
             );
         }
-        let values = io.escaping.out();
-        let shown: Vec<ConfigReport> = reports
-            .iter()
-            .map(|r| values.report(r).into_owned())
-            .collect();
-        // On a terminal a changed config shows its values (issue 12);
-        // piped, GocciaScript's lines as before.
-        let by_value = io
-            .escaping
-            .stdout_is_terminal()
-            .then_some((reports.as_slice(), values));
-        io.out
-            .write_all(render_table_with(&shown, by_value).as_bytes())?;
+        worst = write_table(&found.keys, env, &store, io)?;
         print_not_followed(&found, &paths, env, io)?;
     }
     // A config may hide in what could not be read: that fails the scan.
     let unreadable = warn_unreadable(&found, &paths, env, io);
-    Ok(exit::worst(
-        worst_exit(&reports),
-        unreadable_exit(unreadable),
-    ))
+    Ok(exit::worst(worst, unreadable_exit(unreadable)))
+}
+
+/// The configs of `scan --json`, each loaded, converted and written in key
+/// order as the array is written; `worst` gathers the exit code of their
+/// errors meanwhile.
+struct Streamed<'a> {
+    keys: &'a [TrustKey],
+    env: &'a Env,
+    store: &'a Store,
+    /// The TUI's viewed marks.
+    progress: &'a Progress,
+    worst: Cell<u8>,
+}
+
+impl Serialize for Streamed<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.keys.len()))?;
+        for_each_report(self.keys, self.env, self.store, |r| {
+            self.worst.set(exit::worst(
+                self.worst.get(),
+                worst_exit(std::slice::from_ref(&r)),
+            ));
+            seq.serialize_element(&JsonConfig {
+                viewed: Some(self.progress.is_viewed(&r.key, r.sha256())),
+                ..JsonConfig::from(&r)
+            })
+        })?;
+        seq.end()
+    }
+}
+
+/// The readable table, written a batch of rows at a time (whole lines, as
+/// the stream's painter wants them); returns the exit code of the configs'
+/// errors. The CONFIG column is as wide as the widest path shown, known
+/// from the keys before any config is loaded (a report's `display_path` is
+/// its key's).
+fn write_table(
+    keys: &[TrustKey],
+    env: &Env,
+    store: &Store,
+    io: &mut Io<'_>,
+) -> Result<u8, CliError> {
+    if keys.is_empty() {
+        io.out.write_all(NO_CONFIGS.as_bytes())?;
+        return Ok(exit::SUCCESS);
+    }
+    let values = io.escaping.out();
+    // On a terminal a changed config shows its values (issue 12); piped,
+    // GocciaScript's lines as before.
+    let by_value = io.escaping.stdout_is_terminal();
+    let width = table_width(keys.iter().map(|k| {
+        values
+            .text(&display_path(k.as_str(), &env.cwd))
+            .chars()
+            .count()
+    }));
+    let mut pending = table_header(width);
+    let mut worst = exit::SUCCESS;
+    for_each_report(keys, env, store, |r| {
+        worst = exit::worst(worst, worst_exit(std::slice::from_ref(&r)));
+        let shown = values.report(&r);
+        render_row(
+            &mut pending,
+            &shown,
+            by_value.then_some((&r, values)),
+            width,
+        );
+        if pending.len() >= 1 << 16 {
+            io.out.write_all(pending.as_bytes())?;
+            pending.clear();
+        }
+        Ok::<_, CliError>(())
+    })?;
+    io.out.write_all(pending.as_bytes())?;
+    Ok(worst)
 }

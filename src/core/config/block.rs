@@ -71,7 +71,7 @@ impl NormalizedBlock {
         &self.text
     }
 
-    #[cfg(test)]
+    /// The block's text, without copying it.
     pub fn into_string(self) -> String {
         self.text
     }
@@ -98,6 +98,7 @@ pub fn lower_hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut hex = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
+        // A table, not `format!`: this runs for every config hashed.
         hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
         hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }

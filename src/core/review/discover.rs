@@ -28,15 +28,16 @@
 //!   a JSON string), so it is reported as unreadable too, never dropped.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::fs;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::core::env::Env;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
-use crate::core::paths::portable::file_id;
 use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
 
 /// Config file names in priority order.
@@ -161,9 +162,12 @@ pub fn discover_paths(
             expanded: expanded.clone(),
         })?;
         if meta.is_dir() {
+            let real = PathBuf::from(resolve_or_keep(&expanded));
+            let lexical = PathBuf::from(expanded);
             dirs.push(Dir {
-                real: PathBuf::from(resolve_or_keep(&expanded)),
-                lexical: PathBuf::from(expanded),
+                from: None,
+                lexical: (lexical.as_os_str() != real.as_os_str()).then_some(lexical),
+                real,
             });
         } else {
             keys.push(key_for_expanded(&expanded));
@@ -172,7 +176,8 @@ pub fn discover_paths(
 
     let walker = Walker {
         roots: dirs.iter().map(|d| d.real.clone()).collect(),
-        visited: Mutex::new(HashSet::new()),
+        visited: Mutex::new(HashSet::default()),
+        held_open: Arc::new(AtomicUsize::new(0)),
         keys: Mutex::new(keys),
         unreadable: Mutex::new(Vec::new()),
         not_followed: Mutex::new(Vec::new()),
@@ -244,15 +249,51 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// A directory to read: the path the walk reached it by, and the same
 /// directory with links resolved.
 struct Dir {
-    lexical: PathBuf,
+    /// Absent when it is `real` (no link on the way): most directories,
+    /// whose path is then made once.
+    lexical: Option<PathBuf>,
     real: PathBuf,
+    /// The directory it is an entry of, when that is held open (then
+    /// `real` ends with its name there).
+    from: Option<Arc<Parent>>,
+}
+
+impl Dir {
+    /// The path the walk reached it by.
+    fn lexical(&self) -> &Path {
+        self.lexical.as_deref().unwrap_or(&self.real)
+    }
+}
+
+/// Hashes the walk's directory ids (device, inode) with a multiply and a
+/// rotate per word instead of SipHash: the ids come from the file system,
+/// not from the tree's contents, and there is one per directory walked.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 struct Walker<'p> {
     /// The given directories, resolved: links are followed only into these.
     roots: Vec<PathBuf>,
     /// Device and inode of the directories already taken by some worker.
-    visited: Mutex<HashSet<(u64, u64)>>,
+    visited: Mutex<HashSet<(u64, u64), BuildHasherDefault<IdHasher>>>,
+    /// Directories held open for their subdirectories.
+    held_open: Arc<AtomicUsize>,
     keys: Mutex<Vec<TrustKey>>,
     unreadable: Mutex<Vec<Unreadable>>,
     not_followed: Mutex<Vec<NotFollowed>>,
@@ -292,70 +333,47 @@ impl<'p> Walker<'p> {
         if (self.stop)() {
             return;
         }
-        match fs::metadata(&dir.real) {
-            Ok(meta) => match file_id(&dir.real, &meta) {
-                Ok(id) if self.claim(id) => {}
-                Ok(_) => return,
-                Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-            },
-            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-        }
-        let read = match fs::read_dir(&dir.real) {
-            Ok(read) => read,
-            Err(e) => return self.unreadable(&dir.lexical, io_reason(&e)),
-        };
         // Index into CONFIG_NAMES of the best config seen so far.
         let mut best: Option<usize> = None;
-        for entry in read {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    self.unreadable(&dir.lexical, io_reason(&e));
-                    break;
-                }
-            };
-            let name = entry.file_name();
+        let mut entry = |name: &OsStr, kind: std::io::Result<Kind>, this: Option<&Arc<Parent>>| {
             let bytes = name.as_encoded_bytes();
             if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
-                continue;
+                return;
             }
-            let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
-            let lexical = dir.lexical.join(&name);
-            let file_type = match entry.file_type() {
-                Ok(t) => t,
-                Err(e) => {
-                    self.unreadable(&lexical, io_reason(&e));
-                    continue;
-                }
+            let kind = match kind {
+                Ok(kind) => kind,
+                Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
             };
-            let is_dir = if file_type.is_symlink() {
+            let is_dir = match kind {
+                Kind::Dir => true,
+                Kind::Other => false,
                 // What the link points to.
-                match fs::metadata(dir.real.join(&name)) {
+                Kind::Link => match fs::metadata(dir.real.join(name)) {
                     Ok(meta) => meta.is_dir(),
                     // Dangling or looping: neither a file nor a directory.
                     Err(e)
                         if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
                             || e.raw_os_error() == Some(libc::ELOOP) =>
                     {
-                        continue;
+                        return;
                     }
-                    Err(e) => {
-                        self.unreadable(&lexical, io_reason(&e));
-                        continue;
-                    }
-                }
-            } else {
-                file_type.is_dir()
+                    Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
+                },
             };
             if !is_dir {
+                let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
                 best = match (best, rank) {
                     (Some(b), Some(r)) => Some(b.min(r)),
                     (b, r) => b.or(r),
                 };
-                continue;
+                return;
             }
-            let real = if file_type.is_symlink() {
-                let through = dir.real.join(&name);
+            let lexical = match (&dir.lexical, kind) {
+                (None, Kind::Dir) => None,
+                _ => Some(dir.lexical().join(name)),
+            };
+            let real = if kind == Kind::Link {
+                let through = dir.real.join(name);
                 let resolved = match through.to_str() {
                     Some(s) => crate::core::paths::realpath::realpath(s).map(PathBuf::from),
                     None => fs::canonicalize(&through),
@@ -363,29 +381,51 @@ impl<'p> Walker<'p> {
                 match resolved {
                     Ok(real) => real,
                     Err(e) => {
-                        self.unreadable(&lexical, io_reason(&e));
-                        continue;
+                        return self.unreadable(&dir.lexical().join(name), io_reason(&e));
                     }
                 }
             } else {
-                dir.real.join(&name)
+                dir.real.join(name)
             };
-            if file_type.is_symlink() && !self.inside(&real) {
+            if kind == Kind::Link && !self.inside(&real) {
                 let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
                 list.push(NotFollowed {
-                    link: path_text(&lexical),
+                    link: path_text(&dir.lexical().join(name)),
                     target: path_text(&real),
                 });
-                continue;
+                return;
             }
-            let child = Dir { lexical, real };
+            let from = if kind == Kind::Link {
+                None
+            } else {
+                this.cloned()
+            };
+            let child = Dir {
+                lexical,
+                real,
+                from,
+            };
             scope.spawn(move |scope| self.walk(scope, child));
+        };
+        let listed = list_dir(
+            &dir.real,
+            dir.from.as_deref(),
+            &self.held_open,
+            &|id| self.claim(id),
+            &mut entry,
+        );
+        match listed {
+            Ok(Listing::Read(None)) => {}
+            // Listing stopped part way: what was listed is walked.
+            Ok(Listing::Read(Some(e))) => self.unreadable(dir.lexical(), io_reason(&e)),
+            Ok(Listing::Taken) => return,
+            Err(e) => return self.unreadable(dir.lexical(), io_reason(&e)),
         }
         if let Some(rank) = best {
             let name = CONFIG_NAMES[rank];
             match dir.real.to_str() {
                 Some(real) => {
-                    let key = config_key(dir.lexical.to_str(), real, name);
+                    let key = config_key(dir.lexical().to_str(), real, name);
                     self.keys
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -393,7 +433,7 @@ impl<'p> Walker<'p> {
                     self.configs.fetch_add(1, Ordering::Relaxed);
                 }
                 None => self.unreadable(
-                    &dir.lexical.join(name),
+                    &dir.lexical().join(name),
                     "the path is not UTF-8, so no trust key can name this config".into(),
                 ),
             }
@@ -419,5 +459,8 @@ fn config_key(lexical: Option<&str>, real: &str, name: &str) -> TrustKey {
     }
 }
 
+mod listing;
 #[cfg(test)]
 mod tests;
+
+use listing::{Kind, Listing, Parent, list_dir};

@@ -43,23 +43,48 @@ pub enum ScanEvent {
     },
 }
 
-/// [`scan`], with what the walk could not read or did not follow (its
-/// `keys` are those of the reports).
-pub fn scan_walk(
-    paths: &[String],
+/// Configs whose reports are made together before any is handed on: all
+/// a caller that takes the reports in order and drops each holds at once.
+const BATCH: usize = 256;
+
+/// The report of each of `keys`, in their order, made in parallel a batch
+/// at a time and handed to `each`: a caller that writes each report out
+/// and drops it (`scan`'s output) never holds more than a few batches,
+/// however many configs the walk found. The next batch is made while
+/// `each` takes the last one. Stops at the first error `each` returns.
+pub fn for_each_report<E>(
+    keys: &[TrustKey],
     env: &Env,
     store: &Store,
-) -> Result<(Vec<ConfigReport>, Discovery), DiscoverError> {
-    let found = discover_paths(paths, env, &|_| {}, &|| false)?;
-    let reports = found
-        .keys
-        .par_iter()
-        .map(|key| report_for(key, env, store))
-        .collect();
-    Ok((reports, found))
+    mut each: impl FnMut(ConfigReport) -> Result<(), E>,
+) -> Result<(), E> {
+    let batch = |keys: &[TrustKey]| -> Vec<ConfigReport> {
+        keys.par_iter()
+            .map(|key| report_for(key, env, store))
+            .collect()
+    };
+    if keys.len() <= BATCH {
+        return batch(keys).into_iter().try_for_each(each);
+    }
+    std::thread::scope(|threads| {
+        // One batch waits while the caller takes another: bounded memory.
+        let (send, batches) = std::sync::mpsc::sync_channel::<Vec<ConfigReport>>(1);
+        threads.spawn(move || {
+            for keys in keys.chunks(BATCH) {
+                // The caller stopped (an error): nothing more to make.
+                if send.send(batch(keys)).is_err() {
+                    return;
+                }
+            }
+        });
+        for reports in batches {
+            reports.into_iter().try_for_each(&mut each)?;
+        }
+        Ok(())
+    })
 }
 
-/// Like [`scan`], but sends progress and each report as soon as it is ready
+/// Like [`for_each_report`], but sends progress and each report as soon as it is ready
 /// (in no particular order), for the TUI. Once `stop` returns true the scan
 /// winds down without walking or loading anything more (its results are
 /// then incomplete), so a superseded scan does not compete with its
@@ -97,9 +122,54 @@ pub fn scan_streaming(
     Ok(found)
 }
 
-/// One config's report against the store.
+/// One config's report against the store: made from the snapshot's own
+/// strings, moved rather than copied, as the snapshot is not kept.
 pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
-    report_and_snapshot(key, env, store).0
+    let stored = store.get(key.as_str());
+    match load_config(key, env) {
+        Ok(snapshot) => {
+            let comparison = compare(&snapshot, stored);
+            let ConfigSnapshot {
+                files,
+                block,
+                sha256,
+                targets,
+                ..
+            } = snapshot;
+            ConfigReport {
+                key: key.as_str().to_string(),
+                display_path: display_path(key.as_str(), &env.cwd),
+                state: comparison.state,
+                files,
+                lines: comparison.lines,
+                outcome: Outcome::Loaded(Loaded {
+                    block: block.into_string(),
+                    sha256,
+                    targets: targets.map.into_iter().collect(),
+                }),
+                stored: stored.map(stored_info),
+            }
+        }
+        Err(error) => failed_report(key, env, stored, error),
+    }
+}
+
+/// The report of a config that does not load.
+fn failed_report(
+    key: &TrustKey,
+    env: &Env,
+    stored: Option<&StoredEntry>,
+    error: crate::core::error::ConfigError,
+) -> ConfigReport {
+    ConfigReport {
+        key: key.as_str().to_string(),
+        display_path: display_path(key.as_str(), &env.cwd),
+        state: ConfigState::Error,
+        files: vec![key.as_str().to_string()],
+        lines: Vec::<DiffLine>::new(),
+        outcome: Outcome::Failed(error),
+        stored: stored.map(stored_info),
+    }
 }
 
 /// One config's report against the store, with the snapshot it was made
@@ -131,18 +201,7 @@ pub fn report_and_snapshot(
             };
             (report, Some(snapshot))
         }
-        Err(error) => {
-            let report = ConfigReport {
-                key: key.as_str().to_string(),
-                display_path: display,
-                state: ConfigState::Error,
-                files: vec![key.as_str().to_string()],
-                lines: Vec::<DiffLine>::new(),
-                outcome: Outcome::Failed(error),
-                stored: stored_info,
-            };
-            (report, None)
-        }
+        Err(error) => (failed_report(key, env, stored, error), None),
     }
 }
 

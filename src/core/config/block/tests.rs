@@ -213,3 +213,12 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn lower_hex_writes_two_lower_case_digits_per_byte() {
+    assert_eq!(
+        super::lower_hex(&[0x00, 0x0f, 0x10, 0xa5, 0xff]),
+        "000f10a5ff"
+    );
+    assert_eq!(super::lower_hex(&[]), "");
+}
