@@ -14,6 +14,7 @@ pub mod policy;
 pub mod policy_trust;
 pub mod report;
 pub mod scan;
+pub mod streams;
 pub mod terminal;
 pub mod trust;
 pub mod tui;
@@ -85,10 +86,15 @@ pub fn main() -> ExitCode {
         }
         _ => (None, None),
     };
-    let mut out =
-        terminal::TerminalSafe::stdout(paint::Painter::new(stdout.lock(), out_palette), &escaping);
-    let mut err =
-        terminal::TerminalSafe::stderr(paint::Painter::new(stderr.lock(), err_palette), &escaping);
+    let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
+    let mut out = terminal::TerminalSafe::stdout(
+        paint::Painter::new(buffered.writer(), out_palette),
+        &escaping,
+    );
+    let mut err = terminal::TerminalSafe::stderr(
+        paint::Painter::new(buffered.ordered(stderr.lock()), err_palette),
+        &escaping,
+    );
     let mut io = Io {
         out: &mut out,
         err: &mut err,

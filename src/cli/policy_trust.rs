@@ -263,7 +263,10 @@ pub fn trust_with_policy(
         )?;
     } else if !allowed.is_empty() {
         // What is recorded is what was judged and listed, re-checked under
-        // the store lock; a config that changed since is left out.
+        // the store lock; a config that changed since is left out. The
+        // listing is delivered first: a stdout that cannot take it stops
+        // the trust here.
+        io.out.flush()?;
         let shown: Vec<Shown> = allowed.iter().map(|s| Shown::of_snapshot(s)).collect();
         let commit = match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
             Ok(c) => c,

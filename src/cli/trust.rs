@@ -106,9 +106,11 @@ fn trust(
         )?;
         return Ok(exit::SUCCESS);
     }
+    // The listing is delivered before anything is recorded: a reader gone,
+    // or a stdout that cannot take it, stops the trust here.
+    io.out.flush()?;
     if !args.yes {
         if !prompting {
-            io.out.flush()?;
             return Err(CliError::usage(
                 "--trust needs confirmation; re-run with --yes to trust without a prompt",
             ));
