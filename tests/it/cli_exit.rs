@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{TestEnv, open_up, run_unprivileged};
+use crate::common::{TestEnv, open_for_unprivileged, run_unprivileged};
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["example.com"]}}"#;
 
@@ -228,19 +228,18 @@ fn mixed_tree(env: &TestEnv) {
         "q/invalid/goccia.json",
         r#"{"permissions": {"allow-net": [""]}}"#,
     );
-    open_up(&env.root);
-    for sub in [
-        "work",
-        "work/p",
-        "work/p/ok",
-        "work/p/locked",
-        "work/q",
-        "work/q/malformed",
-        "work/q/invalid",
-    ] {
-        let p = env.root.join(sub);
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
-    }
+    open_for_unprivileged(
+        env,
+        &[
+            "work",
+            "work/p",
+            "work/p/ok",
+            "work/p/locked",
+            "work/q",
+            "work/q/malformed",
+            "work/q/invalid",
+        ],
+    );
     for f in [
         "p/ok/goccia.json",
         "p/locked/goccia.json",
@@ -250,10 +249,6 @@ fn mixed_tree(env: &TestEnv) {
         let p = env.work.join(f);
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
     }
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
-    }
-    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
     let locked = env.work.join("p/locked");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
 }

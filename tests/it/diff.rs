@@ -2,42 +2,10 @@
 //! commit makes one kind of change, and the text, JSON and markdown outputs
 //! and the exit codes are checked against what that change does.
 
-use std::path::Path;
-use std::process::Command;
-
 use serde_json::Value;
 
+use crate::common::git::{GIT_ENV, git, perms};
 use crate::common::{Output, TestEnv};
-
-/// Git without the machine's configuration, with a fixed identity.
-pub(crate) const GIT_ENV: &[(&str, &str)] = &[
-    ("GIT_CONFIG_GLOBAL", "/dev/null"),
-    ("GIT_CONFIG_NOSYSTEM", "1"),
-    ("GIT_AUTHOR_NAME", "Test"),
-    ("GIT_AUTHOR_EMAIL", "test@example.invalid"),
-    ("GIT_COMMITTER_NAME", "Test"),
-    ("GIT_COMMITTER_EMAIL", "test@example.invalid"),
-    ("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"),
-    ("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"),
-];
-
-pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .envs(GIT_ENV.iter().copied())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 pub(crate) struct Repo {
     pub(crate) t: TestEnv,
@@ -72,10 +40,6 @@ impl Repo {
         let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out}"));
         (v, out.code)
     }
-}
-
-pub(crate) fn perms(body: &str) -> String {
-    format!(r#"{{"permissions": {{{body}}}}}"#)
 }
 
 /// The config at `path` in a JSON diff.

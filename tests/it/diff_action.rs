@@ -14,7 +14,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::common::TestEnv;
-use crate::diff::{GIT_ENV, git, perms};
+use crate::common::git::{GIT_ENV, git, perms};
 
 const ACTION: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/diff/action.yml");
 const WORKFLOW: &str = concat!(

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::cli_ci::{assert_valid_sarif, parse_command, results};
 use crate::cli_conventions::on_terminal;
-use crate::diff::{GIT_ENV, Repo, perms};
+use crate::common::git::{GIT_ENV, perms};
+use crate::diff::Repo;
 
 fn found(rule: &str, uri: &str, line: Option<u64>) -> (String, String, Option<u64>) {
     (rule.to_string(), uri.to_string(), line)

@@ -474,15 +474,7 @@ fn a_store_that_cannot_be_read_and_an_unreadable_path_are_in_the_documents() {
         "p/locked/goccia.json",
         r#"{"permissions": {"allow-net": ["a.test"]}}"#,
     );
-    crate::common::open_up(&env.root);
-    for sub in ["work", "work/p", "work/p/ok", "work/p/locked"] {
-        let p = env.root.join(sub);
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
-    }
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
-    }
-    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    crate::common::open_for_unprivileged(&env, &["work", "work/p", "work/p/ok", "work/p/locked"]);
     for f in ["work/p/ok/goccia.json", "work/p/locked/goccia.json"] {
         let p = env.root.join(f);
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();

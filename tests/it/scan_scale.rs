@@ -8,7 +8,7 @@ use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 
-use common::{TestEnv, open_up, run_unprivileged};
+use common::{TestEnv, run_unprivileged};
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["a.test"]}}"#;
 const LONG: &str = "c/598-a-much-longer-directory-name/goccia.json";
@@ -73,15 +73,7 @@ fn a_directory_that_cannot_be_read_is_reported_once_however_it_is_reached() {
     env.write("p/ok/goccia.json", REQUEST);
     env.write("p/locked/goccia.json", REQUEST);
     env.symlink("locked", "p/again");
-    open_up(&env.root);
-    for sub in ["work", "work/p", "work/p/ok", "work/p/locked"] {
-        let p = env.root.join(sub);
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
-    }
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
-    }
-    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    crate::common::open_for_unprivileged(&env, &["work", "work/p", "work/p/ok", "work/p/locked"]);
     let locked = env.work.join("p/locked");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
 

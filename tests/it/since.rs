@@ -6,8 +6,6 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use goccia_trust::core::env::Env;
@@ -22,39 +20,7 @@ use goccia_trust::tui::state::State;
 use goccia_trust::tui::{initial_state, start, step};
 
 use crate::common::TestEnv;
-
-/// Git without the machine's configuration, with a fixed identity.
-const GIT_ENV: &[(&str, &str)] = &[
-    ("GIT_CONFIG_GLOBAL", "/dev/null"),
-    ("GIT_CONFIG_NOSYSTEM", "1"),
-    ("GIT_AUTHOR_NAME", "Test"),
-    ("GIT_AUTHOR_EMAIL", "test@example.invalid"),
-    ("GIT_COMMITTER_NAME", "Test"),
-    ("GIT_COMMITTER_EMAIL", "test@example.invalid"),
-    ("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"),
-    ("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"),
-];
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", dir)
-        .envs(GIT_ENV.iter().copied())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn perms(body: &str) -> String {
-    format!(r#"{{"permissions": {{{body}}}}}"#)
-}
+use crate::common::git::{GIT_ENV, git, perms};
 
 /// BASE (the first commit): `wide/` allows one host, `narrow/` reads two
 /// paths, `same/` and `breaks/` allow a host each, `gone/` exists. The

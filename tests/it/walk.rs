@@ -6,7 +6,7 @@ use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 
-use common::{TestEnv, open_up, run_unprivileged};
+use common::{TestEnv, run_unprivileged};
 
 const REQUEST: &str = r#"{"permissions": {"allow-net": ["a.test"]}}"#;
 
@@ -100,17 +100,7 @@ fn unreadable_directories_are_reported_and_fail_the_command() {
     let env = TestEnv::new();
     env.write("p/ok/goccia.json", REQUEST);
     env.write("p/locked/goccia.json", REQUEST);
-    open_up(&env.root);
-    for sub in ["work", "work/p", "work/p/ok", "work/p/locked"] {
-        let p = env.root.join(sub);
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
-    }
-    // The home (and so the store's directory) belongs to whoever runs the
-    // binary, so the store's ownership checks stay quiet.
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
-    }
-    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    crate::common::open_for_unprivileged(&env, &["work", "work/p", "work/p/ok", "work/p/locked"]);
     for f in ["work/p/ok/goccia.json", "work/p/locked/goccia.json"] {
         let p = env.root.join(f);
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();

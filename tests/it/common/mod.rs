@@ -4,6 +4,8 @@
 //! can compare all of it at once.
 #![allow(dead_code)]
 
+pub(crate) mod git;
+
 use std::fmt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -169,6 +171,22 @@ pub fn open_up(dir: &Path) {
         std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode | 0o755)).unwrap();
         d = p.parent();
     }
+}
+
+/// Prepares `env` for [`run_unprivileged`]: every directory up to `/`
+/// searchable, the given directories (relative to the root) open to all,
+/// and the home (so the store's directory) owned by whoever runs the binary
+/// and private, so the store's ownership checks stay quiet.
+pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
+    open_up(&env.root);
+    for sub in dirs {
+        let p = env.root.join(sub);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(&env.home, Some(65534), Some(65534)).unwrap();
+    }
+    std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
 }
 
 /// Runs the binary as `nobody` when the tests run as root (root reads every
