@@ -5,7 +5,9 @@
 //! never one process per file. Nothing is written and no checkout changes:
 //! these commands only read objects.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+use crate::core::paths::bounded::CONFIG_MAX_BYTES;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// A failure of git itself (not a repository, an unknown revision), with
@@ -192,6 +194,9 @@ impl BlobReader {
     }
 }
 
+/// The most of one blob kept in memory: one byte past the config cap.
+const BLOB_KEEP_MAX: usize = CONFIG_MAX_BYTES as usize + 1;
+
 /// One answer of `cat-file --batch`: `<oid> <type> <size>\n<bytes>\n`, or
 /// `<name> missing\n`.
 fn read_one(out: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
@@ -208,8 +213,17 @@ fn read_one(out: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
         .next()
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| io::Error::other(format!("unexpected git cat-file header: {header}")))?;
-    let mut bytes = vec![0; size];
+    // A revision is hostile input too: a blob of gigabytes is not held. Past
+    // the config cap, one byte more than the cap is kept (enough for the
+    // reader to refuse it as too large, with the disk's message) and the
+    // rest is read past, so the answers that follow stay in step.
+    let keep = size.min(BLOB_KEEP_MAX);
+    let mut bytes = vec![0; keep];
     out.read_exact(&mut bytes)?;
+    let rest = (size - keep) as u64;
+    if io::copy(&mut out.by_ref().take(rest), &mut io::sink())? != rest {
+        return Err(io::Error::other("git cat-file ended early"));
+    }
     let mut newline = [0u8; 1];
     out.read_exact(&mut newline)?;
     Ok(Some(bytes))
@@ -239,6 +253,22 @@ mod tests {
         assert_eq!(entries[2].mode, EntryMode::Submodule);
         assert_eq!(entries[3].path, b"x/\xff\tname");
         assert_eq!(entries[3].oid, "dddd");
+    }
+
+    #[test]
+    fn a_blob_past_the_cap_is_cut_and_the_next_answer_still_read() {
+        let big = CONFIG_MAX_BYTES as usize * 3;
+        let mut stream = format!("aaaa blob {big}\n").into_bytes();
+        stream.resize(stream.len() + big, b'x');
+        stream.extend_from_slice(b"\nbbbb blob 2\n{}\ncccc missing\n");
+        let mut out = std::io::Cursor::new(stream);
+        let first = read_one(&mut out).unwrap().unwrap();
+        assert_eq!(first.len(), BLOB_KEEP_MAX);
+        assert_eq!(read_one(&mut out).unwrap().unwrap(), b"{}");
+        assert_eq!(read_one(&mut out).unwrap(), None);
+        // Cut short: an error, not a blob.
+        let mut short = std::io::Cursor::new(format!("dddd blob {big}\nxx").into_bytes());
+        assert!(read_one(&mut short).is_err());
     }
 
     #[test]
