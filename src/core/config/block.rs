@@ -2,9 +2,11 @@
 //! the exact bytes GocciaScript 0.14 hashes, so a trust recorded here and one
 //! recorded by GocciaScript are interchangeable.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 
-use crate::core::config::json::quote_json_string;
+use crate::core::config::json::quote_json_string_into;
 use crate::core::config::request::{Capability, KeyRequest, PermissionRequest};
 use crate::core::config::sandbox::{SandboxDiff, SandboxRequest};
 use crate::core::config::scope::{NODE_MODULES_PREFIX, strip_prefix_ignore_ascii_case};
@@ -17,49 +19,55 @@ pub struct NormalizedBlock {
 }
 
 impl NormalizedBlock {
+    /// The block written straight into its text: members are put in order
+    /// first, then each value is quoted into place (this runs for every
+    /// config loaded, so nothing is formatted twice).
     pub fn from_request(request: &PermissionRequest) -> NormalizedBlock {
-        let mut text = String::from("{");
+        let mut text = String::with_capacity(128);
+        text.push('{');
 
-        let mut members: Vec<(String, String)> = Vec::new();
+        let mut members: Vec<(&'static str, Capability, &KeyRequest)> = Vec::new();
         for allow in [true, false] {
             for capability in Capability::ALL {
                 let key = request.keys(allow).get(capability);
                 if key.requests_any() {
-                    members.push((capability.key(allow), scopes_json(capability, key)));
+                    members.push((capability.key(allow), capability, key));
                 }
             }
         }
         if !members.is_empty() {
-            members.sort();
+            members.sort_unstable_by_key(|(name, _, _)| *name);
             text.push_str("\"permissions\":{");
-            push_members(&mut text, &members);
+            for (i, (name, capability, key)) in members.into_iter().enumerate() {
+                push_member_name(&mut text, i, name);
+                push_scopes(&mut text, capability, key);
+            }
             text.push_str("},");
         }
 
         if let Some(sandbox) = &request.sandbox {
             text.push_str("\"sandbox\":");
-            text.push_str(&sandbox_json(sandbox));
+            push_sandbox(&mut text, sandbox);
             text.push(',');
         }
 
         // Already in byte order.
-        let unsafe_keys: Vec<&str> = [
+        let unsafe_keys = [
             (
                 "unsafe-function-constructor",
                 request.unsafe_function_constructor,
             ),
             ("unsafe-shadowrealm", request.unsafe_shadowrealm),
-        ]
-        .into_iter()
-        .filter_map(|(k, on)| on.then_some(k))
-        .collect();
-        if !unsafe_keys.is_empty() {
+        ];
+        if unsafe_keys.iter().any(|(_, on)| *on) {
             text.push_str("\"unsafe\":{");
-            let members: Vec<(String, String)> = unsafe_keys
-                .iter()
-                .map(|k| (k.to_string(), "true".to_owned()))
-                .collect();
-            push_members(&mut text, &members);
+            let on = unsafe_keys
+                .into_iter()
+                .filter_map(|(k, on)| on.then_some(k));
+            for (i, name) in on.enumerate() {
+                push_member_name(&mut text, i, name);
+                text.push_str("true");
+            }
             text.push_str("},");
         }
 
@@ -109,80 +117,97 @@ pub fn lower_hex(bytes: &[u8]) -> String {
 /// lower-cased (a trailing dot kept); import lower-cased except the path of
 /// `node_modules=<dir>`, whose prefix is spelled in lower case.
 pub fn normalize_scope(capability: Capability, scope: &str) -> String {
+    normalized_scope(capability, scope).into_owned()
+}
+
+/// [`normalize_scope`], borrowing the scope when it is already normal.
+fn normalized_scope(capability: Capability, scope: &str) -> Cow<'_, str> {
+    fn lower(s: &str) -> Cow<'_, str> {
+        match s.bytes().any(|b| b.is_ascii_uppercase()) {
+            true => Cow::Owned(s.to_ascii_lowercase()),
+            false => Cow::Borrowed(s),
+        }
+    }
     let scope = pascal_trim(scope);
     match capability {
-        Capability::Read | Capability::Ffi => scope.to_owned(),
-        Capability::Net => scope.to_ascii_lowercase(),
+        Capability::Read | Capability::Ffi => Cow::Borrowed(scope),
+        Capability::Net => lower(scope),
         Capability::Import => match strip_prefix_ignore_ascii_case(scope, NODE_MODULES_PREFIX) {
-            Some(dir) => format!("{NODE_MODULES_PREFIX}{dir}"),
-            None => scope.to_ascii_lowercase(),
+            Some(_) if scope.starts_with(NODE_MODULES_PREFIX) => Cow::Borrowed(scope),
+            Some(dir) => Cow::Owned(format!("{NODE_MODULES_PREFIX}{dir}")),
+            None => lower(scope),
         },
     }
 }
 
 /// `true` when unscoped, else the normalized scopes, de-duplicated and
 /// sorted by UTF-8 bytes.
-fn scopes_json(capability: Capability, key: &KeyRequest) -> String {
+fn push_scopes(text: &mut String, capability: Capability, key: &KeyRequest) {
     if key.unscoped {
-        return "true".to_owned();
+        text.push_str("true");
+        return;
     }
-    let mut scopes: Vec<String> = key
+    let mut scopes: Vec<Cow<'_, str>> = key
         .scopes
         .iter()
-        .map(|s| normalize_scope(capability, &s.resolved))
+        .map(|s| normalized_scope(capability, &s.resolved))
         .collect();
-    scopes.sort();
+    scopes.sort_unstable();
     scopes.dedup();
-    string_array(scopes.iter().map(String::as_str))
+    push_string_array(text, scopes.iter().map(|s| s.as_ref()));
 }
 
-fn string_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
-    let quoted: Vec<String> = items.map(quote_json_string).collect();
-    format!("[{}]", quoted.join(","))
-}
-
-fn push_members(text: &mut String, members: &[(String, String)]) {
-    for (i, (key, value)) in members.iter().enumerate() {
+fn push_string_array<'a>(text: &mut String, items: impl Iterator<Item = &'a str>) {
+    text.push('[');
+    for (i, item) in items.enumerate() {
         if i > 0 {
             text.push(',');
         }
-        text.push_str(&quote_json_string(key));
-        text.push(':');
-        text.push_str(value);
+        quote_json_string_into(item, text);
     }
+    text.push(']');
+}
+
+/// `,` before every member but the first, then its quoted name and `:`.
+fn push_member_name(text: &mut String, index: usize, name: &str) {
+    if index > 0 {
+        text.push(',');
+    }
+    quote_json_string_into(name, text);
+    text.push(':');
 }
 
 /// Members in the fixed order copy, copy-rw, diff, diff-file, entry, each
 /// only when non-empty; inputs keep their order and duplicates because a
 /// later input may overwrite an earlier one in the sandbox.
-fn sandbox_json(sandbox: &SandboxRequest) -> String {
-    let mut members: Vec<(String, String)> = Vec::new();
+fn push_sandbox(text: &mut String, sandbox: &SandboxRequest) {
+    text.push('{');
+    let mut index = 0;
     for (key, inputs) in [("copy", &sandbox.copy), ("copy-rw", &sandbox.copy_rw)] {
         if !inputs.is_empty() {
+            push_member_name(text, index, key);
+            index += 1;
             let texts: Vec<String> = inputs.iter().map(|i| i.block_text()).collect();
-            members.push((
-                key.to_owned(),
-                string_array(texts.iter().map(String::as_str)),
-            ));
+            push_string_array(text, texts.iter().map(String::as_str));
         }
     }
     if let Some(diff) = sandbox.diff {
-        let value = match diff {
-            SandboxDiff::Default => "true".to_owned(),
-            SandboxDiff::Json => quote_json_string("json"),
-            SandboxDiff::Unified => quote_json_string("unified"),
-        };
-        members.push(("diff".to_owned(), value));
+        push_member_name(text, index, "diff");
+        index += 1;
+        match diff {
+            SandboxDiff::Default => text.push_str("true"),
+            SandboxDiff::Json => quote_json_string_into("json", text),
+            SandboxDiff::Unified => quote_json_string_into("unified", text),
+        }
     }
     for (key, value) in [("diff-file", &sandbox.diff_file), ("entry", &sandbox.entry)] {
         if let Some(value) = value.as_deref().filter(|v| !v.is_empty()) {
-            members.push((key.to_owned(), quote_json_string(value)));
+            push_member_name(text, index, key);
+            index += 1;
+            quote_json_string_into(value, text);
         }
     }
-    let mut text = String::from("{");
-    push_members(&mut text, &members);
     text.push('}');
-    text
 }
 
 #[cfg(test)]

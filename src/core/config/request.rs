@@ -39,8 +39,17 @@ impl Capability {
     }
 
     /// `allow-<cap>` or `deny-<cap>`.
-    pub fn key(self, allow: bool) -> String {
-        format!("{}-{}", if allow { "allow" } else { "deny" }, self.name())
+    pub fn key(self, allow: bool) -> &'static str {
+        match (allow, self) {
+            (true, Capability::Read) => "allow-read",
+            (true, Capability::Net) => "allow-net",
+            (true, Capability::Ffi) => "allow-ffi",
+            (true, Capability::Import) => "allow-import",
+            (false, Capability::Read) => "deny-read",
+            (false, Capability::Net) => "deny-net",
+            (false, Capability::Ffi) => "deny-ffi",
+            (false, Capability::Import) => "deny-import",
+        }
     }
 
     /// Parses a permission key exactly (case-sensitive): `Some((allow, cap))`.

@@ -401,3 +401,15 @@ fn an_empty_source_falls_back_to_the_config_path() {
         "/q/goccia.toml: \"permissions.allow-net\" has an empty scope"
     );
 }
+
+#[test]
+fn keys_spell_allow_or_deny_and_the_capability() {
+    for capability in Capability::ALL {
+        for allow in [true, false] {
+            let key = capability.key(allow);
+            let side = if allow { "allow" } else { "deny" };
+            assert_eq!(key, format!("{side}-{}", capability.name()));
+            assert_eq!(Capability::parse_key(key), Some((allow, capability)));
+        }
+    }
+}
