@@ -11,7 +11,7 @@ use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::key::TrustKey;
-use crate::core::review::listing::{list_entries, render_list_trusted};
+use crate::core::review::listing::{Detail, list_entries, render_list_trusted};
 use crate::core::review::report::{EntryStatus, StoreEntryReport};
 use crate::core::store::StoredEntry;
 
@@ -26,7 +26,14 @@ struct JsonList {
 
 pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let (loc, store) = load_store(g, env, io)?;
-    let reports = list_entries(&store, env);
+    // The text shows each entry's summary and `~` lines; JSON shows the
+    // stored block's lines too.
+    let detail = if args.json {
+        Detail::Lines
+    } else {
+        Detail::Targets
+    };
+    let reports = list_entries(&store, env, detail);
     let text = if args.json {
         to_json(&JsonList {
             schema: Schema::default(),

@@ -14,7 +14,7 @@ use crate::core::paths::display::{count_config_files, describe_targets, display_
 use crate::core::paths::key::TrustKey;
 use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy};
-use crate::core::review::listing::list_entries;
+use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{report_and_snapshot, scan_streaming};
@@ -374,7 +374,7 @@ impl TuiBackend for CoreBackend {
     fn store_entries(&self) -> Result<Vec<StoreEntryReport>, String> {
         let loc = self.store.as_ref().map_err(|e| e.clone())?;
         let store = read_store(&loc.path).map_err(|e| e.to_string())?;
-        let mut entries = list_entries(&store, &self.env);
+        let mut entries = list_entries(&store, &self.env, Detail::Lines);
         entries.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(entries)
     }

@@ -13,19 +13,32 @@ use crate::core::config::request::Capability;
 /// `allow-read: any path`, `unsafe-shadowrealm: true`, `sandbox.copy: …`,
 /// `sandbox: no inputs (sandbox mode only)` for an empty section.
 pub fn description_lines(block: &Json) -> Vec<String> {
-    let mut walker = Walker::default();
-    walker.visit(block);
-    walker.lines
+    let mut lines = Vec::new();
+    Walker::new(Sink::Lines(&mut lines)).visit(block);
+    lines
 }
 
 /// The keys a `--list-trusted` line shows: the part of each description line
 /// before its first `:`, joined by `, `.
 pub fn summary_keys(lines: &[String]) -> String {
-    let keys: Vec<&str> = lines
-        .iter()
-        .map(|l| l.split(':').next().unwrap_or(l))
-        .collect();
+    let keys: Vec<&str> = lines.iter().map(|l| line_key(l)).collect();
     keys.join(", ")
+}
+
+/// [`summary_keys`] of the block's [`description_lines`], without making
+/// the lines: `list` shows only this for an entry that still matches.
+pub fn block_summary(block: &Json) -> String {
+    let mut summary = String::new();
+    Walker::new(Sink::Keys {
+        summary: &mut summary,
+        lines: 0,
+    })
+    .visit(block);
+    summary
+}
+
+fn line_key(line: &str) -> &str {
+    line.split(':').next().unwrap_or(line)
 }
 
 /// What an unscoped (`true`) permission key covers. Import has no wording
@@ -41,15 +54,27 @@ pub fn unscoped_description(key: &str) -> &'static str {
     }
 }
 
+/// Where the walker's lines go.
+enum Sink<'o> {
+    /// Whole lines.
+    Lines(&'o mut Vec<String>),
+    /// Each line's key (the part before its first `:`), joined by `, `;
+    /// the scope texts are not gathered.
+    Keys {
+        summary: &'o mut String,
+        /// Lines seen so far (a key may be empty).
+        lines: usize,
+    },
+}
+
 /// The reader's state, with depth counted as GocciaScript counts it: the
 /// top-level object is depth 1, a section's object depth 2, a scope array
-/// depth 3.
-#[derive(Default)]
-struct Walker {
-    lines: Vec<String>,
+/// depth 3. Section and key borrow the block's own strings.
+struct Walker<'a, 'o> {
+    sink: Sink<'o>,
     depth: usize,
-    section: String,
-    key: String,
+    section: &'a str,
+    key: &'a str,
     /// The strings of the scope array being read, joined by `, `. Like
     /// GocciaScript, an empty string adds no separator while the text so far
     /// is empty.
@@ -58,26 +83,60 @@ struct Walker {
     sandbox_lines: usize,
 }
 
-impl Walker {
-    fn add_line(&mut self, value: &str) {
-        if self.section == "sandbox" {
-            self.lines.push(format!("sandbox.{}: {value}", self.key));
-            self.sandbox_lines += 1;
-        } else {
-            self.lines.push(format!("{}: {value}", self.key));
+impl<'a, 'o> Walker<'a, 'o> {
+    fn new(sink: Sink<'o>) -> Self {
+        Walker {
+            sink,
+            depth: 0,
+            section: "",
+            key: "",
+            scopes: None,
+            sandbox_lines: 0,
         }
     }
 
-    fn visit(&mut self, value: &Json) {
+    fn add_line(&mut self, value: &str) {
+        let prefix = if self.section == "sandbox" {
+            self.sandbox_lines += 1;
+            "sandbox."
+        } else {
+            ""
+        };
+        self.push([prefix, self.key, ": ", value]);
+    }
+
+    fn push(&mut self, parts: [&str; 4]) {
+        match &mut self.sink {
+            Sink::Lines(lines) => lines.push(parts.concat()),
+            Sink::Keys { summary, lines } => {
+                if *lines > 0 {
+                    summary.push_str(", ");
+                }
+                *lines += 1;
+                // The line up to its first `:`, which may be the key's own.
+                for part in parts {
+                    match part.find(':') {
+                        Some(i) => {
+                            summary.push_str(&part[..i]);
+                            break;
+                        }
+                        None => summary.push_str(part),
+                    }
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, value: &'a Json) {
         match value {
             Json::Null | Json::Number(_) => {}
             Json::Bool(on) => {
                 if self.depth != 2 || !on {
                     return;
                 }
-                match self.section.as_str() {
+                match self.section {
                     "permissions" => {
-                        let text = unscoped_description(&self.key);
+                        let text = unscoped_description(self.key);
                         self.add_line(text);
                     }
                     "unsafe" | "sandbox" => self.add_line("true"),
@@ -87,7 +146,9 @@ impl Walker {
             Json::String(text) => {
                 if self.depth == 2 && self.section == "sandbox" {
                     self.add_line(text);
-                } else if let Some(scopes) = &mut self.scopes {
+                } else if let Some(scopes) = &mut self.scopes
+                    && matches!(self.sink, Sink::Lines(_))
+                {
                     if !scopes.is_empty() {
                         scopes.push_str(", ");
                     }
@@ -101,15 +162,14 @@ impl Walker {
                 }
                 for (key, member) in members {
                     match self.depth {
-                        1 => self.section = key.clone(),
-                        2 => self.key = key.clone(),
+                        1 => self.section = key,
+                        2 => self.key = key,
                         _ => {}
                     }
                     self.visit(member);
                 }
                 if self.depth == 2 && self.section == "sandbox" && self.sandbox_lines == 0 {
-                    self.lines
-                        .push("sandbox: no inputs (sandbox mode only)".to_owned());
+                    self.push(["sandbox: no inputs (sandbox mode only)", "", "", ""]);
                 }
                 self.depth -= 1;
             }

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::core::config::describe::{description_lines, summary_keys};
+use crate::core::config::describe::{block_summary, description_lines, summary_keys};
 use crate::core::config::load_hashed;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
@@ -18,18 +18,35 @@ pub fn config_exists(key: &str) -> bool {
     std::fs::metadata(key).is_ok_and(|m| m.is_file())
 }
 
+/// How much of each entry's block a report keeps in its `lines`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every line of the stored block, diffed against the config when it
+    /// changed, and the `~` target lines: the TUI's store view, `list --json`.
+    Lines,
+    /// Only the `~` target lines, all that the `list` text shows besides
+    /// the summary: the stored block is not described line by line.
+    Targets,
+}
+
 /// One report per entry, in the order the store file lists them.
-pub fn list_entries(store: &Store, env: &Env) -> Vec<StoreEntryReport> {
+pub fn list_entries(store: &Store, env: &Env, detail: Detail) -> Vec<StoreEntryReport> {
     let entries: Vec<(&str, &StoredEntry)> = store.iter().collect();
     entries
         .par_iter()
-        .map(|(key, entry)| entry_report(key, entry, env))
+        .map(|(key, entry)| entry_report(key, entry, env, detail))
         .collect()
 }
 
-pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryReport {
-    let stored_lines = description_lines(&entry.block);
-    let summary = summary_keys(&stored_lines);
+pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -> StoreEntryReport {
+    let (stored_lines, summary) = match detail {
+        Detail::Lines => {
+            let lines = description_lines(&entry.block);
+            let summary = summary_keys(&lines);
+            (lines, summary)
+        }
+        Detail::Targets => (Vec::new(), block_summary(&entry.block)),
+    };
     let as_is = || {
         stored_lines
             .iter()
@@ -48,7 +65,7 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env) -> StoreEntryRepo
         Ok(now) if entry_matches(&now, entry) => (EntryStatus::Ok, as_is()),
         Ok(now) => {
             let moved = moved_targets(entry, &now.targets);
-            let mut lines = if now.sha256 == entry.sha256 {
+            let mut lines = if now.sha256 == entry.sha256 || detail == Detail::Targets {
                 as_is()
             } else {
                 diff_lines(&stored_lines, &now.described().lines)

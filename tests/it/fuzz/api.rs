@@ -100,12 +100,15 @@ pub fn state(snapshot: &ConfigSnapshot, stored: Option<&StoredEntry>) -> ConfigS
 }
 
 /// A store entry's status against the disk, as `list` shows it, and the
-/// `--list-trusted` text for it.
+/// `--list-trusted` text for it; the report `list` makes for its text and
+/// the full one the TUI and `--json` use must print the same.
 pub fn list_entry(key: &str, entry: &StoredEntry, env: &Env) -> (EntryStatus, String) {
-    let report = goccia_trust::core::review::listing::entry_report(key, entry, env);
-    let text = goccia_trust::core::review::listing::render_list_trusted(
-        "/s/trust.json",
-        std::slice::from_ref(&report),
-    );
-    (report.status, text)
+    use goccia_trust::core::review::listing::{Detail, entry_report, render_list_trusted};
+    let [text, full] = [Detail::Targets, Detail::Lines].map(|detail| {
+        let report = entry_report(key, entry, env, detail);
+        let text = render_list_trusted("/s/trust.json", std::slice::from_ref(&report));
+        (report.status, text)
+    });
+    assert_eq!(text, full, "list's report and the full one differ");
+    text
 }

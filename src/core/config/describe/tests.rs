@@ -106,3 +106,50 @@ fn summary_keys_for_list_trusted() {
     assert_eq!(summary_keys(&lines(r#"{"sandbox":{}}"#)), "sandbox");
     assert_eq!(summary_keys(&[]), "");
 }
+
+/// `block_summary` must say exactly what `summary_keys` of the lines says,
+/// for any block a store may hold: every section and member shape, keys
+/// holding `:` (cut there, as the line is), empty and nested values,
+/// duplicates and sections out of order.
+#[test]
+fn block_summary_is_summary_keys_of_the_lines() {
+    let sections = ["permissions", "sandbox", "unsafe", "other", "a:b"];
+    let keys = ["allow-net", "copy", "k:ey", ":", "", "sandbox", "unsafe-x"];
+    let values = [
+        "true",
+        "false",
+        "null",
+        "1",
+        r#""s:t""#,
+        r#"[]"#,
+        r#"["a","b:c",""]"#,
+        r#"[["x"],{"y":"z"}]"#,
+        r#"{}"#,
+        r#"{"n":["m"]}"#,
+    ];
+    let mut blocks = vec![
+        "[1]".to_string(),
+        "{}".to_string(),
+        r#"{"sandbox":{}}"#.to_string(),
+        r#"{"sandbox":{"a":false},"sandbox":{}}"#.to_string(),
+    ];
+    for section in sections {
+        for key in keys {
+            for value in values {
+                blocks.push(format!(
+                    r#"{{"version":1,"{section}":{{"{key}":{value},"{key}":{value}}},"sandbox":{{"{key}":{value}}}}}"#
+                ));
+                blocks.push(format!(r#"{{"{section}":{{"{key}":{value}}}}}"#));
+                blocks.push(format!(r#"{{"{section}":{value}}}"#));
+            }
+        }
+    }
+    for text in &blocks {
+        let block = parse(text).unwrap();
+        assert_eq!(
+            block_summary(&block),
+            summary_keys(&description_lines(&block)),
+            "{text}"
+        );
+    }
+}
