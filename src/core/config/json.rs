@@ -138,11 +138,7 @@ pub fn quote_json_string_into(s: &str, out: &mut String) {
 /// Parses one JSON document (RFC 8259, no extensions, no BOM). Lone
 /// surrogate escapes are refused: they have no UTF-8 form.
 pub fn parse(text: &str) -> Result<Json, JsonError> {
-    let mut p = Parser {
-        src: text.as_bytes(),
-        pos: 0,
-        deferred: None,
-    };
+    let mut p = Parser::new(text);
     p.skip_ws();
     if p.pos >= p.src.len() {
         return Err(p.error("Empty JSON input"));
@@ -182,11 +178,8 @@ fn parse_wide_from(text: &str, min_bytes: usize) -> Result<Json, JsonError> {
 /// the text is then not valid JSON, and `parse` says why.
 fn parse_split(text: &str) -> Option<Json> {
     use rayon::prelude::*;
-    let mut p = Parser {
-        src: text.as_bytes(),
-        pos: 0,
-        deferred: Some(Vec::new()),
-    };
+    let mut p = Parser::new(text);
+    p.deferred = Some(Vec::new());
     p.skip_ws();
     let mut skeleton = p.value(0).ok()?;
     p.skip_ws();
@@ -199,11 +192,9 @@ fn parse_split(text: &str) -> Option<Json> {
         .map(|&(start, end)| {
             // The text up to the span's end: positions stay the document's,
             // and nothing past the span is read.
-            let mut q = Parser {
-                src: &text.as_bytes()[..end],
-                pos: start,
-                deferred: None,
-            };
+            // (`end` is where skip_value stopped: at an ASCII byte.)
+            let mut q = Parser::new(text.get(..end)?);
+            q.pos = start;
             let value = q.value(2).ok()?;
             q.skip_ws();
             (q.pos == end).then_some(value)
@@ -243,6 +234,8 @@ fn fill_deferred(
 }
 
 struct Parser<'a> {
+    /// The text, and the same as bytes.
+    text: &'a str,
     src: &'a [u8],
     pos: usize,
     /// Set for [`parse_split`]'s first pass: the spans of the member values
@@ -250,7 +243,16 @@ struct Parser<'a> {
     deferred: Option<Vec<(usize, usize)>>,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            text,
+            src: text.as_bytes(),
+            pos: 0,
+            deferred: None,
+        }
+    }
+
     fn error(&self, message: &str) -> JsonError {
         let consumed = &self.src[..self.pos.min(self.src.len())];
         let line = consumed.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -412,13 +414,13 @@ impl Parser<'_> {
     fn skip_string(&mut self) -> Option<()> {
         self.pos += 1;
         loop {
-            match *self.src.get(self.pos)? {
+            self.pos += memchr::memchr2(b'"', b'\\', self.src.get(self.pos..)?)?;
+            match self.src[self.pos] {
                 b'"' => {
                     self.pos += 1;
                     return Some(());
                 }
-                b'\\' => self.pos += 2,
-                _ => self.pos += 1,
+                _ => self.pos += 2,
             }
         }
     }
@@ -458,10 +460,7 @@ impl Parser<'_> {
                 self.pos += 1;
             }
         }
-        // The slice is ASCII by construction.
-        Ok(Json::Number(
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ))
+        Ok(Json::Number(self.text[start..self.pos].to_owned()))
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
@@ -485,22 +484,29 @@ impl Parser<'_> {
         let mut out = String::new();
         loop {
             let start = self.pos;
-            while let Some(&b) = self.src.get(self.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
-            // The input is a &str and we only stop on ASCII bytes, so this
-            // slice is valid UTF-8.
-            out.push_str(std::str::from_utf8(&self.src[start..self.pos]).unwrap_or_default());
+            // The run up to the next quote or backslash, refused if it holds
+            // a control character (found without a branch per byte).
+            let rest = &self.src[start..];
+            let run = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+            let controls = rest[..run].iter().fold(false, |seen, &b| seen | (b < 0x20));
+            self.pos = match controls {
+                true => start + rest.iter().position(|&b| b < 0x20).unwrap_or(run),
+                false => start + run,
+            };
+            // Cut at ASCII bytes of a &str: on character boundaries.
+            let piece = &self.text[start..self.pos];
             match self.peek() {
                 None => return Err(self.error("Unterminated string")),
                 Some(b'"') => {
                     self.pos += 1;
+                    if out.is_empty() {
+                        return Ok(piece.to_owned());
+                    }
+                    out.push_str(piece);
                     return Ok(out);
                 }
                 Some(b'\\') => {
+                    out.push_str(piece);
                     self.pos += 1;
                     let esc = self
                         .peek()
@@ -675,6 +681,60 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    /// Strings read as serde_json reads them (value, or refusal) whatever
+    /// mix of plain runs, multi-byte characters, escapes, raw controls and
+    /// quotes they hold; and a refusal points at the offending byte.
+    #[test]
+    fn strings_read_as_serde_json_reads_them() {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            Just("a".to_string()),
+            Just("é€😀".to_string()),
+            Just("\\\"".to_string()),
+            Just("\\\\".to_string()),
+            Just("\\n\\t\\/\\b\\f\\r".to_string()),
+            Just("\\u00e9\\u0000".to_string()),
+            Just("\\ud83d\\ude00".to_string()),
+            Just("\\ud83d".to_string()),
+            Just("\\x".to_string()),
+            Just("\u{1}".to_string()),
+            Just("\t".to_string()),
+            Just("\"".to_string()),
+            Just("\\".to_string()),
+        ];
+        proptest!(|(pieces in proptest::collection::vec(piece, 0..8))| {
+            let doc = format!("[\"{}\"]", pieces.concat());
+            let ours = parse(&doc);
+            let theirs = serde_json::from_str::<Vec<String>>(&doc);
+            match (&ours, &theirs) {
+                (Ok(Json::Array(items)), Ok(strings)) => {
+                    let ours: Vec<_> = items.iter().map(|i| match i {
+                        Json::String(s) => s.clone(),
+                        other => format!("{other:?}"),
+                    }).collect();
+                    prop_assert_eq!(&ours, strings, "{}", doc);
+                }
+                (Err(_), Err(_)) => {}
+                _ => prop_assert!(false, "{doc:?}: {ours:?} vs {theirs:?}"),
+            }
+        });
+        let at = |doc: &str| {
+            let e = parse(doc).unwrap_err();
+            (e.message, e.line, e.column)
+        };
+        assert_eq!(
+            at("\"ab\u{1}c\""),
+            ("Control character in string".into(), 1, 4)
+        );
+        assert_eq!(
+            at("\"é\\\"\nc\""),
+            ("Control character in string".into(), 1, 5)
+        );
+        assert_eq!(at("\"ab"), ("Unterminated string".into(), 1, 4));
+        assert_eq!(at("\"a\\"), ("Unterminated string".into(), 1, 4));
+        assert_eq!(at("\"a\\q\""), ("Invalid escape in string".into(), 1, 4));
     }
 
     #[test]
