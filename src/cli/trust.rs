@@ -131,7 +131,7 @@ fn trust(
         .iter()
         .map(|c| Shown::of_snapshot(&c.snapshot))
         .collect();
-    match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
+    let result = match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
         Ok(commit) => {
             if let Some(d) = doc {
                 for s in &shown {
@@ -145,5 +145,11 @@ fn trust(
             report_commit(&commit, &loc.path, io)
         }
         Err(e) => Err(store_failure(&e)),
-    }
+    };
+    // The process ends right after: what was listed is left to it rather
+    // than freed string by string on this one thread (as `list` does).
+    std::mem::forget(plan);
+    std::mem::forget(shown);
+    std::mem::forget(store);
+    result
 }

@@ -219,19 +219,22 @@ pub fn trust_as_shown(
         // Read as far as the hash and the targets, which is all the check
         // needs; a config that no longer matches is then reported in full
         // (read once more: it is shown as it is now).
-        let checked: Vec<Option<HashedConfig>> = shown
+        // The entry to record is made here too, on both threads.
+        let checked: Vec<Option<(String, StoredEntry)>> = shown
             .par_iter()
             .map(|s| {
-                load_hashed(&TrustKey(s.key.clone()), env)
+                let c = load_hashed(&TrustKey(s.key.clone()), env)
                     .ok()
-                    .filter(|now| s.matches(now))
+                    .filter(|now| s.matches(now))?;
+                let entry = entry_for(&c.sha256, &c.block, &c.targets, &now);
+                Some((c.key.0, entry))
             })
             .collect();
         let mut commit = TrustCommit::default();
         let mut fresh = Vec::new();
         for (s, now) in shown.iter().zip(checked) {
             match now {
-                Some(now) => fresh.push(now),
+                Some(entry) => fresh.push(entry),
                 None => {
                     let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
                     commit.refused.push(report);
@@ -241,11 +244,10 @@ pub fn trust_as_shown(
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
             return Ok(commit);
         }
-        for c in &fresh {
-            let entry = entry_for(&c.sha256, &c.block, &c.targets, &now);
-            store.put(c.key.as_str().to_string(), entry);
-        }
         commit.recorded = fresh.len();
+        for (key, entry) in fresh {
+            store.put(key, entry);
+        }
         Ok(commit)
     })
     .map(|u| u.value)
