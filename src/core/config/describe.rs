@@ -28,7 +28,7 @@ pub fn summary_keys(lines: &[String]) -> String {
 /// [`summary_keys`] of the block's [`description_lines`], without making
 /// the lines: `list` shows only this for an entry that still matches.
 pub fn block_summary(block: &Json) -> String {
-    let mut summary = String::new();
+    let mut summary = String::with_capacity(64);
     Walker::new(Sink::Keys {
         summary: &mut summary,
         lines: 0,
