@@ -8,7 +8,8 @@
 #               trees already there are reused
 #   --full      also the 200,000-directory / 20,000-config tree (peak RSS
 #               and scan vs find there); takes a few minutes to generate
-#   --no-build  use target/release/goccia-trust as it is
+#   --no-build  use target/release/goccia-trust (and examples/list_floor)
+#               as they are
 #
 # Offline: needs only cargo (for the release build), python3, find, xargs
 # and sha256sum. The in-process benches are `cargo bench --bench core`.
@@ -30,8 +31,9 @@ done
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$repo/target/release/goccia-trust"
+floor="$repo/target/release/examples/list_floor"
 if [ "$build" = 1 ]; then
-    (cd "$repo" && cargo build --release --quiet)
+    (cd "$repo" && cargo build --release --quiet --bin goccia-trust --example list_floor)
 fi
 mkdir -p "$dir"
 gen() { # ROOT DIRS CONFIGS
@@ -47,10 +49,10 @@ if [ "$full" = 1 ]; then
     gen "$dir/t200k" 200000 20000
 fi
 
-exec python3 - "$bin" "$dir" "$runs" "$full" <<'PY'
+exec python3 - "$bin" "$dir" "$runs" "$full" "$floor" <<'PY'
 import os, statistics, subprocess, sys, time, platform, datetime, shutil
 
-binary, root, runs, full = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+binary, root, runs, full, floor = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
 DEVNULL = subprocess.DEVNULL
 
 
@@ -94,19 +96,25 @@ def private_dir(path):
 rows = []  # (what, command, ours, baseline name, baseline)
 
 
-def alternate(what, ours, base=None, prepare=None, codes=(0,)):
-    """Runs ours and the baseline in turn, `runs` times; medians."""
-    t_ours, t_base, rss = [], [], []
+def alternate(what, ours, base=None, prepare=None, codes=(0,), also=()):
+    """Runs ours, each of `also` (what, (name, argv)) and the baseline in
+    turn, `runs` times; a row of medians for ours and one for each of
+    `also`, all against the same baseline runs."""
+    timed = [(what, ours)] + list(also)
+    t, rss = {w: [] for w, _ in timed}, {w: [] for w, _ in timed}
+    t_base = []
     for _ in range(runs):
-        if prepare:
-            prepare()
-        r = ok(run(ours[1]), what, codes)
-        t_ours.append(r[0])
-        rss.append(r[1])
+        for w, cmd in timed:
+            if prepare:
+                prepare()
+            r = ok(run(cmd[1]), w, codes)
+            t[w].append(r[0])
+            rss[w].append(r[1])
         if base:
             t_base.append(ok(run(base[1]), base[0])[0])
-    rows.append((what, ours[0], statistics.median(t_ours), base[0] if base else None,
-                 statistics.median(t_base) if base else None, max(rss)))
+    for w, cmd in timed:
+        rows.append((w, cmd[0], statistics.median(t[w]), base[0] if base else None,
+                     statistics.median(t_base) if base else None, max(rss[w])))
 
 
 t50k, t20k = f"{root}/t50k", f"{root}/t20k"
@@ -132,9 +140,13 @@ def fresh_store():
 alternate("trust --yes, 10,000 new configs", ("goccia-trust trust --yes t20k",
           [binary, f"--trust-store={store}", "trust", "--yes", t20k]), prepare=fresh_store)
 
-# list of the 10,000-entry store just written vs sha256sum of its files.
+# list of the 10,000-entry store just written vs sha256sum of its files,
+# and list's floor: the same files' system calls and SHA-256 on the same
+# two threads, without any parsing (examples/list_floor.rs).
 alternate("list, 10,000-entry store", ("goccia-trust list", [binary, f"--trust-store={store}", "list"]),
-          ("sha256sum", ["xargs", "-a", f"{root}/files20k", "sha256sum"]))
+          ("sha256sum", ["xargs", "-a", f"{root}/files20k", "sha256sum"]),
+          also=[("list's floor: its system calls and hashing, no parsing",
+                 ("list_floor", [floor, f"{root}/files20k"]))])
 
 # check over 1,000 inputs, one beside each of the first 1,000 configs.
 inputs = []
