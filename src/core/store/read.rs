@@ -9,6 +9,8 @@
 
 use std::io::ErrorKind;
 
+use rayon::prelude::*;
+
 use super::error::io_cause;
 use super::{Store, StoreError, StoredEntry};
 use crate::core::config::json::{self, Json};
@@ -91,8 +93,14 @@ fn check_document(doc: Json, store: &mut Store) -> Result<(), String> {
                 let Json::Object(entries) = value else {
                     return Err("\"trusted\" is not an object".into());
                 };
-                for (key, entry) in entries {
-                    let entry = check_entry(&key, entry)?;
+                // Checked on every thread, then taken in document order, so
+                // the problem reported is still the first one in the file.
+                let checked: Vec<Result<(String, StoredEntry), String>> = entries
+                    .into_par_iter()
+                    .map(|(key, entry)| check_entry(&key, entry).map(|e| (key, e)))
+                    .collect();
+                for entry in checked {
+                    let (key, entry) = entry?;
                     store.put(key, entry);
                 }
             }

@@ -309,3 +309,24 @@ fn missing_and_unreadable_files() {
         format!("cannot read trust store {d}: Is a directory")
     );
 }
+
+/// Entries are checked on several threads: in a long store the problem
+/// reported is still the first in the file, not the first found.
+#[test]
+fn in_a_long_store_the_first_problem_in_the_file_wins() {
+    let good = |i: usize| {
+        format!(
+            r#""/k/{i}": {{"sha256": "{:064x}", "block": {{"version": 1}}, "trustedAt": "t", "trustedBy": "b"}}"#,
+            i
+        )
+    };
+    let entries: Vec<String> = (0..3000)
+        .map(|i| match i {
+            1500 => format!(r#""/k/{i}": {{"sha256": 5}}"#),
+            2900 => format!(r#""/k/{i}": []"#),
+            _ => good(i),
+        })
+        .collect();
+    let doc = format!(r#"{{"version": 1, "trusted": {{{}}}}}"#, entries.join(", "));
+    assert_eq!(problem(&doc), r#""sha256" of /k/1500 is not a string"#);
+}
