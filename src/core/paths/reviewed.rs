@@ -13,13 +13,12 @@ use crate::core::paths::{expand_file_name, lexical_path};
 /// The nearest directory at or above `dir` that holds a `.git` directory or
 /// file (a worktree or submodule has a file), or `None`.
 pub fn repository_root(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors()
-        .find(|d| {
-            std::fs::symlink_metadata(d.join(".git"))
-                .map(|m| m.is_dir() || m.is_file())
-                .unwrap_or(false)
-        })
-        .map(Path::to_path_buf)
+    dir.ancestors().find(|d| has_git(d)).map(Path::to_path_buf)
+}
+
+/// Whether `dir` holds a `.git` directory or file.
+fn has_git(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir() || m.is_file())
 }
 
 /// `path` made absolute as GocciaScript expands a command-line path (`~`,
@@ -32,22 +31,38 @@ pub(crate) fn resolved(path: &str, env: &Env) -> PathBuf {
 }
 
 /// The tree under review for each PATH, in order, without repeats.
+///
+/// `check` may name thousands of files: the PATHs are resolved on every
+/// thread, each ancestor is asked for `.git` once however many PATHs share
+/// it, and repeats are found by hashing, not by comparing with every tree
+/// kept so far.
 pub fn trees_under_review(paths: &[String], env: &Env) -> Vec<String> {
+    use rayon::prelude::*;
+    use std::collections::{HashMap, HashSet};
+    let dirs: Vec<PathBuf> = paths
+        .par_iter()
+        .map(|path| {
+            let real = resolved(path, env);
+            // A config file's tree is its directory's; a PATH that does not
+            // exist stands for itself (the command reports it).
+            if real.exists() && !real.is_dir() {
+                real.parent().map_or(real.clone(), Path::to_path_buf)
+            } else {
+                real
+            }
+        })
+        .collect();
+    let mut holds_git: HashMap<PathBuf, bool> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut trees: Vec<String> = Vec::new();
-    for path in paths {
-        let real = resolved(path, env);
-        // A config file's tree is its directory's; a PATH that does not
-        // exist stands for itself (the command reports it).
-        let dir = if real.exists() && !real.is_dir() {
-            real.parent().map_or(real.clone(), Path::to_path_buf)
-        } else {
-            real
-        };
-        let tree = repository_root(&dir)
-            .unwrap_or(dir)
-            .to_string_lossy()
-            .into_owned();
-        if !trees.contains(&tree) {
+    for dir in dirs {
+        let root = dir.ancestors().find(|d| {
+            *holds_git
+                .entry(d.to_path_buf())
+                .or_insert_with(|| has_git(d))
+        });
+        let tree = root.unwrap_or(&dir).to_string_lossy().into_owned();
+        if seen.insert(tree.clone()) {
             trees.push(tree);
         }
     }
@@ -99,5 +114,55 @@ mod tests {
                 s(&root.join("missing")),
             ]
         );
+    }
+
+    /// Many PATHs (as `check` gets them): each tree once, in the order its
+    /// first PATH came, whether the PATHs share a repository or not.
+    #[test]
+    fn many_paths_give_each_tree_once_in_first_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for r in ["r1", "r2"] {
+            std::fs::create_dir_all(root.join(r).join(".git")).unwrap();
+        }
+        let mut paths = Vec::new();
+        for i in 0..300 {
+            let p = match i % 3 {
+                0 => format!("r{}/d{i}", 2 - i % 2),
+                1 => format!("plain/d{}", i % 50),
+                _ => format!("r1/x/d{i}/f.js"),
+            };
+            std::fs::create_dir_all(root.join(&p)).unwrap();
+            paths.push(p);
+        }
+        let env = Env {
+            cwd: root.to_string_lossy().into_owned(),
+            home: "/nonexistent-home".into(),
+            ..Env::default()
+        };
+        let mut expected: Vec<String> = Vec::new();
+        for p in &paths {
+            let tree = match p.split('/').next() {
+                Some(r @ ("r1" | "r2")) => root.join(r),
+                _ => root.join(p),
+            };
+            let tree = tree.to_string_lossy().into_owned();
+            if !expected.contains(&tree) {
+                expected.push(tree);
+            }
+        }
+        assert_eq!(
+            expected[..3],
+            [
+                s_of(&root, "r2"),
+                s_of(&root, "plain/d1"),
+                s_of(&root, "r1")
+            ]
+        );
+        assert_eq!(trees_under_review(&paths, &env), expected);
+    }
+
+    fn s_of(root: &Path, rel: &str) -> String {
+        root.join(rel).to_string_lossy().into_owned()
     }
 }
