@@ -98,7 +98,9 @@ pub fn render_list_trusted<R: std::borrow::Borrow<StoreEntryReport>>(
     }
     for r in reports {
         let r = r.borrow();
-        let _ = write!(out, "{}  trusted {}  {}", r.key, r.trusted_at, r.summary);
+        for part in [&r.key, "  trusted ", &r.trusted_at, "  ", &r.summary] {
+            out.push_str(part);
+        }
         match &r.status {
             EntryStatus::Ok => {}
             EntryStatus::Missing => out.push_str("  (missing)"),
