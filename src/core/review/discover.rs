@@ -168,6 +168,7 @@ pub fn discover_paths(
                 from: None,
                 lexical: (lexical.as_os_str() != real.as_os_str()).then_some(lexical),
                 real,
+                entry: false,
             });
         } else {
             keys.push(key_for_expanded(&expanded));
@@ -256,6 +257,9 @@ struct Dir {
     /// The directory it is an entry of, when that is held open (then
     /// `real` ends with its name there).
     from: Option<Arc<Parent>>,
+    /// Listed as a directory entry (not a root, not a link's target): it
+    /// must still be a directory, not a link, when it is opened.
+    entry: bool,
 }
 
 impl Dir {
@@ -404,12 +408,14 @@ impl<'p> Walker<'p> {
                 lexical,
                 real,
                 from,
+                entry: kind == Kind::Dir,
             };
             scope.spawn(move |scope| self.walk(scope, child));
         };
         let listed = list_dir(
             &dir.real,
             dir.from.as_deref(),
+            dir.entry,
             &self.held_open,
             &|id| self.claim(id),
             &mut entry,

@@ -68,20 +68,26 @@ pub(super) enum Listing {
 /// being read at all is returned, once the directory is claimed, so a
 /// directory reached twice is reported once. `held` counts the directories
 /// kept open.
+///
+/// `entry` says `real` was listed as a directory entry (not a root, not
+/// reached through a link): on Linux it is then opened without following a
+/// link, so a directory swapped for a link after it was listed fails to
+/// open (and is reported) instead of being walked wherever the link points.
 pub(super) fn list_dir(
     real: &Path,
     from: Option<&Parent>,
+    entry: bool,
     held: &Arc<AtomicUsize>,
     claim: &dyn Fn((u64, u64)) -> bool,
     each: Each<'_>,
 ) -> io::Result<Listing> {
     #[cfg(target_os = "linux")]
     {
-        linux::list_dir(real, from, held, claim, each)
+        linux::list_dir(real, from, entry, held, claim, each)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = (from, held);
+        let _ = (from, entry, held);
         portable_list_dir(real, claim, &mut |name, kind| each(name, kind, None))
     }
 }
@@ -147,25 +153,32 @@ mod linux {
     pub(super) fn list_dir(
         real: &Path,
         from: Option<&Parent>,
+        entry: bool,
         held: &Arc<AtomicUsize>,
         claim: &dyn Fn((u64, u64)) -> bool,
         each: Each<'_>,
     ) -> io::Result<Listing> {
+        let flags = if entry {
+            FLAGS | libc::O_NOFOLLOW
+        } else {
+            FLAGS
+        };
         let mut raw = -1;
         if let (Some(parent), Some(name)) = (from, real.file_name()) {
             let name = CString::new(name.as_bytes())
                 .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
             // SAFETY: the parent's descriptor is open while it lives;
             // `name` is NUL-terminated.
-            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), FLAGS) };
+            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), flags) };
         }
         if raw < 0 {
             // By path: at the top, and whenever opening by name failed,
-            // so that errors are those of the path.
+            // so that errors are those of the path (a link in place of the
+            // directory fails here too: ELOOP or ENOTDIR).
             let path = CString::new(real.as_os_str().as_bytes())
                 .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
             // SAFETY: `path` is a NUL-terminated string that outlives the call.
-            raw = unsafe { libc::open(path.as_ptr(), FLAGS) };
+            raw = unsafe { libc::open(path.as_ptr(), flags) };
         }
         if raw < 0 {
             let error = io::Error::last_os_error();
@@ -279,5 +292,76 @@ mod linux {
             libc::S_IFLNK => Kind::Link,
             _ => Kind::Other,
         })
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A directory listed as an entry, then swapped for a link to a
+    /// directory outside before it is opened (the race a hostile tree can
+    /// run against the walk): opening it fails, by name and by path, and
+    /// nothing outside is listed.
+    #[test]
+    fn a_directory_swapped_for_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let tree = root.join("tree");
+        fs::create_dir_all(tree.join("sub")).unwrap();
+        fs::create_dir_all(root.join("outside")).unwrap();
+        fs::write(root.join("outside/goccia.json"), "{}").unwrap();
+
+        let held = Arc::new(AtomicUsize::new(0));
+        let claim_all = |_: (u64, u64)| true;
+        let mut parent = None;
+        let mut names = Vec::new();
+        list_dir(
+            &tree,
+            None,
+            false,
+            &held,
+            &claim_all,
+            &mut |name, _, this| {
+                names.push(name.to_owned());
+                parent = this.cloned();
+            },
+        )
+        .unwrap();
+        assert_eq!(names, ["sub"]);
+
+        fs::remove_dir(tree.join("sub")).unwrap();
+        std::os::unix::fs::symlink(root.join("outside"), tree.join("sub")).unwrap();
+        let mut seen = Vec::new();
+        for from in [parent.as_deref(), None] {
+            let result = list_dir(
+                &tree.join("sub"),
+                from,
+                true,
+                &held,
+                &claim_all,
+                &mut |n, _, _| seen.push(n.to_owned()),
+            );
+            let err = result
+                .err()
+                .expect("a link in place of a directory must not open");
+            assert!(
+                matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
+                "{err}"
+            );
+        }
+        assert!(seen.is_empty(), "listed through the link: {seen:?}");
+
+        // Reached through a link on purpose (entry = false), it is followed.
+        list_dir(
+            &tree.join("sub"),
+            None,
+            false,
+            &held,
+            &claim_all,
+            &mut |n, _, _| seen.push(n.to_owned()),
+        )
+        .unwrap();
+        assert_eq!(seen, ["goccia.json"]);
     }
 }
