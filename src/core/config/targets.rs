@@ -85,34 +85,39 @@ pub fn canonical_capability_path(scope: &str) -> String {
     if scope.is_empty() {
         return String::new();
     }
-    let expanded = strip_trailing_separators(&expand_file_name(scope, "/", "")).to_owned();
+    let mut expanded = expand_file_name(scope, "/", "");
+    expanded.truncate(strip_trailing_separators(&expanded).len());
     let mut suffix = String::new();
-    let mut parent = expanded.clone();
+    let mut parent: &str = &expanded;
     loop {
-        if let Some(real) = realpath(&parent) {
-            let real = strip_trailing_separators(&real);
+        if let Some(real) = realpath(parent) {
+            let stripped = strip_trailing_separators(&real);
             return if suffix.is_empty() {
-                real.to_owned()
-            } else if real.ends_with('/') {
-                format!("{real}{suffix}")
+                if stripped.len() == real.len() {
+                    real
+                } else {
+                    stripped.to_owned()
+                }
+            } else if stripped.ends_with('/') {
+                format!("{stripped}{suffix}")
             } else {
-                format!("{real}/{suffix}")
+                format!("{stripped}/{suffix}")
             };
         }
-        if is_root(&parent) {
+        if is_root(parent) {
             break;
         }
-        let name = fpc_extract_file_name(&parent);
+        let name = fpc_extract_file_name(parent);
         suffix = if suffix.is_empty() {
             name.to_owned()
         } else {
             format!("{name}/{suffix}")
         };
-        let up = fpc_extract_file_dir(&parent);
+        let up = fpc_extract_file_dir(parent);
         if up.is_empty() || up == parent {
             break;
         }
-        parent = up.to_owned();
+        parent = up;
     }
     // Nothing resolved at all (an unreadable root): the lexical spelling.
     expanded

@@ -130,11 +130,29 @@ fn parent(dir: &str) -> &str {
 
 /// `Some(result)` when the memo is on and knows `key`.
 fn cached(key: &str) -> Option<Option<String>> {
-    with_memo(|m| m.get(key).cloned()).flatten()
+    with_memo(|m| {
+        m.get(key).map(|value| {
+            value.as_deref().map(|real| match real {
+                ITSELF => key.to_string(),
+                _ => real.to_string(),
+            })
+        })
+    })
+    .flatten()
 }
 
+/// What the memo holds for a path that is its own canonical path (most of
+/// them): no copy of it. Never a real answer, which is absolute.
+const ITSELF: &str = "";
+
 fn remember(key: String, value: Option<&str>) {
-    with_memo(|m| m.insert(key, value.map(str::to_string)));
+    with_memo(|m| {
+        let value = value.map(|real| match real == key {
+            true => String::new(),
+            false => real.to_string(),
+        });
+        m.insert(key, value)
+    });
 }
 
 /// Resolves `path` (absolute, or relative to the canonical `base`).
@@ -144,9 +162,8 @@ fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
     } else {
         base.to_string()
     };
-    let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
-    let last = components.len();
-    for (i, comp) in components.into_iter().enumerate() {
+    let mut components = path.split('/').filter(|c| !c.is_empty()).peekable();
+    while let Some(comp) = components.next() {
         match comp {
             "." => continue,
             ".." => {
@@ -174,13 +191,16 @@ fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
                 })?;
             resolve(&resolved, &target, links)?
         } else {
-            if i + 1 < last && !meta.is_dir() {
+            if components.peek().is_some() && !meta.is_dir() {
                 return Err(io::Error::new(
                     io::ErrorKind::NotADirectory,
                     "not a directory",
                 ));
             }
-            candidate.clone()
+            // Not a link: it is its own canonical path.
+            remember(candidate.clone(), Some(&candidate));
+            resolved = candidate;
+            continue;
         };
         remember(candidate, Some(&real));
         resolved = real;
