@@ -66,6 +66,13 @@ impl Store {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
     }
 
+    /// Room for `additional` more entries without regrowing the entries
+    /// and the index one doubling at a time (a store being read).
+    pub fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+        self.index.reserve(additional);
+    }
+
     /// Adds or replaces the entry for `key`. Replacing an entry with an
     /// identical one is not a change.
     pub fn put(&mut self, key: impl Into<String>, entry: StoredEntry) {

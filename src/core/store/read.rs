@@ -95,6 +95,7 @@ fn check_document(doc: Json, store: &mut Store) -> Result<(), String> {
                 };
                 // Checked on every thread, then taken in document order, so
                 // the problem reported is still the first one in the file.
+                store.reserve(entries.len());
                 let checked: Vec<Result<(String, StoredEntry), String>> = entries
                     .into_par_iter()
                     .map(|(key, entry)| check_entry(&key, entry).map(|e| (key, e)))
