@@ -240,16 +240,28 @@ pub fn print_listing_to(
     w: &mut dyn Write,
     values: Values,
 ) -> std::io::Result<()> {
+    use rayon::prelude::*;
     writeln!(w, "Permission requests under {}:", values.text(targets))?;
-    for c in &plan.candidates {
-        let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
-        let tag = if c.changed { "changed" } else { "new" };
-        writeln!(w, "\n  {} ({tag})", values.text(&shown))?;
-        let lines = values.lines(&c.lines);
-        let targets = values.pairs(&c.snapshot.targets.to_pairs());
-        for line in with_destinations(&lines, &targets) {
-            writeln!(w, "{}", line.render())?;
-        }
+    // Each config's lines are made on every thread and written in order:
+    // a listing of 10,000 configs is most of what `--trust` does alone.
+    let shown: Vec<String> = plan
+        .candidates
+        .par_iter()
+        .map(|c| {
+            let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
+            let tag = if c.changed { "changed" } else { "new" };
+            let mut text = format!("\n  {} ({tag})\n", values.text(&shown));
+            let lines = values.lines(&c.lines);
+            let targets = values.pairs(&c.snapshot.targets.to_pairs());
+            for line in with_destinations(&lines, &targets) {
+                text.push_str(&line.render());
+                text.push('\n');
+            }
+            text
+        })
+        .collect();
+    for text in &shown {
+        w.write_all(text.as_bytes())?;
     }
     listing_end(plan, w, values)
 }
