@@ -156,7 +156,9 @@ pub struct StoreEntryReport {
     pub trusted_by: String,
     /// The stored block's keys: `allow-net, allow-read, unsafe-shadowrealm`.
     pub summary: String,
-    /// The stored block's lines, diffed against the current block when changed.
+    /// The stored block's lines, diffed against the current block when
+    /// changed, then the `~` target lines; only the `~` lines when listed
+    /// with `listing::Detail::Targets` (the `list` text).
     pub lines: Vec<DiffLine>,
 }
 
