@@ -140,12 +140,12 @@ pub fn quote_json_string_into(s: &str, out: &mut String) {
 pub fn parse(text: &str) -> Result<Json, JsonError> {
     let mut p = Parser::new(text);
     p.skip_ws();
-    if p.pos >= p.src.len() {
+    if p.pos >= p.src().len() {
         return Err(p.error("Empty JSON input"));
     }
     let value = p.value(0)?;
     p.skip_ws();
-    if p.pos < p.src.len() {
+    if p.pos < p.src().len() {
         return Err(p.error("Unexpected data after the JSON value"));
     }
     Ok(value)
@@ -183,7 +183,7 @@ fn parse_split(text: &str) -> Option<Json> {
     p.skip_ws();
     let mut skeleton = p.value(0).ok()?;
     p.skip_ws();
-    if p.pos < p.src.len() {
+    if p.pos < p.src().len() {
         return None;
     }
     let spans = p.deferred.take()?;
@@ -234,9 +234,7 @@ fn fill_deferred(
 }
 
 struct Parser<'a> {
-    /// The text, and the same as bytes.
     text: &'a str,
-    src: &'a [u8],
     pos: usize,
     /// Set for [`parse_split`]'s first pass: the spans of the member values
     /// of depth-1 objects, skipped rather than parsed.
@@ -247,14 +245,18 @@ impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Parser<'a> {
         Parser {
             text,
-            src: text.as_bytes(),
             pos: 0,
             deferred: None,
         }
     }
 
+    /// The text as bytes, which is how it is scanned.
+    fn src(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
     fn error(&self, message: &str) -> JsonError {
-        let consumed = &self.src[..self.pos.min(self.src.len())];
+        let consumed = &self.src()[..self.pos.min(self.src().len())];
         let line = consumed.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = consumed
             .iter()
@@ -272,7 +274,7 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ws(&mut self) {
-        while let Some(&b) = self.src.get(self.pos) {
+        while let Some(&b) = self.src().get(self.pos) {
             if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
             } else {
@@ -282,11 +284,11 @@ impl<'a> Parser<'a> {
     }
 
     fn peek(&self) -> Option<u8> {
-        self.src.get(self.pos).copied()
+        self.src().get(self.pos).copied()
     }
 
     fn expect_literal(&mut self, lit: &[u8], value: Json) -> Result<Json, JsonError> {
-        if self.src[self.pos..].starts_with(lit) {
+        if self.src()[self.pos..].starts_with(lit) {
             self.pos += lit.len();
             Ok(value)
         } else {
@@ -388,7 +390,7 @@ impl<'a> Parser<'a> {
     fn skip_value(&mut self) -> Option<()> {
         let mut depth = 0usize;
         loop {
-            match *self.src.get(self.pos)? {
+            match *self.src().get(self.pos)? {
                 b'"' => self.skip_string()?,
                 b'{' | b'[' => {
                     depth += 1;
@@ -414,8 +416,8 @@ impl<'a> Parser<'a> {
     fn skip_string(&mut self) -> Option<()> {
         self.pos += 1;
         loop {
-            self.pos += memchr::memchr2(b'"', b'\\', self.src.get(self.pos..)?)?;
-            match self.src[self.pos] {
+            self.pos += memchr::memchr2(b'"', b'\\', self.src().get(self.pos..)?)?;
+            match self.src()[self.pos] {
                 b'"' => {
                     self.pos += 1;
                     return Some(());
@@ -465,7 +467,7 @@ impl<'a> Parser<'a> {
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
         let digits = self
-            .src
+            .src()
             .get(self.pos..self.pos + 4)
             .ok_or_else(|| self.error("Invalid \\u escape"))?;
         let mut v = 0u32;
@@ -486,7 +488,7 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             // The run up to the next quote or backslash, refused if it holds
             // a control character (found without a branch per byte).
-            let rest = &self.src[start..];
+            let rest = &self.src()[start..];
             let run = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
             let controls = rest[..run].iter().fold(false, |seen, &b| seen | (b < 0x20));
             self.pos = match controls {
@@ -524,7 +526,7 @@ impl<'a> Parser<'a> {
                         b'u' => {
                             let hi = self.hex4()?;
                             let code = if (0xD800..0xDC00).contains(&hi) {
-                                if self.src.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                                if self.src().get(self.pos..self.pos + 2) != Some(b"\\u") {
                                     return Err(self.error("Lone surrogate in \\u escape"));
                                 }
                                 self.pos += 2;

@@ -12,7 +12,7 @@ use crate::core::review::discover::{DiscoverError, Discovery, WalkProgress, disc
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, Loaded, Outcome, StoredInfo,
 };
-use crate::core::review::status::compare;
+use crate::core::review::status::{Comparison, compare};
 use crate::core::store::{Store, StoredEntry};
 
 /// What a scan reports while it runs, for callers that show results as
@@ -136,19 +136,12 @@ pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
                 targets,
                 ..
             } = snapshot;
-            ConfigReport {
-                key: key.as_str().to_string(),
-                display_path: display_path(key.as_str(), &env.cwd),
-                state: comparison.state,
-                files,
-                lines: comparison.lines,
-                outcome: Outcome::Loaded(Loaded {
-                    block: block.into_string(),
-                    sha256,
-                    targets: targets.map.into_iter().collect(),
-                }),
-                stored: stored.map(stored_info),
-            }
+            let loaded = Loaded {
+                block: block.into_string(),
+                sha256,
+                targets: targets.map.into_iter().collect(),
+            };
+            report(key, env, stored, comparison, files, Outcome::Loaded(loaded))
         }
         Err(error) => failed_report(key, env, stored, error),
     }
@@ -161,13 +154,31 @@ fn failed_report(
     stored: Option<&StoredEntry>,
     error: crate::core::error::ConfigError,
 ) -> ConfigReport {
+    let comparison = Comparison {
+        state: ConfigState::Error,
+        lines: Vec::<DiffLine>::new(),
+    };
+    let files = vec![key.as_str().to_string()];
+    report(key, env, stored, comparison, files, Outcome::Failed(error))
+}
+
+/// A report from its parts: what every report of `key` shares (its
+/// paths, its stored entry) and what loading it gave.
+fn report(
+    key: &TrustKey,
+    env: &Env,
+    stored: Option<&StoredEntry>,
+    comparison: Comparison,
+    files: Vec<String>,
+    outcome: Outcome,
+) -> ConfigReport {
     ConfigReport {
         key: key.as_str().to_string(),
         display_path: display_path(key.as_str(), &env.cwd),
-        state: ConfigState::Error,
-        files: vec![key.as_str().to_string()],
-        lines: Vec::<DiffLine>::new(),
-        outcome: Outcome::Failed(error),
+        state: comparison.state,
+        files,
+        lines: comparison.lines,
+        outcome,
         stored: stored.map(stored_info),
     }
 }
@@ -181,24 +192,16 @@ pub fn report_and_snapshot(
     store: &Store,
 ) -> (ConfigReport, Option<ConfigSnapshot>) {
     let stored = store.get(key.as_str());
-    let display = display_path(key.as_str(), &env.cwd);
-    let stored_info = stored.map(stored_info);
     match load_config(key, env) {
         Ok(snapshot) => {
             let comparison = compare(&snapshot, stored);
-            let report = ConfigReport {
-                key: key.as_str().to_string(),
-                display_path: display,
-                state: comparison.state,
-                files: snapshot.files.clone(),
-                lines: comparison.lines,
-                outcome: Outcome::Loaded(Loaded {
-                    block: snapshot.block.as_str().to_string(),
-                    sha256: snapshot.sha256.clone(),
-                    targets: snapshot.targets.to_pairs(),
-                }),
-                stored: stored_info,
+            let loaded = Loaded {
+                block: snapshot.block.as_str().to_string(),
+                sha256: snapshot.sha256.clone(),
+                targets: snapshot.targets.to_pairs(),
             };
+            let files = snapshot.files.clone();
+            let report = report(key, env, stored, comparison, files, Outcome::Loaded(loaded));
             (report, Some(snapshot))
         }
         Err(error) => (failed_report(key, env, stored, error), None),

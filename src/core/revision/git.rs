@@ -6,9 +6,9 @@
 //! these commands only read objects.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use crate::core::paths::bounded::CONFIG_MAX_BYTES;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// A failure of git itself (not a repository, an unknown revision), with
 /// git's own message.
