@@ -161,6 +161,10 @@ impl Values {
         let mut shown = e.clone();
         shown.key = self.text(&e.key).into_owned();
         shown.display_path = self.text(&e.display_path).into_owned();
+        // The summary is the stored block's keys; the rest is the store's.
+        shown.summary = self.text(&e.summary).into_owned();
+        shown.trusted_at = self.text(&e.trusted_at).into_owned();
+        shown.trusted_by = self.text(&e.trusted_by).into_owned();
         shown.lines = self.lines(&e.lines);
         if let EntryStatus::Unreadable(err) = &mut shown.status {
             err.message = self.text(&err.message).into_owned();
@@ -257,6 +261,32 @@ mod tests {
         let mut out = TerminalSafe::stdout(Vec::new(), &streams);
         out.write_all("a\u{1b}[2J\n".as_bytes()).unwrap();
         assert_eq!(out.inner, b"a^[[2J\n");
+    }
+
+    /// Everything of a `list` row that comes from the store is escaped:
+    /// a stored block's key or a timestamp cannot forge a line.
+    #[test]
+    fn a_store_entry_is_escaped_whole() {
+        let forged = "k\n/forged/goccia.json  trusted 2026-01-01T00:00:00Z  allow-net";
+        let entry = StoreEntryReport {
+            key: "/k\u{1b}[2J".into(),
+            display_path: "k".into(),
+            status: EntryStatus::Ok,
+            trusted_at: forged.into(),
+            trusted_by: forged.into(),
+            summary: forged.into(),
+            lines: vec![],
+        };
+        let shown = Values(true).entry(&entry);
+        for field in [
+            &shown.key,
+            &shown.summary,
+            &shown.trusted_at,
+            &shown.trusted_by,
+        ] {
+            assert!(!field.contains(['\n', '\u{1b}']), "{field:?}");
+        }
+        assert_eq!(Values(false).entry(&entry).summary, forged);
     }
 
     #[test]

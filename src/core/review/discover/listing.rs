@@ -92,9 +92,20 @@ pub(super) fn list_dir(
     }
 }
 
-/// Claims `real` by a `stat` of its path.
-fn claim_by_path(real: &Path, claim: &dyn Fn((u64, u64)) -> bool) -> io::Result<bool> {
-    let meta = fs::metadata(real)?;
+/// Claims `real` by a `stat` of its path, or an `lstat` when it must not
+/// be followed (a directory entry that is now a link is then claimed as the
+/// link itself, so it is reported, never taken for a directory walked
+/// elsewhere).
+fn claim_by_path(
+    real: &Path,
+    follow: bool,
+    claim: &dyn Fn((u64, u64)) -> bool,
+) -> io::Result<bool> {
+    let meta = if follow {
+        fs::metadata(real)?
+    } else {
+        fs::symlink_metadata(real)?
+    };
     Ok(claim(file_id(real, &meta)?))
 }
 
@@ -104,7 +115,7 @@ fn portable_list_dir(
     claim: &dyn Fn((u64, u64)) -> bool,
     each: &mut dyn FnMut(&OsStr, io::Result<Kind>),
 ) -> io::Result<Listing> {
-    if !claim_by_path(real, claim)? {
+    if !claim_by_path(real, true, claim)? {
         return Ok(Listing::Taken);
     }
     for entry in fs::read_dir(real)? {
@@ -184,7 +195,7 @@ mod linux {
             let error = io::Error::last_os_error();
             // Claimed by path, so that a directory that cannot be opened
             // is reported once however many paths reach it.
-            return if claim_by_path(real, claim)? {
+            return if claim_by_path(real, !entry, claim)? {
                 Err(error)
             } else {
                 Ok(Listing::Taken)
@@ -351,6 +362,32 @@ mod tests {
             );
         }
         assert!(seen.is_empty(), "listed through the link: {seen:?}");
+
+        // The link leads to a directory the walk has already claimed: the
+        // entry is still reported, not taken as that directory.
+        let claimed = std::sync::Mutex::new(std::collections::HashSet::new());
+        let claim_once = |id: (u64, u64)| claimed.lock().unwrap().insert(id);
+        list_dir(
+            &root.join("outside"),
+            None,
+            false,
+            &held,
+            &claim_once,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let again = list_dir(
+            &tree.join("sub"),
+            parent.as_deref(),
+            true,
+            &held,
+            &claim_once,
+            &mut |_, _, _| {},
+        );
+        assert!(
+            again.is_err(),
+            "a link in place of a directory was not reported"
+        );
 
         // Reached through a link on purpose (entry = false), it is followed.
         list_dir(
