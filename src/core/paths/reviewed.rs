@@ -56,10 +56,13 @@ pub fn trees_under_review(paths: &[String], env: &Env) -> Vec<String> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut trees: Vec<String> = Vec::new();
     for dir in dirs {
-        let root = dir.ancestors().find(|d| {
-            *holds_git
-                .entry(d.to_path_buf())
-                .or_insert_with(|| has_git(d))
+        let root = dir.ancestors().find(|d| match holds_git.get(*d) {
+            Some(&known) => known,
+            None => {
+                let found = has_git(d);
+                holds_git.insert(d.to_path_buf(), found);
+                found
+            }
         });
         let tree = root.unwrap_or(&dir).to_string_lossy().into_owned();
         if seen.insert(tree.clone()) {
