@@ -23,6 +23,7 @@ mod diff;
 mod diff_action;
 mod diff_ci;
 mod fuzz;
+mod git_hostile;
 mod hostile_files;
 mod json_contract;
 mod layering;

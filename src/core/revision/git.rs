@@ -1,12 +1,23 @@
 //! Reading a git repository by spawning `git`: one `rev-parse` for the
-//! repository's root, one `ls-tree -r -z --full-tree` per revision for its
-//! tree, and one `cat-file --batch` per revision for every blob read (the
-//! configs first, in one batch, then each `extends` base as it is reached),
-//! never one process per file. Nothing is written and no checkout changes:
-//! these commands only read objects.
+//! repository's root, one `rev-parse` per revision for the commit it names,
+//! one `ls-tree -r -z --full-tree` per revision for its tree, and one
+//! `cat-file --batch` per revision for every blob read (the configs first,
+//! in one batch, then each `extends` base as it is reached), never one
+//! process per file. Nothing is written and no checkout changes: these
+//! commands only read objects.
+//!
+//! The repository is hostile input, its configuration included: every call
+//! goes through [`git`], which runs nothing the repository names (no lazy
+//! fetch from a promisor remote, no transport at all, no credential helper,
+//! askpass, fsmonitor, hook, pager, external diff, textconv or filter), and
+//! through [`Bounded`], which stops a git that runs past its time limit or
+//! prints past its output limit.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
 
 use crate::core::paths::bounded::CONFIG_MAX_BYTES;
 
@@ -16,44 +27,290 @@ use crate::core::paths::bounded::CONFIG_MAX_BYTES;
 #[error("{0}")]
 pub struct GitError(pub String);
 
-/// `git` with options that keep it from running anything of the
-/// repository's (an fsmonitor hook) or taking locks.
-fn git(dir: &str) -> Command {
+/// Configuration given on every call: it outranks the repository's own
+/// (`-c` is read last), and each key is one that could otherwise name a
+/// program or reach the network. `protocol.allow=never` and
+/// `GIT_ALLOW_PROTOCOL` (empty: no protocol) stop every transport, so a
+/// remote's `uploadpack`, `core.sshCommand`, `core.gitProxy`, a credential
+/// helper or askpass is never reached; `safe.bareRepository=explicit`
+/// keeps a bare repository committed inside the tree from being taken for
+/// the repository.
+const HARDENED_CONFIG: &[&str] = &[
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.askPass=",
+    "core.sshCommand=",
+    "core.gitProxy=",
+    "core.alternateRefsCommand=",
+    "credential.helper=",
+    "protocol.allow=never",
+    "diff.external=",
+    "log.showSignature=false",
+    "submodule.recurse=false",
+    "safe.bareRepository=explicit",
+    "gc.auto=0",
+    "maintenance.auto=false",
+];
+
+/// Environment set on every call: no lazy fetch (git 2.45+ honours
+/// `GIT_NO_LAZY_FETCH`; older ones are held by the transport rules), no
+/// transport, no prompt, no replace objects (a revision is read as it is),
+/// no optional locks, no system configuration.
+const HARDENED_ENV: &[(&str, &str)] = &[
+    ("GIT_NO_LAZY_FETCH", "1"),
+    ("GIT_ALLOW_PROTOCOL", ""),
+    ("GIT_PROTOCOL_FROM_USER", "0"),
+    ("GIT_TERMINAL_PROMPT", "0"),
+    ("GIT_ASKPASS", ""),
+    ("SSH_ASKPASS", ""),
+    ("GIT_PAGER", "cat"),
+    ("PAGER", "cat"),
+    ("GIT_CONFIG_NOSYSTEM", "1"),
+    ("GIT_OPTIONAL_LOCKS", "0"),
+    ("GIT_NO_REPLACE_OBJECTS", "1"),
+];
+
+/// Inherited variables that would point git at another repository or
+/// another program than the one asked for (set, for example, when
+/// goccia-trust runs inside a git hook).
+const CLEARED_ENV: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_PROXY_COMMAND",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_TRACE",
+    "GIT_TRACE2",
+    "GIT_TRACE2_EVENT",
+    "GIT_TRACE2_PERF",
+];
+
+/// The one way git is run: in `dir`, hardened as above, input closed.
+pub fn git(dir: &str) -> Command {
     let mut cmd = Command::new("git");
-    cmd.arg("-C")
-        .arg(dir)
-        .args(["-c", "core.fsmonitor=false"])
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null());
+    cmd.arg("--no-pager").arg("-C").arg(dir);
+    for setting in HARDENED_CONFIG {
+        cmd.arg("-c").arg(setting);
+    }
+    for var in CLEARED_ENV {
+        cmd.env_remove(var);
+    }
+    cmd.envs(HARDENED_ENV.iter().copied()).stdin(Stdio::null());
     cmd
 }
 
-/// Runs `cmd` to completion: its stdout, or git's message (its stderr,
-/// trimmed) as the error.
-fn output(mut cmd: Command, what: &str) -> Result<Vec<u8>, GitError> {
-    let out = cmd
-        .output()
-        .map_err(|e| GitError(format!("cannot run git ({what}): {e}")))?;
-    if out.status.success() {
-        return Ok(out.stdout);
+/// How long one git process may run: `GOCCIA_TRUST_GIT_TIMEOUT` seconds,
+/// else 60 (a 5,000-config diff takes a fraction of a second; a git that
+/// waits on a FIFO its configuration includes would wait forever).
+pub fn time_limit() -> Duration {
+    std::env::var("GOCCIA_TRUST_GIT_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .map(Duration::from_secs)
+        .unwrap_or(Duration::from_secs(60))
+}
+
+fn too_slow(what: &str) -> GitError {
+    GitError(format!(
+        "git {what} did not finish within {} s and was stopped (GOCCIA_TRUST_GIT_TIMEOUT sets the limit)",
+        time_limit().as_secs()
+    ))
+}
+
+/// A running git and the watchdog that kills it at its time limit.
+struct Bounded {
+    child: Arc<Mutex<Child>>,
+    fired: Arc<AtomicBool>,
+    stop: Option<mpsc::Sender<()>>,
+    watchdog: Option<std::thread::JoinHandle<()>>,
+}
+
+/// A spawned git's pipes, taken out of it.
+struct Pipes {
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
+impl Bounded {
+    fn spawn(cmd: &mut Command, what: &str) -> Result<(Bounded, Pipes), GitError> {
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| GitError(format!("cannot run git ({what}): {e}")))?;
+        let pipes = Pipes {
+            stdin: child.stdin.take(),
+            stdout: child.stdout.take(),
+            stderr: child.stderr.take(),
+        };
+        let child = Arc::new(Mutex::new(child));
+        let fired = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let (watched, flag, limit) = (Arc::clone(&child), Arc::clone(&fired), time_limit());
+        let watchdog = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(limit) {
+                flag.store(true, Ordering::SeqCst);
+                let _ = lock(&watched).kill();
+            }
+        });
+        let run = Bounded {
+            child,
+            fired,
+            stop: Some(stop),
+            watchdog: Some(watchdog),
+        };
+        Ok((run, pipes))
     }
-    let msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
+
+    fn kill(&self) {
+        let _ = lock(&self.child).kill();
+    }
+
+    fn timed_out(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+
+    /// Waits for git with the watchdog still armed (it stops a git that
+    /// never exits), then stops the watchdog: git's status, or the
+    /// time-limit error when the watchdog stopped it.
+    fn finish(&mut self, what: &str) -> Result<ExitStatus, GitError> {
+        let mut pause = Duration::from_micros(200);
+        let status = loop {
+            match lock(&self.child).try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) => {}
+                Err(e) => return Err(GitError(format!("git {what}: {e}"))),
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(10));
+        };
+        self.disarm();
+        if self.timed_out() {
+            return Err(too_slow(what));
+        }
+        Ok(status)
+    }
+
+    fn disarm(&mut self) {
+        self.stop.take();
+        if let Some(w) = self.watchdog.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// Whatever stopped the caller early, git is not left running nor waited
+/// on forever: it is killed (a no-op once it has exited) and reaped.
+impl Drop for Bounded {
+    fn drop(&mut self) {
+        self.disarm();
+        let mut child = lock(&self.child);
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+fn lock(child: &Mutex<Child>) -> std::sync::MutexGuard<'_, Child> {
+    child.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The most git's message (stderr) is kept of.
+const STDERR_MAX: u64 = 64 * 1024;
+
+/// Runs `cmd` to completion within the time limit and `max` bytes of
+/// output: its stdout, or git's message (its stderr, trimmed) as the error.
+fn output(mut cmd: Command, what: &str, max: usize) -> Result<Vec<u8>, GitError> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let (mut run, pipes) = Bounded::spawn(&mut cmd, what)?;
+    let mut stderr = pipes.stderr.expect("piped");
+    let messages = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let _ = (&mut stderr).take(STDERR_MAX).read_to_end(&mut kept);
+        let _ = io::copy(&mut stderr, &mut io::sink());
+        kept
+    });
+    let mut out = Vec::new();
+    let read = pipes
+        .stdout
+        .expect("piped")
+        .take(max as u64 + 1)
+        .read_to_end(&mut out);
+    if out.len() > max {
+        run.kill();
+    }
+    let status = run.finish(what)?;
+    let stderr = messages.join().unwrap_or_default();
+    read.map_err(|e| GitError(format!("git {what}: {e}")))?;
+    if out.len() > max {
+        return Err(GitError(format!(
+            "git {what} printed more than {max} bytes and was stopped"
+        )));
+    }
+    if status.success() {
+        return Ok(out);
+    }
+    let msg = String::from_utf8_lossy(&stderr).trim().to_string();
     Err(GitError(if msg.is_empty() {
-        format!("git {what} failed ({})", out.status)
+        format!("git {what} failed ({status})")
     } else {
         msg
     }))
 }
 
+/// The most a `rev-parse` prints (a path or an object id).
+const SMALL_OUTPUT: usize = 64 * 1024;
+/// The most an `ls-tree -r` prints: about two million entries.
+const TREE_OUTPUT: usize = 256 * 1024 * 1024;
+
 /// The root of the working tree that holds `cwd`, as git names it.
 pub fn toplevel(cwd: &str) -> Result<String, GitError> {
     let mut cmd = git(cwd);
     cmd.args(["rev-parse", "--show-toplevel"]);
-    let out = output(cmd, "rev-parse")?;
+    let out = output(cmd, "rev-parse", SMALL_OUTPUT)?;
     let text = String::from_utf8(out)
         .map_err(|_| GitError("the repository's path is not UTF-8".into()))?;
     Ok(text.trim_end_matches('\n').to_string())
+}
+
+/// The commit `rev` names in the repository at `root` (a commit id, a
+/// branch, a tag, `HEAD~1`), as its full id. A revision naming a tree or a
+/// blob (`HEAD:sub`, `HEAD^{tree}`) is refused: its paths would be read as
+/// if they were the repository's root.
+pub fn commit_of(root: &str, rev: &str) -> Result<String, GitError> {
+    check_revision(rev)?;
+    let verify = |spec: &str| {
+        let mut cmd = git(root);
+        cmd.args(["rev-parse", "--verify", "--quiet", "--end-of-options", spec]);
+        output(cmd, "rev-parse", SMALL_OUTPUT)
+    };
+    match verify(&format!("{rev}^{{commit}}")) {
+        Ok(out) => {
+            let id = String::from_utf8_lossy(&out).trim().to_string();
+            if id.len() >= 40 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(id)
+            } else {
+                Err(GitError(format!(
+                    "unexpected output from git rev-parse: {id}"
+                )))
+            }
+        }
+        Err(e) if e.0.starts_with("git rev-parse did not finish") => Err(e),
+        Err(_) if verify(rev).is_ok() => Err(GitError(format!(
+            "not a commit: '{rev}' names a tree or a file, not a commit (BASE and HEAD must be commits, branches or tags)"
+        ))),
+        Err(_) => Err(GitError(format!(
+            "unknown revision: '{rev}' is not a commit, branch or tag of the repository at {root}"
+        ))),
+    }
 }
 
 /// A revision as given on the command line: never an option.
@@ -98,18 +355,8 @@ pub fn ls_tree(root: &str, rev: &str) -> Result<Vec<TreeEntry>, GitError> {
         "--end-of-options",
         rev,
     ]);
-    let out = output(cmd, "ls-tree")?;
+    let out = output(cmd, "ls-tree", TREE_OUTPUT)?;
     parse_ls_tree(&out)
-}
-
-/// That `rev` names a tree in the repository at `root`, checked with the
-/// same `ls-tree` [`ls_tree`] runs (not recursive, output unused), so a
-/// caller that reads the revision later fails now, with git's message.
-pub fn check_tree(root: &str, rev: &str) -> Result<(), GitError> {
-    check_revision(rev)?;
-    let mut cmd = git(root);
-    cmd.args(["ls-tree", "--full-tree", "--end-of-options", rev]);
-    output(cmd, "ls-tree").map(|_| ())
 }
 
 /// `<mode> SP <type> SP <oid> TAB <path> NUL`, repeated.
@@ -140,11 +387,13 @@ pub fn parse_ls_tree(out: &[u8]) -> Result<Vec<TreeEntry>, GitError> {
 }
 
 /// One `git cat-file --batch` process: blobs asked for by id, read in
-/// order. Dropped, it closes git's input and waits for it.
+/// order, within the time limit. Dropped, it closes git's input and waits
+/// for it.
 pub struct BlobReader {
-    child: Child,
     stdin: Option<ChildStdin>,
     out: BufReader<ChildStdout>,
+    // Last: dropped after the pipes, so git sees its input closed first.
+    run: Bounded,
 }
 
 impl BlobReader {
@@ -154,18 +403,29 @@ impl BlobReader {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| GitError(format!("cannot run git (cat-file): {e}")))?;
-        let stdin = child.stdin.take();
-        let out = BufReader::new(child.stdout.take().expect("piped"));
-        Ok(BlobReader { child, stdin, out })
+        let (run, pipes) = Bounded::spawn(&mut cmd, "cat-file")?;
+        Ok(BlobReader {
+            stdin: pipes.stdin,
+            out: BufReader::new(pipes.stdout.expect("piped")),
+            run,
+        })
     }
 
-    /// The blobs `oids`, in order (`None` for one git does not have). The
-    /// ids are written by a second thread while this one reads, so a large
-    /// batch cannot fill both pipes and stall.
-    pub fn read_many(&mut self, oids: &[&str]) -> io::Result<Vec<Option<Vec<u8>>>> {
+    /// The blobs `oids`, in order (`None` for one git does not have: it is
+    /// never fetched). The ids are written by a second thread while this
+    /// one reads, so a large batch cannot fill both pipes and stall.
+    pub fn read_many(&mut self, oids: &[&str]) -> Result<Vec<Option<Vec<u8>>>, GitError> {
+        let result = self.try_read_many(oids);
+        result.map_err(|e| {
+            if self.run.timed_out() {
+                too_slow("cat-file")
+            } else {
+                GitError(format!("git cat-file: {e}"))
+            }
+        })
+    }
+
+    fn try_read_many(&mut self, oids: &[&str]) -> io::Result<Vec<Option<Vec<u8>>>> {
         let mut stdin = self
             .stdin
             .take()
@@ -189,7 +449,7 @@ impl BlobReader {
         blobs
     }
 
-    pub fn read(&mut self, oid: &str) -> io::Result<Option<Vec<u8>>> {
+    pub fn read(&mut self, oid: &str) -> Result<Option<Vec<u8>>, GitError> {
         Ok(self.read_many(&[oid])?.pop().flatten())
     }
 }
@@ -227,13 +487,6 @@ fn read_one(out: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
     let mut newline = [0u8; 1];
     out.read_exact(&mut newline)?;
     Ok(Some(bytes))
-}
-
-impl Drop for BlobReader {
-    fn drop(&mut self) {
-        self.stdin.take();
-        let _ = self.child.wait();
-    }
 }
 
 #[cfg(test)]

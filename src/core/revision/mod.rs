@@ -92,6 +92,17 @@ struct RevisionFiles<'a> {
     entries: HashMap<&'a [u8], &'a TreeEntry>,
     reader: RefCell<BlobReader>,
     cache: RefCell<HashMap<String, Vec<u8>>>,
+    /// What ended the read: a missing object, a git that failed.
+    fatal: RefCell<Option<GitError>>,
+}
+
+/// A revision's object that the repository does not have. It is never
+/// fetched (a promisor remote's fetch would run the repository's own
+/// commands), so the revision cannot be read.
+fn missing(oid: &str, path: &str, rev: &str) -> GitError {
+    GitError(format!(
+        "object {oid} ({path} at revision {rev}) is missing from the repository; goccia-trust never fetches (fetch it with git, then run again)"
+    ))
 }
 
 impl RevisionFiles<'_> {
@@ -121,15 +132,20 @@ impl RevisionFiles<'_> {
         ))
     }
 
-    fn blob(&self, oid: &str) -> Result<Vec<u8>, String> {
+    /// A blob of the revision. A missing object or a failing git is not a
+    /// config that fails to load: it is kept in `fatal` and ends the read.
+    fn blob(&self, oid: &str, path: &str) -> Result<Vec<u8>, String> {
         if let Some(bytes) = self.cache.borrow().get(oid) {
             return Ok(bytes.clone());
         }
-        match self.reader.borrow_mut().read(oid) {
-            Ok(Some(bytes)) => Ok(bytes),
-            Ok(None) => Err(format!("object {oid} is missing")),
-            Err(e) => Err(e.to_string()),
-        }
+        let error = match self.reader.borrow_mut().read(oid) {
+            Ok(Some(bytes)) => return Ok(bytes),
+            Ok(None) => missing(oid, path, self.rev),
+            Err(e) => e,
+        };
+        let why = error.0.clone();
+        self.fatal.borrow_mut().get_or_insert(error);
+        Err(why)
     }
 }
 
@@ -139,7 +155,7 @@ impl ConfigFiles for RevisionFiles<'_> {
         match self.entries.get(rel.as_bytes()) {
             Some(e) if e.mode == EntryMode::File => {
                 let bytes = self
-                    .blob(&e.oid)
+                    .blob(&e.oid, path)
                     .map_err(|why| ConfigError::invalid(format!("{path}: {why}")))?;
                 entries_from_bytes(path, bytes)
             }
@@ -192,7 +208,8 @@ fn shown(path: &[u8]) -> String {
 
 /// The effective configs of revision `rev` of the repository at `root`.
 pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitError> {
-    let tree = git::ls_tree(root, rev)?;
+    let commit = git::commit_of(root, rev)?;
+    let tree = git::ls_tree(root, &commit)?;
     let mut snap = Snapshot {
         label: rev.to_string(),
         ..Snapshot::default()
@@ -232,6 +249,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         entries,
         reader: RefCell::new(reader),
         cache: RefCell::new(HashMap::new()),
+        fatal: RefCell::new(None),
     };
     // Every config's own blob in one batch.
     let mut configs: Vec<&TreeEntry> = best.values().map(|(_, e)| *e).collect();
@@ -241,16 +259,18 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         .filter(|e| e.mode == EntryMode::File)
         .map(|e| e.oid.as_str())
         .collect();
-    let blobs = files
-        .reader
-        .borrow_mut()
-        .read_many(&oids)
-        .map_err(|e| GitError(format!("git cat-file: {e}")))?;
+    let blobs = files.reader.borrow_mut().read_many(&oids)?;
     {
         let mut cache = files.cache.borrow_mut();
         for (oid, blob) in oids.iter().zip(blobs) {
-            if let Some(b) = blob {
-                cache.insert(oid.to_string(), b);
+            match blob {
+                Some(b) => {
+                    cache.insert(oid.to_string(), b);
+                }
+                None => {
+                    let e = configs.iter().find(|e| e.oid == *oid).expect("asked");
+                    return Err(missing(oid, &shown(&e.path), rev));
+                }
             }
         }
     }
@@ -279,6 +299,9 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             Err(e) => ConfigAt::Failed(e.message),
         };
         snap.configs.insert(rel.to_string(), at);
+    }
+    if let Some(e) = files.fatal.take() {
+        return Err(e);
     }
     Ok(snap)
 }

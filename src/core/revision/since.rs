@@ -47,7 +47,7 @@ pub fn locate(dir: &str, rev: &str) -> Result<String, GitError> {
         .ok()
         .and_then(|p| p.to_str().map(str::to_string))
         .unwrap_or(top);
-    git::check_tree(&root, rev)?;
+    git::commit_of(&root, rev)?;
     Ok(root)
 }
 
