@@ -14,6 +14,7 @@ use crate::core::policy::{ConfigDecision, Verdict};
 use crate::core::review::discover::Unreadable;
 use crate::core::review::locate::{report_line, request_line_in_file};
 use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::sanitize::clean;
 
 /// The SARIF rules, one per reason a config needs attention: the first
 /// four are `scan`'s and `check`'s ([`Rule::SCAN`]), the last three
@@ -31,6 +32,9 @@ pub enum Rule {
     Broken,
     /// `diff`: the change only takes authority away.
     Narrowed,
+    /// `diff`: HEAD holds something new that was not read (a submodule, a
+    /// link leading out of the repository, an unreadable path).
+    NotRead,
 }
 
 impl Rule {
@@ -41,7 +45,7 @@ impl Rule {
         Rule::PolicyDenied,
     ];
 
-    pub const DIFF: [Rule; 3] = [Rule::Widened, Rule::Broken, Rule::Narrowed];
+    pub const DIFF: [Rule; 4] = [Rule::Widened, Rule::Broken, Rule::Narrowed, Rule::NotRead];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -52,6 +56,7 @@ impl Rule {
             Rule::Widened => "permissions-widened",
             Rule::Broken => "config-broken",
             Rule::Narrowed => "permissions-narrowed",
+            Rule::NotRead => "not-read",
         }
     }
 
@@ -61,7 +66,7 @@ impl Rule {
     /// a note.
     pub fn level(self) -> &'static str {
         match self {
-            Rule::NeverTrusted | Rule::Changed | Rule::Widened => "warning",
+            Rule::NeverTrusted | Rule::Changed | Rule::Widened | Rule::NotRead => "warning",
             Rule::Error | Rule::PolicyDenied | Rule::Broken => "error",
             Rule::Narrowed => "note",
         }
@@ -76,6 +81,7 @@ impl Rule {
             Rule::Widened => "The change grants a config authority it did not have",
             Rule::Broken => "The change leaves a config that does not load",
             Rule::Narrowed => "The change only takes authority away from a config",
+            Rule::NotRead => "The change adds something that was not read, where a config may hide",
         }
     }
 
@@ -97,6 +103,9 @@ impl Rule {
                 "GocciaScript refuses to run under a config it cannot load: fix the file before merging."
             }
             Rule::Narrowed => "Nothing is gained; shown so that a reviewer sees every change.",
+            Rule::NotRead => {
+                "A submodule, a link leading out of the repository or an unreadable path may hold configs this review did not see: review them before merging."
+            }
         }
     }
 
@@ -109,6 +118,7 @@ impl Rule {
             Rule::Widened => "goccia-trust: permissions widened",
             Rule::Broken => "goccia-trust: config broken",
             Rule::Narrowed => "goccia-trust: permissions narrowed",
+            Rule::NotRead => "goccia-trust: not read",
         }
     }
 }
@@ -146,7 +156,7 @@ pub fn findings(
                 rule: Rule::Error,
                 path,
                 line: None,
-                message: e.message.clone(),
+                message: clean(&e.message).into_owned(),
                 state: Some(r.state),
                 status: None,
             });
@@ -158,7 +168,7 @@ pub fn findings(
         let lines: Vec<String> = r
             .lines
             .iter()
-            .map(|l| l.render().trim_start().to_string())
+            .map(|l| clean(l.render().trim_start()).into_owned())
             .collect();
         let denied = decisions
             .and_then(|d| d.get(i))
@@ -172,14 +182,14 @@ pub fn findings(
                 .collect();
             let names: Vec<&str> = ops.iter().map(|o| o.operation.kind.name()).collect();
             let line = request_line_in_file(&r.key, &names).or_else(|| report_line(r));
-            let reasons: Vec<String> = ops.iter().map(|o| o.line()).collect();
+            let reasons: Vec<String> = ops.iter().map(|o| clean(&o.line()).into_owned()).collect();
             out.push(Finding {
                 rule: Rule::PolicyDenied,
                 path,
                 line,
                 message: format!(
                     "{} ({}) is DENIED by the policy:\n{}",
-                    r.display_path,
+                    clean(&r.display_path),
                     r.state.label(),
                     reasons.join("\n")
                 ),
@@ -197,12 +207,12 @@ pub fn findings(
                     .unwrap_or_default();
                 (
                     Rule::Changed,
-                    format!("{} (changed since trusted{since})", r.display_path),
+                    format!("{} (changed since trusted{since})", clean(&r.display_path)),
                 )
             }
             _ => (
                 Rule::NeverTrusted,
-                format!("{} (never trusted)", r.display_path),
+                format!("{} (never trusted)", clean(&r.display_path)),
             ),
         };
         out.push(Finding {
@@ -210,8 +220,9 @@ pub fn findings(
             path,
             line: report_line(r),
             message: format!(
-                "{head}\n{}\nReview and record it: goccia-trust trust {quoted}",
-                lines.join("\n")
+                "{head}\n{}\nReview and record it: goccia-trust trust {}",
+                lines.join("\n"),
+                clean(&quoted)
             ),
             state: Some(r.state),
             status: None,
@@ -224,7 +235,8 @@ pub fn findings(
             line: None,
             message: format!(
                 "cannot read {}: {}; a config may hide there",
-                u.path, u.reason
+                clean(&u.path),
+                clean(&u.reason)
             ),
             state: None,
             status: None,
@@ -278,7 +290,7 @@ impl Log<'_> {
                     io.out,
                     "::warning title={}::{}",
                     escape_property("goccia-trust: not read"),
-                    escape_data(n)
+                    escape_data(&clean(n))
                 )?;
             }
         } else {
@@ -296,7 +308,7 @@ impl Log<'_> {
             let notes: Vec<serde_json::Value> = self
                 .not_read
                 .iter()
-                .map(|n| serde_json::json!({ "level": "warning", "message": { "text": n } }))
+                .map(|n| serde_json::json!({ "level": "warning", "message": { "text": clean(n) } }))
                 .collect();
             log["runs"][0]["invocations"] = serde_json::json!([{
                 "executionSuccessful": true,
@@ -416,16 +428,33 @@ pub fn github_command(f: &Finding) -> String {
     format!("::{level} {props}::{}", escape_data(&f.message))
 }
 
-/// A workflow command's message.
+/// A workflow command's message: line breaks (the message's own, between
+/// its lines: config text in it is already escaped onto one line) as the
+/// runner's `%0A`, and every other control, format, bidi or invisible
+/// character shown as an escape, as every other output shows it.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if crate::sanitize::is_unsafe(c) => {
+                out.push_str(&crate::sanitize::clean(c.encode_utf8(&mut [0; 4])))
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
-/// A workflow command's property value.
+/// A workflow command's property value (a path, a title): on one line,
+/// every unsafe character escaped, then `%`, `:` and `,` encoded.
 pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    crate::sanitize::clean(s)
+        .replace('%', "%25")
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }
 
 #[cfg(test)]
@@ -435,7 +464,14 @@ mod tests {
     #[test]
     fn escaping_follows_the_runner() {
         assert_eq!(escape_data("50%\r\nx::y"), "50%25%0D%0Ax::y");
-        assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+        assert_eq!(escape_property("a,b:c%"), "a%2Cb%3Ac%25");
+        // A line break in a path never reaches the runner as one.
+        assert!(!escape_property("a\nb").contains("%0A"));
+        // Bidi and zero-width characters are shown, never written raw.
+        for hostile in ["\u{202e}", "\u{200b}", "\u{2066}"] {
+            assert!(!escape_data(hostile).contains(hostile));
+            assert!(!escape_property(hostile).contains(hostile));
+        }
     }
 
     #[test]

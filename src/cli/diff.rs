@@ -23,7 +23,7 @@ use crate::core::revision::compare::{
     ConfigDiff, DiffValue, RevisionDiff, Status, Verdict, compare, judged_values,
 };
 use crate::core::revision::{
-    ConfigAt, Snapshot, read_revision, read_working_tree, repository_root,
+    ConfigAt, Snapshot, note_links_over, read_revision, read_working_tree, repository_root,
 };
 use crate::sanitize::clean;
 
@@ -63,7 +63,11 @@ pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let base = read_revision(&root, &args.base, env).map_err(|e| CliError::usage(e.0))?;
     let head = match &args.head {
         Some(rev) => read_revision(&root, rev, env).map_err(|e| CliError::usage(e.0))?,
-        None => read_working_tree(&root, env),
+        None => {
+            let mut head = read_working_tree(&root, env);
+            note_links_over(&mut head, &root, base.configs.keys());
+            head
+        }
     };
     let diff = compare(&base, &head);
     match args.format {
@@ -89,7 +93,7 @@ pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
             io.out.write_all(text.as_bytes())?;
         }
     }
-    let flagged = diff.widened() || diff.broken();
+    let flagged = diff.widened() || diff.broken() || diff.incomplete();
     Ok(if flagged && !args.exit_zero {
         exit::FAILURE
     } else {
@@ -171,6 +175,9 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
                 clean(p)
             );
         }
+        if let Some(link) = &c.relinked {
+            let _ = writeln!(out, "  {}", clean(&relinked_text(link)));
+        }
         for (request, values) in groups(c, all) {
             let _ = writeln!(out, "  {}", clean(request));
             for v in values {
@@ -187,8 +194,34 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
             let _ = writeln!(out, "note ({}): {}", clean(label), clean(n));
         }
     }
+    for n in &diff.not_read {
+        let _ = writeln!(
+            out,
+            "not read ({}): {}",
+            clean(&diff.head),
+            clean(&n.message)
+        );
+    }
     let _ = writeln!(out, "\n{}", summary(diff));
+    if diff.incomplete() {
+        let _ = writeln!(out, "{}", incomplete_text(diff));
+    }
     out
+}
+
+/// What a config removed because its directory became a link means.
+fn relinked_text(link: &str) -> String {
+    format!("its directory is now a symbolic link ({link}): its files are whatever that leads to")
+}
+
+/// The line that says the comparison is incomplete.
+fn incomplete_text(diff: &RevisionDiff) -> String {
+    let n = diff.not_read.len();
+    format!(
+        "incomplete: {n} path{} at {} not read; a config may hide there",
+        if n == 1 { "" } else { "s" },
+        diff.head
+    )
 }
 
 #[derive(Serialize)]
@@ -215,7 +248,15 @@ struct JsonConfig<'a> {
     base_error: Option<&'a str>,
     head_error: Option<&'a str>,
     now_under: Option<&'a str>,
+    relinked: Option<&'a str>,
     requests: Vec<JsonRequest<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonNotRead<'a> {
+    path: &'a str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -228,7 +269,9 @@ struct JsonDiff<'a> {
     head: Option<&'a str>,
     widened: bool,
     broken: bool,
+    incomplete: bool,
     configs: Vec<JsonConfig<'a>>,
+    not_read: Vec<JsonNotRead<'a>>,
     base_notes: &'a [String],
     head_notes: &'a [String],
 }
@@ -242,6 +285,7 @@ fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
             base_error: c.base_error.as_deref(),
             head_error: c.head_error.as_deref(),
             now_under: c.now_under.as_deref(),
+            relinked: c.relinked.as_deref(),
             requests: groups(c, all)
                 .into_iter()
                 .map(|(request, values)| JsonRequest {
@@ -265,13 +309,44 @@ fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
         head: (diff.head != "working tree").then_some(diff.head.as_str()),
         widened: diff.widened(),
         broken: diff.broken(),
+        incomplete: diff.incomplete(),
         configs,
+        not_read: diff
+            .not_read
+            .iter()
+            .map(|n| JsonNotRead {
+                path: &n.path,
+                message: &n.message,
+            })
+            .collect(),
         base_notes: &diff.base_notes,
         head_notes: &diff.head_notes,
     };
-    let mut s = serde_json::to_string(&doc).expect("serializable");
+    let mut s = json_escape_invisible(&serde_json::to_string(&doc).expect("serializable"));
     s.push('\n');
     s
+}
+
+/// Serialized JSON with every unsafe character (bidi controls, zero-width
+/// and other invisible characters, which serde_json writes raw) written as
+/// a `\uXXXX` escape: the same document, and nothing invisible on a
+/// terminal or in a log. They can only stand inside strings.
+fn json_escape_invisible(s: &str) -> String {
+    if !s.chars().any(crate::sanitize::is_unsafe) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if crate::sanitize::is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{u:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// What either side could not read, each line naming its side.
@@ -315,7 +390,12 @@ fn value_lines<'a>(values: impl Iterator<Item = &'a DiffValue>) -> Vec<String> {
     values
         .map(|v| {
             let mark = if v.widens { "  (widens)" } else { "" };
-            format!("{}: {} {}{mark}", v.request, v.change.sign(), v.value)
+            format!(
+                "{}: {} {}{mark}",
+                clean(&v.request),
+                v.change.sign(),
+                clean(&v.value)
+            )
         })
         .collect()
 }
@@ -346,8 +426,9 @@ pub fn findings(
     working_tree: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    let span = format!("from {} to {}", diff.base, diff.head);
+    let span = format!("from {} to {}", clean(&diff.base), clean(&diff.head));
     for c in &diff.configs {
+        let shown_path = clean(&c.path);
         let changed: Vec<&DiffValue> = c
             .values
             .iter()
@@ -361,11 +442,15 @@ pub fn findings(
                 path: c.path.clone(),
                 line: None,
                 message: format!(
-                    "{} ({}) does not load at {}: {}",
-                    c.path,
+                    "{shown_path} ({}) does not load at {}: {}",
                     c.status.name(),
-                    diff.head,
-                    c.head_error.as_deref().unwrap_or("")
+                    clean(&diff.head),
+                    clean(
+                        c.head_error
+                            .as_deref()
+                            .or(c.base_error.as_deref())
+                            .unwrap_or("")
+                    )
                 ),
                 state: None,
                 status: Some(c.status.name()),
@@ -380,11 +465,17 @@ pub fn findings(
                             gained.iter().map(|v| v.request.as_str()).collect();
                         let line = line_at_head(head_of(parent).as_deref(), &requests);
                         let detail = format!(
-                            "its directory now falls under {parent}, which allows more:\n{}",
+                            "its directory now falls under {}, which allows more:\n{}",
+                            clean(parent),
                             value_lines(gained.into_iter()).join("\n")
                         );
                         (parent.clone(), line, detail)
                     }
+                    None if c.relinked.is_some() => (
+                        c.path.clone(),
+                        None,
+                        clean(&relinked_text(c.relinked.as_deref().unwrap_or(""))).into_owned(),
+                    ),
                     None => (
                         c.path.clone(),
                         None,
@@ -395,7 +486,7 @@ pub fn findings(
                     rule: Rule::Widened,
                     path,
                     line,
-                    message: format!("{} (removed) widened permissions {span}: {detail}", c.path),
+                    message: format!("{shown_path} (removed) widened permissions {span}: {detail}"),
                     state: None,
                     status: Some(c.status.name()),
                 }
@@ -404,12 +495,15 @@ pub fn findings(
                 let widening = changed.iter().filter(|v| v.widens).copied();
                 let requests: Vec<&str> = widening.clone().map(|v| v.request.as_str()).collect();
                 let mut message = format!(
-                    "{} ({}) widened permissions {span}",
-                    c.path,
+                    "{shown_path} ({}) widened permissions {span}",
                     c.status.name()
                 );
                 if let Some(e) = &c.base_error {
-                    message.push_str(&format!(" (it did not load at {}: {e})", diff.base));
+                    message.push_str(&format!(
+                        " (it did not load at {}: {})",
+                        clean(&diff.base),
+                        clean(e)
+                    ));
                 }
                 let lines =
                     value_lines(widening.chain(changed.iter().filter(|v| !v.widens).copied()));
@@ -434,8 +528,7 @@ pub fn findings(
                     line_at_head(head_of(&c.path).as_deref(), &requests)
                 };
                 let mut message = format!(
-                    "{} ({}) narrowed permissions {span}",
-                    c.path,
+                    "{shown_path} ({}) narrowed permissions {span}",
                     c.status.name()
                 );
                 for l in value_lines(changed.into_iter()) {
@@ -454,30 +547,43 @@ pub fn findings(
         };
         out.push(finding);
     }
+    for n in &diff.not_read {
+        out.push(Finding {
+            rule: Rule::NotRead,
+            path: n.path.clone(),
+            line: None,
+            message: format!(
+                "{} at {}; the comparison is incomplete",
+                clean(&n.message),
+                clean(&diff.head)
+            ),
+            state: None,
+            status: None,
+        });
+    }
     out
 }
 
-/// Config text for markdown outside a code block: every ASCII punctuation
-/// character as a numeric character reference (so `|`, `` ` ``, `<`, `[`,
-/// `](`, `*`, `@` are shown, never interpreted), line breaks and other
-/// control or invisible characters as visible `\n` / `\u{..}` escapes.
-pub fn md_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_ascii_punctuation() && !matches!(c, '/' | '.' | '-' | ',' | ':' | '=') => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-            c if c.is_control() || crate::sanitize::is_unsafe(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+/// Config (or revision) text in markdown: a code span, so nothing in it
+/// is interpreted (no emphasis, link, HTML, `@mention`, and no autolink of
+/// `www.`, `http://` or an e-mail address), its delimiter longer than any
+/// run of backticks inside; line breaks and other control or invisible
+/// characters shown as escapes. In a table cell a `|` is escaped, as GFM
+/// requires even inside a code span.
+pub fn md_code(s: &str, in_table: bool) -> String {
+    let mut body = code_text(s);
+    if in_table {
+        body = body.replace('|', "\\|");
     }
-    out
+    if body.is_empty() {
+        return "(empty)".to_string();
+    }
+    let ticks = "`".repeat(longest_backtick_run(&body) + 1);
+    let pad = body.starts_with('`')
+        || body.ends_with('`')
+        || (body.starts_with(' ') && body.ends_with(' ') && !body.trim().is_empty());
+    let space = if pad { " " } else { "" };
+    format!("{ticks}{space}{body}{space}{ticks}")
 }
 
 /// Config text inside a fenced code block: on one line (line breaks and
@@ -504,14 +610,16 @@ fn markdown(diff: &RevisionDiff, all: bool) -> String {
         "Permissions widened"
     } else if diff.broken() {
         "A config does not load"
+    } else if diff.incomplete() {
+        "Incomplete: not everything was read"
     } else {
         "No permission widened"
     };
     let _ = writeln!(
         out,
         "### goccia-trust: {head}\n\nFrom {} to {}. {}.\n",
-        md_text(&diff.base),
-        md_text(&diff.head),
+        md_code(&diff.base, false),
+        md_code(&diff.head, false),
         summary(diff)
     );
     let configs: Vec<&ConfigDiff> = shown(diff, all).collect();
@@ -525,45 +633,90 @@ fn markdown(diff: &RevisionDiff, all: bool) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {verdict} |",
-                md_text(&c.path),
+                md_code(&c.path, true),
                 c.status.name()
             );
         }
     }
     for c in &configs {
-        let _ = write!(
-            out,
-            "\n#### {} ({}, {})\n\n",
-            md_text(&c.path),
-            c.status.name(),
-            c.verdict.name()
-        );
-        for (label, e) in [(&diff.base, &c.base_error), (&diff.head, &c.head_error)] {
-            if let Some(e) = e {
-                let _ = writeln!(out, "Does not load at {}: {}\n", md_text(label), md_text(e));
-            }
-        }
-        if let Some(p) = &c.now_under {
+        markdown_config(&mut out, diff, c, all);
+    }
+    markdown_not_read(&mut out, diff);
+    out
+}
+
+/// One config's section: its errors, what now governs it, its values.
+fn markdown_config(out: &mut String, diff: &RevisionDiff, c: &ConfigDiff, all: bool) {
+    let _ = write!(
+        out,
+        "\n#### {} ({}, {})\n\n",
+        md_code(&c.path, false),
+        c.status.name(),
+        c.verdict.name()
+    );
+    for (label, e) in [(&diff.base, &c.base_error), (&diff.head, &c.head_error)] {
+        if let Some(e) = e {
             let _ = writeln!(
                 out,
-                "Its directory now falls under {}, which allows more.\n",
-                md_text(p)
+                "Does not load at {}: {}\n",
+                md_code(label, false),
+                md_code(e, false)
             );
         }
-        let mut block = String::new();
-        for (request, values) in groups(c, all) {
-            let _ = writeln!(block, "@@ {} @@", code_text(request));
-            for v in values {
-                let mark = if v.widens { "   (widens)" } else { "" };
-                let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.value));
-            }
-        }
-        if !block.is_empty() {
-            let fence = "`".repeat(longest_backtick_run(&block).max(2) + 1);
-            let _ = write!(out, "{fence}diff\n{block}{fence}\n");
+    }
+    if let Some(p) = &c.now_under {
+        let _ = writeln!(
+            out,
+            "Its directory now falls under {}, which allows more.\n",
+            md_code(p, false)
+        );
+    }
+    if let Some(link) = &c.relinked {
+        let _ = writeln!(
+            out,
+            "Its directory is now a symbolic link: {}. Its files are whatever that leads to.\n",
+            md_code(link, false)
+        );
+    }
+    let mut block = String::new();
+    for (request, values) in groups(c, all) {
+        let _ = writeln!(block, "@@ {} @@", code_text(request));
+        for v in values {
+            let mark = if v.widens { "   (widens)" } else { "" };
+            let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.value));
         }
     }
-    out
+    if !block.is_empty() {
+        let fence = "`".repeat(longest_backtick_run(&block).max(2) + 1);
+        let _ = write!(out, "{fence}diff\n{block}{fence}\n");
+    }
+}
+
+/// What was not read (the comparison is incomplete) and every note of
+/// either side: always in the comment, never only in the log.
+fn markdown_not_read(out: &mut String, diff: &RevisionDiff) {
+    if !diff.not_read.is_empty() {
+        let _ = write!(
+            out,
+            "\n#### Not read: the comparison is incomplete\n\n{}\n\n",
+            incomplete_text(diff)
+        );
+        for n in &diff.not_read {
+            let _ = writeln!(out, "- {}", md_code(&n.message, false));
+        }
+    }
+    let notes: Vec<(&String, &String)> = diff
+        .base_notes
+        .iter()
+        .map(|n| (&diff.base, n))
+        .chain(diff.head_notes.iter().map(|n| (&diff.head, n)))
+        .collect();
+    if !notes.is_empty() {
+        out.push_str("\n#### Notes\n\n");
+        for (label, n) in notes {
+            let _ = writeln!(out, "- {}: {}", md_code(label, false), md_code(n, false));
+        }
+    }
 }
 
 fn longest_backtick_run(s: &str) -> usize {
@@ -584,13 +737,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn markdown_text_cannot_inject() {
-        let hostile = "/a|b`c<img src=x onerror=alert(1)>](http://evil)\n| x |@team";
-        let s = md_text(hostile);
-        for bad in ['|', '`', '<', '>', '[', ']', '(', ')', '\n', '@'] {
-            assert!(!s.contains(bad), "{bad:?} in {s}");
-        }
+    fn markdown_text_is_one_code_span() {
+        let hostile = "/a|b`c<img src=x onerror=alert(1)>](http://evil)\n| x |@team www.x.com";
+        let s = md_code(hostile, true);
+        // One span: opened and closed by the same run of two backticks,
+        // which appears nowhere else; no raw line break; every `|` escaped.
+        assert!(s.starts_with("``") && s.ends_with("``"), "{s}");
+        assert!(!s[2..s.len() - 2].contains("``"), "{s}");
+        assert!(!s.contains('\n'), "{s}");
+        assert_eq!(s.matches('|').count(), s.matches("\\|").count(), "{s}");
         assert!(s.contains("\\n"));
+        // A leading or trailing backtick is padded, so it cannot join the
+        // delimiter.
+        assert_eq!(md_code("`x`", false), "`` `x` ``");
+        assert_eq!(md_code("www.evil-phish.com", false), "`www.evil-phish.com`");
     }
 
     #[test]

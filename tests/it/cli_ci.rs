@@ -236,17 +236,25 @@ fn github_commands_survive_a_hostile_path() {
     assert_eq!(
         props,
         [
-            ("file".to_string(), format!("{hostile}/goccia.json")),
+            // On one line: the line break is shown, never sent.
+            (
+                "file".to_string(),
+                format!("{}/goccia.json", hostile.replace('\n', "^J"))
+            ),
             ("line".into(), "2".into()),
             ("title".into(), "goccia-trust: never trusted".into()),
         ]
     );
     assert!(
-        message.starts_with(&format!("{hostile}/goccia.json (never trusted)\n")),
+        message.starts_with(&format!(
+            "{}/goccia.json (never trusted)\n",
+            hostile.replace('\n', "^J")
+        )),
         "{message:?}"
     );
-    // No `%` other than an escape, no raw line break inside the command.
-    assert!(lines[0].contains("a%2Cb%3Ac%2525d%3A%3Awarning file=x%3A%3Aforged%0Aline=9"));
+    // No `%` other than an escape, no line break inside the command, raw or
+    // as the runner's %0A: the path's is shown.
+    assert!(lines[0].contains("a%2Cb%3Ac%2525d%3A%3Awarning file=x%3A%3Aforged^Jline=9"));
     let (_, props, _) = parse_command(lines[1]);
     assert_eq!(props[0].1, "plain/goccia.json");
 }

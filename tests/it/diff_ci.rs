@@ -81,6 +81,7 @@ fn sarif_has_one_result_per_changed_config_on_the_requests_line_and_validates() 
             ("permissions-widened", "warning"),
             ("config-broken", "error"),
             ("permissions-narrowed", "note"),
+            ("not-read", "warning"),
         ]
     );
     assert_eq!(
@@ -263,18 +264,23 @@ fn a_hostile_directory_name_cannot_forge_a_command_and_notes_are_reported() {
     assert_eq!(
         props,
         [
-            ("file".to_string(), format!("{hostile}/goccia.json")),
+            // On one line: the line break is shown, never sent.
+            (
+                "file".to_string(),
+                format!("{}/goccia.json", hostile.replace('\n', "^J"))
+            ),
             ("line".into(), "2".into()),
             ("title".into(), "goccia-trust: permissions widened".into()),
         ]
     );
     assert!(
         message.ends_with(&format!(
-            "allow-read: + $ROOT/work/{hostile}/s\n::error file=y::forged  (widens)"
+            "allow-read: + $ROOT/work/{}/s^J::error file=y::forged  (widens)",
+            hostile.replace('\n', "^J")
         )),
         "{message:?}"
     );
-    assert!(lines[0].contains("a%2Cb%3Ac%2525d%3A%3Awarning file=x%3A%3Aforged%0Aline=9"));
+    assert!(lines[0].contains("a%2Cb%3Ac%2525d%3A%3Awarning file=x%3A%3Aforged^Jline=9"));
     // What the revision could not show: a file-less warning.
     assert_eq!(
         lines[1],

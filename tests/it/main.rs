@@ -22,6 +22,7 @@ mod demo;
 mod diff;
 mod diff_action;
 mod diff_ci;
+mod diff_unread;
 mod fuzz;
 mod git_hostile;
 mod hostile_files;

@@ -64,6 +64,9 @@ pub enum DiscoverError {
     NotFound { path: String, expanded: String },
 }
 
+/// Why a config under a directory whose path is not UTF-8 is reported.
+pub const NOT_UTF8_KEY: &str = "the path is not UTF-8, so no trust key can name this config";
+
 /// Something the walk could not read: a directory, or an entry in one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
@@ -438,10 +441,7 @@ impl<'p> Walker<'p> {
                         .push(key);
                     self.configs.fetch_add(1, Ordering::Relaxed);
                 }
-                None => self.unreadable(
-                    &dir.lexical().join(name),
-                    "the path is not UTF-8, so no trust key can name this config".into(),
-                ),
+                None => self.unreadable(&dir.lexical().join(name), NOT_UTF8_KEY.into()),
             }
         }
         if self.dirs.fetch_add(1, Ordering::Relaxed) % PROGRESS_EVERY == PROGRESS_EVERY - 1 {

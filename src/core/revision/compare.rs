@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use crate::core::config::describe::unscoped_description;
 use crate::core::review::value_diff::{Change, diff_values};
 
-use super::{ConfigAt, Snapshot};
+use super::{ConfigAt, Snapshot, UnreadKind};
 
 /// How a config differs between the two sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,10 @@ pub struct ConfigDiff {
     /// For a removed config: the parent config its directory now falls
     /// under, when that one allows more.
     pub now_under: Option<String>,
+    /// For a removed config: the symbolic link (`dir -> target`) that
+    /// replaced its directory, so its files are now whatever the link
+    /// leads to, governed by whatever governs that.
+    pub relinked: Option<String>,
 }
 
 /// The whole comparison.
@@ -97,6 +101,20 @@ pub struct RevisionDiff {
     /// What either side could not read.
     pub base_notes: Vec<String>,
     pub head_notes: Vec<String>,
+    /// What HEAD holds, new or changed since BASE, that was not read and
+    /// may hide a config (a submodule added or moved, a link leading out
+    /// of the repository, an unreadable path): the comparison is
+    /// incomplete, never "no permission widened".
+    pub not_read: Vec<NotRead>,
+}
+
+/// One thing HEAD holds that was not read: where, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotRead {
+    /// Relative to the repository's root.
+    pub path: String,
+    /// One line: what it is and why it was not read.
+    pub message: String,
 }
 
 impl RevisionDiff {
@@ -106,6 +124,10 @@ impl RevisionDiff {
 
     pub fn broken(&self) -> bool {
         self.configs.iter().any(|c| c.verdict == Verdict::Broken)
+    }
+
+    pub fn incomplete(&self) -> bool {
+        !self.not_read.is_empty()
     }
 
     pub fn count(&self, verdict: Verdict) -> usize {
@@ -203,20 +225,41 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
             _ => empty.clone(),
         };
         let (old_values, new_values) = (values_of(old), values_of(new));
+        let unkeyable = head
+            .unkeyable
+            .get(*path)
+            .or_else(|| base.unkeyable.get(*path));
         let status = match (old, new) {
             (None, Some(_)) => Status::Added,
             (Some(_), None) => Status::Removed,
+            // A config no key can name compares by its blob, when both
+            // sides are revisions: its outcome text is the same whatever
+            // it asks for.
+            (Some(_), Some(_)) if unkeyable.is_some() => {
+                match (base.unkeyable.get(*path), head.unkeyable.get(*path)) {
+                    (Some(Some(a)), Some(Some(b))) if a == b => Status::Unchanged,
+                    _ => Status::Changed,
+                }
+            }
             (Some(a), Some(b)) if a == b => Status::Unchanged,
             _ => Status::Changed,
         };
         let values = judged_values(&old_values, &new_values);
         let mut now_under = None;
+        let relinked = (status == Status::Removed)
+            .then(|| link_over(head, path))
+            .flatten();
         let verdict = match (status, old, new) {
+            // Never trusted, never run: broken wherever it is.
+            _ if unkeyable.is_some() => Verdict::Broken,
             (Status::Unchanged, ..) => Verdict::Same,
             (_, _, Some(ConfigAt::Failed(_))) => Verdict::Broken,
             (Status::Added, ..) => Verdict::Widened,
             // Nothing loaded before: all it grants now is new.
             (_, Some(ConfigAt::Failed(_)), _) => Verdict::Widened,
+            // Its directory is now a link: not a narrowing, whatever the
+            // link leads to.
+            (Status::Removed, ..) if relinked.is_some() => Verdict::Widened,
             (Status::Removed, ..) => {
                 let dir = parent_dir_of(path).unwrap_or("");
                 match governing(head, dir) {
@@ -240,6 +283,7 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
             base_error: error(old),
             head_error: error(new),
             now_under,
+            relinked,
         });
     }
     RevisionDiff {
@@ -248,7 +292,40 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
         configs,
         base_notes: base.notes.clone(),
         head_notes: head.notes.clone(),
+        not_read: not_read(base, head),
     }
+}
+
+/// The link of `snap` over `path`'s directories, nearest the root first,
+/// as `dir -> target`.
+fn link_over(snap: &Snapshot, path: &str) -> Option<String> {
+    let mut end = 0;
+    while let Some(i) = path[end..].find('/') {
+        end += i;
+        if let Some(target) = snap.links.get(&path[..end]) {
+            return Some(format!("{} -> {target}", &path[..end]));
+        }
+        end += 1;
+    }
+    None
+}
+
+/// What HEAD holds that was not read and is not the same at BASE: a
+/// submodule added or moved to another commit, a link leading out of the
+/// repository that is new or retargeted, any unreadable path.
+fn not_read(base: &Snapshot, head: &Snapshot) -> Vec<NotRead> {
+    head.unread
+        .iter()
+        .filter(|u| match &u.what {
+            UnreadKind::Unreadable(_) => true,
+            UnreadKind::Submodule(_) => !base.unread.contains(u),
+            UnreadKind::LinkOut(target) => base.links.get(&u.path) != Some(target),
+        })
+        .map(|u| NotRead {
+            path: u.path.clone(),
+            message: u.describe(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

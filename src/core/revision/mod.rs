@@ -35,7 +35,9 @@ use crate::core::config::{load_block_from, load_config};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::paths::key::is_under;
-use crate::core::review::discover::{CONFIG_NAMES, SKIPPED_NAMES, bytes_text, discover_paths};
+use crate::core::review::discover::{
+    CONFIG_NAMES, NOT_UTF8_KEY as NOT_UTF8, SKIPPED_NAMES, bytes_text, discover_paths,
+};
 use crate::core::review::value_diff::block_values;
 
 use self::git::{BlobReader, EntryMode, GitError, TreeEntry};
@@ -65,6 +67,79 @@ pub struct Snapshot {
     /// for locating a request's line (CI annotations). Empty for the
     /// working tree, whose files are on disk.
     pub texts: HashMap<String, String>,
+    /// What this side holds that may hide a config and was not read:
+    /// submodules, links leading out of the repository, unreadable paths.
+    pub unread: Vec<Unread>,
+    /// Configs whose path is not UTF-8 (no trust key can name them, so
+    /// GocciaScript never runs under them as trusted): their shown path,
+    /// and their blob's id at a revision.
+    pub unkeyable: BTreeMap<String, Option<String>>,
+    /// Symbolic links, by path relative to the root, to their target text:
+    /// at a revision every link of the tree; in the working tree those
+    /// found over a path asked about ([`note_links_over`]).
+    pub links: BTreeMap<String, String>,
+}
+
+/// Something a side holds that was not read, and so may hide a config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    /// Relative to the root, shown as [`bytes_text`] shows it.
+    pub path: String,
+    pub what: UnreadKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnreadKind {
+    /// A submodule at this commit: another repository's tree.
+    Submodule(String),
+    /// A symbolic link whose target (as written) leads out of the
+    /// repository, so it is not followed.
+    LinkOut(String),
+    /// A path the walk could not read, and why.
+    Unreadable(String),
+}
+
+impl Unread {
+    /// One line, e.g. `submodule vendor/lib (commit 1a2b3c4) is not read`.
+    pub fn describe(&self) -> String {
+        match &self.what {
+            UnreadKind::Submodule(oid) => format!(
+                "submodule {} (commit {}) is not read: its configs are another repository's",
+                self.path,
+                &oid[..oid.len().min(12)]
+            ),
+            UnreadKind::LinkOut(target) => format!(
+                "symbolic link {} -> {} leads out of the repository and is not followed",
+                self.path,
+                bytes_text(target.as_bytes())
+            ),
+            UnreadKind::Unreadable(reason) => format!("cannot read {}: {reason}", self.path),
+        }
+    }
+}
+
+/// Whether a link at `link` (relative to the root) with target text
+/// `target` leads out of the repository: an absolute target, or one whose
+/// `..` climb above the root.
+pub fn link_leaves(link: &str, target: &str) -> bool {
+    if target.starts_with('/') {
+        return true;
+    }
+    let (dir, _) = split_dir(link.as_bytes());
+    let mut depth = dir.split(|&b| b == b'/').filter(|p| !p.is_empty()).count() as isize;
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            _ => depth += 1,
+        }
+    }
+    false
 }
 
 /// The repository holding `env.cwd`: its root, resolved.
@@ -120,15 +195,13 @@ impl RevisionFiles<'_> {
 
     fn outside(&self, path: &str) -> ConfigError {
         ConfigError::invalid(format!(
-            "{path}: outside the repository, not read at revision {}",
-            self.rev
+            "{path}: outside the repository, not read at a revision"
         ))
     }
 
     fn link(&self, path: &str) -> ConfigError {
         ConfigError::invalid(format!(
-            "{path}: a symbolic link in the tree at revision {}, not followed",
-            self.rev
+            "{path}: a symbolic link in the tree, not followed at a revision"
         ))
     }
 
@@ -206,6 +279,36 @@ fn shown(path: &[u8]) -> String {
     bytes_text(path)
 }
 
+/// Every link's target, read in one batch: kept in `snap.links`, and a
+/// link leading out of the repository is something not read.
+fn read_links(
+    tree: &[TreeEntry],
+    files: &RevisionFiles<'_>,
+    snap: &mut Snapshot,
+) -> Result<(), GitError> {
+    let links: Vec<&TreeEntry> = tree
+        .iter()
+        .filter(|e| e.mode == EntryMode::Link && !skipped(&e.path))
+        .collect();
+    let oids: Vec<&str> = links.iter().map(|e| e.oid.as_str()).collect();
+    let targets = files.reader.borrow_mut().read_many(&oids)?;
+    for (e, target) in links.into_iter().zip(targets) {
+        let Some(target) = target else {
+            return Err(missing(&e.oid, &shown(&e.path), files.rev));
+        };
+        let target = String::from_utf8_lossy(&target).into_owned();
+        let path = shown(&e.path);
+        if link_leaves(&path, &target) {
+            snap.unread.push(Unread {
+                path: path.clone(),
+                what: UnreadKind::LinkOut(target.clone()),
+            });
+        }
+        snap.links.insert(path, target);
+    }
+    Ok(())
+}
+
 /// The effective configs of revision `rev` of the repository at `root`.
 pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitError> {
     let commit = git::commit_of(root, rev)?;
@@ -224,9 +327,14 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             continue;
         }
         match e.mode {
-            EntryMode::Submodule => snap
-                .notes
-                .push(format!("submodule not read: {}", shown(&e.path))),
+            EntryMode::Submodule => {
+                snap.notes
+                    .push(format!("submodule not read: {}", shown(&e.path)));
+                snap.unread.push(Unread {
+                    path: shown(&e.path),
+                    what: UnreadKind::Submodule(e.oid.clone()),
+                });
+            }
             EntryMode::Link if !CONFIG_NAMES.iter().any(|c| c.as_bytes() == name) => {
                 snap.notes.push(format!(
                     "symbolic link in the tree, not followed: {}",
@@ -260,6 +368,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         .map(|e| e.oid.as_str())
         .collect();
     let blobs = files.reader.borrow_mut().read_many(&oids)?;
+    read_links(&tree, &files, &mut snap)?;
     {
         let mut cache = files.cache.borrow_mut();
         for (oid, blob) in oids.iter().zip(blobs) {
@@ -277,12 +386,10 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
     for e in configs {
         let Ok(rel) = std::str::from_utf8(&e.path) else {
             let name = shown(&e.path);
+            snap.unkeyable.insert(name.clone(), Some(e.oid.clone()));
             snap.configs.insert(
                 name.clone(),
-                ConfigAt::Failed(format!(
-                    "{}: the path is not UTF-8, so it cannot be keyed",
-                    absolute(root, &name)
-                )),
+                ConfigAt::Failed(format!("{}: {NOT_UTF8}", absolute(root, &name))),
             );
             continue;
         };
@@ -318,23 +425,43 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
     for u in &discovery.unreadable {
         snap.notes
             .push(format!("cannot read {}: {}", u.path, u.reason));
+        let rel = relative_to(root, &u.path).to_string();
+        let (_, name) = split_dir(rel.as_bytes());
+        if u.reason == NOT_UTF8 && CONFIG_NAMES.iter().any(|c| c.as_bytes() == name) {
+            // A config no key can name: listed as one that does not load,
+            // as at a revision.
+            snap.configs.insert(
+                rel.clone(),
+                ConfigAt::Failed(format!("{}: {NOT_UTF8}", u.path)),
+            );
+            snap.unkeyable.insert(rel, None);
+        } else {
+            snap.unread.push(Unread {
+                path: rel,
+                what: UnreadKind::Unreadable(u.reason.clone()),
+            });
+        }
     }
     for n in &discovery.not_followed {
         snap.notes.push(format!(
             "link not followed: {} -> {} (outside the repository)",
             n.link, n.target
         ));
+        let target = std::fs::read_link(&n.link)
+            .map(|t| t.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| n.target.clone());
+        let rel = relative_to(root, &n.link).to_string();
+        snap.links.insert(rel.clone(), target.clone());
+        snap.unread.push(Unread {
+            path: rel,
+            what: UnreadKind::LinkOut(target),
+        });
     }
     let loaded: Vec<(String, ConfigAt)> = discovery
         .keys
         .par_iter()
         .map(|key| {
-            let k = key.as_str();
-            let rel = if is_under(k, root) && k != root {
-                k[root.len()..].trim_start_matches('/').to_string()
-            } else {
-                k.to_string()
-            };
+            let rel = relative_to(root, key.as_str()).to_string();
             let at = match load_config(key, env) {
                 Ok(s) => ConfigAt::Loaded {
                     values: block_values(&s.block_json),
@@ -347,4 +474,63 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
         .collect();
     snap.configs.extend(loaded);
     snap
+}
+
+/// `path` relative to `root` when under it, else as it is.
+fn relative_to<'p>(root: &str, path: &'p str) -> &'p str {
+    if is_under(path, root) && path != root {
+        path[root.len()..].trim_start_matches('/')
+    } else {
+        path
+    }
+}
+
+/// Records in `snap.links` each symbolic link of the working tree at
+/// `root` over one of `paths` (relative): a directory of a config that was
+/// replaced by a link changes what governs its files.
+pub fn note_links_over<'p>(
+    snap: &mut Snapshot,
+    root: &str,
+    paths: impl Iterator<Item = &'p String>,
+) {
+    for rel in paths {
+        let mut end = 0;
+        while let Some(i) = rel[end..].find('/') {
+            end += i;
+            let dir = &rel[..end];
+            end += 1;
+            if snap.links.contains_key(dir) {
+                break;
+            }
+            let abs = absolute(root, dir);
+            match std::fs::symlink_metadata(&abs) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    let target = std::fs::read_link(&abs)
+                        .map(|t| t.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    snap.links.insert(dir.to_string(), target);
+                    break;
+                }
+                Ok(m) if m.is_dir() => {}
+                _ => break,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::link_leaves;
+
+    #[test]
+    fn a_link_leaves_when_absolute_or_climbing_above_the_root() {
+        assert!(link_leaves("a/l", "/etc"));
+        assert!(link_leaves("l", ".."));
+        assert!(link_leaves("a/l", "../../x"));
+        assert!(link_leaves("a/l", "b/../../../x"));
+        assert!(!link_leaves("a/l", "../x"));
+        assert!(!link_leaves("a/b/l", "../../x"));
+        assert!(!link_leaves("l", "shared-v2"));
+        assert!(!link_leaves("l", "./x/../y"));
+    }
 }

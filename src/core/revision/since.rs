@@ -117,9 +117,8 @@ impl SinceBase {
                 .map(|c| (rel.to_string(), c.clone()))
                 .into_iter()
                 .collect(),
-            notes: Vec::new(),
             // Only `diff`'s CI formats locate lines in a revision's text.
-            texts: Default::default(),
+            ..Snapshot::default()
         };
         let base = one(&self.rev, self.snapshot.configs.get(rel));
         let head = one("working tree", Some(now));
