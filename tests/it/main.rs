@@ -20,6 +20,7 @@ mod cli_wysiwyt;
 mod conformance;
 mod demo;
 mod diff;
+mod docs;
 mod diff_action;
 mod diff_ci;
 mod fuzz;
