@@ -341,8 +341,8 @@ fn the_action_trusts_with_an_outside_policy_and_uploads_sarif() {
             "input spliced into a command: {line}"
         );
     }
-    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/ci.md"))
-        .unwrap();
+    let ci =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/ci.md")).unwrap();
     // The example runs on pull_request (read-only token, no secrets) and
     // takes the policy from the base branch's checkout, not the PR's.
     assert!(ci.contains("\non: pull_request\n"), "{ci}");

@@ -61,8 +61,7 @@ fn prose_lines(text: &str) -> Vec<String> {
         .map(|l| {
             let t = l.trim_start();
             if let Some(f) = &fence {
-                if t.starts_with(f.as_str()) && t.trim_end().chars().all(|c| c == '`' || c == '~')
-                {
+                if t.starts_with(f.as_str()) && t.trim_end().chars().all(|c| c == '`' || c == '~') {
                     fence = None;
                 }
                 return String::new();
@@ -513,15 +512,23 @@ fn printable_messages() -> Vec<(String, String)> {
 #[test]
 fn every_printable_message_has_a_troubleshooting_entry() {
     let page = read("docs/src/troubleshooting.md");
-    // The entries: every code span of the page, as a pattern.
+    // The entries: every code span of the page, as a pattern (a span
+    // opened by two backticks may hold one, and drops a space each side).
     let mut entries = HashSet::new();
     for line in prose_lines(&page) {
         let mut rest = line.as_str();
         while let Some(at) = rest.find('`') {
-            let after = &rest[at + 1..];
-            let Some(end) = after.find('`') else { break };
-            entries.insert(message_pattern(&after[..end], ('<', '>')));
-            rest = &after[end + 1..];
+            let ticks = rest[at..].chars().take_while(|c| *c == '`').count();
+            let fence = "`".repeat(ticks);
+            let after = &rest[at + ticks..];
+            let Some(end) = after.find(&fence) else { break };
+            let span = &after[..end];
+            let span = match (span.strip_prefix(' '), ticks > 1) {
+                (Some(inner), true) => inner.strip_suffix(' ').unwrap_or(inner),
+                _ => span,
+            };
+            entries.insert(message_pattern(span, ('<', '>')));
+            rest = &after[end + ticks..];
         }
     }
     let messages = printable_messages();
@@ -613,9 +620,9 @@ fn every_transcript_is_checked() {
         .into_iter()
         .filter(|b| b.text.starts_with("$ "))
         .filter(|b| {
-            !b.marker.as_deref().is_some_and(|m| {
-                m.starts_with("<!-- check: ") || m == "<!-- demo scan: start -->"
-            })
+            !b.marker
+                .as_deref()
+                .is_some_and(|m| m.starts_with("<!-- check: ") || m == "<!-- demo scan: start -->")
         })
         .map(|b| format!("{}:{}", b.page, b.line))
         .collect();
@@ -660,7 +667,9 @@ impl Scenario {
 
     /// Runs one `$ ` line with `sh`; what it printed, and its status.
     fn run(&self, line: &str, status: i32) -> (String, i32) {
-        let bin = Path::new(env!("CARGO_BIN_EXE_goccia-trust")).parent().unwrap();
+        let bin = Path::new(env!("CARGO_BIN_EXE_goccia-trust"))
+            .parent()
+            .unwrap();
         let line = line.replace(self.shown, self.root.to_str().unwrap());
         let script = format!("(exit {status}); {line}");
         let out = Command::new("sh")
@@ -673,7 +682,8 @@ impl Scenario {
             .current_dir(&self.cwd)
             .output()
             .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).replace(self.root.to_str().unwrap(), self.shown);
+        let text =
+            String::from_utf8_lossy(&out.stdout).replace(self.root.to_str().unwrap(), self.shown);
         (text, out.status.code().unwrap_or(-1))
     }
 }
@@ -723,7 +733,11 @@ fn check_scenario(name: &str, sc: &Scenario, setup_after_files: impl FnOnce(&Sce
     let blocks = all_blocks();
     let file_marker = format!("<!-- file: {name} ");
     for b in &blocks {
-        if let Some(rest) = b.marker.as_deref().and_then(|m| m.strip_prefix(&file_marker)) {
+        if let Some(rest) = b
+            .marker
+            .as_deref()
+            .and_then(|m| m.strip_prefix(&file_marker))
+        {
             let rel = rest.trim_end_matches("-->").trim();
             sc.write(rel, &b.text);
         }
@@ -732,15 +746,18 @@ fn check_scenario(name: &str, sc: &Scenario, setup_after_files: impl FnOnce(&Sce
     let check_marker = format!("<!-- check: {name} -->");
     let mut checked = 0;
     let mut failures = Vec::new();
-    for b in blocks.iter().filter(|b| b.marker.as_deref() == Some(&check_marker)) {
+    for b in blocks
+        .iter()
+        .filter(|b| b.marker.as_deref() == Some(&check_marker))
+    {
         let mut want = String::new();
         let mut got = String::new();
         let mut status = 0;
         let mut lines = b.text.lines().peekable();
         while let Some(line) = lines.next() {
-            let command = line.strip_prefix("$ ").unwrap_or_else(|| {
-                panic!("{}:{}: a transcript starts with `$ `", b.page, b.line)
-            });
+            let command = line
+                .strip_prefix("$ ")
+                .unwrap_or_else(|| panic!("{}:{}: a transcript starts with `$ `", b.page, b.line));
             want.push_str(line);
             want.push('\n');
             got.push_str(line);
@@ -788,7 +805,12 @@ fn bless(failures: &[(String, usize, String, String)]) {
         mine.sort_by_key(|f| std::cmp::Reverse(f.1));
         for (_, line, _, got) in mine {
             let open = line - 1;
-            let close = open + 1 + lines[open + 1..].iter().position(|l| l.trim() == "```").unwrap();
+            let close = open
+                + 1
+                + lines[open + 1..]
+                    .iter()
+                    .position(|l| l.trim() == "```")
+                    .unwrap();
             lines.splice(open + 1..close, got.lines().map(String::from));
         }
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
@@ -807,7 +829,8 @@ fn transcripts_of_the_demo_are_real() {
     // The demo's own directory is the one shown.
     sc.root = dir.clone();
     sc.cwd = dir;
-    sc.env.push(("GOCCIA_TRUST_STATE_DIR".into(), Demo::STATE.into()));
+    sc.env
+        .push(("GOCCIA_TRUST_STATE_DIR".into(), Demo::STATE.into()));
     check_scenario("demo", &sc, |_| {});
 }
 
