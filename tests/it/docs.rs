@@ -876,3 +876,24 @@ fn the_readmes_test_command_is_what_ci_runs() {
         ".ci/run does not run README's test command {command:?}"
     );
 }
+
+#[test]
+fn the_readme_is_a_front_door() {
+    let readme = read("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines; the guide is docs/"
+    );
+    for heading in ["## Install", "## Try it"] {
+        assert!(readme.contains(&format!("\n{heading}\n")), "no {heading}");
+    }
+    let into_the_guide = links(&readme)
+        .iter()
+        .filter(|(_, target)| target.starts_with("docs/src/"))
+        .count();
+    assert!(
+        into_the_guide >= 10,
+        "{into_the_guide} links into the guide"
+    );
+}
