@@ -349,13 +349,8 @@ fn the_action_trusts_with_an_outside_policy_and_uploads_sarif() {
             "input spliced into a command: {line}"
         );
     }
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let ci = readme
-        .split("\n## CI\n")
-        .nth(1)
-        .expect("README has a CI section");
-    let ci = ci.split("\n## ").next().unwrap();
+    let ci =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/ci.md")).unwrap();
     // The example runs on pull_request (read-only token, no secrets) and
     // takes the policy from the base branch's checkout, not the PR's.
     assert!(ci.contains("\non: pull_request\n"), "{ci}");

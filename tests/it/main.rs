@@ -23,6 +23,7 @@ mod diff;
 mod diff_action;
 mod diff_ci;
 mod diff_unread;
+mod docs;
 mod fuzz;
 mod git_hostile;
 mod hostile_files;
