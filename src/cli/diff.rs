@@ -182,7 +182,7 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
             let _ = writeln!(out, "  {}", clean(request));
             for v in values {
                 let mark = if v.widens { "  (widens)" } else { "" };
-                let _ = writeln!(out, "    {} {}{mark}", v.change.sign(), clean(&v.value));
+                let _ = writeln!(out, "    {} {}{mark}", v.change.sign(), clean(&v.shown()));
             }
         }
     }
@@ -230,6 +230,11 @@ struct JsonValue<'a> {
     value: &'a str,
     change: &'static str,
     widens: bool,
+    /// A re-targeted scope: where it led at BASE and leads at HEAD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -296,6 +301,8 @@ fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
                             value: &v.value,
                             change: v.change.json_name(),
                             widens: v.widens,
+                            from: v.retarget.as_ref().map(|(f, _)| f.as_str()),
+                            to: v.retarget.as_ref().map(|(_, t)| t.as_str()),
                         })
                         .collect(),
                 })
@@ -394,7 +401,7 @@ fn value_lines<'a>(values: impl Iterator<Item = &'a DiffValue>) -> Vec<String> {
                 "{}: {} {}{mark}",
                 clean(&v.request),
                 v.change.sign(),
-                clean(&v.value)
+                clean(&v.shown())
             )
         })
         .collect()
@@ -459,7 +466,7 @@ pub fn findings(
                 let (path, line, detail) = match &c.now_under {
                     Some(parent) => {
                         let gained =
-                            judged_values(values_of(base, &c.path), values_of(head, parent));
+                            judged_values(values_of(base, &c.path), values_of(head, parent), &[]);
                         let gained: Vec<&DiffValue> = gained.iter().filter(|v| v.widens).collect();
                         let requests: Vec<&str> =
                             gained.iter().map(|v| v.request.as_str()).collect();
@@ -683,7 +690,7 @@ fn markdown_config(out: &mut String, diff: &RevisionDiff, c: &ConfigDiff, all: b
         let _ = writeln!(block, "@@ {} @@", code_text(request));
         for v in values {
             let mark = if v.widens { "   (widens)" } else { "" };
-            let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.value));
+            let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.shown()));
         }
     }
     if !block.is_empty() {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::core::review::report::{ConfigReport, ConfigState, DiffLine};
 use crate::core::review::value_diff::{ValueChange, diff_values};
 use crate::core::revision::ConfigAt;
+use crate::core::revision::compare::retargets;
 use crate::core::revision::compare::{ConfigDiff, Status, Verdict};
 use crate::core::revision::since::{AtBase, SinceBase, config_now};
 use crate::tui::theme::Role;
@@ -65,7 +66,7 @@ pub enum SinceOf<'a> {
 /// The comparison of `r` with BASE, for the row cache (`None` outside the
 /// repository).
 pub fn compare(base: &SinceBase, r: &ConfigReport) -> Option<ConfigDiff> {
-    base.compare(&r.key, &config_now(r))
+    base.compare(&r.key, &config_now(r, &base.root))
 }
 
 /// The list's first column in this mode; the glyph reads without colour.
@@ -146,6 +147,10 @@ pub fn values(base: &SinceBase, r: &ConfigReport) -> Vec<ValueChange> {
         AtBase::Config(c) => values_of(c),
         AtBase::Absent | AtBase::Outside => Vec::new(),
     };
-    let new = values_of(&config_now(r));
-    diff_values(&old, &new, r.targets(), &[])
+    let now = config_now(r, &base.root);
+    let moved = match base.at(&r.key) {
+        AtBase::Config(c) => retargets(c, &now),
+        AtBase::Absent | AtBase::Outside => Vec::new(),
+    };
+    diff_values(&old, &values_of(&now), r.targets(), &moved)
 }

@@ -397,3 +397,84 @@ fn ci_formats_neither_autolink_nor_write_invisible_characters() {
         assert!(!out.contains('\u{200b}'), "{out}");
     }
 }
+
+#[test]
+fn a_retargeted_committed_link_under_a_scope_is_a_widening_in_every_format() {
+    let r = Repo::new();
+    r.write("app/goccia.json", &perms(r#""allow-read": ["../shared"]"#));
+    r.write("shared-v2/x", "x");
+    r.t.symlink("shared-v2", "shared");
+    r.commit("base");
+    // Out of the repository, to a directory that exists (on disk a
+    // dangling link resolves to itself, as GocciaScript records it).
+    let secret = r.t.root.join("secret");
+    std::fs::create_dir(&secret).unwrap();
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink(secret.to_str().unwrap(), "shared");
+    // Against the working tree (resolved on disk), then between commits
+    // (resolved through the revision's tree, nothing followed on disk).
+    for args in [&["HEAD"][..], &["HEAD~1", "HEAD"]] {
+        if args.len() == 2 {
+            r.commit("retarget");
+        }
+        let f = every_format(&r, args);
+        assert_eq!(f.code, 1, "{args:?}: {}", f.text);
+        assert!(
+            f.text.contains(
+                "changed app/goccia.json (widened)\n  allow-read\n    ~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret  (widens)\n"
+            ),
+            "{args:?}: {}",
+            f.text
+        );
+        let v = &f.json["configs"][0]["requests"][0]["values"][0];
+        assert_eq!(v["change"], "retargeted", "{}", f.json);
+        assert_eq!(v["to"], "$ROOT/secret");
+        assert_eq!(v["widens"], true);
+        assert!(
+            f.markdown.contains(
+                "~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret   (widens)"
+            ),
+            "{}",
+            f.markdown
+        );
+        assert!(sarif_rules(&f.sarif).contains(&(
+            "permissions-widened".to_string(),
+            "app/goccia.json".to_string()
+        )));
+        assert!(
+            f.github.contains("-> $ROOT/secret  (widens)"),
+            "{}",
+            f.github
+        );
+    }
+    // A link retargeted inside its old destination narrows nothing new.
+    let r = Repo::new();
+    r.write("app/goccia.json", &perms(r#""allow-read": ["../shared"]"#));
+    r.write("data/sub/x", "x");
+    r.t.symlink("data", "shared");
+    r.commit("base");
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("data/sub", "shared");
+    r.commit("narrower");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        out.stdout.contains("changed app/goccia.json (narrowed)"),
+        "{out}"
+    );
+    // A directory under a scope replaced by a link: a change too.
+    let r = Repo::new();
+    r.write("app/goccia.json", &perms(r#""allow-read": ["../shared"]"#));
+    r.write("shared/x", "x");
+    r.commit("base");
+    std::fs::remove_dir_all(r.t.work.join("shared")).unwrap();
+    r.t.symlink("../etc", "shared");
+    r.commit("a link");
+    let out = r.diff(&["HEAD~1", "HEAD"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(
+        out.stdout
+            .contains("~ target of $ROOT/work/shared: $ROOT/work/shared -> $ROOT/etc  (widens)"),
+        "{out}"
+    );
+}

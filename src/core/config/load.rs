@@ -9,7 +9,7 @@ use crate::core::config::extends::{
 };
 use crate::core::config::json;
 use crate::core::config::request::PermissionRequest;
-use crate::core::config::targets::{Targets, record_targets};
+use crate::core::config::targets::{Targets, record_targets, target_scopes};
 use crate::core::config::validate::validate_options;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
@@ -125,6 +125,9 @@ pub fn load_hashed(key: &TrustKey, env: &Env) -> Result<HashedConfig, ConfigErro
 pub struct BlockAt {
     pub block: NormalizedBlock,
     pub block_json: json::Json,
+    /// The path scopes whose targets a trust records
+    /// ([`target_scopes`]), for the caller to resolve in its own tree.
+    pub scopes: Vec<String>,
 }
 
 /// Loads the config at `path` (an absolute path in the checkout) as
@@ -139,5 +142,10 @@ pub fn load_block_from(
     let request = PermissionRequest::from_entries(&loaded.entries, path, env)?;
     let block = NormalizedBlock::from_request(&request);
     let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
-    Ok(BlockAt { block, block_json })
+    let scopes = target_scopes(&request);
+    Ok(BlockAt {
+        block,
+        block_json,
+        scopes,
+    })
 }

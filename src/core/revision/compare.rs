@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use crate::core::config::describe::unscoped_description;
+use crate::core::paths::key::is_under;
 use crate::core::review::value_diff::{Change, diff_values};
 
 use super::{ConfigAt, Snapshot, UnreadKind};
@@ -69,6 +70,20 @@ pub struct DiffValue {
     pub value: String,
     /// Whether this change alone grants authority.
     pub widens: bool,
+    /// A path scope that leads elsewhere now (`~`): where it led at BASE
+    /// and where it leads at HEAD.
+    pub retarget: Option<(String, String)>,
+}
+
+impl DiffValue {
+    /// The value as a review shows it: the scope, or for a re-targeted
+    /// scope the working-tree review's `target of SCOPE: OLD -> NEW`.
+    pub fn shown(&self) -> String {
+        match &self.retarget {
+            Some((old, new)) => format!("target of {}: {old} -> {new}", self.value),
+            None => self.value.clone(),
+        }
+    }
 }
 
 /// One config's comparison.
@@ -142,7 +157,9 @@ fn is_unscoped(values: &[(String, Vec<String>)], key: &str) -> bool {
 }
 
 /// Whether one value change grants authority; `old` and `new` are the two
-/// blocks' values.
+/// blocks' values. A re-targeted scope widens when its new destination is
+/// not inside the old one (it left the repository, or went elsewhere in
+/// it); judged by the caller, which knows both destinations.
 fn widens(
     request: &str,
     change: Change,
@@ -164,18 +181,63 @@ fn widens(
     }
 }
 
-/// The value-level diff of `old` against `new`, each change judged.
+/// The value-level diff of `old` against `new`, each change judged;
+/// `moved` holds the scopes whose destination changed (scope, old, new).
 pub fn judged_values(
     old: &[(String, Vec<String>)],
     new: &[(String, Vec<String>)],
+    moved: &[(String, String, String)],
 ) -> Vec<DiffValue> {
-    diff_values(old, new, &[], &[])
+    diff_values(old, new, &[], moved)
         .into_iter()
-        .map(|v| DiffValue {
-            widens: widens(&v.request, v.change, old, new),
-            request: v.request,
-            change: v.change,
-            value: v.value,
+        .map(|v| {
+            let retarget = (v.change == Change::Retargeted)
+                .then(|| moved.iter().find(|(s, _, _)| *s == v.value))
+                .flatten()
+                .map(|(_, from, to)| (from.clone(), to.clone()));
+            let widens = match &retarget {
+                Some((from, to)) => !is_under(to, from),
+                None => widens(&v.request, v.change, old, new),
+            };
+            DiffValue {
+                widens,
+                request: v.request,
+                change: v.change,
+                value: v.value,
+                retarget,
+            }
+        })
+        .collect()
+}
+
+/// The same block, or the same failure (targets are compared apart, by
+/// [`retargets`], over the scopes both sides resolved).
+fn same_outcome(a: &ConfigAt, b: &ConfigAt) -> bool {
+    match (a, b) {
+        (ConfigAt::Loaded { block: x, .. }, ConfigAt::Loaded { block: y, .. }) => x == y,
+        (ConfigAt::Failed(x), ConfigAt::Failed(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The scopes of both sides whose destination differs: (scope, where it
+/// led in `old`, where it leads in `new`). A link added or removed under
+/// a scope is such a change too (the scope led to itself).
+pub fn retargets(old: &ConfigAt, new: &ConfigAt) -> Vec<(String, String, String)> {
+    let (
+        ConfigAt::Loaded {
+            targets: before, ..
+        },
+        ConfigAt::Loaded { targets: after, .. },
+    ) = (old, new)
+    else {
+        return Vec::new();
+    };
+    after
+        .iter()
+        .filter_map(|(scope, to)| {
+            let (_, from) = before.iter().find(|(s, _)| s == scope)?;
+            (from != to).then(|| (scope.clone(), from.clone(), to.clone()))
         })
         .collect()
 }
@@ -225,6 +287,10 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
             _ => empty.clone(),
         };
         let (old_values, new_values) = (values_of(old), values_of(new));
+        let moved = match (old, new) {
+            (Some(a), Some(b)) => retargets(a, b),
+            _ => Vec::new(),
+        };
         let unkeyable = head
             .unkeyable
             .get(*path)
@@ -241,10 +307,10 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
                     _ => Status::Changed,
                 }
             }
-            (Some(a), Some(b)) if a == b => Status::Unchanged,
+            (Some(a), Some(b)) if same_outcome(a, b) && moved.is_empty() => Status::Unchanged,
             _ => Status::Changed,
         };
-        let values = judged_values(&old_values, &new_values);
+        let values = judged_values(&old_values, &new_values, &moved);
         let mut now_under = None;
         let relinked = (status == Status::Removed)
             .then(|| link_over(head, path))
@@ -264,7 +330,7 @@ pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
                 let dir = parent_dir_of(path).unwrap_or("");
                 match governing(head, dir) {
                     Some((parent, ConfigAt::Loaded { values: pv, .. }))
-                        if judged_values(&old_values, pv).iter().any(|v| v.widens) =>
+                        if judged_values(&old_values, pv, &[]).iter().any(|v| v.widens) =>
                     {
                         now_under = Some(parent.clone());
                         Verdict::Widened
@@ -340,7 +406,9 @@ mod tests {
     }
 
     fn any_widens(old: &[(&str, &[&str])], new: &[(&str, &[&str])]) -> bool {
-        judged_values(&v(old), &v(new)).iter().any(|d| d.widens)
+        judged_values(&v(old), &v(new), &[])
+            .iter()
+            .any(|d| d.widens)
     }
 
     #[test]

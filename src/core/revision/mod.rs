@@ -45,10 +45,14 @@ use self::git::{BlobReader, EntryMode, GitError, TreeEntry};
 /// One config at one side of the diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigAt {
-    /// Loaded: its normalized block and the values of its requests.
+    /// Loaded: its normalized block, the values of its requests, and
+    /// where each path scope inside the repository leads (links followed:
+    /// at a revision through the revision's own tree, in the working tree
+    /// on disk).
     Loaded {
         block: String,
         values: Vec<(String, Vec<String>)>,
+        targets: Vec<(String, String)>,
     },
     /// Does not load: GocciaScript's message.
     Failed(String),
@@ -402,6 +406,12 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             Ok(b) => ConfigAt::Loaded {
                 values: block_values(&b.block_json),
                 block: b.block.as_str().to_string(),
+                targets: b
+                    .scopes
+                    .iter()
+                    .filter(|scope| is_under(scope, root))
+                    .map(|scope| (scope.clone(), resolve_in_tree(root, scope, &snap.links)))
+                    .collect(),
             },
             Err(e) => ConfigAt::Failed(e.message),
         };
@@ -466,6 +476,7 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
                 Ok(s) => ConfigAt::Loaded {
                     values: block_values(&s.block_json),
                     block: s.block.as_str().to_string(),
+                    targets: inside(root, s.targets.iter()),
                 },
                 Err(e) => ConfigAt::Failed(e.message),
             };
@@ -474,6 +485,103 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
         .collect();
     snap.configs.extend(loaded);
     snap
+}
+
+/// The (scope, target) pairs of scopes inside the repository at `root`:
+/// what a revision can resolve too, so the two sides compare.
+pub fn inside<'a>(
+    root: &str,
+    targets: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Vec<(String, String)> {
+    targets
+        .filter(|(scope, _)| is_under(scope, root))
+        .map(|(s, t)| (s.to_string(), t.to_string()))
+        .collect()
+}
+
+/// Where the absolute path `scope`, inside the repository at `root`,
+/// leads through the symbolic links of a revision's tree (`links`, by path
+/// relative to the root, to their target text), as `realpath` would if the
+/// checkout held that revision: a relative target is followed inside the
+/// repository; an absolute one, or one climbing above the root, ends the
+/// walk there (never read), the rest of the path appended. A loop of links
+/// gives the path reached when the hop limit runs out.
+pub fn resolve_in_tree(root: &str, scope: &str, links: &BTreeMap<String, String>) -> String {
+    const HOPS: usize = 40;
+    let rel = if scope == root {
+        ""
+    } else {
+        relative_to(root, scope)
+    };
+    let mut parts: Vec<String> = rel
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(str::to_string)
+        .collect();
+    let mut hops = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        let here = parts[..=i].join("/");
+        let Some(target) = links.get(&here) else {
+            i += 1;
+            continue;
+        };
+        hops += 1;
+        if hops > HOPS {
+            break;
+        }
+        let rest = parts[i + 1..].to_vec();
+        if target.starts_with('/') {
+            let mut out = target.trim_end_matches('/').to_string();
+            for p in rest {
+                out.push('/');
+                out.push_str(&p);
+            }
+            return lexical(&out);
+        }
+        // The target replaces the link, relative to the link's directory.
+        let mut next: Vec<String> = parts[..i].to_vec();
+        for p in target.split('/') {
+            match p {
+                "" | "." => {}
+                ".." => {
+                    if next.pop().is_none() {
+                        // Above the root: outside the repository.
+                        let mut out = absolute(root, &parts[..i].join("/"));
+                        out.push('/');
+                        out.push_str(target);
+                        for p in &rest {
+                            out.push('/');
+                            out.push_str(p);
+                        }
+                        return lexical(&out);
+                    }
+                }
+                p => next.push(p.to_string()),
+            }
+        }
+        // Re-walk from the start: the new prefix may pass through links.
+        parts = next.into_iter().chain(rest).collect();
+        i = 0;
+    }
+    absolute(root, &parts.join("/"))
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// An absolute path with `.` and `..` resolved lexically.
+fn lexical(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            p => out.push(p),
+        }
+    }
+    format!("/{}", out.join("/"))
 }
 
 /// `path` relative to `root` when under it, else as it is.
@@ -520,7 +628,32 @@ pub fn note_links_over<'p>(
 
 #[cfg(test)]
 mod link_tests {
-    use super::link_leaves;
+    use super::{link_leaves, resolve_in_tree};
+
+    #[test]
+    fn scopes_resolve_through_the_trees_links() {
+        let links: std::collections::BTreeMap<String, String> = [
+            ("shared", "shared-v2"),
+            ("app/assets", "../shared/img"),
+            ("ssh", "/root/.ssh"),
+            ("up", "../outside"),
+            ("loop", "loop"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let r = |s: &str| resolve_in_tree("/r", s, &links);
+        assert_eq!(r("/r/data"), "/r/data");
+        assert_eq!(r("/r"), "/r");
+        assert_eq!(r("/r/shared"), "/r/shared-v2");
+        assert_eq!(r("/r/shared/x"), "/r/shared-v2/x");
+        // Through two links: app/assets -> shared/img -> shared-v2/img.
+        assert_eq!(r("/r/app/assets/a.png"), "/r/shared-v2/img/a.png");
+        assert_eq!(r("/r/ssh/id"), "/root/.ssh/id");
+        assert_eq!(r("/r/up/x"), "/outside/x");
+        // A loop stops; it never hangs.
+        let _ = r("/r/loop/x");
+    }
 
     #[test]
     fn a_link_leaves_when_absolute_or_climbing_above_the_root() {

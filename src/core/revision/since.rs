@@ -61,14 +61,26 @@ pub fn relative_key<'k>(root: &str, key: &'k str) -> Option<&'k str> {
         .filter(|rest| !rest.is_empty())
 }
 
-/// A report's config as the comparison sees it: its block's values, or
+/// A report's config as the comparison sees it: its block's values and
+/// the targets of its scopes inside the repository at `root`, or
 /// GocciaScript's message when it does not load.
-pub fn config_now(report: &ConfigReport) -> ConfigAt {
+pub fn config_now(report: &ConfigReport, root: &str) -> ConfigAt {
     if let Some(e) = report.error() {
         return ConfigAt::Failed(e.message.clone());
     }
-    match report.block() {
-        Some(block) => config_of_block(block),
+    match report.block().map(config_of_block) {
+        Some(ConfigAt::Loaded { block, values, .. }) => ConfigAt::Loaded {
+            block,
+            values,
+            targets: super::inside(
+                root,
+                report
+                    .targets()
+                    .iter()
+                    .map(|(s, t)| (s.as_str(), t.as_str())),
+            ),
+        },
+        Some(failed) => failed,
         None => ConfigAt::Failed(format!("{}: no block", report.key)),
     }
 }
@@ -79,6 +91,7 @@ pub fn config_of_block(block: &str) -> ConfigAt {
         Ok(b) => ConfigAt::Loaded {
             values: block_values(&b),
             block: block.to_string(),
+            targets: Vec::new(),
         },
         Err(e) => ConfigAt::Failed(format!("the normalized block does not parse: {e}")),
     }
