@@ -162,6 +162,45 @@ fn every_argument_has_help_and_globals_are_listed_once() {
 }
 
 #[test]
+fn no_flag_shows_possible_values_true_false() {
+    // Every command path, as the binary's help shows it (wrapped lines
+    // joined) and in the man page.
+    fn paths(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for s in cmd.get_subcommands() {
+            let mut p = path.clone();
+            p.push(s.get_name().to_string());
+            paths(s, p, out);
+        }
+    }
+    let mut all = Vec::new();
+    paths(&goccia_trust::cli::args::command(), Vec::new(), &mut all);
+    assert!(all.len() > 10, "{all:?}");
+    let t = TestEnv::new();
+    let joined = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for path in &all {
+        for help in ["--help", "-h"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(help);
+            let out = t.run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {out}");
+            assert!(
+                !joined(&out.stdout).contains("possible values: true, false"),
+                "{args:?}:\n{}",
+                out.stdout
+            );
+        }
+    }
+    let man = t.run(&["man"]);
+    assert_eq!(man.code, 0, "{man}");
+    assert!(
+        !joined(&man.stdout).contains("true, false"),
+        "{}",
+        man.stdout
+    );
+}
+
+#[test]
 fn policy_run_spawn_streams_the_child_and_passes_its_code_through() {
     let t = TestEnv::new();
     let out = t.run(&[
