@@ -415,10 +415,22 @@ const SUGGESTED: &[&str] = &[
     "list",
     "check",
     "inspect",
+    "diff",
     "policy",
     "completions",
     "man",
 ];
+
+/// The first word of a command line that is neither a global option nor a
+/// subcommand nor an option: where a mistyped subcommand stands
+/// (`scna p`, `lsit --json`).
+pub fn first_word(args: &[String]) -> Option<&str> {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .find(|a| !is_global_flag(a))
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-') && !SUBCOMMANDS.contains(w))
+}
 
 /// The subcommand `word` is probably a typo of: the closest within two
 /// edits (a swap of neighbours counts as one), and closer than the word's
@@ -891,6 +903,8 @@ mod tests {
         assert_eq!(suggest_subcommand("untrst"), Some("untrust"));
         assert_eq!(suggest_subcommand("lsit"), Some("list"));
         assert_eq!(suggest_subcommand("Check"), Some("check"));
+        assert_eq!(suggest_subcommand("tust"), Some("trust"));
+        assert_eq!(suggest_subcommand("dfif"), Some("diff"));
         assert_eq!(suggest_subcommand("src"), None);
         assert_eq!(suggest_subcommand("x"), None);
         assert_eq!(suggest_subcommand("scan.js"), None);

@@ -90,6 +90,51 @@ fn a_mistyped_subcommand_gets_did_you_mean() {
 }
 
 #[test]
+fn a_mistyped_subcommand_gets_did_you_mean_whatever_follows() {
+    let t = TestEnv::new();
+    t.mkdir("p");
+    for (args, word, suggestion) in [
+        (&["scna", "p"][..], "scna", "scan"),
+        (&["lsit", "--json"][..], "lsit", "list"),
+        (&["tust", "."][..], "tust", "trust"),
+        (
+            &["--quiet", "chekc", "a", "b", "--bogus"][..],
+            "chekc",
+            "check",
+        ),
+        (&["dfif", "HEAD~1", "HEAD"][..], "dfif", "diff"),
+        (&["--policy", "x.json", "scna"][..], "scna", "scan"),
+    ] {
+        let out = t.run(args);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (
+                2,
+                "",
+                format!("Error: path not found: {word}; did you mean '{suggestion}'?\n").as_str()
+            ),
+            "{args:?}"
+        );
+    }
+    // On a terminal, the hint line gives the command as meant.
+    let plain = [("NO_COLOR", "1")];
+    let (text, code) = on_terminal(&t, "scna p --json", &plain, "");
+    assert_eq!(code, 2);
+    assert_eq!(
+        text,
+        "Error: path not found: scna; did you mean 'scan'?\nhint: goccia-trust scan p --json\n"
+    );
+    // An existing path of that name is a path, whatever follows it.
+    t.mkdir("scna");
+    let out = t.run(&["scna", "p"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert_eq!(
+        out.stderr,
+        "Error: without a subcommand goccia-trust takes one PATH; use scan for several\n"
+    );
+}
+
+#[test]
 fn clap_errors_use_the_one_error_style() {
     let t = TestEnv::new();
     let out = t.run(&["scan", "--bogus"]);
