@@ -3,7 +3,7 @@
 //! `--trust-store=PATH`), parsed by hand because their rules are
 //! GocciaScript's, not clap's (goccia-reference.md §12.5, §15.3).
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::core::paths::pascal_trim;
 
@@ -58,12 +58,12 @@ pub struct GlobalArgs {
     )]
     pub theme: Option<String>,
     /// Interactive review: do not refresh when configs change on disk.
-    #[arg(long = "no-watch", global = true, hide = true)]
+    #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
     pub no_watch: bool,
     /// Print nothing on stdout but the listing a prompt asks about and what
     /// `trust --yes` records; errors and warnings still go to stderr, and
     /// the exit code is the same.
-    #[arg(long, short = 'q', global = true, hide = true)]
+    #[arg(long, short = 'q', global = true, hide = true, action = ArgAction::SetTrue)]
     pub quiet: bool,
 }
 
@@ -376,9 +376,12 @@ pub fn command() -> clap::Command {
         let short = a.get_short().map(|s| format!("-{s}, ")).unwrap_or_default();
         let long = a.get_long().unwrap_or_default();
         let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        // A plain flag's parser still knows `true`/`false`; it takes no
+        // value, so it has none to show.
         let values: Vec<String> = a
             .get_possible_values()
             .iter()
+            .filter(|_| a.get_action().takes_values())
             .map(|v| v.get_name().to_string())
             .collect();
         let values = if values.is_empty() {
@@ -412,10 +415,22 @@ const SUGGESTED: &[&str] = &[
     "list",
     "check",
     "inspect",
+    "diff",
     "policy",
     "completions",
     "man",
 ];
+
+/// The first word of a command line that is neither a global option nor a
+/// subcommand nor an option: where a mistyped subcommand stands
+/// (`scna p`, `lsit --json`).
+pub fn first_word(args: &[String]) -> Option<&str> {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .find(|a| !is_global_flag(a))
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-') && !SUBCOMMANDS.contains(w))
+}
 
 /// The subcommand `word` is probably a typo of: the closest within two
 /// edits (a swap of neighbours counts as one), and closer than the word's
@@ -888,6 +903,8 @@ mod tests {
         assert_eq!(suggest_subcommand("untrst"), Some("untrust"));
         assert_eq!(suggest_subcommand("lsit"), Some("list"));
         assert_eq!(suggest_subcommand("Check"), Some("check"));
+        assert_eq!(suggest_subcommand("tust"), Some("trust"));
+        assert_eq!(suggest_subcommand("dfif"), Some("diff"));
         assert_eq!(suggest_subcommand("src"), None);
         assert_eq!(suggest_subcommand("x"), None);
         assert_eq!(suggest_subcommand("scan.js"), None);

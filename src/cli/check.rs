@@ -17,7 +17,7 @@ use crate::core::paths::expand_without_trailing_separator;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::check::{ReportContext, StoreProblem, governing_config, untrusted_report};
 use crate::core::review::destination::destinations;
-use crate::core::review::discover::discover_paths;
+use crate::core::review::discover::{CONFIG_NAMES, discover_paths};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, locate_store, read_store};
@@ -54,11 +54,18 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     // Each input must exist, as GocciaScript fails on a missing input: a
     // mistyped CI step must not pass.
     let mut dirs = Vec::new();
+    // A config file among the inputs (the pre-commit hook passes the staged
+    // ones): a GocciaScript run over it means nothing, so the report then
+    // suggests only trusting.
+    let mut config_input = false;
     for input in &args.inputs {
         let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
         match std::fs::metadata(&expanded) {
             Ok(meta) if meta.is_dir() => dirs.push(input.clone()),
-            Ok(_) => {}
+            Ok(_) => {
+                let name = expanded.rsplit('/').next().unwrap_or_default();
+                config_input |= CONFIG_NAMES.contains(&name);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(CliError::failed(format!(
                     "{input}: no such file or directory"
@@ -190,6 +197,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
         trust_store_as_typed: g.trust_store.as_deref(),
         original_args: &args.inputs,
         runner: &args.runner,
+        suggest_runs: !config_input,
     };
     let values = io.escaping.err();
     let shown: Vec<ConfigReport> = blocking

@@ -182,6 +182,12 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
 
 /// Parses one command line and runs its command.
 fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
+    // A mistyped subcommand first, whatever follows it (`scna p`, `lsit
+    // --json` would otherwise be refused for what follows).
+    if let Some(word) = args::first_word(&args) {
+        mistyped_subcommand(word, &args, env)?;
+    }
+    let original = args.clone();
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
         Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
@@ -205,6 +211,13 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
             };
         }
     };
+    // The one PATH of the bare command, after its options (`--policy p
+    // scna`).
+    if let Invocation::Default(_, review) = &invocation
+        && let Some(word) = review.path.as_deref()
+    {
+        mistyped_subcommand(word, &original, env)?;
+    }
     let globals = match &invocation {
         Invocation::Clap(cli) => &cli.globals,
         Invocation::Trust(g, _)
@@ -299,10 +312,7 @@ fn run_invocation(
         Invocation::Trust(g, t) => trust::run(&g, &t, env, io),
         Invocation::Untrust(g, u) => untrust::run(&g, &u, env, io),
         Invocation::ListTrusted(g) => list::run(&g, &args::ListArgs::default(), env, io),
-        Invocation::Default(g, review) => {
-            mistyped_subcommand(&review, env)?;
-            default_command(&g, &review, interactive, env, io)
-        }
+        Invocation::Default(g, review) => default_command(&g, &review, interactive, env, io),
         Invocation::Clap(cli) => {
             let g = &cli.globals;
             match &cli.command {
@@ -322,21 +332,38 @@ fn run_invocation(
     }
 }
 
-/// A first word that names no existing path but is close to a subcommand
-/// (`scna`) is a mistyped command, not a path to review: exit 2 with
-/// `did you mean 'scan'?`.
-fn mistyped_subcommand(review: &args::TuiArgs, env: &Env) -> Result<(), CliError> {
-    let Some(word) = review.path.as_deref() else {
-        return Ok(());
-    };
+/// A word that names no existing path but is close to a subcommand (`scna`)
+/// is a mistyped command, not a path to review: exit 2 with `did you mean
+/// 'scan'?`, and on a terminal a hint with the command line as meant.
+fn mistyped_subcommand(word: &str, args: &[String], env: &Env) -> Result<(), CliError> {
     let Some(suggestion) = args::suggest_subcommand(word) else {
         return Ok(());
     };
     let expanded = crate::core::paths::expand_without_trailing_separator(word, &env.cwd, &env.home);
     match std::fs::symlink_metadata(&expanded) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(CliError::usage(format!(
-            "path not found: {word}; did you mean '{suggestion}'?"
-        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let error = CliError::usage(format!(
+                "path not found: {word}; did you mean '{suggestion}'?"
+            ));
+            // The user's own words, but never a control character on the
+            // terminal: without a hint rather than with an escaped one.
+            if args.iter().any(|a| a.chars().any(char::is_control)) {
+                return Err(error);
+            }
+            let mut replaced = false;
+            let meant: Vec<String> = args
+                .iter()
+                .map(|a| {
+                    if !replaced && a == word {
+                        replaced = true;
+                        suggestion.to_string()
+                    } else {
+                        crate::core::paths::display::shell_quote(a)
+                    }
+                })
+                .collect();
+            Err(error.with_hint(format!("hint: goccia-trust {}", meant.join(" "))))
+        }
         _ => Ok(()),
     }
 }

@@ -90,6 +90,51 @@ fn a_mistyped_subcommand_gets_did_you_mean() {
 }
 
 #[test]
+fn a_mistyped_subcommand_gets_did_you_mean_whatever_follows() {
+    let t = TestEnv::new();
+    t.mkdir("p");
+    for (args, word, suggestion) in [
+        (&["scna", "p"][..], "scna", "scan"),
+        (&["lsit", "--json"][..], "lsit", "list"),
+        (&["tust", "."][..], "tust", "trust"),
+        (
+            &["--quiet", "chekc", "a", "b", "--bogus"][..],
+            "chekc",
+            "check",
+        ),
+        (&["dfif", "HEAD~1", "HEAD"][..], "dfif", "diff"),
+        (&["--policy", "x.json", "scna"][..], "scna", "scan"),
+    ] {
+        let out = t.run(args);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (
+                2,
+                "",
+                format!("Error: path not found: {word}; did you mean '{suggestion}'?\n").as_str()
+            ),
+            "{args:?}"
+        );
+    }
+    // On a terminal, the hint line gives the command as meant.
+    let plain = [("NO_COLOR", "1")];
+    let (text, code) = on_terminal(&t, "scna p --json", &plain, "");
+    assert_eq!(code, 2);
+    assert_eq!(
+        text,
+        "Error: path not found: scna; did you mean 'scan'?\nhint: goccia-trust scan p --json\n"
+    );
+    // An existing path of that name is a path, whatever follows it.
+    t.mkdir("scna");
+    let out = t.run(&["scna", "p"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert_eq!(
+        out.stderr,
+        "Error: without a subcommand goccia-trust takes one PATH; use scan for several\n"
+    );
+}
+
+#[test]
 fn clap_errors_use_the_one_error_style() {
     let t = TestEnv::new();
     let out = t.run(&["scan", "--bogus"]);
@@ -159,6 +204,45 @@ fn every_argument_has_help_and_globals_are_listed_once() {
     // Still accepted after a subcommand.
     let out = t.run(&["list", "--color=never", "--quiet"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out}");
+}
+
+#[test]
+fn no_flag_shows_possible_values_true_false() {
+    // Every command path, as the binary's help shows it (wrapped lines
+    // joined) and in the man page.
+    fn paths(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for s in cmd.get_subcommands() {
+            let mut p = path.clone();
+            p.push(s.get_name().to_string());
+            paths(s, p, out);
+        }
+    }
+    let mut all = Vec::new();
+    paths(&goccia_trust::cli::args::command(), Vec::new(), &mut all);
+    assert!(all.len() > 10, "{all:?}");
+    let t = TestEnv::new();
+    let joined = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for path in &all {
+        for help in ["--help", "-h"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(help);
+            let out = t.run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {out}");
+            assert!(
+                !joined(&out.stdout).contains("possible values: true, false"),
+                "{args:?}:\n{}",
+                out.stdout
+            );
+        }
+    }
+    let man = t.run(&["man"]);
+    assert_eq!(man.code, 0, "{man}");
+    assert!(
+        !joined(&man.stdout).contains("true, false"),
+        "{}",
+        man.stdout
+    );
 }
 
 #[test]

@@ -101,6 +101,16 @@ impl Unprivileged {
     }
 
     fn run(&self, args: &[&str]) -> Out {
+        // Only files under the root, which the test user was handed: the
+        // checkout may be private (a home directory, a `mktemp -d`).
+        for a in args {
+            let path = a.split_once('=').map_or(*a, |(_, v)| v);
+            assert!(
+                !path.starts_with('/') || Path::new(path).starts_with(&self.root),
+                "an unprivileged run is given {a}, outside {}",
+                self.root.display()
+            );
+        }
         let bin = env!("CARGO_BIN_EXE_goccia-trust");
         let mut cmd = if is_root() {
             let mut c = Command::new("setpriv");

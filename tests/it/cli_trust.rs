@@ -305,6 +305,40 @@ fn check_reports_blocking_configs_like_a_run() {
 }
 
 #[test]
+fn check_of_config_files_suggests_only_the_trust_command() {
+    // The pre-commit hook passes the staged configs themselves: running a
+    // config with GocciaRunner -P makes no sense, so only trusting is
+    // suggested.
+    let env = TestEnv::new();
+    env.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["example.com"]}}"#,
+    );
+    env.write("lib/goccia.toml", "unsafe-function-constructor = true\n");
+    env.write("lib/m.js", "");
+    let head = "--- stderr ---\nError: 1 config file requests permissions that have not been trusted:\n\n  app/goccia.json (never trusted)\n    allow-net: example.com\n\nNothing was run. To trust these requests (stored in $ROOT/home/.config/goccia/trust.json):\n  goccia-trust --trust app/goccia.json";
+    let out = env.run(&["check", "app/goccia.json"]);
+    assert_eq!(out.to_string(), format!("{head}\n[exit status: 2]"));
+    // One config among the inputs is enough.
+    let out = env.run(&["check", "lib/m.js", "./app/goccia.json"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr
+            .ends_with("  goccia-trust --trust app/goccia.json --trust lib/goccia.toml\n"),
+        "{out}"
+    );
+    assert!(!out.stderr.contains("GocciaRunner"), "{out}");
+    // A script alone keeps §12.1's report byte for byte.
+    let out = env.run(&["check", "lib/m.js"]);
+    assert!(
+        out.stderr.ends_with(
+            "  goccia-trust --trust lib/goccia.toml\nTo accept them for this run only:\n  GocciaRunner -P lib/m.js\nTo run with command-line grants only:\n  GocciaRunner --ignore-config-permissions lib/m.js\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn check_with_more_than_three_configs_suggests_their_common_directory() {
     let env = TestEnv::new();
     for d in ["a", "b", "c", "d"] {

@@ -731,3 +731,64 @@ fn the_default_policy_denies_secret_locations() {
         assert_eq!(code, 3, "{other}: {out}");
     }
 }
+
+#[test]
+fn a_denied_root_inside_an_approved_workspace_is_a_carve_out_in_every_spelling() {
+    // denied > approved (policy-reference.md §4): "approve the workspace,
+    // except its secrets directory" is a narrowing policy, however the
+    // secrets directory is spelled.
+    let e = setup();
+    let r = e.ws.parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(e.ws.join("secret")).unwrap();
+    std::fs::write(e.ws.join("secret/x"), "k").unwrap();
+    symlink(&e.ws, r.join("wslink")).unwrap();
+    let ws = e.ws.display().to_string();
+    let rs = r.display().to_string();
+    let spellings = [
+        format!("{ws}/secret"),
+        "ws/secret".to_string(),
+        "ws/../ws/secret".to_string(),
+        format!("{rs}/ws/../ws/secret"),
+        format!("{rs}/wslink/secret"),
+        "wslink/secret".to_string(),
+        // The whole workspace denied: narrower still.
+        ws.clone(),
+    ];
+    for denied in &spellings {
+        std::fs::write(
+            r.join("p.json"),
+            format!(
+                r#"{{"approved_workspaces": ["{ws}"], "denied_roots": ["{denied}"],
+                    "grants": {{"READ_ONLY": "allow", "WRITE_LOCAL": "allow"}},
+                    "risk_to_level": {{"R0": "READ_ONLY", "R1": "WRITE_LOCAL"}}}}"#
+            ),
+        )
+        .unwrap();
+        let policy = r.join("p.json").display().to_string();
+        let target = format!("{ws}/secret/x");
+        let (code, out, err) = e.run(&[
+            "evaluate", "--risk", "R1", "--target", &target, "--policy", &policy,
+        ]);
+        assert_eq!(code, 3, "{denied}: {out}{err}");
+        assert_eq!(
+            out,
+            format!(
+                "{{\"verdict\":\"DENIED\",\"reason\":\"target classified DENIED_ROOT \u{2014} denied at any risk level (denied root {denied})\",\"risk\":\"R1\",\"level\":\"WRITE_LOCAL\",\"classification\":\"DENIED_ROOT\"}}\n"
+            ),
+            "{denied}"
+        );
+        if *denied != ws {
+            let (code, out, err) = e.run(&[
+                "evaluate",
+                "--risk",
+                "R1",
+                "--target",
+                "README.md",
+                "--policy",
+                &policy,
+            ]);
+            assert_eq!((code, err.as_str()), (0, ""), "{denied}: {out}");
+            assert_eq!(json(&out)["classification"], "APPROVED_WORKSPACE");
+        }
+    }
+}

@@ -927,7 +927,7 @@ fn a_workspace_covering_the_store_or_home_is_refused() {
     let out = t.run(&[flag.as_str(), "scan", "--policy", &policy, "app"]);
     assert!(
         out.to_string().ends_with(
-            "Error: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the trust store directory $ROOT/work/.trust; an approved workspace outranks it)\n[exit status: 2]"
+            "Error: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the trust store directory $ROOT/work/.trust; denied roots outrank an approved workspace, but a workspace must not hold what decides trust)\n[exit status: 2]"
         ),
         "{out}"
     );
@@ -945,7 +945,7 @@ fn a_workspace_covering_the_store_or_home_is_refused() {
     let out = t.run(&["trust", "--yes", "--policy", &policy, "app"]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \"~\" resolves to $ROOT/home, which covers $HOME ($ROOT/home); an approved workspace outranks it)\n[exit status: 2]"
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \"~\" resolves to $ROOT/home, which covers $HOME ($ROOT/home); an approved workspace outranks personal data and system roots)\n[exit status: 2]"
     );
     assert_nothing_written(&t);
 }
@@ -1012,7 +1012,7 @@ fn the_state_directory_is_denied_too() {
     ]);
     assert_eq!(
         out.to_string(),
-        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the decision records' directory $ROOT/work/.ci-state; an approved workspace outranks it)\n[exit status: 2]"
+        "--- stderr ---\nError: policy too broad: $ROOT/ci/policy.json (approved workspace \".\" resolves to $ROOT/work, which covers the decision records' directory $ROOT/work/.ci-state; denied roots outrank an approved workspace, but a workspace must not hold what decides trust)\n[exit status: 2]"
     );
     assert!(!t.work.join(".ci-state").exists());
 }
@@ -1227,7 +1227,7 @@ fn from_root_or_home_the_policy_allows_nothing_outside_the_tree() {
         (
             t.home.to_str().unwrap(),
             "$ROOT/home",
-            "which covers $HOME ($ROOT/home); an approved workspace outranks it",
+            "which covers $HOME ($ROOT/home); an approved workspace outranks personal data and system roots",
         ),
     ] {
         for args in [

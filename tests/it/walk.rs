@@ -127,7 +127,9 @@ fn unreadable_directories_are_reported_and_fail_the_command() {
         serde_json::json!([{"path": "$ROOT/work/p/locked", "reason": "Permission denied"}])
     );
 
-    let policy = concat!(env!("CARGO_MANIFEST_DIR"), "/policies/default-linux.json");
+    // The policy as a file `nobody` was handed: the checkout may be private.
+    let policy = crate::common::hand_to_unprivileged(&env, "policies/default-linux.json");
+    let policy = policy.to_str().unwrap();
     let (out, err, code) = run_unprivileged(&env, &["scan", "--policy", policy, "p"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.starts_with(warning), "{err}");

@@ -486,49 +486,72 @@ impl Policy {
             .collect()
     }
 
-    /// Refuses an approved workspace that would approve what the policy
-    /// protects: `/`, `$HOME`, or an ancestor of (or the same directory as)
-    /// a fixed personal, system or denied root, the trust store's directory
-    /// or the decision records' directory. Approval outranks personal and
-    /// system roots, so such a workspace silently turns them into workspace;
-    /// `.` resolved from `/` or `$HOME` is the classic way to get one.
-    /// Relative roots are anchored to the same trees as the workspace, so a
-    /// relative denied root inside it (`"secrets"`) is a carve-out, not a
-    /// conflict.
+    /// Refuses an approved workspace that would widen what the policy
+    /// allows: `/`, `$HOME`, or an ancestor of (or the same directory as) a
+    /// fixed personal or system root, the trust store's directory or the
+    /// decision records' directory. An approved workspace outranks personal
+    /// and system roots, so such a workspace silently turns them into
+    /// workspace; `.` resolved from `/` or `$HOME` is the classic way to get
+    /// one. The store and the records are denied roots, which outrank any
+    /// workspace, but a workspace holding the files that decide trust is
+    /// refused all the same. A denied root inside a workspace is not a
+    /// conflict in any spelling: denied roots outrank approved workspaces,
+    /// so it is a carve-out that narrows the workspace.
     pub fn check_breadth(&self, ctx: &LoadContext<'_>) -> Result<(), PolicyError> {
-        let mut protected: Vec<(String, String, String)> = Vec::new();
-        let mut protect = |what: String, lexical: &str| {
+        // (what it is, why covering it widens, lexical, canonical)
+        let mut protected: Vec<(String, &'static str, String, String)> = Vec::new();
+        let mut protect = |what: String, why: &'static str, lexical: &str| {
             let canonical = canonical_path(lexical).unwrap_or_else(|| lexical.to_string());
-            protected.push((what, fold_case(lexical), fold_case(&canonical)));
+            protected.push((what, why, fold_case(lexical), fold_case(&canonical)));
         };
+        const OUTRANKS_PERSONAL: &str =
+            "an approved workspace outranks personal data and system roots";
+        const DECIDES_TRUST: &str = "denied roots outrank an approved workspace, \
+             but a workspace must not hold what decides trust";
         // Named by what they are: `$HOME` first, then the store and
         // records' directories (which are also denied roots).
         if ctx.env.home.starts_with('/') {
             let home = lexical_path(&ctx.env.home, "/");
-            protect(format!("$HOME ({home})"), &home);
+            protect(format!("$HOME ({home})"), OUTRANKS_PERSONAL, &home);
         }
         let store = ctx.store_dir.to_string_lossy();
         if !store.is_empty() {
             let dir = lexical_path(&store, &ctx.env.cwd);
-            protect(format!("the trust store directory {dir}"), &dir);
+            protect(
+                format!("the trust store directory {dir}"),
+                DECIDES_TRUST,
+                &dir,
+            );
         }
         if let Some(state) = ctx.state_dir {
             let dir = lexical_path(&state.to_string_lossy(), &ctx.env.cwd);
-            protect(format!("the decision records' directory {dir}"), &dir);
+            protect(
+                format!("the decision records' directory {dir}"),
+                DECIDES_TRUST,
+                &dir,
+            );
         }
+        // The file's own denied roots are not protected here: they outrank
+        // every workspace, so one inside a workspace only narrows it.
         for (list, root) in self.roots() {
-            if list != "approved_workspaces" && root.is_fixed() {
-                let kind = match list {
-                    "system_read_only_roots" => "the system root",
-                    "personal_data_roots" => "the personal data root",
-                    _ => "the denied root",
-                };
+            let (kind, why) = match list {
+                "system_read_only_roots" => (
+                    "the system root",
+                    "an approved workspace outranks a system root",
+                ),
+                "personal_data_roots" => (
+                    "the personal data root",
+                    "an approved workspace outranks a personal data root",
+                ),
+                _ => continue,
+            };
+            if root.is_fixed() {
                 let what = if root.written == root.resolved {
                     format!("{kind} {}", root.resolved)
                 } else {
                     format!("{kind} {} ({})", root.written, root.resolved)
                 };
-                protect(what, &root.resolved);
+                protect(what, why, &root.resolved);
             }
         }
         for ws in &self.approved_workspaces {
@@ -544,11 +567,9 @@ impl Policy {
                         "the filesystem root, which covers every path".into(),
                     ));
                 }
-                for (what, lexical, canonical) in &protected {
+                for (what, why, lexical, canonical) in &protected {
                     if contains(spelling, lexical) || contains(spelling, canonical) {
-                        return Err(refuse(format!(
-                            "which covers {what}; an approved workspace outranks it"
-                        )));
+                        return Err(refuse(format!("which covers {what}; {why}")));
                     }
                 }
             }

@@ -298,42 +298,51 @@ fn relative_roots_stand_for_one_root_per_anchor() {
 
 #[test]
 fn a_workspace_covering_what_the_policy_protects_is_refused() {
-    let base = r#""grants": {}, "risk_to_level": {}, "personal_data_roots": ["~"],
+    let base = r#""grants": {}, "risk_to_level": {}, "personal_data_roots": ["~", "/pg-b/data"],
         "system_read_only_roots": ["/pg-b/usr"], "denied_roots": ["/pg-b/secret/keys"]"#;
     let cases: &[(&str, &str, &str)] = &[
-        ("/", "/", "the filesystem root, which covers every path"),
+        ("/", "/", "the filesystem root, which covers every path)"),
         (
             "/pg-b/home/u",
             "/pg-b/home/u",
-            "which covers $HOME (/pg-b/home/u)",
+            "which covers $HOME (/pg-b/home/u); an approved workspace outranks personal data and system roots)",
         ),
         (
             "/pg-b/home",
             "/pg-b/home",
-            "which covers $HOME (/pg-b/home/u)",
+            "which covers $HOME (/pg-b/home/u); an approved workspace outranks personal data and system roots)",
         ),
-        ("/pg-b", "/pg-b", "which covers $HOME (/pg-b/home/u)"),
+        (
+            "/pg-b",
+            "/pg-b",
+            "which covers $HOME (/pg-b/home/u); an approved workspace outranks personal data and system roots)",
+        ),
+        (
+            "/pg-b/data/..",
+            "/pg-b",
+            "which covers $HOME (/pg-b/home/u); an approved workspace outranks personal data and system roots)",
+        ),
+        (
+            "/pg-b/data",
+            "/pg-b/data",
+            "which covers the personal data root /pg-b/data; an approved workspace outranks a personal data root)",
+        ),
         (
             "/pg-b/usr",
             "/pg-b/usr",
-            "which covers the system root /pg-b/usr",
-        ),
-        (
-            "/pg-b/secret",
-            "/pg-b/secret",
-            "which covers the denied root /pg-b/secret/keys",
+            "which covers the system root /pg-b/usr; an approved workspace outranks a system root)",
         ),
         (
             "/pg-b/st",
             "/pg-b/st",
-            "which covers the trust store directory /pg-b/st/goccia",
+            "which covers the trust store directory /pg-b/st/goccia; denied roots outrank an approved workspace, but a workspace must not hold what decides trust)",
         ),
         (
             "/pg-b/var",
             "/pg-b/var",
-            "which covers the decision records' directory /pg-b/var/state",
+            "which covers the decision records' directory /pg-b/var/state; denied roots outrank an approved workspace, but a workspace must not hold what decides trust)",
         ),
-        (".", "/", "the filesystem root, which covers every path"),
+        (".", "/", "the filesystem root, which covers every path)"),
     ];
     for (ws, resolved, why) in cases {
         let json = format!(r#"{{{base}, "approved_workspaces": ["{ws}"]}}"#);
@@ -348,8 +357,12 @@ fn a_workspace_covering_what_the_policy_protects_is_refused() {
             "{ws}: {e}"
         );
     }
-    // Inside home, beside the protected roots: fine.
-    let json = format!(r#"{{{base}, "approved_workspaces": [".", "/pg-b/usr/share/x"]}}"#);
+    // Inside home, beside the protected roots: fine. So is a workspace
+    // around a denied root, in any spelling: denied roots outrank it.
+    let json = format!(
+        r#"{{{base}, "approved_workspaces": [".", "/pg-b/usr/share/x", "/pg-b/secret",
+            "/pg-b/secret/keys", "/pg-b/x/../secret/keys/.."]}}"#
+    );
     load_with(
         &json,
         &["/pg-b/home/u/src/repo"],

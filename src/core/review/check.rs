@@ -70,6 +70,9 @@ pub struct ReportContext<'a> {
     /// The GocciaScript runner those two suggestions name: they are for a
     /// GocciaScript run, which this tool never makes.
     pub runner: &'a str,
+    /// Whether to suggest those two runs at all: not when an input is a
+    /// config file itself, which no run takes as its input.
+    pub suggest_runs: bool,
 }
 
 /// The §12.1 message (without `Error: ` and without a final newline) for the
@@ -146,8 +149,11 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     }
     let args: Vec<String> = ctx.original_args.iter().map(|a| shell_quote(a)).collect();
     let args = args.join(" ");
-    out.push_str(&format!("  {}\n", trust_cmd.join(" ")));
-    out.push_str("To accept them for this run only:\n");
+    out.push_str(&format!("  {}", trust_cmd.join(" ")));
+    if !ctx.suggest_runs {
+        return out;
+    }
+    out.push_str("\nTo accept them for this run only:\n");
     let runner = shell_quote(ctx.runner);
     out.push_str(&format!("  {runner} -P {args}\n"));
     out.push_str("To run with command-line grants only:\n");

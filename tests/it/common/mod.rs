@@ -189,9 +189,36 @@ pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
     std::fs::set_permissions(&env.home, std::fs::Permissions::from_mode(0o700)).unwrap();
 }
 
+/// Copies `rel` from the checkout into `given/` under the root, readable by
+/// all, and returns its path: the file an unprivileged run may be given.
+/// A contributor's checkout is often private (a home directory, a `mktemp
+/// -d`), so `nobody` cannot read the original. Call after
+/// [`open_for_unprivileged`], which opens the root.
+pub fn hand_to_unprivileged(env: &TestEnv, rel: &str) -> PathBuf {
+    let dir = env.root.join("given");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let name = Path::new(rel).file_name().unwrap();
+    let copy = dir.join(name);
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel), &copy).unwrap();
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o644)).unwrap();
+    copy
+}
+
 /// Runs the binary as `nobody` when the tests run as root (root reads every
 /// directory, so the test would assert nothing), else as the current user.
+/// Every absolute path among `args` must lie under the test's root: a file
+/// of the checkout is out of the unprivileged user's reach wherever the
+/// checkout is private ([`hand_to_unprivileged`] copies one in).
 pub fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
+    for a in args {
+        let path = a.split_once('=').map_or(*a, |(_, v)| v);
+        assert!(
+            !path.starts_with('/') || Path::new(path).starts_with(&env.root),
+            "an unprivileged run is given {a}, outside {}: hand it over with hand_to_unprivileged",
+            env.root.display()
+        );
+    }
     let bin = env!("CARGO_BIN_EXE_goccia-trust");
     let mut cmd = if unsafe { libc::geteuid() } == 0 {
         let mut c = std::process::Command::new("setpriv");

@@ -1,11 +1,15 @@
 //! Reading one directory for the walk: which directory it is (device and
 //! inode, to visit it once) and its entries with their types.
 //!
-//! On Linux the directory is opened once and everything comes from that
-//! descriptor: `fstat` names it and `getdents64` lists it into a buffer on
-//! the stack, with no second lookup of its path (a `stat` by path walks
-//! every component again) and no allocation per directory. Elsewhere the
-//! same comes from `std::fs`.
+//! On every Unix the directory is opened once, by its name in its parent's
+//! descriptor (`openat`) and without following a link when it was listed
+//! as a directory entry (`O_NOFOLLOW | O_DIRECTORY`), and everything comes
+//! from that descriptor: `fstat` names it and its entries are read from it,
+//! with no second lookup of its path (a `stat` by path walks every
+//! component again). The one difference is the call that reads the
+//! entries: `getdents64` into a buffer on the stack on Linux (no
+//! allocation per directory), `fdopendir`/`readdir` elsewhere. Windows
+//! reads by path through `std::fs` (see [`list_dir`]).
 
 use std::ffi::OsStr;
 use std::fs;
@@ -28,16 +32,16 @@ pub(super) enum Kind {
 /// Directories held open at most at once for their subdirectories: past
 /// this, a subdirectory is opened by its path (a deep tree must not run
 /// out of descriptors).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+#[cfg_attr(not(unix), allow(dead_code))]
 const HELD_OPEN: usize = 256;
 
 /// A directory kept open while its subdirectories wait to be read, so that
 /// each is opened by name from it rather than by its whole path (which the
 /// kernel would look up component by component again). Counted in `held`
 /// while it lives.
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(super) struct Parent {
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     fd: std::os::fd::OwnedFd,
     held: Arc<AtomicUsize>,
 }
@@ -70,9 +74,12 @@ pub(super) enum Listing {
 /// kept open.
 ///
 /// `entry` says `real` was listed as a directory entry (not a root, not
-/// reached through a link): on Linux it is then opened without following a
+/// reached through a link): on Unix it is then opened without following a
 /// link, so a directory swapped for a link after it was listed fails to
 /// open (and is reported) instead of being walked wherever the link points.
+/// Windows lists a directory by its path (`std::fs::read_dir`), which
+/// follows a directory swapped for a junction or symbolic link in that
+/// moment; entries that are links when listed are links there too.
 pub(super) fn list_dir(
     real: &Path,
     from: Option<&Parent>,
@@ -81,11 +88,11 @@ pub(super) fn list_dir(
     claim: &dyn Fn((u64, u64)) -> bool,
     each: Each<'_>,
 ) -> io::Result<Listing> {
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
-        linux::list_dir(real, from, entry, held, claim, each)
+        unix::list_dir(real, from, entry, held, claim, each)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(unix))]
     {
         let _ = (from, entry, held);
         portable_list_dir(real, claim, &mut |name, kind| each(name, kind, None))
@@ -109,7 +116,7 @@ fn claim_by_path(
     Ok(claim(file_id(real, &meta)?))
 }
 
-#[cfg_attr(target_os = "linux", allow(dead_code))]
+#[cfg(not(unix))]
 fn portable_list_dir(
     real: &Path,
     claim: &dyn Fn((u64, u64)) -> bool,
@@ -137,8 +144,8 @@ fn portable_list_dir(
     Ok(Listing::Read(None))
 }
 
-#[cfg(target_os = "linux")]
-mod linux {
+#[cfg(unix)]
+mod unix {
     use std::ffi::{CStr, CString, OsStr};
     use std::io;
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -150,18 +157,35 @@ mod linux {
 
     use super::{Each, HELD_OPEN, Kind, Listing, Parent, claim_by_path};
 
-    /// Bytes of entries read per `getdents64` call (aligned for
-    /// `linux_dirent64`).
-    const BUFFER_WORDS: usize = 2048;
-
-    // linux_dirent64: d_ino u64, d_off i64, d_reclen u16, d_type u8, d_name.
-    const RECLEN_AT: usize = 16;
-    const TYPE_AT: usize = 18;
-    const NAME_AT: usize = 19;
-
     const FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
 
+    /// Reads every entry of the directory open at its descriptor, with its
+    /// type as listed (`None` or `DT_UNKNOWN` when the file system does not
+    /// say); returns the error that stopped the listing, if one did.
+    pub(super) type Reader = fn(&OwnedFd, &mut dyn FnMut(&CStr, Option<u8>)) -> Option<io::Error>;
+
+    /// This system's reader: the only part of the listing that differs
+    /// between Linux and the other Unix systems.
+    #[cfg(target_os = "linux")]
+    const READER: Reader = getdents_entries;
+    #[cfg(not(target_os = "linux"))]
+    const READER: Reader = readdir_entries;
+
     pub(super) fn list_dir(
+        real: &Path,
+        from: Option<&Parent>,
+        entry: bool,
+        held: &Arc<AtomicUsize>,
+        claim: &dyn Fn((u64, u64)) -> bool,
+        each: Each<'_>,
+    ) -> io::Result<Listing> {
+        list_dir_with(READER, real, from, entry, held, claim, each)
+    }
+
+    /// [`list_dir`] with the entries read by `reader` (the tests run both
+    /// readers on Linux).
+    pub(super) fn list_dir_with(
+        reader: Reader,
         real: &Path,
         from: Option<&Parent>,
         entry: bool,
@@ -227,6 +251,36 @@ mod linux {
             Ok(parent) => (&parent.fd, Some(parent)),
             Err(fd) => (fd, None),
         };
+        let error = reader(fd, &mut |name, d_type| {
+            let name_bytes = name.to_bytes();
+            if name_bytes == b"." || name_bytes == b".." {
+                return;
+            }
+            let kind = match d_type {
+                Some(libc::DT_DIR) => Ok(Kind::Dir),
+                Some(libc::DT_LNK) => Ok(Kind::Link),
+                Some(t) if t != libc::DT_UNKNOWN => Ok(Kind::Other),
+                _ => kind_at(fd, name),
+            };
+            each(OsStr::from_bytes(name_bytes), kind, shared);
+        });
+        Ok(Listing::Read(error))
+    }
+
+    /// Linux's [`Reader`]: `getdents64` into a buffer on the stack.
+    #[cfg(target_os = "linux")]
+    pub(super) fn getdents_entries(
+        fd: &OwnedFd,
+        each: &mut dyn FnMut(&CStr, Option<u8>),
+    ) -> Option<io::Error> {
+        /// Bytes of entries read per `getdents64` call (aligned for
+        /// `linux_dirent64`).
+        const BUFFER_WORDS: usize = 2048;
+        // linux_dirent64: d_ino u64, d_off i64, d_reclen u16, d_type u8, d_name.
+        const RECLEN_AT: usize = 16;
+        const TYPE_AT: usize = 18;
+        const NAME_AT: usize = 19;
+
         // Not zeroed: only what the kernel wrote is read.
         let mut buffer = std::mem::MaybeUninit::<[u64; BUFFER_WORDS]>::uninit();
         let size = std::mem::size_of_val(&buffer);
@@ -241,10 +295,10 @@ mod linux {
                 )
             };
             if n < 0 {
-                return Ok(Listing::Read(Some(io::Error::last_os_error())));
+                return Some(io::Error::last_os_error());
             }
             if n == 0 {
-                return Ok(Listing::Read(None));
+                return None;
             }
             // SAFETY: the kernel wrote (initialized) the first `n` bytes,
             // whole records.
@@ -255,28 +309,121 @@ mod linux {
                 let reclen =
                     u16::from_ne_bytes([bytes[at + RECLEN_AT], bytes[at + RECLEN_AT + 1]]) as usize;
                 if reclen == 0 || at + reclen > bytes.len() {
-                    return Ok(Listing::Read(Some(io::Error::from(
-                        io::ErrorKind::InvalidData,
-                    ))));
+                    return Some(io::Error::from(io::ErrorKind::InvalidData));
                 }
                 let record = &bytes[at..at + reclen];
                 at += reclen;
                 let Ok(name) = CStr::from_bytes_until_nul(&record[NAME_AT..]) else {
-                    return Ok(Listing::Read(Some(io::Error::from(
-                        io::ErrorKind::InvalidData,
-                    ))));
+                    return Some(io::Error::from(io::ErrorKind::InvalidData));
                 };
-                let name_bytes = name.to_bytes();
-                if name_bytes == b"." || name_bytes == b".." {
-                    continue;
-                }
-                let kind = match record[TYPE_AT] {
-                    libc::DT_DIR => Ok(Kind::Dir),
-                    libc::DT_LNK => Ok(Kind::Link),
-                    libc::DT_UNKNOWN => kind_at(fd, name),
-                    _ => Ok(Kind::Other),
-                };
-                each(OsStr::from_bytes(name_bytes), kind, shared);
+                each(name, Some(record[TYPE_AT]));
+            }
+        }
+    }
+
+    /// The other Unix systems' [`Reader`]: `readdir` on a `fdopendir` of a
+    /// duplicate of `fd` (the stream owns and closes its descriptor; `fd`
+    /// stays the parent of the subdirectories). Compiled on Linux too,
+    /// where the tests run it.
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    pub(super) fn readdir_entries(
+        fd: &OwnedFd,
+        each: &mut dyn FnMut(&CStr, Option<u8>),
+    ) -> Option<io::Error> {
+        // SAFETY: `fd` is open; the duplicate is a new descriptor.
+        let dup = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+        if dup < 0 {
+            return Some(io::Error::last_os_error());
+        }
+        // SAFETY: `dup` is an open directory descriptor owned by no one
+        // else; on success the stream owns it.
+        let dir = unsafe { libc::fdopendir(dup) };
+        if dir.is_null() {
+            let error = io::Error::last_os_error();
+            // SAFETY: fdopendir failed, so `dup` is still ours to close.
+            unsafe { libc::close(dup) };
+            return Some(error);
+        }
+        /// Closes the stream (and its descriptor) however the loop ends.
+        struct Stream(*mut libc::DIR);
+        impl Drop for Stream {
+            fn drop(&mut self) {
+                // SAFETY: the stream is open and closed only here.
+                unsafe { libc::closedir(self.0) };
+            }
+        }
+        let stream = Stream(dir);
+        loop {
+            // readdir returns NULL at the end and on an error; only errno
+            // tells them apart.
+            clear_errno();
+            // SAFETY: the stream is open; the entry it returns is valid
+            // until the next call on the stream.
+            let ent = unsafe { libc::readdir(stream.0) };
+            if ent.is_null() {
+                let error = io::Error::last_os_error();
+                return (error.raw_os_error() != Some(0)).then_some(error);
+            }
+            // SAFETY: `ent` points to a valid entry whose `d_name` is
+            // NUL-terminated.
+            let name = unsafe { CStr::from_ptr((*ent).d_name.as_ptr()) };
+            each(name, entry_type(ent));
+        }
+    }
+
+    /// The entry's type as the directory lists it, on the systems whose
+    /// `dirent` has one.
+    #[cfg(not(any(
+        target_os = "solaris",
+        target_os = "illumos",
+        target_os = "aix",
+        target_os = "nto",
+        target_os = "haiku"
+    )))]
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    fn entry_type(ent: *const libc::dirent) -> Option<u8> {
+        // SAFETY: `ent` points to a valid entry.
+        Some(unsafe { (*ent).d_type })
+    }
+
+    /// This system's `dirent` has no type: each entry is `lstat`ed.
+    #[cfg(any(
+        target_os = "solaris",
+        target_os = "illumos",
+        target_os = "aix",
+        target_os = "nto",
+        target_os = "haiku"
+    ))]
+    fn entry_type(_: *const libc::dirent) -> Option<u8> {
+        None
+    }
+
+    /// Sets the calling thread's errno to 0 where its location is known.
+    /// Elsewhere it is left as it is, so the end of a listing may read as
+    /// an error: the directory is then reported, never silently cut short.
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    fn clear_errno() {
+        // SAFETY: each function returns the calling thread's errno.
+        unsafe {
+            #[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
+            {
+                *libc::__error() = 0;
+            }
+            #[cfg(any(target_os = "openbsd", target_os = "netbsd", target_os = "android"))]
+            {
+                *libc::__errno() = 0;
+            }
+            #[cfg(any(target_os = "linux", target_os = "dragonfly"))]
+            {
+                *libc::__errno_location() = 0;
+            }
+            #[cfg(any(target_os = "solaris", target_os = "illumos"))]
+            {
+                *libc::___errno() = 0;
+            }
+            #[cfg(target_os = "haiku")]
+            {
+                *libc::_errnop() = 0;
             }
         }
     }
@@ -306,9 +453,63 @@ mod linux {
     }
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    /// Every reader this system can list with: Linux runs the other Unix
+    /// systems' `readdir` reader too, so what macOS runs is tested here.
+    #[cfg(target_os = "linux")]
+    const READERS: [(&str, unix::Reader); 2] = [
+        ("getdents64", unix::getdents_entries),
+        ("readdir", unix::readdir_entries),
+    ];
+    #[cfg(not(target_os = "linux"))]
+    const READERS: [(&str, unix::Reader); 1] = [("readdir", unix::readdir_entries)];
+
+    /// Names and kinds listed, sorted.
+    fn listing(reader: unix::Reader, dir: &Path) -> Vec<(String, Kind)> {
+        let held = Arc::new(AtomicUsize::new(0));
+        let mut names = Vec::new();
+        let listed = unix::list_dir_with(
+            reader,
+            dir,
+            None,
+            false,
+            &held,
+            &|_| true,
+            &mut |name, kind, _| names.push((name.to_string_lossy().into_owned(), kind.unwrap())),
+        )
+        .unwrap();
+        assert!(matches!(listed, Listing::Read(None)), "an error at the end");
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        names
+    }
+
+    /// Both readers list the same entries with the same kinds, across more
+    /// entries than one read returns, and end without an error.
+    #[test]
+    fn every_reader_lists_every_entry_with_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir(root.join("sub")).unwrap();
+        fs::write(root.join("goccia.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("sub", root.join("link")).unwrap();
+        for i in 0..600 {
+            fs::write(root.join(format!("file-with-a-longish-name-{i:04}")), "").unwrap();
+        }
+        let mut expected = vec![
+            ("goccia.json".to_string(), Kind::Other),
+            ("link".to_string(), Kind::Link),
+            ("sub".to_string(), Kind::Dir),
+        ];
+        expected
+            .extend((0..600).map(|i| (format!("file-with-a-longish-name-{i:04}"), Kind::Other)));
+        expected.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, reader) in READERS {
+            assert_eq!(listing(reader, &root), expected, "{name}");
+        }
+    }
 
     /// A directory listed as an entry, then swapped for a link to a
     /// directory outside before it is opened (the race a hostile tree can
@@ -316,6 +517,20 @@ mod tests {
     /// nothing outside is listed.
     #[test]
     fn a_directory_swapped_for_a_link_is_not_followed() {
+        for (name, reader) in READERS {
+            swapped_for_a_link(name, reader);
+        }
+    }
+
+    fn swapped_for_a_link(reader_name: &str, reader: unix::Reader) {
+        let list_dir = |real: &Path,
+                        from: Option<&Parent>,
+                        entry: bool,
+                        held: &Arc<AtomicUsize>,
+                        claim: &dyn Fn((u64, u64)) -> bool,
+                        each: Each<'_>| {
+            unix::list_dir_with(reader, real, from, entry, held, claim, each)
+        };
         let dir = tempfile::tempdir().unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         let tree = root.join("tree");
@@ -355,7 +570,7 @@ mod tests {
             );
             let err = result
                 .err()
-                .expect("a link in place of a directory must not open");
+                .unwrap_or_else(|| panic!("{reader_name}: a link in place of a directory opened"));
             assert!(
                 matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
                 "{err}"
