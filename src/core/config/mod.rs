@@ -5,6 +5,7 @@
 //! with it. Depends on `paths`; nothing here knows the store.
 
 pub mod block;
+pub mod capability;
 pub mod describe;
 pub mod entries;
 pub mod extends;

@@ -6,7 +6,7 @@
 //! GocciaScript refuses must be refused here with the same message, and one it
 //! accepts must be hashed, not refused.
 
-use crate::core::config::request::Capability;
+use crate::core::config::capability::Capability;
 use crate::core::env::Env;
 use crate::core::paths::{expand_without_trailing_separator, fpc_try_str_to_int, pascal_trim};
 

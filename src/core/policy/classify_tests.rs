@@ -2,6 +2,7 @@ use std::os::unix::fs::symlink;
 
 use super::*;
 use crate::core::env::Env;
+use crate::core::policy::target::{lexical_path, resolve_target};
 use crate::core::policy::test_support::{env_at, policy};
 use crate::core::policy::{Verdict, evaluate};
 

@@ -7,8 +7,9 @@
 
 use serde::Serialize;
 
-use super::classify::{ResolvedTarget, classify, denied_root_holding, resolve_target};
+use super::classify::{classify, denied_root_holding};
 use super::load::{Grant, Policy};
+use super::target::{ResolvedTarget, resolve_target};
 use super::{Class, Verdict};
 use crate::core::env::Env;
 

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::classify::{canonical_path, contains, fold_case, lexical_path};
-use super::requests::RequestKind;
+use super::kind::RequestKind;
 use super::sha256_hex;
+use super::target::{canonical_path, contains, fold_case, lexical_path};
 use crate::core::config::json::{self, Json, quote_json_string};
 use crate::core::env::Env;
 

@@ -12,16 +12,17 @@ pub mod anchor;
 pub mod classify;
 pub mod evaluate;
 pub mod gate;
+pub mod kind;
 pub mod load;
 mod net;
 pub mod provenance;
 pub mod record;
 pub mod requests;
 pub mod spawn;
+pub mod target;
 
 pub use crate::core::paths::reviewed::trees_under_review;
 pub use anchor::workspace_for_builtin;
-pub use classify::ResolvedTarget;
 pub use evaluate::{Decision, evaluate};
 pub use load::{LoadContext, Policy, load_policy, policy_path};
 pub use provenance::{check_provenance, parse_pin};
@@ -30,6 +31,7 @@ pub use record::{
     write_config_decision, write_record,
 };
 pub use requests::{ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config};
+pub use target::ResolvedTarget;
 
 use serde::Serialize;
 

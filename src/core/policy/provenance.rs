@@ -8,8 +8,8 @@
 //! content with `--policy-sha256`: then only that content is accepted,
 //! wherever the file lives.
 
-use super::classify::{canonical_path, contains, fold_case, lexical_path};
 use super::load::{Policy, PolicySource};
+use super::target::{canonical_path, contains, fold_case, lexical_path};
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::portable::mode_bits;

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::classify::{ResolvedTarget, lexical_path};
 use super::load::Policy;
 use super::requests::ConfigDecision;
+use super::target::{ResolvedTarget, lexical_path};
 use super::{Class, Verdict};
 use crate::core::env::{Env, UserDir};
 use crate::core::paths::portable::create_private_dir_all;

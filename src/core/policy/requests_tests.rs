@@ -105,8 +105,10 @@ fn targets_per_request() {
         RequestKind::for_net_scope(Some("[::ffff:127.0.0.1]:80")),
         AllowNetPrivate
     );
-    assert!(net_scope_reaches_private("10.0.0.0/8"));
-    assert!(!net_scope_reaches_private("api.example.com"));
+    assert!(crate::core::policy::net::reaches_private("10.0.0.0/8"));
+    assert!(!crate::core::policy::net::reaches_private(
+        "api.example.com"
+    ));
 }
 
 fn op(kind: RequestKind, scope: Option<&str>) -> Operation {
