@@ -9,6 +9,7 @@ use crate::cli::json_out::{
     diff_items, requests_of, to_json,
 };
 use crate::cli::report::store_or_empty_warned;
+use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -73,7 +74,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     };
     let snapshot = match load_config(&key, env) {
         Ok(s) => s,
-        Err(e) => return Err(CliError::config_text(e.class.code(), &e)),
+        Err(e) => return Err(CliError::new(e.class.code(), &e)),
     };
     let (store, _, store_error, store_warnings) =
         store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
@@ -129,7 +130,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         return Ok(exit::SUCCESS);
     }
     // Every value below comes from the config or its path.
-    let v = io.escaping.out();
+    let v = Values;
     let mut out = String::new();
     out.push_str(&format!("Key:     {}\n", v.text(key.as_str())));
     out.push_str(&format!("Format:  {}\n", snapshot.format()));
@@ -148,7 +149,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         ));
     }
     if let Some(problem) = store_error {
-        out.push_str(&format!("Store:   {problem}\n"));
+        out.push_str(&format!("Store:   {}\n", v.text(&problem)));
     }
     out.push_str("Requests:\n");
     if comparison.lines.is_empty() {

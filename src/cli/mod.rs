@@ -32,6 +32,7 @@ use crate::core::store::{
     SafetyIssue, Store, StoreError, StoreLocation, User, check_store, locate_store, read_store,
     refusal, store_in_reviewed_tree,
 };
+use crate::sanitize::clean;
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic. Every write
@@ -40,22 +41,22 @@ use crate::core::store::{
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
-    /// Which streams escape config-derived text (`cli::terminal`).
+    /// What the streams are, and `--quiet` (`cli::terminal`).
     pub escaping: &'a terminal::Escaping,
 }
 
 impl Io<'_> {
     /// Prints `Error: <message>` on stderr; for [`finish`], the one place
-    /// errors are printed.
+    /// errors are printed. The message is one line, escaped whole (a line
+    /// break too): it may quote a path, an argument, a config or the store.
     pub fn error(&mut self, message: impl std::fmt::Display) {
-        let _ = writeln!(self.err, "Error: {message}");
+        let _ = writeln!(self.err, "Error: {}", clean(&message.to_string()));
     }
 
-    /// Prints `Error: <message>` for a message that quotes config-derived
-    /// text: escaped whole (a line break too) when stderr is escaped.
-    pub fn error_text(&mut self, message: &str) {
-        let shown = self.escaping.err().text(message).into_owned();
-        self.error(shown);
+    /// Prints `Warning: <message>` on stderr, escaped whole like
+    /// [`Io::error`]'s.
+    pub fn warn(&mut self, message: impl std::fmt::Display) {
+        let _ = writeln!(self.err, "Warning: {}", clean(&message.to_string()));
     }
 }
 
@@ -87,14 +88,14 @@ pub fn main() -> ExitCode {
         _ => (None, None),
     };
     let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
-    let mut out = terminal::TerminalSafe::stdout(
+    let mut out = terminal::SafeWriter::stdout(
         paint::Painter::new(buffered.writer(), out_palette),
         &escaping,
     );
-    let mut err = terminal::TerminalSafe::stderr(
-        paint::Painter::new(buffered.ordered(stderr.lock()), err_palette),
-        &escaping,
-    );
+    let mut err = terminal::SafeWriter::stderr(paint::Painter::new(
+        buffered.ordered(stderr.lock()),
+        err_palette,
+    ));
     let mut io = Io {
         out: &mut out,
         err: &mut err,
@@ -141,19 +142,19 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
         Err(CliError::Message {
             code,
             message,
-            config_text,
+            report,
             json,
             hint,
         }) => {
-            if config_text {
-                io.error_text(&message);
+            if report {
+                let _ = writeln!(io.err, "Error: {message}");
             } else {
                 io.error(&message);
             }
             if let Some(hint) = hint
                 && io.escaping.stderr_is_terminal()
             {
-                let _ = writeln!(io.err, "{hint}");
+                let _ = writeln!(io.err, "{}", clean(&hint));
             }
             // Best effort: the error is already on stderr.
             match json {
@@ -437,7 +438,7 @@ pub fn issues_text(issues: &[SafetyIssue]) -> Vec<String> {
 /// good as the store.
 pub fn print_store_warnings(warnings: &[String], io: &mut Io<'_>) {
     for w in warnings {
-        let _ = writeln!(io.err, "Warning: {w}");
+        io.warn(w);
     }
 }
 
