@@ -55,8 +55,8 @@ fn main() -> ExitCode {
     let env = demo.env(&base);
     let code = {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
-        let mut out = terminal::SafeWriter::stdout(stdout.lock(), &escaping);
-        let mut err = terminal::SafeWriter::stderr(stderr.lock());
+        let mut out = terminal::SafeWriter::stdout(stdout.lock(), &escaping, None);
+        let mut err = terminal::SafeWriter::stderr(stderr.lock(), None);
         let mut io = Io {
             out: &mut out,
             err: &mut err,

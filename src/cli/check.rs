@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
 use crate::cli::ci_out;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
+use crate::cli::paint::{STYLED, mark};
 use crate::cli::report::{unreadable_exit, worst_exit};
 use crate::cli::terminal::Values;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
@@ -22,6 +23,7 @@ use crate::core::review::discover::discover_paths;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, locate_store, read_store};
+use crate::tui::views::detail::state_role;
 
 #[derive(Serialize)]
 struct JsonInput {
@@ -172,7 +174,8 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
             let values = Values;
             for r in &reports {
                 let r = values.report(r);
-                writeln!(io.out, "{} ({})", r.display_path, r.state.label())?;
+                let state = mark(state_role(r.state), &format!("({})", r.state.label()));
+                writeln!(io.out, "{} {state}", r.display_path)?;
                 for d in destinations(&r.lines, r.targets()) {
                     writeln!(io.out, "{}", d.render())?;
                 }
@@ -202,6 +205,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
         trust_store_as_typed: typed.as_deref(),
         original_args: &inputs,
         runner: &runner,
+        style: STYLED,
     };
     let shown: Vec<ConfigReport> = blocking
         .iter()

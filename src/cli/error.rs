@@ -125,7 +125,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
-    use crate::cli::terminal::Escaping;
+    use crate::cli::terminal::{Escaping, SafeWriter};
     use crate::cli::{Io, finish};
 
     /// A stdout whose reader has gone.
@@ -142,12 +142,16 @@ mod tests {
 
     fn finish_with(result: CliResult, escaping: &Escaping) -> (u8, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut io = Io {
-            out: &mut out,
-            err: &mut err,
-            escaping,
+        let code = {
+            let mut o = SafeWriter::stdout(&mut out, escaping, None);
+            let mut e = SafeWriter::stderr(&mut err, None);
+            let mut io = Io {
+                out: &mut o,
+                err: &mut e,
+                escaping,
+            };
+            finish(result, &mut io)
         };
-        let code = finish(result, &mut io);
         (
             code,
             String::from_utf8(out).unwrap(),

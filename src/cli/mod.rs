@@ -33,6 +33,7 @@ use crate::core::store::{
     refusal, store_in_reviewed_tree,
 };
 use crate::sanitize::clean;
+use crate::tui::theme::Role;
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic. Every write
@@ -50,14 +51,29 @@ impl Io<'_> {
     /// errors are printed. The message is one line, escaped whole (a line
     /// break too): it may quote a path, an argument, a config or the store.
     pub fn error(&mut self, message: impl std::fmt::Display) {
-        let _ = writeln!(self.err, "Error: {}", clean(&message.to_string()));
+        let _ = writeln!(
+            self.err,
+            "{} {}",
+            error_prefix(),
+            clean(&message.to_string())
+        );
     }
 
     /// Prints `Warning: <message>` on stderr, escaped whole like
     /// [`Io::error`]'s.
     pub fn warn(&mut self, message: impl std::fmt::Display) {
-        let _ = writeln!(self.err, "Warning: {}", clean(&message.to_string()));
+        let _ = writeln!(
+            self.err,
+            "{} {}",
+            paint::mark(Role::Changed, "Warning:"),
+            clean(&message.to_string())
+        );
     }
+}
+
+/// `Error:`, styled as an error.
+fn error_prefix() -> String {
+    paint::mark(Role::Error, "Error:")
 }
 
 pub fn main() -> ExitCode {
@@ -81,21 +97,23 @@ pub fn main() -> ExitCode {
                 choice
             };
             (
-                paint::Palette::for_stream(out_choice, theme, escaping.stdout_is_terminal(), env),
-                paint::Palette::for_stream(choice, theme, escaping.stderr_is_terminal(), env),
+                paint::Palette::for_stream(
+                    coloured(out_choice, escaping.stdout_is_terminal(), env),
+                    theme,
+                    env,
+                ),
+                paint::Palette::for_stream(
+                    coloured(choice, escaping.stderr_is_terminal(), env),
+                    theme,
+                    env,
+                ),
             )
         }
         _ => (None, None),
     };
     let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
-    let mut out = terminal::SafeWriter::stdout(
-        paint::Painter::new(buffered.writer(), out_palette),
-        &escaping,
-    );
-    let mut err = terminal::SafeWriter::stderr(paint::Painter::new(
-        buffered.ordered(stderr.lock()),
-        err_palette,
-    ));
+    let mut out = terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette);
+    let mut err = terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette);
     let mut io = Io {
         out: &mut out,
         err: &mut err,
@@ -109,6 +127,16 @@ pub fn main() -> ExitCode {
         (Ok(args), Ok(env)) => dispatch(args, &env, &mut io),
     };
     ExitCode::from(finish(result, &mut io))
+}
+
+/// Whether a stream is coloured: `--color`, then `NO_COLOR` and whether
+/// the stream is a terminal.
+fn coloured(choice: args::ColorChoice, is_terminal: bool, env: &Env) -> bool {
+    match choice {
+        args::ColorChoice::Always => true,
+        args::ColorChoice::Never => false,
+        args::ColorChoice::Auto => is_terminal && !env.no_color,
+    }
 }
 
 /// Parses and runs one command line, returning its exit code: the demo and
@@ -147,7 +175,7 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
             hint,
         }) => {
             if report {
-                let _ = writeln!(io.err, "Error: {message}");
+                let _ = writeln!(io.err, "{} {message}", error_prefix());
             } else {
                 io.error(&message);
             }
@@ -195,7 +223,7 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
             return if e.use_stderr() {
                 let text = e.render().to_string();
                 let text = match text.strip_prefix("error: ") {
-                    Some(rest) => format!("Error: {rest}"),
+                    Some(rest) => format!("{} {rest}", error_prefix()),
                     None => text,
                 };
                 let _ = write!(io.err, "{text}");

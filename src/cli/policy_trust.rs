@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, JsonTrust, Schema, to_json};
+use crate::cli::paint::mark;
 use crate::cli::report::{
     plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
     store_or_empty_warned, unreadable_exit, worst_exit,
@@ -34,6 +35,8 @@ use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 use crate::core::store::StoreLocation;
+use crate::tui::theme::Role;
+use crate::tui::views::detail::verdict_role;
 
 /// The policy, given or shipped, for judging the configs under `paths`: `.`
 /// and every relative root mean the trees under review (never the working
@@ -369,12 +372,16 @@ pub fn trust_with_policy(
 
 fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<()> {
     let shown = display_path(j.snapshot.key.as_str(), &env.cwd);
-    let tag = if j.changed { "changed" } else { "new" };
+    let tag = if j.changed {
+        mark(Role::Changed, "(changed)")
+    } else {
+        mark(Role::Untrusted, "(new)")
+    };
     writeln!(
         io.out,
-        "\n  {} ({tag}): {}",
+        "\n  {} {tag}: {}",
         Values.text(&shown),
-        j.verdict.as_str()
+        mark(verdict_role(j.verdict), j.verdict.as_str())
     )?;
     if let Some(reason) = &j.expect_refusal {
         writeln!(io.out, "    {}", Values.text(reason))?;
@@ -490,7 +497,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         io.out.write_all(render_table(&shown).as_bytes())?;
         for (r, d) in shown.iter().zip(&decisions) {
             if let Some(d) = d {
-                writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str())?;
+                let verdict = mark(verdict_role(d.verdict), d.verdict.as_str());
+                writeln!(io.out, "{}: {verdict}", r.display_path)?;
                 for o in &d.operations {
                     writeln!(io.out, "    {}", Values.text(&request_line(o)))?;
                 }

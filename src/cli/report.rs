@@ -6,6 +6,7 @@
 use std::io::Write;
 
 use crate::cli::args::GlobalArgs;
+use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
@@ -16,6 +17,8 @@ use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
 use crate::core::review::value_diff::{render_text, report_values};
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
+use crate::tui::theme::Role;
+use crate::tui::views::detail::state_role;
 
 /// The store for a read-only command: any problem is reported and the store
 /// treated as empty, as GocciaScript does at run time. The location is absent
@@ -122,18 +125,25 @@ pub fn render_row(
         Some(e) => std::borrow::Cow::Borrowed(e.message.as_str()),
         None => std::borrow::Cow::Owned(r.summary()),
     };
+    // The state column, styled by the state: padded as the plain word.
+    let label = r.state.label();
     let _ = writeln!(
         out,
-        "{:<13}  {:<width$}  {summary}",
-        r.state.label(),
-        r.display_path
+        "{}{:pad$}  {:<width$}  {summary}",
+        mark(state_role(r.state), label),
+        "",
+        r.display_path,
+        pad = 13usize.saturating_sub(label.len())
     );
     if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
         let items = report_values(raw);
         if !items.is_empty() {
-            out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
-                v.text(s).into_owned()
-            }));
+            out.push_str(&render_text(
+                &items,
+                UNCHANGED_KEPT,
+                &|s| v.text(s).into_owned(),
+                STYLED,
+            ));
             return;
         }
     }
@@ -141,7 +151,7 @@ pub fn render_row(
     let shown = with_destinations(&r.lines, r.targets());
     for line in shown {
         if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
-            out.push_str(&line.render());
+            out.push_str(&line.render_styled(STYLED));
             out.push('\n');
         }
     }
@@ -244,12 +254,16 @@ pub fn print_listing_to(
         .par_iter()
         .map(|c| {
             let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
-            let tag = if c.changed { "changed" } else { "new" };
-            let mut text = format!("\n  {} ({tag})\n", values.text(&shown));
+            let tag = if c.changed {
+                mark(Role::Changed, "(changed)")
+            } else {
+                mark(Role::Untrusted, "(new)")
+            };
+            let mut text = format!("\n  {} {tag}\n", values.text(&shown));
             let lines = values.lines(&c.lines);
             let targets = values.pairs(&c.snapshot.targets.to_pairs());
             for line in with_destinations(&lines, &targets) {
-                text.push_str(&line.render());
+                text.push_str(&line.render_styled(STYLED));
                 text.push('\n');
             }
             text

@@ -26,6 +26,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, IsTerminal, Write};
 
+use crate::cli::paint::{Marker, Palette, RESET, marker};
 use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, Outcome, StoreEntryReport};
 use crate::sanitize::{clean, clean_stream};
 
@@ -202,31 +203,75 @@ fn plain_line(l: &DiffLine) -> bool {
 }
 
 /// A stream that escapes everything written through it but line breaks
-/// ([`clean_stream`]): stdout and stderr, whatever they are. A character
-/// split between two writes is held until its end arrives.
+/// ([`clean_stream`]): stdout and stderr, whatever they are. It also turns
+/// the style markers of [`crate::cli::paint`] into its palette's SGR
+/// sequences, or drops them without one. A character split between two
+/// writes is held until its end arrives.
 pub struct SafeWriter<'a, W: Write> {
     inner: W,
     /// Set for stdout: `--quiet` discards what is written while it holds.
     mute: Option<&'a Cell<bool>>,
+    palette: Option<Palette>,
+    /// A styled word has started and not ended.
+    styling: bool,
     /// The first bytes of a character whose end is still to come.
     partial: Vec<u8>,
 }
 
 impl<'a, W: Write> SafeWriter<'a, W> {
-    pub fn stdout(inner: W, escaping: &'a Escaping) -> SafeWriter<'a, W> {
+    pub fn stdout(inner: W, escaping: &'a Escaping, palette: Option<Palette>) -> SafeWriter<'a, W> {
         SafeWriter {
             inner,
             mute: Some(&escaping.muted),
+            palette,
+            styling: false,
             partial: Vec::new(),
         }
     }
 
-    pub fn stderr(inner: W) -> SafeWriter<'a, W> {
+    pub fn stderr(inner: W, palette: Option<Palette>) -> SafeWriter<'a, W> {
         SafeWriter {
             inner,
             mute: None,
+            palette,
+            styling: false,
             partial: Vec::new(),
         }
+    }
+
+    /// `text` as written: escaped, its markers styled or dropped.
+    fn render(&mut self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut rest = text;
+        while let Some((i, c, m)) = rest
+            .char_indices()
+            .find_map(|(i, c)| marker(c).map(|m| (i, c, m)))
+        {
+            out.push_str(&clean_stream(&rest[..i]));
+            rest = &rest[i + c.len_utf8()..];
+            let Some(palette) = &self.palette else {
+                continue;
+            };
+            match m {
+                Marker::Start(role) => {
+                    if let Some(code) = palette.code(role) {
+                        if self.styling {
+                            out.push_str(RESET);
+                        }
+                        out.push_str(code);
+                        self.styling = true;
+                    }
+                }
+                Marker::End => {
+                    if self.styling {
+                        out.push_str(RESET);
+                        self.styling = false;
+                    }
+                }
+            }
+        }
+        out.push_str(&clean_stream(rest));
+        out
     }
 }
 
@@ -256,7 +301,8 @@ impl<W: Write> Write for SafeWriter<'_, W> {
             // Not UTF-8 (never this tool's text): replacement characters.
             Err(_) => String::from_utf8_lossy(&bytes),
         };
-        self.inner.write_all(clean_stream(&text).as_bytes())?;
+        let shown = self.render(&text);
+        self.inner.write_all(shown.as_bytes())?;
         Ok(buf.len())
     }
 
@@ -275,8 +321,8 @@ mod tests {
     fn every_stream_is_escaped_but_its_line_breaks() {
         let streams = Escaping::new(false, false);
         for mut w in [
-            SafeWriter::stdout(Vec::new(), &streams),
-            SafeWriter::stderr(Vec::new()),
+            SafeWriter::stdout(Vec::new(), &streams, None),
+            SafeWriter::stderr(Vec::new(), None),
         ] {
             w.write_all(HOSTILE.as_bytes()).unwrap();
             assert_eq!(
@@ -291,7 +337,7 @@ mod tests {
     #[test]
     fn a_split_character_is_judged_whole() {
         let streams = Escaping::new(false, false);
-        let mut w = SafeWriter::stdout(Vec::new(), &streams);
+        let mut w = SafeWriter::stdout(Vec::new(), &streams, None);
         let text = "é\u{2028}€\n".as_bytes();
         for b in text {
             w.write_all(std::slice::from_ref(b)).unwrap();
@@ -307,7 +353,7 @@ mod tests {
         let value = "a\u{202e}b\u{85}c\u{7f}\u{e0020}\n";
         let json = serde_json::to_string(&value).unwrap();
         let streams = Escaping::new(false, false);
-        let mut w = SafeWriter::stdout(Vec::new(), &streams);
+        let mut w = SafeWriter::stdout(Vec::new(), &streams, None);
         w.write_all(json.as_bytes()).unwrap();
         let written = String::from_utf8(w.inner).unwrap();
         assert!(written.is_ascii(), "{written}");
@@ -345,6 +391,26 @@ mod tests {
             ..entry
         };
         assert!(matches!(Values.entry(&plain), Cow::Borrowed(_)));
+    }
+
+    /// Markers become the palette's SGR sequences, or nothing without
+    /// one; the rest of the text is escaped as ever.
+    #[test]
+    fn markers_are_styled_or_dropped() {
+        use crate::cli::paint::mark;
+        use crate::tui::theme::{Role, Theme};
+        let text = format!("{}  a\u{1b}b\n", mark(Role::Untrusted, "never trusted"));
+        let streams = Escaping::new(false, false);
+        let mut plain = SafeWriter::stdout(Vec::new(), &streams, None);
+        plain.write_all(text.as_bytes()).unwrap();
+        assert_eq!(plain.inner, b"never trusted  a^[b\n");
+        let palette = Palette::from_theme(&Theme::default());
+        let mut coloured = SafeWriter::stderr(Vec::new(), palette);
+        coloured.write_all(text.as_bytes()).unwrap();
+        assert_eq!(
+            String::from_utf8(coloured.inner).unwrap(),
+            "\x1b[1;35mnever trusted\x1b[0m  a^[b\n"
+        );
     }
 
     #[test]

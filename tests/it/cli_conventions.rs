@@ -235,12 +235,21 @@ fn states_and_lines_are_coloured_on_a_terminal_only() {
     assert!(text.contains("\u{1b}[33m(changed)\u{1b}[0m"), "{text:?}");
     let (text, code) = on_terminal(&t, "check old", &[], "");
     assert_eq!(code, 2);
+    // The sign is coloured, the config's text beside it never is.
     assert!(
-        text.contains("\u{1b}[31m  - allow-net: b.test\u{1b}[0m"),
+        text.contains("  \u{1b}[31m-\u{1b}[0m allow-net: b.test\n"),
         "{text:?}"
     );
     assert!(
-        text.contains("\u{1b}[32m  + allow-net: c.test\u{1b}[0m"),
+        text.contains("  \u{1b}[32m+\u{1b}[0m allow-net: c.test\n"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("  old/goccia.json \u{1b}[33m(changed since trusted\u{1b}[0m 20"),
+        "{text:?}"
+    );
+    assert!(
+        text.starts_with("\u{1b}[1;91mError:\u{1b}[0m 1 config"),
         "{text:?}"
     );
     // Piped: no colour; unless --color=always.
@@ -260,6 +269,42 @@ fn states_and_lines_are_coloured_on_a_terminal_only() {
         !text.contains("[1;35m") && !text.contains("[33m"),
         "{text:?}"
     );
+}
+
+/// Style comes from the data, never from the printed text (issue 28 item
+/// 2): a directory name or a scope that spells a state marker, a verdict or
+/// an error prefix is escaped onto its line and left unstyled, while the
+/// real marker beside it is coloured.
+#[test]
+fn config_text_that_spells_a_marker_is_never_coloured() {
+    let t = TestEnv::new();
+    let scope = "/zz\n\nq/goccia.json (new)\nx DENIED (changed) never trusted";
+    t.write(
+        "d\n (new) x/goccia.json",
+        &format!(
+            r#"{{"permissions": {{"allow-read": [{}]}}}}"#,
+            serde_json::to_string(scope).unwrap()
+        ),
+    );
+    let forged_dir = "d^J (new) x/goccia.json";
+    let forged_scope = "/zz^J^Jq/goccia.json (new)^Jx DENIED (changed) never trusted";
+    let (text, _) = on_terminal(&t, "trust d* --dry-run --color=always", &[], "");
+    assert!(
+        text.contains(&format!("  {forged_dir} \u{1b}[1;35m(new)\u{1b}[0m\n")),
+        "the real marker is coloured: {text:?}"
+    );
+    assert!(text.contains(forged_scope), "{text:?}");
+    let (text, _) = on_terminal(&t, "scan --color=always", &[], "");
+    assert!(
+        text.contains(&format!(
+            "\u{1b}[1;35mnever trusted\u{1b}[0m  {forged_dir}  "
+        )),
+        "{text:?}"
+    );
+    let (text, code) = on_terminal(&t, "check d* --color=always", &[], "");
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains(forged_dir), "{text:?}");
+    assert!(text.contains(forged_scope), "{text:?}");
 }
 
 #[test]
