@@ -129,13 +129,15 @@ pub fn main() -> ExitCode {
     ExitCode::from(finish(result, &mut io))
 }
 
-/// Whether a stream is coloured: `--color`, then `NO_COLOR` and whether
-/// the stream is a terminal.
+/// Whether a stream is coloured: `--color=always|never` over everything,
+/// else the environment's conventions (`Env::auto_colour`: `NO_COLOR`,
+/// `CLICOLOR_FORCE`, `TERM=dumb`, `CLICOLOR=0`) and whether the stream is a
+/// terminal.
 fn coloured(choice: args::ColorChoice, is_terminal: bool, env: &Env) -> bool {
     match choice {
         args::ColorChoice::Always => true,
         args::ColorChoice::Never => false,
-        args::ColorChoice::Auto => is_terminal && !env.no_color,
+        args::ColorChoice::Auto => env.auto_colour(is_terminal),
     }
 }
 

@@ -2,8 +2,11 @@
 //! (`never trusted`, `changed`, `(missing)`, ...), the signs of `+`/`-`/`~`
 //! lines, `diff`'s verdicts and policy verdicts are coloured with the
 //! theme's roles (the palette the interactive review uses), in every
-//! command. Never when the stream is piped unless `--color=always`; never
-//! under `NO_COLOR` unless `--color=always` (read through `core::env::Env`).
+//! command. With `--color=auto` (the default), a stream is coloured when
+//! it is a terminal, unless `TERM=dumb` or `CLICOLOR=0`, or whatever it is
+//! under `CLICOLOR_FORCE`; never under `NO_COLOR`. `--color=always|never`
+//! overrides them all (`cli::main`; the variables are read through
+//! `core::env::Env`).
 //!
 //! Style is attached where a line is built, from the data (issue 28 item
 //! 2): a builder wraps one of this tool's own words with [`mark`] (or

@@ -307,6 +307,52 @@ fn config_text_that_spells_a_marker_is_never_coloured() {
     assert!(text.contains(forged_scope), "{text:?}");
 }
 
+/// The colour conventions (issue 33): `TERM=dumb` and `CLICOLOR=0` turn a
+/// terminal's colour off, `CLICOLOR_FORCE` turns it on when piped, and
+/// `NO_COLOR` wins over it; `--color=always|never` overrides them all; a
+/// machine format is never coloured.
+#[test]
+fn colour_follows_term_clicolor_and_clicolor_force() {
+    let t = TestEnv::new();
+    project(&t);
+    let coloured = |text: &str| text.contains("\u{1b}[1;35mnever trusted\u{1b}[0m");
+    for vars in [&[("TERM", "dumb")][..], &[("CLICOLOR", "0")]] {
+        let (text, _) = on_terminal(&t, "scan", vars, "");
+        assert!(!text.contains('\u{1b}'), "{vars:?}: {text:?}");
+        let (text, _) = on_terminal(&t, "check old", vars, "");
+        assert!(!text.contains('\u{1b}'), "{vars:?}: {text:?}");
+        let (text, _) = on_terminal(&t, "scan --color=always", vars, "");
+        assert!(coloured(&text), "{vars:?}: {text:?}");
+    }
+    let (text, _) = on_terminal(&t, "scan", &[("CLICOLOR", "1"), ("TERM", "xterm")], "");
+    assert!(coloured(&text), "{text:?}");
+    // Piped.
+    let force = [("CLICOLOR_FORCE", "1")];
+    let out = t.run_with_env(&["scan"], &force);
+    assert!(coloured(&out.stdout), "{out}");
+    let out = t.run_with_env(&["check", "old"], &force);
+    assert!(
+        out.stderr.starts_with("\u{1b}[1;91mError:\u{1b}[0m "),
+        "{out}"
+    );
+    let out = t.run_with_env(&["scan"], &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")]);
+    assert!(coloured(&out.stdout), "{out}");
+    for vars in [
+        &[("CLICOLOR_FORCE", "0")][..],
+        &[("CLICOLOR_FORCE", "")],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+    ] {
+        let out = t.run_with_env(&["scan"], vars);
+        assert!(!out.stdout.contains('\u{1b}'), "{vars:?}: {out}");
+    }
+    let out = t.run_with_env(&["scan", "--color=never"], &force);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = t.run_with_env(&["scan", "--json"], &force);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = t.run_with_env(&["scan", "--color=always"], &[("NO_COLOR", "1")]);
+    assert!(coloured(&out.stdout), "{out}");
+}
+
 #[test]
 fn hostile_text_is_escaped_before_it_is_coloured() {
     let t = TestEnv::new();
