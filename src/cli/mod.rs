@@ -213,6 +213,13 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
 
 /// Parses one command line and runs its command.
 fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
+    // clap's errors quote arguments, and its messages span lines: when an
+    // argument holds a line break or another control character, the error
+    // is that of the same command line with each argument escaped.
+    let escaped: Option<Vec<String>> = args
+        .iter()
+        .any(|a| matches!(clean(a), std::borrow::Cow::Owned(_)))
+        .then(|| args.iter().map(|a| clean(a).into_owned()).collect());
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
         Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
@@ -223,7 +230,19 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
             // clap's own help and version; its usage errors in its words
             // but in the one error style, `Error: ` (exit 2).
             return if e.use_stderr() {
+                let hostile = escaped.is_some();
+                let (e, quoted_raw) = match escaped.map(args::parse) {
+                    Some(Err(ParseOutcome::Clap(shown))) if shown.use_stderr() => (shown, false),
+                    _ => (e, hostile),
+                };
                 let text = e.render().to_string();
+                // The escaped command line did not fail alike: the message
+                // is shown on one line, escaped whole.
+                let text = if quoted_raw {
+                    format!("{}\n", clean(text.trim_end_matches('\n')))
+                } else {
+                    text
+                };
                 let text = match text.strip_prefix("error: ") {
                     Some(rest) => format!("{} {rest}", error_prefix()),
                     None => text,

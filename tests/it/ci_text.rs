@@ -222,6 +222,10 @@ fn config_text_never_breaks_a_line_of_a_ci_log() {
         &["inspect", &missing],
         &["scan", &missing],
         &[&missing],
+        // Arguments clap quotes in its own errors.
+        &["scan", &format!("--{h}")],
+        &["scan", &format!("--format={h}")],
+        &["list", "--json", &format!("-{h}")],
     ] {
         let out = run(&t, args);
         assert_ne!(out.code, 0, "{args:?}: {out}");
