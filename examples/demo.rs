@@ -25,10 +25,10 @@ fn main() -> ExitCode {
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/demo"),
         PathBuf::from,
     );
-    // The directory's name is shown as config text is: escaped on a
-    // terminal (README "What is escaped").
+    // The directory's name is shown as config text is: escaped (README
+    // "What is escaped").
     let escaping = terminal::Escaping::detect();
-    let shown = |s: &str| escaping.err().text(s).into_owned();
+    let shown = |s: &str| terminal::Values.text(s).into_owned();
     let base = match Env::from_process() {
         Ok(env) => env,
         Err(e) => {
@@ -55,8 +55,8 @@ fn main() -> ExitCode {
     let env = demo.env(&base);
     let code = {
         let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
-        let mut out = terminal::TerminalSafe::stdout(stdout.lock(), &escaping);
-        let mut err = terminal::TerminalSafe::stderr(stderr.lock(), &escaping);
+        let mut out = terminal::SafeWriter::stdout(stdout.lock(), &escaping, None);
+        let mut err = terminal::SafeWriter::stderr(stderr.lock(), None);
         let mut io = Io {
             out: &mut out,
             err: &mut err,

@@ -17,8 +17,9 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use goccia_trust::cli::Io;
 use goccia_trust::cli::policy_trust::{policy_label, review_policy};
-use goccia_trust::cli::{Io, terminal::Escaping};
+use goccia_trust::cli::terminal::{Escaping, SafeWriter};
 use goccia_trust::core::env::Env;
 use goccia_trust::core::store::locate_store;
 use goccia_trust::demo::{Demo, build};
@@ -205,12 +206,16 @@ fn readme_scan(demo: &Demo, base: &Env) -> String {
     ];
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let escaping = Escaping::new(false, false);
-    let mut io = Io {
-        out: &mut out,
-        err: &mut err,
-        escaping: &escaping,
-    };
-    goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
+    {
+        let mut o = SafeWriter::stdout(&mut out, &escaping, None);
+        let mut e = SafeWriter::stderr(&mut err, None);
+        let mut io = Io {
+            out: &mut o,
+            err: &mut e,
+            escaping: &escaping,
+        };
+        goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
+    }
     assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
     format!(
         "```\n$ goccia-trust {}\n{}```\n",

@@ -29,7 +29,8 @@ use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Io, terminal::Escaping};
+use crate::cli::Io;
+use crate::cli::terminal::{Escaping, SafeWriter};
 use crate::core::env::Env;
 
 /// The committed template.
@@ -157,9 +158,11 @@ fn run_cli(args: Vec<String>, env: &Env) -> Result<(), String> {
     let escaping = Escaping::new(false, false);
     let shown = args.join(" ");
     let code = {
+        let mut o = SafeWriter::stdout(&mut out, &escaping, None);
+        let mut e = SafeWriter::stderr(&mut err, None);
         let mut io = Io {
-            out: &mut out,
-            err: &mut err,
+            out: &mut o,
+            err: &mut e,
             escaping: &escaping,
         };
         crate::cli::run(args, env, &mut io)

@@ -1,9 +1,10 @@
 //! Text from config files, paths and backend messages is untrusted: an ESC
 //! could repaint the screen (or forge a `--trust` prompt) and a bidi
-//! override could make `evil.com` read as `moc.live`. Everything such text
-//! goes through here before it reaches a terminal, in the TUI's widgets and
-//! in the CLI's output alike, so the terminal only ever receives printable
-//! characters.
+//! override could make `evil.com` read as `moc.live`, and a line break in a
+//! CI log can start a workflow command (`::error …`). Everything such text
+//! goes through here before it is shown, in the TUI's widgets and in the
+//! CLI's output on every stream alike, so only printable characters and
+//! this tool's own line breaks are ever written.
 
 use std::borrow::Cow;
 
@@ -65,18 +66,29 @@ pub fn clean(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Text written to a terminal by the CLI: like [`clean`], but line breaks
-/// stay line breaks.
-pub fn clean_keep_newlines(s: &str) -> Cow<'_, str> {
+/// The last rule before the CLI's output leaves the process, on every
+/// stream: like [`clean`], but line breaks stay line breaks (this tool's
+/// own text needs them; a value's were escaped by [`clean`] already), and
+/// every unsafe character but a C0 control is written as a JSON escape
+/// (`\u202e`, a surrogate pair above U+FFFF): this tool never writes one
+/// raw, so one can only sit inside a JSON string, where the escape keeps
+/// the document valid and means the same character. C0 controls are never
+/// raw in a JSON document; in text they show in caret notation.
+pub fn clean_stream(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| c != '\n' && is_unsafe(c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c != '\n' && is_unsafe(c) {
+        if c == '\n' || !is_unsafe(c) {
+            out.push(c);
+        } else if c < ' ' {
             push_visible(&mut out, c);
         } else {
-            out.push(c);
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
         }
     }
     Cow::Owned(out)
@@ -203,6 +215,17 @@ mod tests {
         ] {
             assert!(matches!(clean(s), Cow::Borrowed(_)), "{s}");
         }
+    }
+
+    #[test]
+    fn a_stream_keeps_its_line_breaks_and_json_meaning() {
+        assert_eq!(clean_stream("a\nb"), "a\nb");
+        assert_eq!(clean_stream("a\u{1b}[2J\r\t"), "a^[[2J^M^I");
+        assert_eq!(
+            clean_stream("\u{7f}\u{85}\u{202e}\u{e0020}"),
+            "\\u007f\\u0085\\u202e\\udb40\\udc20"
+        );
+        assert!(matches!(clean_stream("plain é\n"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -45,7 +45,8 @@ pub struct GlobalArgs {
     pub trust_store: Option<String>,
     /// When to colour output: states, `+`/`-`/`~` lines and verdicts, and
     /// the interactive review (`never` gives the mono theme). `auto`: on a
-    /// terminal, unless NO_COLOR is set.
+    /// terminal unless TERM=dumb or CLICOLOR=0, anywhere under
+    /// CLICOLOR_FORCE, never under NO_COLOR.
     #[arg(long, global = true, hide = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.

@@ -8,7 +8,9 @@ use serde::Serialize;
 use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
 use crate::cli::ci_out;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
+use crate::cli::paint::{STYLED, mark};
 use crate::cli::report::{unreadable_exit, worst_exit};
+use crate::cli::terminal::Values;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
@@ -21,6 +23,7 @@ use crate::core::review::discover::{CONFIG_NAMES, discover_paths};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, locate_store, read_store};
+use crate::tui::views::detail::state_role;
 
 #[derive(Serialize)]
 struct JsonInput {
@@ -145,7 +148,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
     if let Some(err) = reports.iter().find_map(|r| r.error()) {
-        return Err(CliError::config_text(err.class.code(), err));
+        return Err(CliError::new(err.class.code(), err));
     }
     let blocking: Vec<&ConfigReport> = reports.iter().filter(|r| r.state.needs_review()).collect();
     if format == OutputFormat::Json {
@@ -175,10 +178,11 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     let unreadable = warn_unreadable(&found, &dirs, env, io);
     if blocking.is_empty() {
         if format != OutputFormat::Json {
-            let values = io.escaping.out();
+            let values = Values;
             for r in &reports {
                 let r = values.report(r);
-                writeln!(io.out, "{} ({})", r.display_path, r.state.label())?;
+                let state = mark(state_role(r.state), &format!("({})", r.state.label()));
+                writeln!(io.out, "{} {state}", r.display_path)?;
                 for d in destinations(&r.lines, r.targets()) {
                     writeln!(io.out, "{}", d.render())?;
                 }
@@ -190,16 +194,27 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     if format != OutputFormat::Json {
         print_not_followed(&found, &dirs, env, io)?;
     }
+    // The report's lines: every value in them escaped here, as it is
+    // made of config paths, the store's path and problem, and arguments.
+    let values = Values;
+    let text = |s: &str| values.text(s).into_owned();
+    let store_path = store_path.as_deref().map(text);
+    let typed = g.trust_store.as_deref().map(text);
+    let inputs: Vec<String> = args.inputs.iter().map(|a| text(a)).collect();
+    let runner = text(&args.runner);
     let ctx = ReportContext {
         env,
         store_path: store_path.as_deref(),
-        store_problem: problem,
-        trust_store_as_typed: g.trust_store.as_deref(),
-        original_args: &args.inputs,
-        runner: &args.runner,
+        store_problem: problem.map(|p| match p {
+            StoreProblem::CannotLocate(r) => StoreProblem::CannotLocate(text(&r)),
+            StoreProblem::Unreadable(m) => StoreProblem::Unreadable(text(&m)),
+        }),
+        trust_store_as_typed: typed.as_deref(),
+        original_args: &inputs,
+        runner: &runner,
         suggest_runs: !config_input,
+        style: STYLED,
     };
-    let values = io.escaping.err();
     let shown: Vec<ConfigReport> = blocking
         .iter()
         .map(|r| values.report(r).into_owned())
@@ -207,7 +222,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
     let shown: Vec<&ConfigReport> = shown.iter().collect();
     // Blocked (exit 2) wins over what could not be read (exit 1), which
     // the `Warning: ` lines above already named.
-    Err(CliError::new(
+    Err(CliError::report(
         exit::worst(exit::USAGE, unreadable_exit(unreadable)),
         untrusted_report(&shown, &ctx),
     ))

@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::ci_out::{self, Finding, Rule};
+use crate::cli::paint::{mark, styled};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -26,6 +27,7 @@ use crate::core::revision::{
     ConfigAt, Snapshot, note_links_over, read_revision, read_working_tree, repository_root,
 };
 use crate::sanitize::clean;
+use crate::tui::theme::Role;
 
 /// The permission diff between two revisions (HEAD: the working tree).
 #[derive(Debug, Clone, Default, Args)]
@@ -155,13 +157,14 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
         out.push_str("(symlink targets are resolved on disk for the working tree only)\n");
     }
     for c in shown(diff, all) {
-        let _ = write!(
-            out,
-            "\n{} {} ({})\n",
-            c.status.name(),
-            clean(&c.path),
-            c.verdict.name()
-        );
+        let verdict = format!("({})", c.verdict.name());
+        let verdict = match c.verdict {
+            Verdict::Widened => mark(Role::Untrusted, &verdict),
+            Verdict::Broken => mark(Role::Error, &verdict),
+            Verdict::Narrowed => mark(Role::Trusted, &verdict),
+            Verdict::Same => verdict,
+        };
+        let _ = write!(out, "\n{} {} {verdict}\n", c.status.name(), clean(&c.path),);
         if let Some(e) = &c.base_error {
             let _ = writeln!(out, "  at {}: {}", clean(&diff.base), clean(e));
         }
@@ -181,8 +184,13 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
         for (request, values) in groups(c, all) {
             let _ = writeln!(out, "  {}", clean(request));
             for v in values {
-                let mark = if v.widens { "  (widens)" } else { "" };
-                let _ = writeln!(out, "    {} {}{mark}", v.change.sign(), clean(&v.shown()));
+                let widens = if v.widens { "  (widens)" } else { "" };
+                let sign = v.change.sign().to_string();
+                let sign = match v.change.emphasis() {
+                    Some(e) => styled(e, &sign),
+                    None => sign,
+                };
+                let _ = writeln!(out, "    {sign} {}{widens}", clean(&v.shown()));
             }
         }
     }

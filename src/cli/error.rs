@@ -24,9 +24,10 @@ pub enum CliError {
     Message {
         code: u8,
         message: String,
-        /// The message quotes config-derived text: escaped whole (a line
-        /// break too) when stderr is escaped.
-        config_text: bool,
+        /// A report of several lines (`check`'s), printed as it is: each
+        /// config-derived value in it was escaped where it was made. Any
+        /// other message is one line, escaped whole (a line break too).
+        report: bool,
         /// Also a JSON document on stdout: the `policy` verbs' own
         /// `{"error": "<message>"}`, or the contract's
         /// `{"schema": 1, "error": {"message", "exit"}}`.
@@ -48,7 +49,7 @@ impl CliError {
         CliError::Message {
             code,
             message: message.to_string(),
-            config_text: false,
+            report: false,
             json: ErrorJson::None,
             hint: None,
         }
@@ -72,12 +73,13 @@ impl CliError {
         CliError::new(exit::FAILURE, message)
     }
 
-    /// `Error: <message>` for a message quoting config-derived text.
-    pub fn config_text(code: u8, message: impl Display) -> CliError {
+    /// `Error: <report>`, a report of several lines whose config-derived
+    /// values are escaped already, exit `code`.
+    pub fn report(code: u8, report: impl Display) -> CliError {
         CliError::Message {
             code,
-            message: message.to_string(),
-            config_text: true,
+            message: report.to_string(),
+            report: true,
             json: ErrorJson::None,
             hint: None,
         }
@@ -123,7 +125,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
-    use crate::cli::terminal::Escaping;
+    use crate::cli::terminal::{Escaping, SafeWriter};
     use crate::cli::{Io, finish};
 
     /// A stdout whose reader has gone.
@@ -140,12 +142,16 @@ mod tests {
 
     fn finish_with(result: CliResult, escaping: &Escaping) -> (u8, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut io = Io {
-            out: &mut out,
-            err: &mut err,
-            escaping,
+        let code = {
+            let mut o = SafeWriter::stdout(&mut out, escaping, None);
+            let mut e = SafeWriter::stderr(&mut err, None);
+            let mut io = Io {
+                out: &mut o,
+                err: &mut e,
+                escaping,
+            };
+            finish(result, &mut io)
         };
-        let code = finish(result, &mut io);
         (
             code,
             String::from_utf8(out).unwrap(),
@@ -198,13 +204,17 @@ mod tests {
         assert_eq!(out, "");
     }
 
+    /// A path in an error cannot start a line of its own, on a terminal or
+    /// in a CI log; a report's own lines stay lines.
     #[test]
-    fn config_text_in_an_error_is_escaped_whole_on_an_escaped_stderr() {
-        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
-        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, true));
-        assert_eq!(err, "Error: a^Jb/goccia.json: bad\n");
-        let e = CliError::config_text(1, "a\nb/goccia.json: bad");
-        let (_, _, err) = finish_with(Err(e), &Escaping::new(false, false));
-        assert_eq!(err, "Error: a\nb/goccia.json: bad\n");
+    fn an_error_is_escaped_whole_on_every_stderr() {
+        for escaping in [Escaping::new(false, true), Escaping::new(false, false)] {
+            let e = CliError::new(1, "a\n::error::b/goccia.json: bad");
+            let (_, _, err) = finish_with(Err(e), &escaping);
+            assert_eq!(err, "Error: a^J::error::b/goccia.json: bad\n");
+            let e = CliError::report(2, "1 config file:\n\n  a^J/goccia.json\n");
+            let (_, _, err) = finish_with(Err(e), &escaping);
+            assert_eq!(err, "Error: 1 config file:\n\n  a^J/goccia.json\n\n");
+        }
     }
 }

@@ -8,7 +8,9 @@ use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
     diff_items, requests_of, to_json,
 };
+use crate::cli::paint::{STYLED, mark};
 use crate::cli::report::store_or_empty_warned;
+use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -19,6 +21,7 @@ use crate::core::review::check::governing_config;
 use crate::core::review::report::ConfigState;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values, moved_targets, render_text};
+use crate::tui::views::detail::state_role;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -73,7 +76,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     };
     let snapshot = match load_config(&key, env) {
         Ok(s) => s,
-        Err(e) => return Err(CliError::config_text(e.class.code(), &e)),
+        Err(e) => return Err(CliError::new(e.class.code(), &e)),
     };
     let (store, _, store_error, store_warnings) =
         store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
@@ -129,7 +132,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         return Ok(exit::SUCCESS);
     }
     // Every value below comes from the config or its path.
-    let v = io.escaping.out();
+    let v = Values;
     let mut out = String::new();
     out.push_str(&format!("Key:     {}\n", v.text(key.as_str())));
     out.push_str(&format!("Format:  {}\n", snapshot.format()));
@@ -139,7 +142,10 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
     }
     out.push_str(&format!("Block:   {}\n", v.text(snapshot.block.as_str())));
     out.push_str(&format!("SHA-256: {}\n", snapshot.sha256));
-    out.push_str(&format!("State:   {}\n", comparison.state.label()));
+    out.push_str(&format!(
+        "State:   {}\n",
+        mark(state_role(comparison.state), comparison.state.label())
+    ));
     if let Some(s) = stored {
         out.push_str(&format!(
             "Trusted: {} by {}\n",
@@ -148,22 +154,25 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         ));
     }
     if let Some(problem) = store_error {
-        out.push_str(&format!("Store:   {problem}\n"));
+        out.push_str(&format!("Store:   {}\n", v.text(&problem)));
     }
     out.push_str("Requests:\n");
     if comparison.lines.is_empty() {
         out.push_str("    (none)\n");
     }
     for line in &v.lines(&comparison.lines) {
-        out.push_str(&format!("{}\n", line.render()));
+        out.push_str(&format!("{}\n", line.render_styled(STYLED)));
     }
     // On a terminal, a changed config's values one by one (issue 12),
     // every unchanged value shown: inspect shows the config whole.
     if let Some(values) = values.as_ref().filter(|_| io.escaping.stdout_is_terminal()) {
         out.push_str("Changes:\n");
-        out.push_str(&render_text(values, usize::MAX, &|s| {
-            v.text(s).into_owned()
-        }));
+        out.push_str(&render_text(
+            values,
+            usize::MAX,
+            &|s| v.text(s).into_owned(),
+            STYLED,
+        ));
     }
     if !snapshot.targets.is_empty() {
         out.push_str("Targets:\n");

@@ -6,6 +6,8 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ListArgs};
 use crate::cli::json_out::{JsonDiffItem, JsonEntry, Schema, diff_items, to_json};
+use crate::cli::paint::STYLED;
+use crate::cli::terminal::Values;
 use crate::cli::{CliResult, Io, issues_text, load_store, store_issues};
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -49,9 +51,9 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             store_warnings: issues_text(&store_issues(&loc, &[], env)),
         })
     } else {
-        let values = io.escaping.out();
+        let values = Values;
         let shown: Vec<_> = reports.iter().map(|e| values.entry(e)).collect();
-        render_list_trusted(&loc.path, &shown)
+        render_list_trusted(&values.text(&loc.path), &shown, STYLED)
     };
     io.out.write_all(text.as_bytes())?;
     // `--exit-code`: a CI step fails when a trusted config is no longer the

@@ -32,6 +32,8 @@ use crate::core::store::{
     SafetyIssue, Store, StoreError, StoreLocation, User, check_store, locate_store, read_store,
     refusal, store_in_reviewed_tree,
 };
+use crate::sanitize::clean;
+use crate::tui::theme::Role;
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic. Every write
@@ -40,23 +42,38 @@ use crate::core::store::{
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
-    /// Which streams escape config-derived text (`cli::terminal`).
+    /// What the streams are, and `--quiet` (`cli::terminal`).
     pub escaping: &'a terminal::Escaping,
 }
 
 impl Io<'_> {
     /// Prints `Error: <message>` on stderr; for [`finish`], the one place
-    /// errors are printed.
+    /// errors are printed. The message is one line, escaped whole (a line
+    /// break too): it may quote a path, an argument, a config or the store.
     pub fn error(&mut self, message: impl std::fmt::Display) {
-        let _ = writeln!(self.err, "Error: {message}");
+        let _ = writeln!(
+            self.err,
+            "{} {}",
+            error_prefix(),
+            clean(&message.to_string())
+        );
     }
 
-    /// Prints `Error: <message>` for a message that quotes config-derived
-    /// text: escaped whole (a line break too) when stderr is escaped.
-    pub fn error_text(&mut self, message: &str) {
-        let shown = self.escaping.err().text(message).into_owned();
-        self.error(shown);
+    /// Prints `Warning: <message>` on stderr, escaped whole like
+    /// [`Io::error`]'s.
+    pub fn warn(&mut self, message: impl std::fmt::Display) {
+        let _ = writeln!(
+            self.err,
+            "{} {}",
+            paint::mark(Role::Changed, "Warning:"),
+            clean(&message.to_string())
+        );
     }
+}
+
+/// `Error:`, styled as an error.
+fn error_prefix() -> String {
+    paint::mark(Role::Error, "Error:")
 }
 
 pub fn main() -> ExitCode {
@@ -80,21 +97,23 @@ pub fn main() -> ExitCode {
                 choice
             };
             (
-                paint::Palette::for_stream(out_choice, theme, escaping.stdout_is_terminal(), env),
-                paint::Palette::for_stream(choice, theme, escaping.stderr_is_terminal(), env),
+                paint::Palette::for_stream(
+                    coloured(out_choice, escaping.stdout_is_terminal(), env),
+                    theme,
+                    env,
+                ),
+                paint::Palette::for_stream(
+                    coloured(choice, escaping.stderr_is_terminal(), env),
+                    theme,
+                    env,
+                ),
             )
         }
         _ => (None, None),
     };
     let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
-    let mut out = terminal::TerminalSafe::stdout(
-        paint::Painter::new(buffered.writer(), out_palette),
-        &escaping,
-    );
-    let mut err = terminal::TerminalSafe::stderr(
-        paint::Painter::new(buffered.ordered(stderr.lock()), err_palette),
-        &escaping,
-    );
+    let mut out = terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette);
+    let mut err = terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette);
     let mut io = Io {
         out: &mut out,
         err: &mut err,
@@ -108,6 +127,18 @@ pub fn main() -> ExitCode {
         (Ok(args), Ok(env)) => dispatch(args, &env, &mut io),
     };
     ExitCode::from(finish(result, &mut io))
+}
+
+/// Whether a stream is coloured: `--color=always|never` over everything,
+/// else the environment's conventions (`Env::auto_colour`: `NO_COLOR`,
+/// `CLICOLOR_FORCE`, `TERM=dumb`, `CLICOLOR=0`) and whether the stream is a
+/// terminal.
+fn coloured(choice: args::ColorChoice, is_terminal: bool, env: &Env) -> bool {
+    match choice {
+        args::ColorChoice::Always => true,
+        args::ColorChoice::Never => false,
+        args::ColorChoice::Auto => env.auto_colour(is_terminal),
+    }
 }
 
 /// Parses and runs one command line, returning its exit code: the demo and
@@ -141,19 +172,19 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
         Err(CliError::Message {
             code,
             message,
-            config_text,
+            report,
             json,
             hint,
         }) => {
-            if config_text {
-                io.error_text(&message);
+            if report {
+                let _ = writeln!(io.err, "{} {message}", error_prefix());
             } else {
                 io.error(&message);
             }
             if let Some(hint) = hint
                 && io.escaping.stderr_is_terminal()
             {
-                let _ = writeln!(io.err, "{hint}");
+                let _ = writeln!(io.err, "{}", clean(&hint));
             }
             // Best effort: the error is already on stderr.
             match json {
@@ -188,6 +219,13 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
         mistyped_subcommand(word, &args, env)?;
     }
     let original = args.clone();
+    // clap's errors quote arguments, and its messages span lines: when an
+    // argument holds a line break or another control character, the error
+    // is that of the same command line with each argument escaped.
+    let escaped: Option<Vec<String>> = args
+        .iter()
+        .any(|a| matches!(clean(a), std::borrow::Cow::Owned(_)))
+        .then(|| args.iter().map(|a| clean(a).into_owned()).collect());
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
         Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
@@ -198,9 +236,21 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
             // clap's own help and version; its usage errors in its words
             // but in the one error style, `Error: ` (exit 2).
             return if e.use_stderr() {
+                let hostile = escaped.is_some();
+                let (e, quoted_raw) = match escaped.map(args::parse) {
+                    Some(Err(ParseOutcome::Clap(shown))) if shown.use_stderr() => (shown, false),
+                    _ => (e, hostile),
+                };
                 let text = e.render().to_string();
+                // The escaped command line did not fail alike: the message
+                // is shown on one line, escaped whole.
+                let text = if quoted_raw {
+                    format!("{}\n", clean(text.trim_end_matches('\n')))
+                } else {
+                    text
+                };
                 let text = match text.strip_prefix("error: ") {
-                    Some(rest) => format!("Error: {rest}"),
+                    Some(rest) => format!("{} {rest}", error_prefix()),
                     None => text,
                 };
                 let _ = write!(io.err, "{text}");
@@ -464,7 +514,7 @@ pub fn issues_text(issues: &[SafetyIssue]) -> Vec<String> {
 /// good as the store.
 pub fn print_store_warnings(warnings: &[String], io: &mut Io<'_>) {
     for w in warnings {
-        let _ = writeln!(io.err, "Warning: {w}");
+        io.warn(w);
     }
 }
 

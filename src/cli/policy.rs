@@ -195,22 +195,24 @@ fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResul
     let state = default_state_dir(env);
     let (policy, why) = load(&a.common, args, state.as_deref(), env)?;
     emit(io, &policy.to_json(a.common.json))?;
+    // Roots are paths: each escaped whole, as every path on every stream.
+    let text = |s: &str| crate::cli::terminal::Values.text(s).into_owned();
     let _ = writeln!(
         io.err,
         "Roots resolved against {} ({why}):",
-        policy.anchors.join(", ")
+        text(&policy.anchors.join(", "))
     );
     for (list, root) in policy.roots() {
         let links = if root.canonical != root.lexical {
-            format!(" (links resolved: {})", root.canonical)
+            format!(" (links resolved: {})", text(&root.canonical))
         } else {
             String::new()
         };
         let _ = writeln!(
             io.err,
             "  {list} {} -> {}{links}",
-            crate::core::config::json::quote_json_string(&root.written),
-            root.resolved
+            text(&crate::core::config::json::quote_json_string(&root.written)),
+            text(&root.resolved)
         );
     }
     Ok(exit::SUCCESS)

@@ -11,10 +11,12 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, JsonTrust, Schema, to_json};
+use crate::cli::paint::mark;
 use crate::cli::report::{
     plan_failure, print_listing_end, print_nothing_to_do, render_table, report_commit,
     store_or_empty_warned, unreadable_exit, worst_exit,
 };
+use crate::cli::terminal::Values;
 use crate::cli::walk;
 use crate::cli::{CliError, CliResult, Io, load_store_checked, store_failure};
 use crate::core::config::ConfigSnapshot;
@@ -33,6 +35,8 @@ use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 use crate::core::store::StoreLocation;
+use crate::tui::theme::Role;
+use crate::tui::views::detail::verdict_role;
 
 /// The policy, given or shipped, for judging the configs under `paths`: `.`
 /// and every relative root mean the trees under review (never the working
@@ -220,8 +224,9 @@ pub fn trust_with_policy(
 
     writeln!(
         io.out,
-        "Permission requests under {targets}, judged by policy {}:",
-        policy_label(&policy)
+        "Permission requests under {}, judged by policy {}:",
+        Values.text(&targets),
+        Values.text(&policy_label(&policy))
     )?;
     for j in &judged {
         print_judged(j, env, io)?;
@@ -259,7 +264,7 @@ pub fn trust_with_policy(
             io.out,
             "Dry run: {} would be trusted in {}; nothing was written",
             count_config_files(allowed.len()),
-            loc.path
+            Values.text(&loc.path)
         )?;
     } else if !allowed.is_empty() {
         // What is recorded is what was judged and listed, re-checked under
@@ -316,14 +321,16 @@ pub fn trust_with_policy(
     if !needs.is_empty() {
         let mut cmd = vec!["goccia-trust".to_string()];
         if let Some(typed) = &g.trust_store {
-            cmd.push(shell_quote(&format!("--trust-store={typed}")));
+            cmd.push(shell_quote(&format!(
+                "--trust-store={}",
+                Values.text(typed)
+            )));
         }
         for j in &needs {
             cmd.push("--trust".into());
-            cmd.push(shell_quote(&display_path(
-                j.snapshot.key.as_str(),
-                &env.cwd,
-            )));
+            cmd.push(shell_quote(
+                &Values.text(&display_path(j.snapshot.key.as_str(), &env.cwd)),
+            ));
         }
         writeln!(
             io.out,
@@ -365,13 +372,22 @@ pub fn trust_with_policy(
 
 fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<()> {
     let shown = display_path(j.snapshot.key.as_str(), &env.cwd);
-    let tag = if j.changed { "changed" } else { "new" };
-    writeln!(io.out, "\n  {shown} ({tag}): {}", j.verdict.as_str())?;
+    let tag = if j.changed {
+        mark(Role::Changed, "(changed)")
+    } else {
+        mark(Role::Untrusted, "(new)")
+    };
+    writeln!(
+        io.out,
+        "\n  {} {tag}: {}",
+        Values.text(&shown),
+        mark(verdict_role(j.verdict), j.verdict.as_str())
+    )?;
     if let Some(reason) = &j.expect_refusal {
-        writeln!(io.out, "    {reason}")?;
+        writeln!(io.out, "    {}", Values.text(reason))?;
     }
     for o in &j.decision.operations {
-        writeln!(io.out, "    {}", request_line(o))?;
+        writeln!(io.out, "    {}", Values.text(&request_line(o)))?;
     }
     Ok(())
 }
@@ -417,10 +433,7 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
     let format = args.format.chosen(args.json);
     if format.is_ci() {
         if let Some(problem) = &store_error {
-            let _ = writeln!(
-                io.err,
-                "Warning: {problem}; every config counts as untrusted"
-            );
+            io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
         let unreadable = walk::warn_unreadable(&found, &paths, env, io);
         let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
@@ -474,18 +487,20 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         )?;
     } else {
         if let Some(problem) = &store_error {
-            let _ = writeln!(
-                io.err,
-                "Warning: {problem}; every config counts as untrusted"
-            );
+            io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
-        writeln!(io.out, "Policy: {}", policy_label(&policy))?;
-        io.out.write_all(render_table(&reports).as_bytes())?;
-        for (r, d) in reports.iter().zip(&decisions) {
+        writeln!(io.out, "Policy: {}", Values.text(&policy_label(&policy)))?;
+        let shown: Vec<ConfigReport> = reports
+            .iter()
+            .map(|r| Values.report(r).into_owned())
+            .collect();
+        io.out.write_all(render_table(&shown).as_bytes())?;
+        for (r, d) in shown.iter().zip(&decisions) {
             if let Some(d) = d {
-                writeln!(io.out, "{}: {}", r.display_path, d.verdict.as_str())?;
+                let verdict = mark(verdict_role(d.verdict), d.verdict.as_str());
+                writeln!(io.out, "{}: {verdict}", r.display_path)?;
                 for o in &d.operations {
-                    writeln!(io.out, "    {}", request_line(o))?;
+                    writeln!(io.out, "    {}", Values.text(&request_line(o)))?;
                 }
             }
         }

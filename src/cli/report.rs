@@ -6,6 +6,7 @@
 use std::io::Write;
 
 use crate::cli::args::GlobalArgs;
+use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
@@ -16,6 +17,8 @@ use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
 use crate::core::review::value_diff::{render_text, report_values};
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
+use crate::tui::theme::Role;
+use crate::tui::views::detail::state_role;
 
 /// The store for a read-only command: any problem is reported and the store
 /// treated as empty, as GocciaScript does at run time. The location is absent
@@ -122,18 +125,25 @@ pub fn render_row(
         Some(e) => std::borrow::Cow::Borrowed(e.message.as_str()),
         None => std::borrow::Cow::Owned(r.summary()),
     };
+    // The state column, styled by the state: padded as the plain word.
+    let label = r.state.label();
     let _ = writeln!(
         out,
-        "{:<13}  {:<width$}  {summary}",
-        r.state.label(),
-        r.display_path
+        "{}{:pad$}  {:<width$}  {summary}",
+        mark(state_role(r.state), label),
+        "",
+        r.display_path,
+        pad = 13usize.saturating_sub(label.len())
     );
     if let (Some((raw, v)), ConfigState::Changed) = (by_value, r.state) {
         let items = report_values(raw);
         if !items.is_empty() {
-            out.push_str(&render_text(&items, UNCHANGED_KEPT, &|s| {
-                v.text(s).into_owned()
-            }));
+            out.push_str(&render_text(
+                &items,
+                UNCHANGED_KEPT,
+                &|s| v.text(s).into_owned(),
+                STYLED,
+            ));
             return;
         }
     }
@@ -141,7 +151,7 @@ pub fn render_row(
     let shown = with_destinations(&r.lines, r.targets());
     for line in shown {
         if r.state == ConfigState::Changed || matches!(line, ShownLine::Destination(_)) {
-            out.push_str(&line.render());
+            out.push_str(&line.render_styled(STYLED));
             out.push('\n');
         }
     }
@@ -151,14 +161,15 @@ pub fn render_row(
 /// for each config that changed since it was listed (exit 1 then).
 pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> CliResult {
     for r in &commit.refused {
-        let path = io.escaping.err().text(&r.display_path).into_owned();
+        let path = Values.text(&r.display_path).into_owned();
         let _ = writeln!(io.err, "Refused: {path} changed since shown; not trusted");
     }
     if commit.recorded > 0 {
         writeln!(
             io.out,
-            "Trusted {} in {store_path}",
-            count_config_files(commit.recorded)
+            "Trusted {} in {}",
+            count_config_files(commit.recorded),
+            Values.text(store_path)
         )?;
     } else {
         writeln!(io.out, "Nothing was trusted.")?;
@@ -175,19 +186,13 @@ pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) ->
 pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> CliError {
     // Each quotes paths and text from the tree under review.
     match e {
-        PlanError::Config(c) => CliError::config_text(c.class.code(), c),
-        PlanError::Discover(d) => CliError::config_text(exit::FAILURE, d),
+        PlanError::Config(c) => CliError::new(c.class.code(), c),
+        PlanError::Discover(d) => CliError::new(exit::FAILURE, d),
         PlanError::Unreadable { items, .. } => {
-            let values = io.escaping.err();
             for u in items {
-                let _ = writeln!(
-                    io.err,
-                    "Warning: cannot read {}: {}",
-                    values.text(&u.path),
-                    u.reason
-                );
+                io.warn(format_args!("cannot read {}: {}", u.path, u.reason));
             }
-            CliError::config_text(exit::FAILURE, e)
+            CliError::new(exit::FAILURE, e)
         }
     }
 }
@@ -198,6 +203,7 @@ pub fn print_nothing_to_do(
     targets: &str,
     io: &mut Io<'_>,
 ) -> Result<Option<u8>, CliError> {
+    let targets = Values.text(targets);
     if plan.requesting() == 0 {
         writeln!(io.out, "No config under {targets} requests permissions")?;
         print_not_followed(plan, io)?;
@@ -226,20 +232,19 @@ pub fn print_listing(
     env: &Env,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
-    let values = io.escaping.out();
-    print_listing_to(plan, targets, env, io.out, values)
+    print_listing_to(plan, targets, env, io.out)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
 /// scope that leads elsewhere followed by its destination; config text
-/// escaped as `values` says for the stream `w` is.
+/// escaped.
 pub fn print_listing_to(
     plan: &TrustPlan,
     targets: &str,
     env: &Env,
     w: &mut dyn Write,
-    values: Values,
 ) -> std::io::Result<()> {
+    let values = Values;
     use rayon::prelude::*;
     writeln!(w, "Permission requests under {}:", values.text(targets))?;
     // Each config's lines are made on every thread and written in order:
@@ -249,12 +254,16 @@ pub fn print_listing_to(
         .par_iter()
         .map(|c| {
             let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
-            let tag = if c.changed { "changed" } else { "new" };
-            let mut text = format!("\n  {} ({tag})\n", values.text(&shown));
+            let tag = if c.changed {
+                mark(Role::Changed, "(changed)")
+            } else {
+                mark(Role::Untrusted, "(new)")
+            };
+            let mut text = format!("\n  {} {tag}\n", values.text(&shown));
             let lines = values.lines(&c.lines);
             let targets = values.pairs(&c.snapshot.targets.to_pairs());
             for line in with_destinations(&lines, &targets) {
-                text.push_str(&line.render());
+                text.push_str(&line.render_styled(STYLED));
                 text.push('\n');
             }
             text
@@ -263,16 +272,17 @@ pub fn print_listing_to(
     for text in &shown {
         w.write_all(text.as_bytes())?;
     }
-    listing_end(plan, w, values)
+    listing_end(plan, w)
 }
 
 /// The end of every `--trust` listing: the skipped count, when any, then the
 /// empty line that always precedes the ending (§15.2 steps 3 and 4).
 pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    listing_end(plan, io.out, io.escaping.out())
+    listing_end(plan, io.out)
 }
 
-fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) -> std::io::Result<()> {
+fn listing_end(plan: &TrustPlan, w: &mut dyn Write) -> std::io::Result<()> {
+    let values = Values;
     if !plan.not_followed.is_empty() {
         writeln!(w)?;
         for line in &plan.not_followed {
@@ -292,7 +302,7 @@ fn listing_end(plan: &TrustPlan, w: &mut dyn Write, values: Values) -> std::io::
 /// The directory links out of the paths, which were not walked: our
 /// addition to GocciaScript's lines, so nothing behind them passes unseen.
 fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    let values = io.escaping.out();
+    let values = Values;
     for line in &plan.not_followed {
         writeln!(io.out, "{}", values.text(line))?;
     }

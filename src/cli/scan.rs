@@ -15,6 +15,7 @@ use crate::cli::report::{
     NO_CONFIGS, render_row, store_or_empty_warned, table_header, table_width, unreadable_exit,
     worst_exit,
 };
+use crate::cli::terminal::Values;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
@@ -52,7 +53,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
     // a scan holds its reports a batch at a time, not all at once.
     let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(found) => found,
-        Err(e) => return Err(CliError::config_text(exit::FAILURE, e)),
+        Err(e) => return Err(CliError::new(exit::FAILURE, e)),
     };
     let format = args.format.chosen(args.json);
     if format.is_ci() {
@@ -62,10 +63,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             Ok::<_, std::convert::Infallible>(())
         });
         if let Some(problem) = &store_error {
-            let _ = writeln!(
-                io.err,
-                "Warning: {problem}; every config counts as untrusted"
-            );
+            io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
         let unreadable = warn_unreadable(&found, &paths, env, io);
         let code = exit::worst(worst_exit(&reports), unreadable_exit(unreadable));
@@ -79,7 +77,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             Some(dir) => {
                 let (progress, problem) = load_progress(&dir);
                 if let Some(p) = problem {
-                    let _ = writeln!(io.err, "Warning: {p}");
+                    io.warn(p);
                 }
                 progress
             }
@@ -108,10 +106,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         worst = doc.configs.worst.get();
     } else {
         if let Some(problem) = &store_error {
-            let _ = writeln!(
-                io.err,
-                "Warning: {problem}; every config counts as untrusted"
-            );
+            io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
         worst = write_table(&found.keys, env, &store, io)?;
         print_not_followed(&found, &paths, env, io)?;
@@ -165,7 +160,7 @@ fn write_table(
         io.out.write_all(NO_CONFIGS.as_bytes())?;
         return Ok(exit::SUCCESS);
     }
-    let values = io.escaping.out();
+    let values = Values;
     // On a terminal a changed config shows its values (issue 12); piped,
     // GocciaScript's lines as before.
     let by_value = io.escaping.stdout_is_terminal();

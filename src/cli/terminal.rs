@@ -1,37 +1,38 @@
-//! The one rule for config-derived text on a terminal. Config files are
-//! untrusted: a scope or path holding `ESC[2J`, a bidi override, a soft
-//! hyphen or sixty newlines could repaint the `--trust` listing, hide a
-//! request or forge the prompt.
+//! The one rule for config-derived text on every stream. Config files,
+//! paths and the store are untrusted: a scope or path holding `ESC[2J`, a
+//! bidi override, a soft hyphen or a line break could repaint the `--trust`
+//! listing, hide a request or forge the prompt on a terminal, and in a CI
+//! log, read by a machine that obeys lines, a line break followed by
+//! `::error …` or `::add-mask::` is a workflow command (issue 28 item 9).
 //!
-//! Decided per stream: whatever goes to a terminal is escaped. When a
-//! prompt is shown, a person is reading every stream (stdout possibly
-//! through `| tee`, which copies raw bytes to the screen), so both are
-//! escaped then. Escaping has two layers:
-//! - each config-derived value (path, key, scope, host, target, an error
-//!   quoting config content) is escaped whole before it is formatted, by
-//!   [`Escaping::text`] and friends, newlines included, so a value never
-//!   spans two lines;
-//! - everything written through an escaped stream ([`TerminalSafe`]) is
+//! So the rule is the same whatever a stream is (a terminal, a pipe, a
+//! file), in two layers:
+//! - each config-derived value (path, key, scope, host, target, the store's
+//!   path, an error quoting any of them) is escaped whole before it is
+//!   formatted, by [`Values`], line breaks included, so a value never spans
+//!   two lines;
+//! - every byte written through [`SafeWriter`] (stdout and stderr) is
 //!   escaped again except line breaks, which this tool's own text needs; a
-//!   value a command forgot still cannot carry an escape sequence.
+//!   value a command forgot still cannot carry an escape sequence, a
+//!   carriage return or a format character
+//!   ([`crate::sanitize::clean_stream`]).
 //!
-//! Piped output with no prompt stays byte for byte what GocciaScript
-//! prints. Characters are classified by Unicode property in
+//! Text without such characters is unchanged, so output stays byte for
+//! byte what GocciaScript prints for every ordinary path and value.
+//! Characters are classified by Unicode property in
 //! [`crate::sanitize::is_unsafe`].
 
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, IsTerminal, Write};
 
+use crate::cli::paint::{Marker, Palette, RESET, marker};
 use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, Outcome, StoreEntryReport};
-use crate::sanitize::{clean, clean_keep_newlines};
+use crate::sanitize::{clean, clean_stream};
 
-/// Which of stdout and stderr carry escaped text, decided once from what
-/// they are and raised for both when a prompt is shown.
+/// What stdout and stderr are, and `--quiet`.
 #[derive(Debug)]
 pub struct Escaping {
-    out: Cell<bool>,
-    err: Cell<bool>,
     /// `--quiet`: stdout is discarded until a listing must be shown.
     muted: Cell<bool>,
     stdout_is_terminal: bool,
@@ -41,8 +42,6 @@ pub struct Escaping {
 impl Escaping {
     pub fn new(stdout_is_terminal: bool, stderr_is_terminal: bool) -> Escaping {
         Escaping {
-            out: Cell::new(stdout_is_terminal),
-            err: Cell::new(stderr_is_terminal),
             muted: Cell::new(false),
             stdout_is_terminal,
             stderr_is_terminal,
@@ -52,13 +51,6 @@ impl Escaping {
     /// From the process's own stdout and stderr.
     pub fn detect() -> Escaping {
         Escaping::new(io::stdout().is_terminal(), io::stderr().is_terminal())
-    }
-
-    /// A prompt is about to be shown: config text is escaped on every
-    /// stream from now on.
-    pub fn prompting(&self) {
-        self.out.set(true);
-        self.err.set(true);
     }
 
     /// `--quiet`: nothing more reaches stdout (errors go to stderr).
@@ -79,26 +71,16 @@ impl Escaping {
     pub fn stderr_is_terminal(&self) -> bool {
         self.stderr_is_terminal
     }
-
-    /// The rule for one stream's values.
-    pub fn out(&self) -> Values {
-        Values(self.out.get())
-    }
-
-    pub fn err(&self) -> Values {
-        Values(self.err.get())
-    }
 }
 
-/// Escapes config-derived values bound for one stream, or leaves them as
-/// they are when that stream is raw.
+/// Escapes config-derived values, whole, for any stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Values(pub bool);
+pub struct Values;
 
 impl Values {
-    /// One value: escaped whole (newlines too) on an escaped stream.
+    /// One value: escaped whole, newlines too.
     pub fn text<'a>(&self, s: &'a str) -> Cow<'a, str> {
-        if self.0 { clean(s) } else { Cow::Borrowed(s) }
+        clean(s)
     }
 
     pub fn line(&self, l: &DiffLine) -> DiffLine {
@@ -130,10 +112,27 @@ impl Values {
             .collect()
     }
 
-    /// A report as it may be shown on this stream: every config-derived
-    /// field escaped. For display only; never record from it.
+    /// Whether any field of `r` needs escaping: most reports do not, and
+    /// are shown without a copy.
+    fn report_is_plain(r: &ConfigReport) -> bool {
+        let plain_pairs = |p: &[(String, String)]| p.iter().all(|(a, b)| plain(a) && plain(b));
+        plain(&r.key)
+            && plain(&r.display_path)
+            && r.files.iter().all(|f| plain(f))
+            && r.lines.iter().all(plain_line)
+            && match &r.outcome {
+                Outcome::Loaded(l) => plain_pairs(&l.targets),
+                Outcome::Failed(e) => plain(&e.message),
+            }
+            && r.stored
+                .as_ref()
+                .is_none_or(|s| plain_pairs(&s.targets) && plain(&s.trusted_at))
+    }
+
+    /// A report as it may be shown: every config-derived field escaped.
+    /// For display only; never record from it.
     pub fn report<'a>(&self, r: &'a ConfigReport) -> Cow<'a, ConfigReport> {
-        if !self.0 {
+        if Values::report_is_plain(r) {
             return Cow::Borrowed(r);
         }
         let mut shown = r.clone();
@@ -147,15 +146,29 @@ impl Values {
         }
         if let Some(s) = &mut shown.stored {
             s.targets = self.pairs(&s.targets);
+            s.trusted_at = self.text(&s.trusted_at).into_owned();
         }
         Cow::Owned(shown)
     }
-}
 
-impl Values {
-    /// A store entry as it may be shown on this stream (`list`).
+    /// A store entry as it may be shown (`list`).
     pub fn entry<'a>(&self, e: &'a StoreEntryReport) -> Cow<'a, StoreEntryReport> {
-        if !self.0 {
+        let status_plain = match &e.status {
+            EntryStatus::Unreadable(err) => plain(&err.message),
+            _ => true,
+        };
+        if status_plain
+            && [
+                &e.key,
+                &e.display_path,
+                &e.summary,
+                &e.trusted_at,
+                &e.trusted_by,
+            ]
+            .into_iter()
+            .all(|s| plain(s))
+            && e.lines.iter().all(plain_line)
+        {
             return Cow::Borrowed(e);
         }
         let mut shown = e.clone();
@@ -173,46 +186,123 @@ impl Values {
     }
 }
 
-/// A stream that escapes everything written through it while its flag is
-/// set, line breaks kept.
-pub struct TerminalSafe<'a, W: Write> {
+/// Whether `s` is shown as it is.
+fn plain(s: &str) -> bool {
+    matches!(clean(s), Cow::Borrowed(_))
+}
+
+fn plain_line(l: &DiffLine) -> bool {
+    match l {
+        DiffLine::Removed(s) | DiffLine::Unchanged(s) | DiffLine::Added(s) => plain(s),
+        DiffLine::Target {
+            scope,
+            recorded,
+            current,
+        } => plain(scope) && plain(recorded) && plain(current),
+    }
+}
+
+/// A stream that escapes everything written through it but line breaks
+/// ([`clean_stream`]): stdout and stderr, whatever they are. It also turns
+/// the style markers of [`crate::cli::paint`] into its palette's SGR
+/// sequences, or drops them without one. A character split between two
+/// writes is held until its end arrives.
+pub struct SafeWriter<'a, W: Write> {
     inner: W,
-    escape: &'a Cell<bool>,
     /// Set for stdout: `--quiet` discards what is written while it holds.
     mute: Option<&'a Cell<bool>>,
+    palette: Option<Palette>,
+    /// A styled word has started and not ended.
+    styling: bool,
+    /// The first bytes of a character whose end is still to come.
+    partial: Vec<u8>,
 }
 
-impl<'a, W: Write> TerminalSafe<'a, W> {
-    pub fn stdout(inner: W, escaping: &'a Escaping) -> TerminalSafe<'a, W> {
-        TerminalSafe {
+impl<'a, W: Write> SafeWriter<'a, W> {
+    pub fn stdout(inner: W, escaping: &'a Escaping, palette: Option<Palette>) -> SafeWriter<'a, W> {
+        SafeWriter {
             inner,
-            escape: &escaping.out,
             mute: Some(&escaping.muted),
+            palette,
+            styling: false,
+            partial: Vec::new(),
         }
     }
 
-    pub fn stderr(inner: W, escaping: &'a Escaping) -> TerminalSafe<'a, W> {
-        TerminalSafe {
+    pub fn stderr(inner: W, palette: Option<Palette>) -> SafeWriter<'a, W> {
+        SafeWriter {
             inner,
-            escape: &escaping.err,
             mute: None,
+            palette,
+            styling: false,
+            partial: Vec::new(),
         }
+    }
+
+    /// `text` as written: escaped, its markers styled or dropped.
+    fn render(&mut self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut rest = text;
+        while let Some((i, c, m)) = rest
+            .char_indices()
+            .find_map(|(i, c)| marker(c).map(|m| (i, c, m)))
+        {
+            out.push_str(&clean_stream(&rest[..i]));
+            rest = &rest[i + c.len_utf8()..];
+            let Some(palette) = &self.palette else {
+                continue;
+            };
+            match m {
+                Marker::Start(role) => {
+                    if let Some(code) = palette.code(role) {
+                        if self.styling {
+                            out.push_str(RESET);
+                        }
+                        out.push_str(code);
+                        self.styling = true;
+                    }
+                }
+                Marker::End => {
+                    if self.styling {
+                        out.push_str(RESET);
+                        self.styling = false;
+                    }
+                }
+            }
+        }
+        out.push_str(&clean_stream(rest));
+        out
     }
 }
 
-impl<W: Write> Write for TerminalSafe<'_, W> {
+/// Whether every byte is printable ASCII or a line break: nothing to do.
+fn plain_bytes(buf: &[u8]) -> bool {
+    buf.iter().all(|b| *b == b'\n' || (0x20..0x7f).contains(b))
+}
+
+impl<W: Write> Write for SafeWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.mute.is_some_and(Cell::get) {
             return Ok(buf.len());
         }
-        if !self.escape.get() {
-            return self.inner.write(buf);
+        if self.partial.is_empty() && plain_bytes(buf) {
+            self.inner.write_all(buf)?;
+            return Ok(buf.len());
         }
-        // Formatting hands over whole `str` pieces, so a chunk is valid
-        // UTF-8; anything else is shown with replacement characters.
-        let text = String::from_utf8_lossy(buf);
-        self.inner
-            .write_all(clean_keep_newlines(&text).as_bytes())?;
+        let mut bytes = std::mem::take(&mut self.partial);
+        bytes.extend_from_slice(buf);
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            // A character cut at the end: the rest comes with the next write.
+            Err(e) if e.error_len().is_none() => {
+                self.partial = bytes[e.valid_up_to()..].to_vec();
+                Cow::Borrowed(std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default())
+            }
+            // Not UTF-8 (never this tool's text): replacement characters.
+            Err(_) => String::from_utf8_lossy(&bytes),
+        };
+        let shown = self.render(&text);
+        self.inner.write_all(shown.as_bytes())?;
         Ok(buf.len())
     }
 
@@ -228,39 +318,46 @@ mod tests {
     const HOSTILE: &str = "  + allow-read: /x\u{1b}[2K\rTrust 0 config files? [y/N] \u{202e}moc\n";
 
     #[test]
-    fn escapes_only_on_a_terminal() {
-        let raw_streams = Escaping::new(false, false);
-        let mut raw = TerminalSafe::stdout(Vec::new(), &raw_streams);
-        raw.write_all(HOSTILE.as_bytes()).unwrap();
-        assert_eq!(raw.inner, HOSTILE.as_bytes());
-        let tty_streams = Escaping::new(true, false);
-        let mut tty = TerminalSafe::stdout(Vec::new(), &tty_streams);
-        tty.write_all(HOSTILE.as_bytes()).unwrap();
-        assert_eq!(
-            String::from_utf8(tty.inner).unwrap(),
-            "  + allow-read: /x^[[2K^MTrust 0 config files? [y/N] \\u{202e}moc\n"
-        );
-        let mut err = TerminalSafe::stderr(Vec::new(), &tty_streams);
-        err.write_all(HOSTILE.as_bytes()).unwrap();
-        assert_eq!(
-            err.inner,
-            HOSTILE.as_bytes(),
-            "stderr is decided on its own"
-        );
+    fn every_stream_is_escaped_but_its_line_breaks() {
+        let streams = Escaping::new(false, false);
+        for mut w in [
+            SafeWriter::stdout(Vec::new(), &streams, None),
+            SafeWriter::stderr(Vec::new(), None),
+        ] {
+            w.write_all(HOSTILE.as_bytes()).unwrap();
+            assert_eq!(
+                String::from_utf8(w.inner).unwrap(),
+                "  + allow-read: /x^[[2K^MTrust 0 config files? [y/N] \\u202emoc\n"
+            );
+        }
     }
 
+    /// A character cut between two writes (a buffer filled up mid-way) is
+    /// judged whole; plain text passes as it is.
     #[test]
-    fn a_prompt_escapes_every_stream() {
-        let streams = Escaping::new(false, true);
-        assert_eq!(
-            (streams.out(), streams.err()),
-            (Values(false), Values(true))
-        );
-        streams.prompting();
-        assert_eq!((streams.out(), streams.err()), (Values(true), Values(true)));
-        let mut out = TerminalSafe::stdout(Vec::new(), &streams);
-        out.write_all("a\u{1b}[2J\n".as_bytes()).unwrap();
-        assert_eq!(out.inner, b"a^[[2J\n");
+    fn a_split_character_is_judged_whole() {
+        let streams = Escaping::new(false, false);
+        let mut w = SafeWriter::stdout(Vec::new(), &streams, None);
+        let text = "é\u{2028}€\n".as_bytes();
+        for b in text {
+            w.write_all(std::slice::from_ref(b)).unwrap();
+        }
+        w.write_all(b"plain\n").unwrap();
+        assert_eq!(String::from_utf8(w.inner).unwrap(), "é\\u2028€\nplain\n");
+    }
+
+    /// JSON stays valid and means the same: what the writer escapes inside
+    /// a string is a JSON escape of the same character.
+    #[test]
+    fn json_keeps_its_values() {
+        let value = "a\u{202e}b\u{85}c\u{7f}\u{e0020}\n";
+        let json = serde_json::to_string(&value).unwrap();
+        let streams = Escaping::new(false, false);
+        let mut w = SafeWriter::stdout(Vec::new(), &streams, None);
+        w.write_all(json.as_bytes()).unwrap();
+        let written = String::from_utf8(w.inner).unwrap();
+        assert!(written.is_ascii(), "{written}");
+        assert_eq!(serde_json::from_str::<String>(&written).unwrap(), value);
     }
 
     /// Everything of a `list` row that comes from the store is escaped:
@@ -277,7 +374,7 @@ mod tests {
             summary: forged.into(),
             lines: vec![],
         };
-        let shown = Values(true).entry(&entry);
+        let shown = Values.entry(&entry);
         for field in [
             &shown.key,
             &shown.summary,
@@ -286,16 +383,42 @@ mod tests {
         ] {
             assert!(!field.contains(['\n', '\u{1b}']), "{field:?}");
         }
-        assert_eq!(Values(false).entry(&entry).summary, forged);
+        let plain = StoreEntryReport {
+            key: "/k".into(),
+            summary: "allow-net".into(),
+            trusted_at: "2026-01-01T00:00:00Z".into(),
+            trusted_by: "goccia-trust".into(),
+            ..entry
+        };
+        assert!(matches!(Values.entry(&plain), Cow::Borrowed(_)));
+    }
+
+    /// Markers become the palette's SGR sequences, or nothing without
+    /// one; the rest of the text is escaped as ever.
+    #[test]
+    fn markers_are_styled_or_dropped() {
+        use crate::cli::paint::mark;
+        use crate::tui::theme::{Role, Theme};
+        let text = format!("{}  a\u{1b}b\n", mark(Role::Untrusted, "never trusted"));
+        let streams = Escaping::new(false, false);
+        let mut plain = SafeWriter::stdout(Vec::new(), &streams, None);
+        plain.write_all(text.as_bytes()).unwrap();
+        assert_eq!(plain.inner, b"never trusted  a^[b\n");
+        let palette = Palette::from_theme(&Theme::default());
+        let mut coloured = SafeWriter::stderr(Vec::new(), palette);
+        coloured.write_all(text.as_bytes()).unwrap();
+        assert_eq!(
+            String::from_utf8(coloured.inner).unwrap(),
+            "\x1b[1;35mnever trusted\x1b[0m  a^[b\n"
+        );
     }
 
     #[test]
-    fn a_value_never_spans_two_lines_on_an_escaped_stream() {
+    fn a_value_never_spans_two_lines() {
         let forged = "/zz\n\n\nPermission requests under q/:";
         assert_eq!(
-            Values(true).text(forged),
+            Values.text(forged),
             "/zz^J^J^JPermission requests under q/:"
         );
-        assert_eq!(Values(false).text(forged), forged);
     }
 }

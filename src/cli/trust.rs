@@ -9,6 +9,7 @@ use crate::cli::json_out::{CHANGED_SINCE_SHOWN, JsonTrust, to_json};
 use crate::cli::report::{
     plan_failure, print_listing, print_listing_to, print_nothing_to_do, report_commit,
 };
+use crate::cli::terminal::Values;
 use crate::cli::{
     CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
 };
@@ -74,17 +75,13 @@ fn trust(
         return Ok(code);
     }
     // A person answers a prompt only when stdin is a terminal and the
-    // listing can reach one: then config text is escaped on every stream,
-    // and the listing and prompt go to stderr when stdout is a file or a
-    // pipe (`| tee` would otherwise show them twice, and raw).
+    // listing can reach one: the listing and prompt go to stderr when
+    // stdout is a file or a pipe (`| tee` would otherwise show them twice).
     let prompting = !args.yes
         && !args.dry_run
         && !args.json
         && std::io::stdin().is_terminal()
         && (io.escaping.stdout_is_terminal() || io.escaping.stderr_is_terminal());
-    if prompting {
-        io.escaping.prompting();
-    }
     // `--quiet` never hides what a person is asked about, nor what
     // `--yes` records.
     if prompting || (args.yes && !args.dry_run) {
@@ -93,8 +90,7 @@ fn trust(
     let listing_on_stderr = prompting && !io.escaping.stdout_is_terminal();
     let count = count_config_files(plan.candidates.len());
     if listing_on_stderr {
-        let values = io.escaping.err();
-        print_listing_to(&plan, &targets, env, io.err, values)?;
+        print_listing_to(&plan, &targets, env, io.err)?;
     } else {
         print_listing(&plan, &targets, env, io)?;
     }
@@ -102,7 +98,7 @@ fn trust(
         writeln!(
             io.out,
             "Dry run: {count} would be trusted in {}; nothing was written",
-            loc.path
+            Values.text(&loc.path)
         )?;
         return Ok(exit::SUCCESS);
     }

@@ -23,7 +23,9 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
         g.theme.as_deref(),
         color,
         env.user_dir(UserDir::Config).as_deref(),
-        env.no_color,
+        // `--color=auto` gives mono where the CLI would print no colour on
+        // a terminal: NO_COLOR, TERM=dumb, CLICOLOR=0.
+        !env.auto_colour(true),
     ) {
         Ok(t) => t,
         Err(e) => return Err(CliError::usage(e)),

@@ -4,6 +4,7 @@
 
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
 use crate::cli::json_out::{JsonRemoved, JsonUntrust, JsonUntrustPath, Schema, to_json};
+use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io, load_store_for_write, store_failure};
 use crate::core::env::Env;
 use crate::core::exit;
@@ -41,9 +42,9 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> Cl
             return Ok(exit::SUCCESS);
         }
         if gone.is_empty() {
-            writeln!(io.out, "No missing configs in {}", loc.path)?;
+            writeln!(io.out, "No missing configs in {}", Values.text(&loc.path))?;
         }
-        let values = io.escaping.out();
+        let values = Values;
         for key in &gone {
             writeln!(
                 io.out,
@@ -83,6 +84,7 @@ pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> Cl
     }
     for (path, keys) in args.paths.iter().zip(&removed) {
         let target = describe_target(path, env);
+        let target = Values.text(&target);
         match keys.len() {
             0 => writeln!(io.out, "No trusted config at or under {target}"),
             1 => writeln!(io.out, "Removed trust for 1 config file under {target}"),

@@ -2,6 +2,7 @@
 //! walks a tree shows it: `scan`, `check`, `trust` (README "Links,
 //! unreadable paths and hostile files").
 
+use crate::cli::terminal::Values;
 use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{describe_targets, display_path};
@@ -18,7 +19,7 @@ pub fn print_not_followed(
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<(), CliError> {
-    let values = io.escaping.out();
+    let values = Values;
     let outside = describe_targets(paths, env);
     for n in &found.not_followed {
         let line = n.describe(&env.cwd, &outside);
@@ -30,23 +31,20 @@ pub fn print_not_followed(
 /// A `Warning: ` line on stderr per unreadable path, then their count.
 /// Returns whether there was any (the command then exits 1).
 pub fn warn_unreadable(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) -> bool {
-    let values = io.escaping.err();
     for u in &found.unreadable {
-        let _ = writeln!(
-            io.err,
-            "Warning: cannot read {}: {}",
-            values.text(&display_path(&u.path, &env.cwd)),
+        io.warn(format_args!(
+            "cannot read {}: {}",
+            display_path(&u.path, &env.cwd),
             u.reason
-        );
+        ));
     }
     let n = found.unreadable.len();
     if n > 0 {
         let what = if n == 1 { "path" } else { "paths" };
-        let _ = writeln!(
-            io.err,
-            "Warning: {n} {what} under {} could not be read; a config there was not reviewed",
+        io.warn(format_args!(
+            "{n} {what} under {} could not be read; a config there was not reviewed",
             describe_targets(paths, env)
-        );
+        ));
     }
     n > 0
 }

@@ -1,6 +1,7 @@
 //! The process environment, read once. Every variable the program reads
 //! (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `APPDATA`, `LOCALAPPDATA`,
-//! `GOCCIA_TRUST_STATE_DIR`, `NO_COLOR`) and the working directory are
+//! `GOCCIA_TRUST_STATE_DIR`, `NO_COLOR`, `TERM`, `CLICOLOR`,
+//! `CLICOLOR_FORCE`, `VISUAL`, `EDITOR`) and the working directory are
 //! captured here by [`Env::from_process`], so every rule can be tested with a
 //! fixed environment without touching the process's own. The per-user
 //! directories of goccia-trust itself come from [`Env::user_dir`]; the
@@ -29,6 +30,14 @@ pub struct Env {
     pub state_dir: String,
     /// `$NO_COLOR` is set and not empty (no-color.org).
     pub no_color: bool,
+    /// `$TERM` is `dumb`: a terminal that takes no escape sequences.
+    pub term_dumb: bool,
+    /// `$CLICOLOR` is `0`: no colour, even on a terminal
+    /// (bixense.com/clicolors).
+    pub clicolor_off: bool,
+    /// `$CLICOLOR_FORCE` is set, not empty and not `0`: colour even when
+    /// the stream is not a terminal.
+    pub clicolor_force: bool,
     /// The editor the review's `e` runs: `$VISUAL`, else `$EDITOR` (the
     /// first that is not blank), else `""` (see [`Env::editor`]).
     pub editor: String,
@@ -61,12 +70,30 @@ impl Env {
             local_appdata: var("LOCALAPPDATA"),
             state_dir: var("GOCCIA_TRUST_STATE_DIR"),
             no_color: !var("NO_COLOR").is_empty(),
+            term_dumb: var("TERM") == "dumb",
+            clicolor_off: var("CLICOLOR") == "0",
+            clicolor_force: !matches!(var("CLICOLOR_FORCE").as_str(), "" | "0"),
             editor: ["VISUAL", "EDITOR"]
                 .into_iter()
                 .map(var)
                 .find(|e| !e.trim().is_empty())
                 .unwrap_or_default(),
         })
+    }
+
+    /// Whether output is coloured under `--color=auto` on a stream that is
+    /// (or is not) a terminal: never under `NO_COLOR`, which wins over
+    /// everything but `--color=always`; always under `CLICOLOR_FORCE`;
+    /// otherwise on a terminal, unless it is `TERM=dumb` or `CLICOLOR=0`
+    /// says no.
+    pub fn auto_colour(&self, is_terminal: bool) -> bool {
+        if self.no_color {
+            return false;
+        }
+        if self.clicolor_force {
+            return true;
+        }
+        is_terminal && !self.term_dumb && !self.clicolor_off
     }
 
     /// The command the review's `e` runs a config through (with `sh -c`):
@@ -134,6 +161,38 @@ impl Env {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The colour conventions (issue 33): NO_COLOR wins over
+    /// CLICOLOR_FORCE, which wins over the stream; TERM=dumb and
+    /// CLICOLOR=0 turn a terminal's colour off.
+    #[test]
+    fn auto_colour_follows_the_conventions() {
+        let base = Env::default();
+        assert!(base.auto_colour(true));
+        assert!(!base.auto_colour(false));
+        let dumb = Env {
+            term_dumb: true,
+            ..Env::default()
+        };
+        assert!(!dumb.auto_colour(true));
+        let off = Env {
+            clicolor_off: true,
+            ..Env::default()
+        };
+        assert!(!off.auto_colour(true));
+        let force = Env {
+            clicolor_force: true,
+            term_dumb: true,
+            clicolor_off: true,
+            ..Env::default()
+        };
+        assert!(force.auto_colour(false) && force.auto_colour(true));
+        let none = Env {
+            no_color: true,
+            ..force
+        };
+        assert!(!none.auto_colour(true) && !none.auto_colour(false));
+    }
 
     #[test]
     fn the_editor_is_vi_when_neither_visual_nor_editor_names_one() {

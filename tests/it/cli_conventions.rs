@@ -319,12 +319,21 @@ fn states_and_lines_are_coloured_on_a_terminal_only() {
     assert!(text.contains("\u{1b}[33m(changed)\u{1b}[0m"), "{text:?}");
     let (text, code) = on_terminal(&t, "check old", &[], "");
     assert_eq!(code, 2);
+    // The sign is coloured, the config's text beside it never is.
     assert!(
-        text.contains("\u{1b}[31m  - allow-net: b.test\u{1b}[0m"),
+        text.contains("  \u{1b}[31m-\u{1b}[0m allow-net: b.test\n"),
         "{text:?}"
     );
     assert!(
-        text.contains("\u{1b}[32m  + allow-net: c.test\u{1b}[0m"),
+        text.contains("  \u{1b}[32m+\u{1b}[0m allow-net: c.test\n"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("  old/goccia.json \u{1b}[33m(changed since trusted\u{1b}[0m 20"),
+        "{text:?}"
+    );
+    assert!(
+        text.starts_with("\u{1b}[1;91mError:\u{1b}[0m 1 config"),
         "{text:?}"
     );
     // Piped: no colour; unless --color=always.
@@ -344,6 +353,88 @@ fn states_and_lines_are_coloured_on_a_terminal_only() {
         !text.contains("[1;35m") && !text.contains("[33m"),
         "{text:?}"
     );
+}
+
+/// Style comes from the data, never from the printed text (issue 28 item
+/// 2): a directory name or a scope that spells a state marker, a verdict or
+/// an error prefix is escaped onto its line and left unstyled, while the
+/// real marker beside it is coloured.
+#[test]
+fn config_text_that_spells_a_marker_is_never_coloured() {
+    let t = TestEnv::new();
+    let scope = "/zz\n\nq/goccia.json (new)\nx DENIED (changed) never trusted";
+    t.write(
+        "d\n (new) x/goccia.json",
+        &format!(
+            r#"{{"permissions": {{"allow-read": [{}]}}}}"#,
+            serde_json::to_string(scope).unwrap()
+        ),
+    );
+    let forged_dir = "d^J (new) x/goccia.json";
+    let forged_scope = "/zz^J^Jq/goccia.json (new)^Jx DENIED (changed) never trusted";
+    let (text, _) = on_terminal(&t, "trust d* --dry-run --color=always", &[], "");
+    assert!(
+        text.contains(&format!("  {forged_dir} \u{1b}[1;35m(new)\u{1b}[0m\n")),
+        "the real marker is coloured: {text:?}"
+    );
+    assert!(text.contains(forged_scope), "{text:?}");
+    let (text, _) = on_terminal(&t, "scan --color=always", &[], "");
+    assert!(
+        text.contains(&format!(
+            "\u{1b}[1;35mnever trusted\u{1b}[0m  {forged_dir}  "
+        )),
+        "{text:?}"
+    );
+    let (text, code) = on_terminal(&t, "check d* --color=always", &[], "");
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains(forged_dir), "{text:?}");
+    assert!(text.contains(forged_scope), "{text:?}");
+}
+
+/// The colour conventions (issue 33): `TERM=dumb` and `CLICOLOR=0` turn a
+/// terminal's colour off, `CLICOLOR_FORCE` turns it on when piped, and
+/// `NO_COLOR` wins over it; `--color=always|never` overrides them all; a
+/// machine format is never coloured.
+#[test]
+fn colour_follows_term_clicolor_and_clicolor_force() {
+    let t = TestEnv::new();
+    project(&t);
+    let coloured = |text: &str| text.contains("\u{1b}[1;35mnever trusted\u{1b}[0m");
+    for vars in [&[("TERM", "dumb")][..], &[("CLICOLOR", "0")]] {
+        let (text, _) = on_terminal(&t, "scan", vars, "");
+        assert!(!text.contains('\u{1b}'), "{vars:?}: {text:?}");
+        let (text, _) = on_terminal(&t, "check old", vars, "");
+        assert!(!text.contains('\u{1b}'), "{vars:?}: {text:?}");
+        let (text, _) = on_terminal(&t, "scan --color=always", vars, "");
+        assert!(coloured(&text), "{vars:?}: {text:?}");
+    }
+    let (text, _) = on_terminal(&t, "scan", &[("CLICOLOR", "1"), ("TERM", "xterm")], "");
+    assert!(coloured(&text), "{text:?}");
+    // Piped.
+    let force = [("CLICOLOR_FORCE", "1")];
+    let out = t.run_with_env(&["scan"], &force);
+    assert!(coloured(&out.stdout), "{out}");
+    let out = t.run_with_env(&["check", "old"], &force);
+    assert!(
+        out.stderr.starts_with("\u{1b}[1;91mError:\u{1b}[0m "),
+        "{out}"
+    );
+    let out = t.run_with_env(&["scan"], &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")]);
+    assert!(coloured(&out.stdout), "{out}");
+    for vars in [
+        &[("CLICOLOR_FORCE", "0")][..],
+        &[("CLICOLOR_FORCE", "")],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+    ] {
+        let out = t.run_with_env(&["scan"], vars);
+        assert!(!out.stdout.contains('\u{1b}'), "{vars:?}: {out}");
+    }
+    let out = t.run_with_env(&["scan", "--color=never"], &force);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = t.run_with_env(&["scan", "--json"], &force);
+    assert!(!out.stdout.contains('\u{1b}'), "{out}");
+    let out = t.run_with_env(&["scan", "--color=always"], &[("NO_COLOR", "1")]);
+    assert!(coloured(&out.stdout), "{out}");
 }
 
 #[test]

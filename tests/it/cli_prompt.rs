@@ -98,11 +98,12 @@ fn untrusted_text_cannot_forge_the_prompt_on_a_terminal() {
         ),
         "{text}"
     );
-    // Piped, the bytes are GocciaScript's, raw.
+    // Piped (a CI log), the same: config text never reaches any stream
+    // raw (issue 28 item 9).
     let out = env.run(&["--trust", "p"]);
     assert!(
         out.stdout
-            .contains("x\u{1b}[2K\rTrust 0 config files? [y/N] \u{202e}\n"),
+            .contains("x^[[2K^MTrust 0 config files? [y/N] \\u{202e}\n"),
         "{out}"
     );
 }

@@ -320,12 +320,13 @@ fn text_is_coloured_on_a_terminal_only_after_escaping() {
         text.contains("changed brk/goccia.json \u{1b}[1;91m(broken)\u{1b}[0m\n"),
         "{text:?}"
     );
+    // The sign is coloured, the config's value beside it never is.
     assert!(
-        text.contains("\u{1b}[32m    + b.test  (widens)\u{1b}[0m\n"),
+        text.contains("    \u{1b}[32m+\u{1b}[0m b.test  (widens)\n"),
         "{text:?}"
     );
     assert!(
-        text.contains("\u{1b}[31m    - $ROOT/work/pkg/cache\u{1b}[0m\n"),
+        text.contains("    \u{1b}[31m-\u{1b}[0m $ROOT/work/pkg/cache\n"),
         "{text:?}"
     );
     // The config's escape sequences are shown, never sent: the only ones

@@ -9,6 +9,7 @@ use crate::core::paths::{expand_without_trailing_separator, parent_dir};
 use crate::core::review::destination::with_destinations;
 use crate::core::review::discover::CONFIG_NAMES;
 use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::core::review::style::{Emphasis, Styler};
 
 /// The nearest `goccia.toml`/`goccia.json5`/`goccia.json` searched upward
 /// from `dir` (inclusive), as a trust key.
@@ -56,7 +57,7 @@ pub enum StoreProblem {
 }
 
 /// The inputs of the report that are not the configs themselves.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ReportContext<'a> {
     pub env: &'a Env,
     /// The store path, when it could be located.
@@ -73,6 +74,8 @@ pub struct ReportContext<'a> {
     /// Whether to suggest those two runs at all: not when an input is a
     /// config file itself, which no run takes as its input.
     pub suggest_runs: bool,
+    /// Styles each config's state and each line's sign.
+    pub style: Styler<'a>,
 }
 
 /// The §12.1 message (without `Error: ` and without a final newline) for the
@@ -87,15 +90,17 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
     for report in blocking {
         out.push('\n');
         let status = match (&report.state, &report.stored) {
-            (ConfigState::Changed, Some(stored)) => {
-                format!("changed since trusted {}", stored.trusted_at)
-            }
-            _ => "never trusted".to_string(),
+            (ConfigState::Changed, Some(stored)) => format!(
+                "{} {})",
+                (ctx.style)(Emphasis::Changed, "(changed since trusted"),
+                stored.trusted_at
+            ),
+            _ => (ctx.style)(Emphasis::Untrusted, "(never trusted)"),
         };
-        out.push_str(&format!("  {} ({status})\n", report.display_path));
+        out.push_str(&format!("  {} {status}\n", report.display_path));
         // GocciaScript's lines, with ours for scopes that lead elsewhere.
         for line in with_destinations(&report.lines, report.targets()) {
-            out.push_str(&line.render());
+            out.push_str(&line.render_styled(ctx.style));
             out.push('\n');
         }
     }

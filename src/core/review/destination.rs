@@ -8,6 +8,7 @@
 use crate::core::config::request::Capability;
 use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::review::report::DiffLine;
+use crate::core::review::style::{Styler, plain};
 
 /// A path scope whose resolution differs from the scope as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +41,13 @@ pub enum ShownLine<'a> {
 
 impl ShownLine<'_> {
     pub fn render(&self) -> String {
+        self.render_styled(&plain)
+    }
+
+    /// [`ShownLine::render`], a line's sign styled by what it is.
+    pub fn render_styled(&self, style: Styler<'_>) -> String {
         match self {
-            ShownLine::Line(l) => l.render(),
+            ShownLine::Line(l) => l.render_styled(style),
             ShownLine::Destination(d) => d.render(),
         }
     }

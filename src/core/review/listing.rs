@@ -1,6 +1,7 @@
 //! Every store entry checked against the disk: `ok`, `changed`, `missing`
 //! or unreadable (goccia-reference.md §12.4, §15.5).
 
+use crate::core::review::style::{Emphasis, Styler};
 use rayon::prelude::*;
 
 use crate::core::config::describe::{block_summary, description_lines, summary_keys};
@@ -89,6 +90,7 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -
 pub fn render_list_trusted<R: std::borrow::Borrow<StoreEntryReport>>(
     store_path: &str,
     reports: &[R],
+    style: Styler<'_>,
 ) -> String {
     use std::fmt::Write as _;
     let mut out = format!("Trust store: {store_path}\n");
@@ -103,16 +105,21 @@ pub fn render_list_trusted<R: std::borrow::Borrow<StoreEntryReport>>(
         }
         match &r.status {
             EntryStatus::Ok => {}
-            EntryStatus::Missing => out.push_str("  (missing)"),
-            EntryStatus::Changed => out.push_str("  (changed)"),
+            EntryStatus::Missing => {
+                let _ = write!(out, "  {}", style(Emphasis::Missing, "(missing)"));
+            }
+            EntryStatus::Changed => {
+                let _ = write!(out, "  {}", style(Emphasis::Changed, "(changed)"));
+            }
             EntryStatus::Unreadable(e) => {
-                let _ = write!(out, "  (unreadable: {})", e.message);
+                let marker = style(Emphasis::Error, "(unreadable:");
+                let _ = write!(out, "  {marker} {})", e.message);
             }
         }
         out.push('\n');
         for line in &r.lines {
             if let DiffLine::Target { .. } = line {
-                out.push_str(&line.render());
+                out.push_str(&line.render_styled(style));
                 out.push('\n');
             }
         }

@@ -13,5 +13,6 @@ pub mod progress;
 pub mod report;
 pub mod scan;
 pub mod status;
+pub mod style;
 pub mod trust;
 pub mod value_diff;

@@ -3,6 +3,7 @@
 //! the locked trust store.
 
 use crate::core::error::ConfigError;
+use crate::core::review::style::{Emphasis, Styler, plain};
 
 /// The state of a config against the store (DESIGN.md "States of a config").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,15 +71,24 @@ pub enum DiffLine {
 impl DiffLine {
     /// The line exactly as GocciaScript prints it in reports and listings.
     pub fn render(&self) -> String {
+        self.render_styled(&plain)
+    }
+
+    /// [`DiffLine::render`] with its sign (`+`, `-`, `~`) styled by what
+    /// the line is; the config's text beside it never is.
+    pub fn render_styled(&self, style: Styler<'_>) -> String {
         match self {
-            DiffLine::Removed(l) => format!("  - {l}"),
+            DiffLine::Removed(l) => format!("  {} {l}", style(Emphasis::Removed, "-")),
             DiffLine::Unchanged(l) => format!("    {l}"),
-            DiffLine::Added(l) => format!("  + {l}"),
+            DiffLine::Added(l) => format!("  {} {l}", style(Emphasis::Added, "+")),
             DiffLine::Target {
                 scope,
                 recorded,
                 current,
-            } => format!("  ~ target of {scope}: {recorded} -> {current}"),
+            } => format!(
+                "  {} target of {scope}: {recorded} -> {current}",
+                style(Emphasis::Changed, "~")
+            ),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! `, ` stays one value. GocciaScript's own lines are untouched: this is an
 //! extra view beside them.
 
+use crate::core::review::style::{Emphasis, Styler};
 use similar::{Algorithm, ChangeTag, utils::diff_slices};
 
 use crate::core::config::describe::unscoped_description;
@@ -44,6 +45,16 @@ impl Change {
             Change::Removed => '-',
             Change::Unchanged => ' ',
             Change::Retargeted => '~',
+        }
+    }
+
+    /// What the sign stands for, to style it; none for an unchanged value.
+    pub fn emphasis(self) -> Option<Emphasis> {
+        match self {
+            Change::Added => Some(Emphasis::Added),
+            Change::Removed => Some(Emphasis::Removed),
+            Change::Unchanged => None,
+            Change::Retargeted => Some(Emphasis::Changed),
         }
     }
 }
@@ -248,8 +259,14 @@ pub fn value_summary(values: &[ValueChange]) -> String {
 /// A request's values as shown in text: the key as a heading, then one line
 /// per changed value (`  - host17.example.com`, `  ~ /r/data -> /tmp/x`),
 /// runs of more than `keep` unchanged values collapsed to
-/// `    … 28 unchanged`. `text` escapes a config-derived value.
-pub fn render_text(values: &[ValueChange], keep: usize, text: &dyn Fn(&str) -> String) -> String {
+/// `    … 28 unchanged`. `text` escapes a config-derived value; `style`
+/// styles each sign by its change.
+pub fn render_text(
+    values: &[ValueChange],
+    keep: usize,
+    text: &dyn Fn(&str) -> String,
+    style: Styler<'_>,
+) -> String {
     let mut out = String::new();
     for group in group_by_request(values) {
         out.push_str(&format!("  {}\n", text(&group[0].request)));
@@ -263,11 +280,12 @@ pub fn render_text(values: &[ValueChange], keep: usize, text: &dyn Fn(&str) -> S
                         Some(d) => format!(" -> {}", text(d)),
                         None => String::new(),
                     };
-                    out.push_str(&format!(
-                        "    {} {}{dest}\n",
-                        v.change.sign(),
-                        text(&v.value)
-                    ));
+                    let sign = v.change.sign().to_string();
+                    let sign = match v.change.emphasis() {
+                        Some(e) => style(e, &sign),
+                        None => sign,
+                    };
+                    out.push_str(&format!("    {sign} {}{dest}\n", text(&v.value)));
                 }
                 Shown::Unchanged(n) => out.push_str(&format!("      … {n} unchanged\n")),
             }

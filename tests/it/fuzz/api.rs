@@ -106,7 +106,11 @@ pub fn list_entry(key: &str, entry: &StoredEntry, env: &Env) -> (EntryStatus, St
     use goccia_trust::core::review::listing::{Detail, entry_report, render_list_trusted};
     let [text, full] = [Detail::Targets, Detail::Lines].map(|detail| {
         let report = entry_report(key, entry, env, detail);
-        let text = render_list_trusted("/s/trust.json", std::slice::from_ref(&report));
+        let text = render_list_trusted(
+            "/s/trust.json",
+            std::slice::from_ref(&report),
+            &goccia_trust::core::review::style::plain,
+        );
         (report.status, text)
     });
     assert_eq!(text, full, "list's report and the full one differ");

@@ -39,7 +39,12 @@ fn one_swapped_host_of_thirty_is_one_removal_and_one_addition() {
     );
     assert!(diff.iter().all(|v| v.request == "allow-net"));
     assert_eq!(value_summary(&diff), "+2 -1");
-    let shown = render_text(&diff, 2, &|s| s.to_string());
+    let shown = render_text(
+        &diff,
+        2,
+        &|s| s.to_string(),
+        &crate::core::review::style::plain,
+    );
     assert!(shown.starts_with("  allow-net\n"), "{shown}");
     assert!(shown.contains("    - host17.example.com\n"), "{shown}");
     assert!(shown.contains("    + host17.attacker.io\n"), "{shown}");
