@@ -74,9 +74,7 @@ pub fn role_of(e: Emphasis) -> Role {
         Emphasis::Added => Role::Added,
         Emphasis::Removed => Role::Removed,
         Emphasis::Changed => Role::Changed,
-        Emphasis::Trusted => Role::Trusted,
         Emphasis::Untrusted => Role::Untrusted,
-        Emphasis::NoRequest => Role::NoRequest,
         Emphasis::Error => Role::Error,
         Emphasis::Missing => Role::Missing,
     }

@@ -8,7 +8,7 @@
 use crate::core::config::request::Capability;
 use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::review::report::DiffLine;
-use crate::core::review::style::{Styler, plain};
+use crate::core::review::style::Styler;
 
 /// A path scope whose resolution differs from the scope as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,11 +40,7 @@ pub enum ShownLine<'a> {
 }
 
 impl ShownLine<'_> {
-    pub fn render(&self) -> String {
-        self.render_styled(&plain)
-    }
-
-    /// [`ShownLine::render`], a line's sign styled by what it is.
+    /// The line as printed, a line's sign styled by what it is.
     pub fn render_styled(&self, style: Styler<'_>) -> String {
         match self {
             ShownLine::Line(l) => l.render_styled(style),
@@ -163,7 +159,7 @@ mod tests {
         ]);
         let shown: Vec<String> = with_destinations(&lines, &targets)
             .iter()
-            .map(ShownLine::render)
+            .map(|l| l.render_styled(&crate::core::review::style::plain))
             .collect();
         assert_eq!(
             shown,

@@ -10,9 +10,7 @@ pub enum Emphasis {
     Added,
     Removed,
     Changed,
-    Trusted,
     Untrusted,
-    NoRequest,
     Error,
     Missing,
 }
