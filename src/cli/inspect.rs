@@ -19,8 +19,9 @@ use crate::core::paths::expand_file_name;
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::check::governing_config;
 use crate::core::review::report::ConfigState;
+use crate::core::review::report::moved_targets;
 use crate::core::review::status::compare;
-use crate::core::review::value_diff::{block_values, diff_values, moved_targets, render_text};
+use crate::core::review::value_diff::{block_values, diff_values, render_text};
 use crate::tui::views::detail::state_role;
 
 #[derive(Serialize)]

@@ -13,11 +13,9 @@ use crate::core::config::json::{self, Json};
 use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::review::destination::destinations;
 use crate::core::review::report::{
-    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, moved_targets,
 };
-use crate::core::review::value_diff::{
-    Change, ValueChange, block_values, diff_values, moved_targets,
-};
+use crate::core::review::value_diff::{Change, ValueChange, block_values, diff_values};
 
 /// Why `trust --json` reports a config `refused` (shared by the plain and
 /// the policy-gated trust).

@@ -164,6 +164,59 @@ fn core_folders_import_each_other_without_a_cycle() {
     assert_eq!(find_cycle(&g), None, "{g:#?}");
 }
 
+/// A test module (`tests.rs`, `*_tests.rs`) sees everything of its parent:
+/// not part of the layering.
+fn is_test_file(f: &Path) -> bool {
+    let name = f.file_stem().map(|n| n.to_string_lossy().into_owned());
+    name.is_some_and(|n| n == "tests" || n.ends_with("_tests"))
+}
+
+/// Inside each folder of `core`, its files (a subfolder counts as one)
+/// import each other without a cycle, so each concept has a lower file
+/// that the others build on.
+#[test]
+fn files_inside_each_core_folder_import_each_other_without_a_cycle() {
+    let core = src().join("core");
+    let mut folders = 0;
+    for entry in fs::read_dir(&core).expect("read core") {
+        let dir = entry.expect("entry").path();
+        if !dir.is_dir() {
+            continue;
+        }
+        folders += 1;
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let files: Vec<PathBuf> = sources(&dir)
+            .into_iter()
+            .filter(|f| !is_test_file(f))
+            .collect();
+        let unit = |f: &Path| relative(f, &dir)[0].clone();
+        let mut g = graph(&files, &format!("crate::core::{name}::"), unit);
+        // `super::x` from a file directly in the folder, `self::x` from its
+        // mod.rs, name a sibling too.
+        for f in &files {
+            let rel = relative(f, &dir);
+            let from = rel[0].clone();
+            let mut deps = BTreeSet::new();
+            if rel.len() == 1 {
+                deps.extend(segments_after(&code(f), "super::"));
+                if from == "mod" {
+                    deps.extend(segments_after(&code(f), "self::"));
+                }
+            }
+            deps.retain(|d| {
+                *d != from && dir.join(format!("{d}.rs")).exists() || dir.join(d).is_dir()
+            });
+            g.entry(from).or_default().extend(deps);
+        }
+        // mod.rs declares every file: only its own imports count.
+        if let Some(m) = g.get_mut("mod") {
+            m.retain(|d| d != "mod");
+        }
+        assert_eq!(find_cycle(&g), None, "core/{name}/");
+    }
+    assert!(folders >= 5);
+}
+
 #[test]
 fn cli_modules_import_each_other_without_a_cycle() {
     let base = src().join("cli");

@@ -2,8 +2,10 @@
 //! diff lines and per-config reports, computed from the config on disk and
 //! the locked trust store.
 
+use crate::core::config::json;
 use crate::core::error::ConfigError;
 use crate::core::review::style::{Emphasis, Styler, plain};
+use crate::core::review::value_diff::{ValueChange, block_values, diff_values, value_summary};
 
 /// The state of a config against the store (DESIGN.md "States of a config").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -224,14 +226,10 @@ impl ConfigReport {
             // Values, not lines (issue 12): one host swapped of thirty is
             // `+1 -1`, a value appended `+1`. A report without its blocks
             // (nothing to compare value by value) counts lines.
-            ConfigState::Changed => {
-                match crate::core::review::value_diff::value_summary(
-                    &crate::core::review::value_diff::report_values(self),
-                ) {
-                    s if s.is_empty() => diff_summary(&self.lines),
-                    s => s,
-                }
-            }
+            ConfigState::Changed => match value_summary(&report_values(self)) {
+                s if s.is_empty() => diff_summary(&self.lines),
+                s => s,
+            },
             ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
             ConfigState::NoRequest => "only denies".to_string(),
             ConfigState::Trusted | ConfigState::NeverTrusted | ConfigState::Error => {
@@ -278,6 +276,37 @@ fn error_summary(message: &str, key: &str) -> String {
         Some(at) => first[at + key.len() + 2..].to_string(),
         None => first.to_string(),
     }
+}
+
+/// A report's value-level view: for a changed config its diff against the
+/// stored block, for any other config that loads its values all unchanged.
+/// Empty when the config does not load.
+pub fn report_values(r: &ConfigReport) -> Vec<ValueChange> {
+    let parse = |text: &str| json::parse(text).map(|b| block_values(&b)).ok();
+    let Some(new) = r.block().and_then(parse) else {
+        return Vec::new();
+    };
+    let old = match (&r.stored, r.state) {
+        (Some(s), ConfigState::Changed) => parse(&s.block).unwrap_or_default(),
+        _ => new.clone(),
+    };
+    diff_values(&old, &new, r.targets(), &moved_targets(&r.lines))
+}
+
+/// The `(scope, recorded, current)` of each re-targeted scope among a
+/// comparison's lines: what [`diff_values`] marks `~`.
+pub fn moved_targets(lines: &[DiffLine]) -> Vec<(String, String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            DiffLine::Target {
+                scope,
+                recorded,
+                current,
+            } => Some((scope.clone(), recorded.clone(), current.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

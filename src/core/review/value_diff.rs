@@ -13,9 +13,8 @@ use crate::core::review::style::{Emphasis, Styler};
 use similar::{Algorithm, ChangeTag, utils::diff_slices};
 
 use crate::core::config::describe::unscoped_description;
-use crate::core::config::json::{self, Json};
+use crate::core::config::json::Json;
 use crate::core::config::scope::NODE_MODULES_PREFIX;
-use crate::core::review::report::{ConfigReport, ConfigState, DiffLine};
 
 /// How one value compares with the trusted block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,21 +223,6 @@ fn path_of<'a>(key: &str, value: &'a str) -> Option<&'a str> {
     }
 }
 
-/// A report's value-level view: for a changed config its diff against the
-/// stored block, for any other config that loads its values all unchanged.
-/// Empty when the config does not load.
-pub fn report_values(r: &ConfigReport) -> Vec<ValueChange> {
-    let parse = |text: &str| json::parse(text).map(|b| block_values(&b)).ok();
-    let Some(new) = r.block().and_then(parse) else {
-        return Vec::new();
-    };
-    let old = match (&r.stored, r.state) {
-        (Some(s), ConfigState::Changed) => parse(&s.block).unwrap_or_default(),
-        _ => new.clone(),
-    };
-    diff_values(&old, &new, r.targets(), &moved_targets(&r.lines))
-}
-
 /// `+2 -1 ~1`: values added, removed and re-targeted.
 pub fn value_summary(values: &[ValueChange]) -> String {
     let count = |c: Change| values.iter().filter(|v| v.change == c).count();
@@ -342,19 +326,3 @@ pub fn collapse(group: &[ValueChange], keep: usize) -> Vec<Shown<'_>> {
 
 #[cfg(test)]
 mod tests;
-
-/// The `(scope, recorded, current)` of each re-targeted scope among a
-/// comparison's lines: what [`diff_values`] marks `~`.
-pub fn moved_targets(lines: &[DiffLine]) -> Vec<(String, String, String)> {
-    lines
-        .iter()
-        .filter_map(|l| match l {
-            DiffLine::Target {
-                scope,
-                recorded,
-                current,
-            } => Some((scope.clone(), recorded.clone(), current.clone())),
-            _ => None,
-        })
-        .collect()
-}

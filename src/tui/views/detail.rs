@@ -5,11 +5,9 @@ use crate::core::config::format_of;
 use crate::core::policy::{ConfigDecision, Verdict};
 use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::{
-    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport,
+    ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, report_values,
 };
-use crate::core::review::value_diff::{
-    Change, Shown, ValueChange, collapse, group_by_request, report_values,
-};
+use crate::core::review::value_diff::{Change, Shown, ValueChange, collapse, group_by_request};
 use crate::tui::since::SinceOf;
 use crate::tui::state::State;
 use crate::tui::theme::Role;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::config::json;
 
 fn block(text: &str) -> Vec<(String, Vec<String>)> {
     block_values(&json::parse(text).unwrap())
