@@ -284,9 +284,9 @@ pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<(
 
 fn listing_end(plan: &TrustPlan, w: &mut dyn Write) -> std::io::Result<()> {
     let values = Values;
-    if !plan.not_followed.is_empty() {
+    if !plan.notes.is_empty() {
         writeln!(w)?;
-        for line in &plan.not_followed {
+        for line in &plan.notes {
             writeln!(w, "  {}", values.text(line))?;
         }
     }
@@ -304,7 +304,7 @@ fn listing_end(plan: &TrustPlan, w: &mut dyn Write) -> std::io::Result<()> {
 /// addition to GocciaScript's lines, so nothing behind them passes unseen.
 fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
     let values = Values;
-    for line in &plan.not_followed {
+    for line in &plan.notes {
         writeln!(io.out, "{}", values.text(line))?;
     }
     Ok(())

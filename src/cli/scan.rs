@@ -25,6 +25,7 @@ use crate::core::paths::key::TrustKey;
 use crate::core::review::discover::discover_paths;
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::scan::for_each_report;
+use crate::core::review::trust::{missing_line, missing_under};
 use crate::core::store::Store;
 
 #[derive(Serialize)]
@@ -37,6 +38,23 @@ struct JsonScan<'a> {
     store_warnings: Vec<String>,
     unreadable: Vec<JsonUnreadable>,
     not_followed: Vec<JsonNotFollowed>,
+    /// Config files a higher-priority one in the same directory shadows.
+    shadowed: Vec<JsonShadowed<'a>>,
+    /// Trusted configs under the paths that are gone.
+    missing: Vec<JsonMissing<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonShadowed<'a> {
+    path: &'a str,
+    by: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonMissing<'a> {
+    key: &'a str,
+    trusted_at: &'a str,
 }
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -49,6 +67,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         args.paths.clone()
     };
     let (store, _, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
+    let missing = missing_under(&store, &paths, env);
     // The walk first; each config is then loaded as its row is written, so
     // a scan holds its reports a batch at a time, not all at once.
     let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
@@ -101,6 +120,21 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
                 .iter()
                 .map(JsonNotFollowed::from)
                 .collect(),
+            shadowed: found
+                .shadowed
+                .iter()
+                .map(|s| JsonShadowed {
+                    path: &s.path,
+                    by: &s.by,
+                })
+                .collect(),
+            missing: missing
+                .iter()
+                .map(|(key, e)| JsonMissing {
+                    key,
+                    trusted_at: &e.trusted_at,
+                })
+                .collect(),
         };
         write_json(io.out, &doc)?;
         worst = doc.configs.worst.get();
@@ -110,6 +144,13 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         }
         worst = write_table(&found.keys, env, &store, io)?;
         print_not_followed(&found, &paths, env, io)?;
+        let values = crate::cli::terminal::Values;
+        for s in &found.shadowed {
+            writeln!(io.out, "{}", values.text(&s.describe(&env.cwd)))?;
+        }
+        for (key, _) in &missing {
+            writeln!(io.out, "{}", values.text(&missing_line(key, &env.cwd)))?;
+        }
     }
     // A config may hide in what could not be read: that fails the scan.
     let unreadable = warn_unreadable(&found, &paths, env, io);

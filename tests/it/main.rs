@@ -33,6 +33,7 @@ mod layering;
 mod policy;
 mod policy_trust;
 mod scan_scale;
+mod shadowed_missing;
 mod since;
 mod state_dir_safety;
 mod store;

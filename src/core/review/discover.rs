@@ -97,6 +97,30 @@ impl NotFollowed {
     }
 }
 
+/// A config file that GocciaScript never reads, because a file of a
+/// higher-priority name stands in the same directory: it is neither
+/// trusted nor hashed, only reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shadowed {
+    /// The shadowed file, as the walk reached it.
+    pub path: String,
+    /// The file GocciaScript reads instead.
+    pub by: String,
+}
+
+impl Shadowed {
+    /// `shadowed: app/goccia.json by app/goccia.toml (…)`, paths relative
+    /// to `cwd`.
+    pub fn describe(&self, cwd: &str) -> String {
+        let by = crate::core::paths::display::display_path(&self.by, cwd);
+        let name = self.by.rsplit('/').next().unwrap_or(&self.by);
+        format!(
+            "shadowed: {} by {by} (GocciaScript reads only {name} here; this file is neither trusted nor hashed)",
+            crate::core::paths::display::display_path(&self.path, cwd),
+        )
+    }
+}
+
 /// The configs found and what the walk could not or would not enter.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Discovery {
@@ -106,6 +130,8 @@ pub struct Discovery {
     pub unreadable: Vec<Unreadable>,
     /// In link byte order.
     pub not_followed: Vec<NotFollowed>,
+    /// In path byte order.
+    pub shadowed: Vec<Shadowed>,
 }
 
 /// The trust keys of the configs at or under `path`: a path that is not a
@@ -185,6 +211,7 @@ pub fn discover_paths(
         keys: Mutex::new(keys),
         unreadable: Mutex::new(Vec::new()),
         not_followed: Mutex::new(Vec::new()),
+        shadowed: Mutex::new(Vec::new()),
         dirs: AtomicUsize::new(0),
         configs: AtomicUsize::new(0),
         progress,
@@ -216,10 +243,17 @@ pub fn discover_paths(
         .unwrap_or_else(|e| e.into_inner());
     not_followed.sort_unstable_by(|a, b| a.link.cmp(&b.link));
     not_followed.dedup();
+    let mut shadowed = walker
+        .shadowed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    shadowed.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    shadowed.dedup();
     Ok(Discovery {
         keys,
         unreadable,
         not_followed,
+        shadowed,
     })
 }
 
@@ -304,6 +338,7 @@ struct Walker<'p> {
     keys: Mutex<Vec<TrustKey>>,
     unreadable: Mutex<Vec<Unreadable>>,
     not_followed: Mutex<Vec<NotFollowed>>,
+    shadowed: Mutex<Vec<Shadowed>>,
     dirs: AtomicUsize,
     configs: AtomicUsize,
     progress: &'p (dyn Fn(WalkProgress) + Sync),
@@ -340,8 +375,10 @@ impl<'p> Walker<'p> {
         if (self.stop)() {
             return;
         }
-        // Index into CONFIG_NAMES of the best config seen so far.
+        // Index into CONFIG_NAMES of the best config seen so far, and
+        // every config name seen (a bit per index).
         let mut best: Option<usize> = None;
+        let mut seen: u8 = 0;
         let mut entry = |name: &OsStr, kind: std::io::Result<Kind>, this: Option<&Arc<Parent>>| {
             let bytes = name.as_encoded_bytes();
             if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
@@ -369,6 +406,9 @@ impl<'p> Walker<'p> {
             };
             if !is_dir {
                 let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
+                if let Some(r) = rank {
+                    seen |= 1 << r;
+                }
                 best = match (best, rank) {
                     (Some(b), Some(r)) => Some(b.min(r)),
                     (b, r) => b.or(r),
@@ -432,6 +472,17 @@ impl<'p> Walker<'p> {
         }
         if let Some(rank) = best {
             let name = CONFIG_NAMES[rank];
+            for (r, other) in CONFIG_NAMES.iter().enumerate().skip(rank + 1) {
+                if seen & (1 << r) != 0 {
+                    self.shadowed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(Shadowed {
+                            path: path_text(&dir.lexical().join(other)),
+                            by: path_text(&dir.lexical().join(name)),
+                        });
+                }
+            }
             match dir.real.to_str() {
                 Some(real) => {
                     let key = config_key(dir.lexical().to_str(), real, name);

@@ -45,8 +45,11 @@ pub struct TrustPlan {
     pub candidates: Vec<TrustCandidate>,
     /// Requesting configs already trusted and unchanged.
     pub unchanged: usize,
-    /// `not followed: …` lines for the directory links out of the paths.
-    pub not_followed: Vec<String>,
+    /// Our lines after GocciaScript's listing: `not followed: …` for the
+    /// directory links out of the paths, `shadowed: …` for each config
+    /// file a higher-priority one shadows, `missing: …` for each trusted
+    /// config under the paths that is gone.
+    pub notes: Vec<String>,
     /// The same links as data (`trust --json`).
     pub not_followed_links: Vec<crate::core::review::discover::NotFollowed>,
 }
@@ -94,12 +97,16 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
     }
     let loaded: Vec<Result<ConfigSnapshot, ConfigError>> =
         found.keys.par_iter().map(|k| load_config(k, env)).collect();
+    let not_followed = found
+        .not_followed
+        .iter()
+        .map(|n| n.describe(&env.cwd, &targets));
+    let shadowed = found.shadowed.iter().map(|s| s.describe(&env.cwd));
+    let missing = missing_under(store, paths, env)
+        .into_iter()
+        .map(|(key, _)| missing_line(key, &env.cwd));
     let mut plan = TrustPlan {
-        not_followed: found
-            .not_followed
-            .iter()
-            .map(|n| n.describe(&env.cwd, &targets))
-            .collect(),
+        notes: not_followed.chain(shadowed).chain(missing).collect(),
         not_followed_links: found.not_followed.clone(),
         ..TrustPlan::default()
     };
@@ -300,6 +307,28 @@ pub fn untrust_roots(
             .collect())
     })
     .map(|u| u.value)
+}
+
+/// The store's entries at or under `paths` whose config is gone (the key
+/// is not an existing file): deleted since they were trusted.
+pub fn missing_under<'s>(
+    store: &'s Store,
+    paths: &[String],
+    env: &Env,
+) -> Vec<(&'s str, &'s crate::core::store::StoredEntry)> {
+    let roots: Vec<String> = paths.iter().map(|p| untrust_root(p, env)).collect();
+    store
+        .iter()
+        .filter(|(key, _)| roots.iter().any(|r| is_under(key, r)) && !config_exists(key))
+        .collect()
+}
+
+/// `missing: tools/release/goccia.json (…)`, the key relative to `cwd`.
+pub fn missing_line(key: &str, cwd: &str) -> String {
+    format!(
+        "missing: {} (trusted, now gone; goccia-trust untrust --missing removes the entry)",
+        display_path(key, cwd)
+    )
 }
 
 /// Removes every entry whose key is not an existing file; returns their keys.

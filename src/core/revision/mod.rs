@@ -354,6 +354,18 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             best.insert(dir, (rank, e));
         }
     }
+    for e in &tree {
+        let (dir, name) = split_dir(&e.path);
+        if let Some((rank, chosen)) = best.get(dir)
+            && !std::ptr::eq(*chosen, e)
+            && !skipped(&e.path)
+            && e.mode != EntryMode::Submodule
+            && CONFIG_NAMES.iter().any(|c| c.as_bytes() == name)
+        {
+            snap.notes
+                .push(shadowed_note(CONFIG_NAMES[*rank], &shown(&e.path)));
+        }
+    }
     let reader = BlobReader::spawn(root)?;
     let files = RevisionFiles {
         root,
@@ -423,6 +435,12 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
     Ok(snap)
 }
 
+/// A config file GocciaScript never reads: a higher-priority name stands
+/// beside it.
+fn shadowed_note(by: &str, path: &str) -> String {
+    format!("shadowed by {by}, not read: {path}")
+}
+
 /// The effective configs of the working tree at `root`, found and loaded
 /// by the scanner (links followed, targets resolved on disk).
 pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
@@ -451,6 +469,11 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
                 what: UnreadKind::Unreadable(u.reason.clone()),
             });
         }
+    }
+    for sh in &discovery.shadowed {
+        let by = sh.by.rsplit('/').next().unwrap_or(&sh.by);
+        snap.notes
+            .push(shadowed_note(by, relative_to(root, &sh.path)));
     }
     for n in &discovery.not_followed {
         snap.notes.push(format!(
