@@ -18,6 +18,7 @@ use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::check::governing_config;
+use crate::core::review::discover::shadowed_by;
 use crate::core::review::report::ConfigState;
 use crate::core::review::report::moved_targets;
 use crate::core::review::status::compare;
@@ -50,6 +51,9 @@ struct JsonInspect {
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<String>,
     store_warnings: Vec<String>,
+    /// The config GocciaScript reads instead of this one, beside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shadowed_by: Option<String>,
 }
 
 pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -83,6 +87,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         store_or_empty_warned(g, std::slice::from_ref(&args.config), env, io);
     let stored = store.get(key.as_str());
     let comparison = compare(&snapshot, stored);
+    let shadowed = shadowed_by(key.as_str());
     let values = match stored {
         Some(s) if comparison.state == ConfigState::Changed => {
             let moved = moved_targets(&comparison.lines);
@@ -128,6 +133,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
             destinations: destinations_of(&comparison.lines, &snapshot.targets.to_pairs()),
             store_error,
             store_warnings,
+            shadowed_by: shadowed,
         };
         io.out.write_all(to_json(&doc).as_bytes())?;
         return Ok(exit::SUCCESS);
@@ -147,6 +153,12 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
         "State:   {}\n",
         mark(state_role(comparison.state), comparison.state.label())
     ));
+    if let Some(by) = &shadowed {
+        out.push_str(&format!(
+            "Shadowed: by {}: GocciaScript reads that file here, never this one\n",
+            v.text(by)
+        ));
+    }
     if let Some(s) = stored {
         out.push_str(&format!(
             "Trusted: {} by {}\n",

@@ -42,6 +42,17 @@ fn a_shadowed_config_is_reported_by_scan_in_text_and_json() {
     assert_eq!(shadowed.len(), 2, "{v}");
     assert_eq!(shadowed[0]["path"], "$ROOT/work/app/goccia.json");
     assert_eq!(shadowed[0]["by"], "$ROOT/work/app/goccia.toml");
+    // inspect of the shadowed file says what GocciaScript reads instead.
+    let inspect = t.run(&["inspect", "app/goccia.json"]);
+    assert!(
+        inspect.stdout.contains(
+            "Shadowed: by $ROOT/work/app/goccia.toml: GocciaScript reads that file here, never this one\n"
+        ),
+        "{inspect}"
+    );
+    let v: Value =
+        serde_json::from_str(&t.run(&["inspect", "--json", "app/goccia.json"]).stdout).unwrap();
+    assert_eq!(v["shadowedBy"], "$ROOT/work/app/goccia.toml");
     // The trust listing says so too, and trusts only the effective file.
     let trust = t.run(&["trust", "--yes", "."]);
     assert_eq!(trust.code, 0, "{trust}");

@@ -121,6 +121,17 @@ impl Shadowed {
     }
 }
 
+/// The config file that shadows the one at `key` (a higher-priority name
+/// in the same directory, which GocciaScript reads instead), if any.
+pub fn shadowed_by(key: &str) -> Option<String> {
+    let (dir, name) = key.rsplit_once('/')?;
+    let rank = CONFIG_NAMES.iter().position(|c| *c == name)?;
+    CONFIG_NAMES[..rank]
+        .iter()
+        .map(|better| format!("{dir}/{better}"))
+        .find(|path| Path::new(path).is_file())
+}
+
 /// The configs found and what the walk could not or would not enter.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Discovery {
