@@ -12,7 +12,7 @@
 //! otherwise, at BASE) is **broken**: GocciaScript refuses to run under it,
 //! and it is a finding, never passed over.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use crate::core::config::describe::unscoped_description;
 use crate::core::paths::key::is_under;
@@ -269,96 +269,107 @@ fn governing<'a>(snap: &'a Snapshot, dir: &str) -> Option<(&'a String, &'a Confi
 
 /// Compares every config of `base` with the one at the same path in `head`.
 pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
-    let mut paths: BTreeMap<&str, ()> = BTreeMap::new();
-    for p in base.configs.keys().chain(head.configs.keys()) {
-        paths.insert(p, ());
-    }
-    let empty = Vec::new();
-    let mut configs = Vec::new();
-    for path in paths.keys() {
-        let old = base.configs.get(*path);
-        let new = head.configs.get(*path);
-        let error = |c: Option<&ConfigAt>| match c {
-            Some(ConfigAt::Failed(e)) => Some(e.clone()),
-            _ => None,
-        };
-        let values_of = |c: Option<&ConfigAt>| match c {
-            Some(ConfigAt::Loaded { values, .. }) => values.clone(),
-            _ => empty.clone(),
-        };
-        let (old_values, new_values) = (values_of(old), values_of(new));
-        let moved = match (old, new) {
-            (Some(a), Some(b)) => retargets(a, b),
-            _ => Vec::new(),
-        };
-        let unkeyable = head
-            .unkeyable
-            .get(*path)
-            .or_else(|| base.unkeyable.get(*path));
-        let status = match (old, new) {
-            (None, Some(_)) => Status::Added,
-            (Some(_), None) => Status::Removed,
-            // A config no key can name compares by its blob, when both
-            // sides are revisions: its outcome text is the same whatever
-            // it asks for.
-            (Some(_), Some(_)) if unkeyable.is_some() => {
-                match (base.unkeyable.get(*path), head.unkeyable.get(*path)) {
-                    (Some(Some(a)), Some(Some(b))) if a == b => Status::Unchanged,
-                    _ => Status::Changed,
-                }
-            }
-            (Some(a), Some(b)) if same_outcome(a, b) && moved.is_empty() => Status::Unchanged,
-            _ => Status::Changed,
-        };
-        let values = judged_values(&old_values, &new_values, &moved);
-        let mut now_under = None;
-        let relinked = (status == Status::Removed)
-            .then(|| link_over(head, path))
-            .flatten();
-        let verdict = match (status, old, new) {
-            // Never trusted, never run: broken wherever it is.
-            _ if unkeyable.is_some() => Verdict::Broken,
-            (Status::Unchanged, ..) => Verdict::Same,
-            (_, _, Some(ConfigAt::Failed(_))) => Verdict::Broken,
-            (Status::Added, ..) => Verdict::Widened,
-            // Nothing loaded before: all it grants now is new.
-            (_, Some(ConfigAt::Failed(_)), _) => Verdict::Widened,
-            // Its directory is now a link: not a narrowing, whatever the
-            // link leads to.
-            (Status::Removed, ..) if relinked.is_some() => Verdict::Widened,
-            (Status::Removed, ..) => {
-                let dir = parent_dir_of(path).unwrap_or("");
-                match governing(head, dir) {
-                    Some((parent, ConfigAt::Loaded { values: pv, .. }))
-                        if judged_values(&old_values, pv, &[]).iter().any(|v| v.widens) =>
-                    {
-                        now_under = Some(parent.clone());
-                        Verdict::Widened
-                    }
-                    _ => Verdict::Narrowed,
-                }
-            }
-            _ if values.iter().any(|v| v.widens) => Verdict::Widened,
-            _ => Verdict::Narrowed,
-        };
-        configs.push(ConfigDiff {
-            path: path.to_string(),
-            status,
-            verdict,
-            values,
-            base_error: error(old),
-            head_error: error(new),
-            now_under,
-            relinked,
-        });
-    }
+    let paths: BTreeSet<&String> = base.configs.keys().chain(head.configs.keys()).collect();
     RevisionDiff {
         base: base.label.clone(),
         head: head.label.clone(),
-        configs,
+        configs: paths
+            .into_iter()
+            .map(|p| compare_one(base, head, p))
+            .collect(),
         base_notes: base.notes.clone(),
         head_notes: head.notes.clone(),
         not_read: not_read(base, head),
+    }
+}
+
+/// The config at `path` at both sides, compared.
+fn compare_one(base: &Snapshot, head: &Snapshot, path: &str) -> ConfigDiff {
+    let (old, new) = (base.configs.get(path), head.configs.get(path));
+    let error = |c: Option<&ConfigAt>| match c {
+        Some(ConfigAt::Failed(e)) => Some(e.clone()),
+        _ => None,
+    };
+    let values_of = |c: Option<&ConfigAt>| match c {
+        Some(ConfigAt::Loaded { values, .. }) => values.clone(),
+        _ => Vec::new(),
+    };
+    let (old_values, new_values) = (values_of(old), values_of(new));
+    let moved = match (old, new) {
+        (Some(a), Some(b)) => retargets(a, b),
+        _ => Vec::new(),
+    };
+    let unkeyable = head.unkeyable.contains_key(path) || base.unkeyable.contains_key(path);
+    let status = match (old, new) {
+        (None, Some(_)) => Status::Added,
+        (Some(_), None) => Status::Removed,
+        // A config no key can name compares by its blob, when both sides
+        // are revisions: its outcome text is the same whatever it asks for.
+        (Some(_), Some(_)) if unkeyable => {
+            match (base.unkeyable.get(path), head.unkeyable.get(path)) {
+                (Some(Some(a)), Some(Some(b))) if a == b => Status::Unchanged,
+                _ => Status::Changed,
+            }
+        }
+        (Some(a), Some(b)) if same_outcome(a, b) && moved.is_empty() => Status::Unchanged,
+        _ => Status::Changed,
+    };
+    let values = judged_values(&old_values, &new_values, &moved);
+    let relinked = (status == Status::Removed)
+        .then(|| link_over(head, path))
+        .flatten();
+    let mut now_under = None;
+    let verdict = match (status, old, new) {
+        // Never trusted, never run: broken wherever it is.
+        _ if unkeyable => Verdict::Broken,
+        (Status::Unchanged, ..) => Verdict::Same,
+        (_, _, Some(ConfigAt::Failed(_))) => Verdict::Broken,
+        (Status::Added, ..) => Verdict::Widened,
+        // Nothing loaded before: all it grants now is new.
+        (_, Some(ConfigAt::Failed(_)), _) => Verdict::Widened,
+        // Its directory is now a link: not a narrowing, whatever the link
+        // leads to.
+        (Status::Removed, ..) if relinked.is_some() => Verdict::Widened,
+        (Status::Removed, ..) => {
+            now_under = parent_allowing_more(head, path, &old_values);
+            if now_under.is_some() {
+                Verdict::Widened
+            } else {
+                Verdict::Narrowed
+            }
+        }
+        _ if values.iter().any(|v| v.widens) => Verdict::Widened,
+        _ => Verdict::Narrowed,
+    };
+    ConfigDiff {
+        path: path.to_string(),
+        status,
+        verdict,
+        values,
+        base_error: error(old),
+        head_error: error(new),
+        now_under,
+        relinked,
+    }
+}
+
+/// For a config removed at `path` that granted `old_values`: the config
+/// its directory now falls under in `head`, when that one allows more.
+fn parent_allowing_more(
+    head: &Snapshot,
+    path: &str,
+    old_values: &[(String, Vec<String>)],
+) -> Option<String> {
+    let dir = parent_dir_of(path).unwrap_or("");
+    match governing(head, dir) {
+        Some((parent, ConfigAt::Loaded { values, .. }))
+            if judged_values(old_values, values, &[])
+                .iter()
+                .any(|v| v.widens) =>
+        {
+            Some(parent.clone())
+        }
+        _ => None,
     }
 }
 

@@ -321,84 +321,17 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         label: rev.to_string(),
         ..Snapshot::default()
     };
-    let mut entries: HashMap<&[u8], &TreeEntry> = HashMap::new();
-    // Per directory, the best config name seen: its index in CONFIG_NAMES.
-    let mut best: HashMap<&[u8], (usize, &TreeEntry)> = HashMap::new();
-    for e in &tree {
-        entries.insert(&e.path, e);
-        let (dir, name) = split_dir(&e.path);
-        if skipped(&e.path) {
-            continue;
-        }
-        match e.mode {
-            EntryMode::Submodule => {
-                snap.notes
-                    .push(format!("submodule not read: {}", shown(&e.path)));
-                snap.unread.push(Unread {
-                    path: shown(&e.path),
-                    what: UnreadKind::Submodule(e.oid.clone()),
-                });
-            }
-            EntryMode::Link if !CONFIG_NAMES.iter().any(|c| c.as_bytes() == name) => {
-                snap.notes.push(format!(
-                    "symbolic link in the tree, not followed: {}",
-                    shown(&e.path)
-                ))
-            }
-            _ => {}
-        }
-        if let Some(rank) = CONFIG_NAMES.iter().position(|c| c.as_bytes() == name)
-            && e.mode != EntryMode::Submodule
-            && best.get(dir).is_none_or(|(r, _)| rank < *r)
-        {
-            best.insert(dir, (rank, e));
-        }
-    }
-    for e in &tree {
-        let (dir, name) = split_dir(&e.path);
-        if let Some((rank, chosen)) = best.get(dir)
-            && !std::ptr::eq(*chosen, e)
-            && !skipped(&e.path)
-            && e.mode != EntryMode::Submodule
-            && CONFIG_NAMES.iter().any(|c| c.as_bytes() == name)
-        {
-            snap.notes
-                .push(shadowed_note(CONFIG_NAMES[*rank], &shown(&e.path)));
-        }
-    }
-    let reader = BlobReader::spawn(root)?;
+    let (entries, configs) = survey(&tree, &mut snap);
     let files = RevisionFiles {
         root,
         rev,
         entries,
-        reader: RefCell::new(reader),
+        reader: RefCell::new(BlobReader::spawn(root)?),
         cache: RefCell::new(HashMap::new()),
         fatal: RefCell::new(None),
     };
-    // Every config's own blob in one batch.
-    let mut configs: Vec<&TreeEntry> = best.values().map(|(_, e)| *e).collect();
-    configs.sort_by(|a, b| a.path.cmp(&b.path));
-    let oids: Vec<&str> = configs
-        .iter()
-        .filter(|e| e.mode == EntryMode::File)
-        .map(|e| e.oid.as_str())
-        .collect();
-    let blobs = files.reader.borrow_mut().read_many(&oids)?;
+    read_config_blobs(&files, &configs)?;
     read_links(&tree, &files, &mut snap)?;
-    {
-        let mut cache = files.cache.borrow_mut();
-        for (oid, blob) in oids.iter().zip(blobs) {
-            match blob {
-                Some(b) => {
-                    cache.insert(oid.to_string(), b);
-                }
-                None => {
-                    let e = configs.iter().find(|e| e.oid == *oid).expect("asked");
-                    return Err(missing(oid, &shown(&e.path), rev));
-                }
-            }
-        }
-    }
     for e in configs {
         let Ok(rel) = std::str::from_utf8(&e.path) else {
             let name = shown(&e.path);
@@ -413,26 +346,115 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             snap.texts
                 .insert(rel.to_string(), String::from_utf8_lossy(bytes).into_owned());
         }
-        let path = absolute(root, rel);
-        let at = match load_block_from(&path, env, &files) {
-            Ok(b) => ConfigAt::Loaded {
-                values: block_values(&b.block_json),
-                block: b.block.as_str().to_string(),
-                targets: b
-                    .scopes
-                    .iter()
-                    .filter(|scope| is_under(scope, root))
-                    .map(|scope| (scope.clone(), resolve_in_tree(root, scope, &snap.links)))
-                    .collect(),
-            },
-            Err(e) => ConfigAt::Failed(e.message),
-        };
+        let at = load_at(&absolute(root, rel), env, &files, &snap.links);
         snap.configs.insert(rel.to_string(), at);
     }
     if let Some(e) = files.fatal.take() {
         return Err(e);
     }
     Ok(snap)
+}
+
+/// Every entry of `tree` by path, and the effective configs (per
+/// directory the best config name, as the scanner picks it) in path order;
+/// submodules, links and shadowed config files are noted in `snap`.
+fn survey<'t>(
+    tree: &'t [TreeEntry],
+    snap: &mut Snapshot,
+) -> (HashMap<&'t [u8], &'t TreeEntry>, Vec<&'t TreeEntry>) {
+    let mut entries: HashMap<&[u8], &TreeEntry> = HashMap::new();
+    // Per directory, the best config name seen: its index in CONFIG_NAMES.
+    let mut best: HashMap<&[u8], (usize, &TreeEntry)> = HashMap::new();
+    let config_rank = |name: &[u8]| CONFIG_NAMES.iter().position(|c| c.as_bytes() == name);
+    for e in tree {
+        entries.insert(&e.path, e);
+        let (dir, name) = split_dir(&e.path);
+        if skipped(&e.path) {
+            continue;
+        }
+        match e.mode {
+            EntryMode::Submodule => {
+                snap.notes
+                    .push(format!("submodule not read: {}", shown(&e.path)));
+                snap.unread.push(Unread {
+                    path: shown(&e.path),
+                    what: UnreadKind::Submodule(e.oid.clone()),
+                });
+            }
+            EntryMode::Link if config_rank(name).is_none() => snap.notes.push(format!(
+                "symbolic link in the tree, not followed: {}",
+                shown(&e.path)
+            )),
+            _ => {}
+        }
+        if let Some(rank) = config_rank(name)
+            && e.mode != EntryMode::Submodule
+            && best.get(dir).is_none_or(|(r, _)| rank < *r)
+        {
+            best.insert(dir, (rank, e));
+        }
+    }
+    for e in tree {
+        let (dir, name) = split_dir(&e.path);
+        if let Some((rank, chosen)) = best.get(dir)
+            && !std::ptr::eq(*chosen, e)
+            && !skipped(&e.path)
+            && e.mode != EntryMode::Submodule
+            && config_rank(name).is_some()
+        {
+            snap.notes
+                .push(shadowed_note(CONFIG_NAMES[*rank], &shown(&e.path)));
+        }
+    }
+    let mut configs: Vec<&TreeEntry> = best.values().map(|(_, e)| *e).collect();
+    configs.sort_by(|a, b| a.path.cmp(&b.path));
+    (entries, configs)
+}
+
+/// Every config's own blob, in one batch, into the cache; a missing one
+/// ends the read.
+fn read_config_blobs(files: &RevisionFiles<'_>, configs: &[&TreeEntry]) -> Result<(), GitError> {
+    let oids: Vec<&str> = configs
+        .iter()
+        .filter(|e| e.mode == EntryMode::File)
+        .map(|e| e.oid.as_str())
+        .collect();
+    let blobs = files.reader.borrow_mut().read_many(&oids)?;
+    let mut cache = files.cache.borrow_mut();
+    for (oid, blob) in oids.iter().zip(blobs) {
+        let Some(b) = blob else {
+            let e = configs.iter().find(|e| e.oid == *oid).expect("asked");
+            return Err(missing(oid, &shown(&e.path), files.rev));
+        };
+        cache.insert(oid.to_string(), b);
+    }
+    Ok(())
+}
+
+/// The config at `path` (absolute, in the checkout) loaded from the
+/// revision, its scopes resolved through the revision's `links`.
+fn load_at(
+    path: &str,
+    env: &Env,
+    files: &RevisionFiles<'_>,
+    links: &BTreeMap<String, String>,
+) -> ConfigAt {
+    match load_block_from(path, env, files) {
+        Ok(b) => ConfigAt::Loaded {
+            values: block_values(&b.block_json),
+            block: b.block.as_str().to_string(),
+            targets: b
+                .scopes
+                .iter()
+                .filter(|scope| is_under(scope, files.root))
+                .map(|scope| {
+                    let target = resolve_in_tree(files.root, scope, links);
+                    (scope.clone(), target)
+                })
+                .collect(),
+        },
+        Err(e) => ConfigAt::Failed(e.message),
+    }
 }
 
 /// A config file GocciaScript never reads: a higher-priority name stands
