@@ -28,6 +28,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;
+mod release;
 mod scan_scale;
 mod since;
 mod state_dir_safety;
