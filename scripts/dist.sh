@@ -22,7 +22,7 @@
 # (same command-line definition, same version string).
 #
 # Binaries are built with `cargo auditable` when it is installed (their
-# dependency list embedded for `cargo audit bin`); CI=true requires it.
+# dependency list embedded for `cargo audit bin`); DIST_AUDITABLE=required (the release workflow) requires it.
 # SOURCE_DATE_EPOCH (default: the commit's time) fixes the archives' times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +65,7 @@ if $sums_only; then
   set --
 elif have cargo-auditable; then
   auditable=(auditable)
-elif [ "${CI:-}" = true ]; then
+elif [ "${DIST_AUDITABLE:-}" = required ]; then
   echo "dist: cargo-auditable is not installed (cargo install --locked cargo-auditable)" >&2
   exit 1
 else
