@@ -103,6 +103,21 @@ for url in "http://127.0.0.1:$port/serve" "file://$tmp/serve"; do
   fi
 done
 
+# Windows: a zip holding goccia-trust.exe (this machine's binary under that
+# name, so the install's own --version check runs it).
+win=goccia-trust-$version-x86_64-pc-windows-msvc
+mkdir -p "$tmp/win/$win" "$tmp/serve-win"
+cp "$tmp/release/$name/goccia-trust" "$tmp/win/$win/goccia-trust.exe"
+(cd "$tmp/win" && zip -q -r "$tmp/serve-win/$win.zip" "$win")
+action "$tmp/action-win" "$(sha256sum "$tmp/serve-win/$win.zip" | cut -d' ' -f1)"
+sed -i "s/  $name.tar.gz\$/  $win.zip/" "$tmp/action-win/dist-manifest/goccia-trust-$version.sha256"
+GOCCIA_TRUST_OS=MINGW64_NT-10.0 install "$tmp/action-win" "http://127.0.0.1:$port/serve-win"
+if [ $code -eq 0 ] && [ "$(ls "$dest/bin")" = goccia-trust.exe ] && [ "$(cat "$path_file")" = "$dest/bin" ]; then
+  pass "a Windows zip installs goccia-trust.exe"
+else
+  fail "Windows zip: exit $code: $out"
+fi
+
 install "$tmp/action-good" "http://127.0.0.1:$port/serve-evil"
 if [ $code -ne 0 ] && grep -q "expected $good_sum, downloaded $evil_sum" <<< "$out" && installed_nothing; then
   pass "a tampered archive fails with both sums and installs nothing"

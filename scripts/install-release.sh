@@ -103,8 +103,11 @@ else
   echo "$archive: SHA-256 $actual, as $manifest says"
 
   mkdir "$work/x"
-  if [ "$ext" = zip ]; then
+  if [ "$ext" = zip ] && command -v unzip >/dev/null 2>&1; then
     unzip -q "$work/$archive" "$name/goccia-trust$exe" -d "$work/x"
+  elif [ "$ext" = zip ]; then
+    # Windows' own bsdtar reads zip (Git Bash's GNU tar does not).
+    (cd "$work/x" && "${SYSTEMROOT:-C:/Windows}/System32/tar.exe" -xf "../$archive" "$name/goccia-trust$exe")
   else
     tar -xzf "$work/$archive" -C "$work/x" "$name/goccia-trust$exe"
   fi
