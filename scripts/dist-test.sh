@@ -51,6 +51,11 @@ check "the binary is statically linked (no interpreter, no dynamic libraries)" \
   bash -c '! grep -q INTERP <<< "$1" && ! grep -q "(NEEDED)" <<< "$1"' _ "$headers"
 check "file(1) calls it static" bash -c 'file "$1" | grep -Eq "static(-pie)? linked|statically linked"' _ "$bin"
 
+if command -v cargo-auditable >/dev/null 2>&1; then
+  check "the binary embeds its dependency list (cargo auditable: .dep-v0)" \
+    bash -c 'readelf --section-headers "$1" | grep -q "\.dep-v0"' _ "$bin"
+fi
+
 commit=$(git log -1 --abbrev=7 --format='%h %cs' 2>/dev/null || true)
 want="goccia-trust $version${commit:+ ($commit)}"
 check "--version from the archive says '$want'" test "$("$bin" --version)" = "$want"
