@@ -28,7 +28,7 @@ cargo build --locked --quiet --bin goccia-trust
 reference=$root/target/debug/goccia-trust
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 failures=0
 check() { # check DESCRIPTION COMMAND...
   local what=$1
@@ -66,22 +66,23 @@ check "the man page and completions are the binary's own" bash -c '
   bash -n "$1/complete/goccia-trust.bash"' _ "$tmp/$name" "$bin"
 
 # The demo tree, scanned, trusted in part and scanned again by both
-# binaries, each in its own HOME: the same bytes (paths redacted).
-run() { # run BINARY HOME ARGS...
-  local b=$1 home=$2
+# binaries, each from scratch: the same bytes (paths and times redacted).
+run() { # run BINARY HOME ARGS...: its output (paths and times redacted), its exit
+  local b=$1 home=$2 code
   shift 2
   mkdir -p "$home"
-  env -i PATH=/usr/bin:/bin HOME="$home" "$b" "$@" 2>&1 | sed "s|$tmp|<TMP>|g" | sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/<TS>/g'
-  echo "exit ${PIPESTATUS[0]}"
+  env -i PATH=/usr/bin:/bin HOME="$home" "$b" "$@" > "$tmp/out" 2>&1 && code=0 || code=$?
+  sed "s|$tmp|<TMP>|g" "$tmp/out" | sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/<TS>/g'
+  echo "exit $code"
 }
-demo() { # demo BINARY LABEL
-  rm -rf "$tmp/tree"
+demo() { # demo BINARY LABEL (the same paths for both: a fresh tree and HOME)
+  rm -rf "$tmp/tree" "$tmp/home"
   cp -R examples/demo/tree "$tmp/tree"
   {
-    run "$1" "$tmp/home-$2" scan "$tmp/tree"
-    run "$1" "$tmp/home-$2" trust --yes "$tmp/tree/app" "$tmp/tree/web"
-    run "$1" "$tmp/home-$2" scan --json "$tmp/tree"
-    sed "s|$tmp|<TMP>|g; s/goccia-trust [0-9][^\"]*/goccia-trust V/" "$tmp/home-$2/.config/goccia/trust.json" |
+    run "$1" "$tmp/home" scan "$tmp/tree"
+    run "$1" "$tmp/home" trust --yes "$tmp/tree/app" "$tmp/tree/web"
+    run "$1" "$tmp/home" scan --json "$tmp/tree"
+    sed "s|$tmp|<TMP>|g; s/goccia-trust [0-9][^\"]*/goccia-trust V/" "$tmp/home/.config/goccia/trust.json" |
       sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/<TS>/g'
   } > "$tmp/demo-$2.txt"
 }
