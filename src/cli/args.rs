@@ -21,7 +21,8 @@ use crate::core::paths::pascal_trim;
 #[derive(Debug, Parser)]
 #[command(
     name = "goccia-trust",
-    version,
+    // With the commit and its date for a build from git (build.rs).
+    version = env!("GOCCIA_TRUST_VERSION"),
     max_term_width = 100,
     override_usage = "goccia-trust [OPTIONS] [PATH]\n       goccia-trust [OPTIONS] <COMMAND>"
 )]

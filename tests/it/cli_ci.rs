@@ -294,6 +294,37 @@ fn the_pre_commit_hook_runs_check_over_staged_configs() {
     ))
     .unwrap();
     assert!(hooks.contains("- id: goccia-trust-check"), "{hooks}");
+    // Two hooks, one check: built from the pinned rev, or the binary on
+    // PATH (issue 29); both serial, both with the same entry and files.
+    let hook = |id: &str| -> Vec<String> {
+        let start = hooks.find(&format!("- id: {id}\n")).expect(id);
+        hooks[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("- "))
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.starts_with('#'))
+            .filter(|l| !l.starts_with("name:") && !l.starts_with("description:"))
+            .collect()
+    };
+    let built = hook("goccia-trust-check");
+    let system = hook("goccia-trust-check-system");
+    assert!(built.contains(&"language: rust".to_string()), "{built:?}");
+    assert!(
+        system.contains(&"language: system".to_string()),
+        "{system:?}"
+    );
+    let rest = |h: &[String]| -> Vec<String> {
+        h.iter()
+            .filter(|l| !l.starts_with("language:"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(rest(&built), rest(&system));
+    assert!(
+        built.contains(&"require_serial: true".to_string()),
+        "{built:?}"
+    );
     let entry = hooks
         .lines()
         .find_map(|l| l.trim().strip_prefix("entry: "))

@@ -143,23 +143,44 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
         }
     }
 
-    // Both actions build goccia-trust outside any checkout, so no
+    // Both actions install goccia-trust outside any checkout, so no
     // `.cargo/config.toml` or `rust-toolchain.toml` of the code under review
-    // can choose the compiler.
-    for yaml in [&action, &shipped] {
+    // can choose the compiler when the install falls back to building, and
+    // both run the install script of their own revision
+    // (scripts/install-release-test.sh tests the script itself).
+    for (yaml, root) in [
+        (&action, "$GITHUB_ACTION_PATH/.."),
+        (&shipped, "$GITHUB_ACTION_PATH"),
+    ] {
         let install = steps(yaml)
             .into_iter()
-            .find(|s| {
-                s.run
-                    .as_deref()
-                    .is_some_and(|r| r.contains("cargo install"))
-            })
+            .find(|s| s.id.as_deref() == Some("install"))
             .unwrap();
         assert_eq!(
             install.working_directory.as_deref(),
             Some("${{ runner.temp }}")
         );
+        assert_eq!(
+            install.run.as_deref().map(str::trim),
+            Some(
+                format!("bash \"{root}/scripts/install-release.sh\" \"{root}\" \"$ROOT\"").as_str()
+            )
+        );
     }
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/install-release.sh"
+    ))
+    .unwrap();
+    let cargo: Vec<&str> = script
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("cargo "))
+        .collect();
+    assert_eq!(
+        cargo,
+        ["cargo install --locked --path \"$source_dir\" --root \"$dest\""]
+    );
 
     // The action: a composite whose scripts never check out, switch to or
     // build anything of the pull request; goccia-trust is built from the
@@ -180,10 +201,9 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
     ] {
         assert!(!scripts.contains(bad), "{bad} in the action's scripts");
     }
-    let cargo: Vec<&str> = scripts.lines().filter(|l| l.contains("cargo ")).collect();
-    assert_eq!(
-        cargo,
-        ["cargo install --locked --path \"$GITHUB_ACTION_PATH/..\" --root \"$ROOT\""]
+    assert!(
+        !scripts.contains("cargo "),
+        "the action builds only through its install script"
     );
     assert!(scripts.contains("goccia-trust diff --format markdown \"$BASE\" \"$HEAD\""));
     assert!(steps(&action).iter().all(|s| s.uses.is_none()));
@@ -192,7 +212,7 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
     // the base only (no ref), no script of its own, nothing naming the
     // pull request's head.
     assert!(
-        workflow.contains("\non:\n  pull_request_target:\n"),
+        workflow.contains("\non:\n  pull_request_target: # zizmor: ignore[dangerous-triggers] "),
         "{workflow}"
     );
     let perms_block: Vec<&str> = workflow

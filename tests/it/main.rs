@@ -32,6 +32,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;
+mod release;
 mod scan_scale;
 mod shadowed_missing;
 mod since;

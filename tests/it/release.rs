@@ -1,0 +1,162 @@
+//! What a release is made of (issue 29): `--version` names the commit for a
+//! build from git, while the store's `trustedBy` keeps the plain version.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::TestEnv;
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// `abc1234 2026-12-04` for HEAD of this checkout, asked of git as a
+/// person would (not as build.rs does); None for the published crate.
+fn head_commit() -> Option<String> {
+    let dir = Path::new(MANIFEST_DIR);
+    if dir.join(".cargo_vcs_info.json").exists() || !dir.join(".git").exists() {
+        return None;
+    }
+    let out = Command::new("git")
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .args(["log", "-1", "--abbrev=7", "--format=%h %cs"])
+        .output()
+        .expect("git runs in a checkout");
+    assert!(out.status.success(), "{out:?}");
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn version_names_the_commit_and_its_date_for_a_build_from_git() {
+    let t = TestEnv::new();
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = match head_commit() {
+        Some(commit) => {
+            let (sha, date) = commit.split_once(' ').unwrap();
+            assert_eq!(sha.len(), 7, "{commit}");
+            assert!(sha.bytes().all(|b| b.is_ascii_hexdigit()), "{commit}");
+            assert_eq!(date.len(), 10, "{commit}");
+            format!("goccia-trust {version} ({commit})\n")
+        }
+        None => format!("goccia-trust {version}\n"),
+    };
+    for flag in ["--version", "-V"] {
+        let out = t.run(&[flag]);
+        assert_eq!(out.code, 0, "{out}");
+        assert_eq!(out.stdout, expected, "{out}");
+    }
+}
+
+#[test]
+fn trusted_by_keeps_the_plain_version() {
+    let t = TestEnv::new();
+    t.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let out = t.run(&["trust", "app", "--yes"]);
+    assert_eq!(out.code, 0, "{out}");
+    let store: serde_json::Value = serde_json::from_str(&t.read_store()).unwrap();
+    let entries = store["trusted"].as_object().unwrap();
+    assert_eq!(entries.len(), 1);
+    for entry in entries.values() {
+        assert_eq!(
+            entry["trustedBy"],
+            format!("goccia-trust {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+/// The compiled build script (build.rs) of this test build: the newest
+/// `target/<profile>/build/goccia-trust-*/build-script-build`.
+fn build_script() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.parent().unwrap().parent().unwrap();
+    std::fs::read_dir(profile.join("build"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path().join("build-script-build");
+            let name = p.parent()?.file_name()?.to_str()?.to_string();
+            let modified = std::fs::metadata(&p).ok()?.modified().ok()?;
+            name.starts_with("goccia-trust-").then_some((modified, p))
+        })
+        .max()
+        .expect("a compiled build script")
+        .1
+}
+
+/// Runs the build script for a crate at `dir`; its `cargo:` lines.
+fn run_build_script(dir: &Path, path: Option<&std::ffi::OsStr>) -> Vec<String> {
+    let mut cmd = Command::new(build_script());
+    cmd.current_dir(dir)
+        .env_clear()
+        .env("CARGO_PKG_VERSION", "9.8.7")
+        .env("CARGO_MANIFEST_DIR", dir)
+        .env("HOME", dir);
+    if let Some(path) = path {
+        cmd.env("PATH", path);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn version_line(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("cargo:rustc-env=GOCCIA_TRUST_VERSION="))
+        .unwrap_or_else(|| panic!("{lines:?}"))
+}
+
+#[test]
+fn the_build_script_names_a_commit_only_in_the_crates_own_checkout() {
+    use crate::common::git::git;
+    let t = TestEnv::new();
+    let path = std::env::var_os("PATH");
+
+    // Not in git (a crate unpacked somewhere): the version alone.
+    let plain = t.root.join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    let lines = run_build_script(&plain, path.as_deref());
+    assert_eq!(version_line(&lines), "9.8.7");
+
+    // A checkout of the crate: the commit, its date, and reruns on HEAD
+    // and the branch's ref (not on every build).
+    let repo = t.root.join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("Cargo.toml"), "").unwrap();
+    git(&repo, &["add", "Cargo.toml"]);
+    git(&repo, &["commit", "-q", "-m", "one"]);
+    let sha = git(&repo, &["rev-parse", "--short=7", "HEAD"]);
+    let lines = run_build_script(&repo, path.as_deref());
+    assert_eq!(
+        version_line(&lines),
+        format!("9.8.7 ({} 2026-01-01)", sha.trim())
+    );
+    let git_dir = repo.canonicalize().unwrap().join(".git");
+    for watched in ["HEAD", "refs/heads/main"] {
+        let line = format!("cargo:rerun-if-changed={}", git_dir.join(watched).display());
+        assert!(lines.contains(&line), "{line} not in {lines:?}");
+    }
+
+    // Without git on PATH: the version alone, and the build still works.
+    let lines = run_build_script(&repo, Some(t.root.join("no-bin").as_os_str()));
+    assert_eq!(version_line(&lines), "9.8.7");
+
+    // The published crate (cargo package writes .cargo_vcs_info.json),
+    // even unpacked inside a repository: the version alone.
+    std::fs::write(repo.join(".cargo_vcs_info.json"), "{}").unwrap();
+    let lines = run_build_script(&repo, path.as_deref());
+    assert_eq!(version_line(&lines), "9.8.7");
+
+    // A crate in a subdirectory of some other repository (a home directory
+    // kept in git): not its commit.
+    let inner = repo.join("registry/goccia-trust-9.8.7");
+    std::fs::create_dir_all(&inner).unwrap();
+    let lines = run_build_script(&inner, path.as_deref());
+    assert_eq!(version_line(&lines), "9.8.7");
+}
