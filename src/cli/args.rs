@@ -73,7 +73,7 @@ pub enum OutputFormat {
     /// Tables and reports for people.
     #[default]
     Text,
-    /// One JSON document (README "JSON output").
+    /// One JSON document (see the guide: JSON contract).
     Json,
     /// SARIF 2.1.0: one result per config needing review.
     Sarif,
@@ -129,8 +129,9 @@ pub struct ScanArgs {
     /// `schemas/scan.schema.json`).
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
-    /// Output: text, json (README "JSON output"), sarif (SARIF 2.1.0 for
-    /// code scanning) or github (workflow annotations); README "CI".
+    /// Output: text, json (see the guide: JSON contract), sarif (SARIF
+    /// 2.1.0 for code scanning) or github (workflow annotations); see the
+    /// guide: CI formats.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Also show each config's policy verdict (writes nothing).
@@ -217,7 +218,7 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Output: text, json, sarif (SARIF 2.1.0) or github (workflow
-    /// annotations); README "CI".
+    /// annotations); see the guide: CI formats.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// The GocciaScript runner named in the report's `-P` and
@@ -956,7 +957,7 @@ mod tests {
     }
 }
 
-/// Print a shell completion script on stdout (see README "Install").
+/// Print a shell completion script on stdout (see the guide: Getting started).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.

@@ -34,7 +34,7 @@ pub struct DiffArgs {
     pub base: String,
     /// The revision to compare (default: the working tree).
     pub head: Option<String>,
-    /// Print one JSON object (schema 1, README "Reviewing a pull request").
+    /// Print one JSON document (schema 1, `schemas/diff.schema.json`).
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Output format.
