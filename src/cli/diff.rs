@@ -461,6 +461,7 @@ pub fn findings(
                 ),
                 state: None,
                 status: Some(c.status.name()),
+                identity: c.status.name().to_string(),
             },
             Verdict::Widened if c.status == Status::Removed => {
                 let (path, line, detail) = match &c.now_under {
@@ -496,6 +497,7 @@ pub fn findings(
                     message: format!("{shown_path} (removed) widened permissions {span}: {detail}"),
                     state: None,
                     status: Some(c.status.name()),
+                    identity: format!("{shown_path} (removed): {detail}"),
                 }
             }
             Verdict::Widened => {
@@ -514,9 +516,9 @@ pub fn findings(
                 }
                 let lines =
                     value_lines(widening.chain(changed.iter().filter(|v| !v.widens).copied()));
-                for l in lines {
+                for l in &lines {
                     message.push('\n');
-                    message.push_str(&l);
+                    message.push_str(l);
                 }
                 Finding {
                     rule: Rule::Widened,
@@ -525,6 +527,7 @@ pub fn findings(
                     message,
                     state: None,
                     status: Some(c.status.name()),
+                    identity: lines.join("\n"),
                 }
             }
             Verdict::Narrowed => {
@@ -538,9 +541,10 @@ pub fn findings(
                     "{shown_path} ({}) narrowed permissions {span}",
                     c.status.name()
                 );
-                for l in value_lines(changed.into_iter()) {
+                let lines = value_lines(changed.into_iter());
+                for l in &lines {
                     message.push('\n');
-                    message.push_str(&l);
+                    message.push_str(l);
                 }
                 Finding {
                     rule: Rule::Narrowed,
@@ -549,6 +553,7 @@ pub fn findings(
                     message,
                     state: None,
                     status: Some(c.status.name()),
+                    identity: lines.join("\n"),
                 }
             }
         };
@@ -566,6 +571,7 @@ pub fn findings(
             ),
             state: None,
             status: None,
+            identity: clean(&n.message).into_owned(),
         });
     }
     out

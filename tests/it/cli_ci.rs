@@ -30,7 +30,7 @@ pub(crate) fn assert_valid_sarif(text: &str) -> Value {
 
 /// A tree with one config of each kind: never trusted (its first
 /// request, `allow-net`, on line 3), changed, trusted, and one that fails to load.
-fn project(t: &TestEnv) {
+pub(crate) fn project(t: &TestEnv) {
     t.write(
         "new/goccia.json",
         "{\n  \"unsafe-function-constructor\": true,\n  \"permissions\": { \"allow-net\": [\"example.com\"] }\n}\n",
@@ -93,7 +93,9 @@ fn scan_sarif_has_one_result_per_config_needing_review_and_validates() {
     assert_eq!(
         results(&log),
         [
-            ("error".to_string(), "bad/goccia.json".to_string(), None),
+            // No line is known: the file's first (code scanning requires
+            // a region).
+            ("error".to_string(), "bad/goccia.json".to_string(), Some(1)),
             ("never-trusted".into(), "new/goccia.json".into(), Some(3)),
             // The added request's line, not the first request's.
             ("changed".into(), "old/goccia.toml".into(), Some(5)),

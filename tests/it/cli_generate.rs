@@ -237,7 +237,10 @@ fn fish_loads_the_script_and_completes_the_formats() {
         return;
     }
     let env = TestEnv::new();
-    let path = env.write("goccia-trust.fish", &generate(&env, &["completions", "fish"]));
+    let path = env.write(
+        "goccia-trust.fish",
+        &generate(&env, &["completions", "fish"]),
+    );
     let program = format!(
         "source '{}'; complete -C 'goccia-trust scan --format '",
         path.display()
@@ -324,7 +327,10 @@ fn zsh_completes_the_formats() {
 #[test]
 fn bash_completes_the_formats() {
     let env = TestEnv::new();
-    let path = env.write("goccia-trust.bash", &generate(&env, &["completions", "bash"]));
+    let path = env.write(
+        "goccia-trust.bash",
+        &generate(&env, &["completions", "bash"]),
+    );
     let offered = bash_complete(&path, &["goccia-trust", "scan", "--format", ""]);
     assert_eq!(offered, FORMATS, "bash offered {offered:?}");
 }

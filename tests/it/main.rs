@@ -31,6 +31,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_trust;
+mod sarif_github;
 mod scan_scale;
 mod since;
 mod state_dir_safety;
