@@ -512,6 +512,27 @@ pub fn machine_output(args: &[String]) -> bool {
     })
 }
 
+/// Whether the command line asks for a document of the JSON contract
+/// (`--json`, `--format json`, before any `--`), whatever else is wrong
+/// with it: a usage error is then also the failure document on stdout, so
+/// a script reading stdout always gets one JSON document. The `policy`
+/// verbs' `--json` is their own (`{"error": ...}`), not the contract's.
+pub fn asks_contract_json(args: &[String]) -> bool {
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    if before
+        .iter()
+        .find(|a| !is_global_flag(a))
+        .is_some_and(|w| *w == "policy")
+    {
+        return false;
+    }
+    before.iter().enumerate().any(|(i, a)| {
+        *a == "--json"
+            || *a == "--format=json"
+            || (*a == "--format" && before.get(i + 1).is_some_and(|v| *v == "json"))
+    })
+}
+
 fn is_global_flag(a: &str) -> bool {
     a == "--quiet"
         || a == "-q"

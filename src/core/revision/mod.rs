@@ -54,8 +54,8 @@ pub enum ConfigAt {
         values: Vec<(String, Vec<String>)>,
         targets: Vec<(String, String)>,
     },
-    /// Does not load: GocciaScript's message.
-    Failed(String),
+    /// Does not load: GocciaScript's message and its exit class.
+    Failed(ConfigError),
 }
 
 /// Every effective config of one side, by path relative to the root.
@@ -393,7 +393,10 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             snap.unkeyable.insert(name.clone(), Some(e.oid.clone()));
             snap.configs.insert(
                 name.clone(),
-                ConfigAt::Failed(format!("{}: {NOT_UTF8}", absolute(root, &name))),
+                ConfigAt::Failed(ConfigError::invalid(format!(
+                    "{}: {NOT_UTF8}",
+                    absolute(root, &name)
+                ))),
             );
             continue;
         };
@@ -413,7 +416,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
                     .map(|scope| (scope.clone(), resolve_in_tree(root, scope, &snap.links)))
                     .collect(),
             },
-            Err(e) => ConfigAt::Failed(e.message),
+            Err(e) => ConfigAt::Failed(e),
         };
         snap.configs.insert(rel.to_string(), at);
     }
@@ -442,7 +445,7 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
             // as at a revision.
             snap.configs.insert(
                 rel.clone(),
-                ConfigAt::Failed(format!("{}: {NOT_UTF8}", u.path)),
+                ConfigAt::Failed(ConfigError::invalid(format!("{}: {NOT_UTF8}", u.path))),
             );
             snap.unkeyable.insert(rel, None);
         } else {
@@ -478,7 +481,7 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
                     block: s.block.as_str().to_string(),
                     targets: inside(root, s.targets.iter()),
                 },
-                Err(e) => ConfigAt::Failed(e.message),
+                Err(e) => ConfigAt::Failed(e),
             };
             (rel, at)
         })
