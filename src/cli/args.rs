@@ -641,6 +641,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             )));
         } else if a == "--ignore-config-permissions" {
             ignore = true;
+        } else if a == "--" {
+            // The end of the options: every word after it is a PATH, even
+            // one that starts with `-` (`goccia-trust -- -weird`).
+            inputs.extend(it.by_ref().cloned());
         } else if a.starts_with('-') && a != "-" {
             return Err(UsageError(format!(
                 "unknown option {a}; see goccia-trust --help"
@@ -861,6 +865,43 @@ mod tests {
             p(&["dir"]).unwrap(),
             Invocation::Default(_, TuiArgs { path: Some(_), .. })
         ));
+    }
+
+    #[test]
+    fn after_a_double_dash_every_word_is_a_path() {
+        for (args, path) in [
+            (&["--", "-weird"][..], "-weird"),
+            (&["--", "--trust"][..], "--trust"),
+            (&["--", "scan"][..], "scan"),
+            (&["--color=never", "--", "-P"][..], "-P"),
+            (&["--policy", "p.json", "--", "--since"][..], "--since"),
+        ] {
+            match p(args).unwrap() {
+                Invocation::Default(_, t) => assert_eq!(t.path.as_deref(), Some(path), "{args:?}"),
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            p(&["--"]).unwrap(),
+            Invocation::Default(_, TuiArgs { path: None, .. })
+        ));
+        // GocciaScript's spellings keep their rules: `--trust` takes the
+        // next word whatever it is, and a mode does not take input files.
+        match p(&["--trust", "--", "--yes"]).unwrap() {
+            Invocation::Trust(_, t) => {
+                assert_eq!(t.paths, ["--"]);
+                assert!(t.yes);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            p(&["--list-trusted", "--", "-x"]).unwrap_err(),
+            "--list-trusted cannot be combined with input files; run it on its own"
+        );
+        assert_eq!(
+            p(&["--", "-a", "-b"]).unwrap_err(),
+            "without a subcommand goccia-trust takes one PATH; use scan for several"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod tui_common;
 mod cli_audit;
 mod cli_ci;
 mod cli_conventions;
+mod cli_double_dash;
 mod cli_exit;
 mod cli_generate;
 mod cli_prompt;
