@@ -152,6 +152,10 @@ fn man_page_renders_without_warnings() {
         "OPTIONS",
         "COMMANDS",
         "EXIT STATUS",
+        "ENVIRONMENT",
+        "FILES",
+        "EXAMPLES",
+        "SEE ALSO",
         "VERSION",
     ] {
         assert!(text.contains(heading), "{heading} missing:\n{text}");
@@ -333,4 +337,58 @@ fn bash_completes_the_formats() {
     );
     let offered = bash_complete(&path, &["goccia-trust", "scan", "--format", ""]);
     assert_eq!(offered, FORMATS, "bash offered {offered:?}");
+}
+
+/// mandoc's lint (issue 33 item 5): no warning, so `.TH` has the date in
+/// the date's place and the version in the source's; the page documents
+/// the environment it reads, its files and diff's exit 1.
+#[test]
+fn mandoc_lints_the_man_page_without_a_warning() {
+    let env = TestEnv::new();
+    let page = generate(&env, &["man"]);
+    let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap();
+    let date = th.split('"').nth(5).unwrap_or("");
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+        "the date slot: {th}"
+    );
+    assert!(
+        th.ends_with(&format!(
+            "\"goccia-trust {}\" \"User Commands\"",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{th}"
+    );
+    for var in [
+        "NO_COLOR",
+        "GOCCIA_TRUST_STATE_DIR",
+        "GOCCIA_TRUST_GIT_TIMEOUT",
+        "XDG_CONFIG_HOME",
+        "XDG_STATE_HOME",
+        "HOME",
+        "VISUAL, EDITOR",
+    ] {
+        assert!(
+            page.contains(&format!("\\fB{var}\\fR")),
+            "{var} not under ENVIRONMENT"
+        );
+    }
+    assert!(
+        page.contains("for diff, a config widened or broken"),
+        "{page}"
+    );
+    // mandoc has no version flag: an empty page is its cheapest success.
+    if !common::tool_available("mandoc", "/dev/null") {
+        return;
+    }
+    let path = env.write("goccia-trust.1", &page);
+    let out = Command::new("mandoc")
+        .args(["-T", "lint", "-W", "warning"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let report =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "mandoc -T lint: {report}");
+    assert_eq!(report, "", "mandoc warned");
 }
