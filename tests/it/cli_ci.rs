@@ -141,10 +141,13 @@ fn check_sarif_and_github_keep_checks_exit_code() {
         ),
         "{out}"
     );
-    // `--json` stays `--format json`; the two together are refused.
+    // `--json` stays `--format json`; the two together are refused, and
+    // as `--json` was asked for, stdout is the failure document.
     let out = t.run(&["check", "new", "--json", "--format", "sarif"]);
     assert_eq!(out.code, 2, "{out}");
-    assert!(out.stdout.is_empty());
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["exit"], 2, "{out}");
+    assert!(!out.stdout.contains("runs"), "{out}");
 }
 
 #[test]
