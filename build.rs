@@ -6,6 +6,11 @@
 //! Only `--version` uses it: `trustedBy` in the store stays
 //! `goccia-trust <CARGO_PKG_VERSION>` (core::review::trust).
 //!
+//! Also the build's date for the manual page's `.TH` line
+//! (`GOCCIA_TRUST_BUILD_DATE`, `YYYY-MM-DD`): `SOURCE_DATE_EPOCH` when set
+//! (reproducible builds), else the commit's date, else none (the page then
+//! leaves the date empty).
+//!
 //! git runs hardened, since the checkout may be anyone's: no system config,
 //! no fsmonitor (a configured fsmonitor is a command git would run), no
 //! hooks, no optional locks, and none of the GIT_* variables that would point
@@ -16,13 +21,44 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
     let version = env("CARGO_PKG_VERSION");
     let dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
-    let long = match commit(&dir) {
+    let commit = commit(&dir);
+    let long = match &commit {
         Some(commit) => format!("{version} ({commit})"),
         None => version,
     };
     println!("cargo:rustc-env=GOCCIA_TRUST_VERSION={long}");
+    let commit_date = commit.and_then(|c| c.split(' ').nth(1).map(str::to_string));
+    if let Some(date) = epoch_date().or(commit_date) {
+        println!("cargo:rustc-env=GOCCIA_TRUST_BUILD_DATE={date}");
+    }
+}
+
+/// `SOURCE_DATE_EPOCH` (seconds since 1970, UTC) as a date.
+fn epoch_date() -> Option<String> {
+    let secs: i64 = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    Some(format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 fn env(name: &str) -> String {

@@ -75,7 +75,7 @@ pub enum OutputFormat {
     /// Tables and reports for people.
     #[default]
     Text,
-    /// One JSON document (README "JSON output").
+    /// One JSON document (see the guide: JSON contract).
     Json,
     /// SARIF 2.1.0: one result per config needing review.
     Sarif,
@@ -131,8 +131,9 @@ pub struct ScanArgs {
     /// `schemas/scan.schema.json`).
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
-    /// Output: text, json (README "JSON output"), sarif (SARIF 2.1.0 for
-    /// code scanning) or github (workflow annotations); README "CI".
+    /// Output: text, json (see the guide: JSON contract), sarif (SARIF
+    /// 2.1.0 for code scanning) or github (workflow annotations); see the
+    /// guide: CI formats.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Also show each config's policy verdict (writes nothing).
@@ -219,7 +220,7 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Output: text, json, sarif (SARIF 2.1.0) or github (workflow
-    /// annotations); README "CI".
+    /// annotations); see the guide: CI formats.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// The GocciaScript runner named in the report's `-P` and
@@ -513,6 +514,27 @@ pub fn machine_output(args: &[String]) -> bool {
     })
 }
 
+/// Whether the command line asks for a document of the JSON contract
+/// (`--json`, `--format json`, before any `--`), whatever else is wrong
+/// with it: a usage error is then also the failure document on stdout, so
+/// a script reading stdout always gets one JSON document. The `policy`
+/// verbs' `--json` is their own (`{"error": ...}`), not the contract's.
+pub fn asks_contract_json(args: &[String]) -> bool {
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    if before
+        .iter()
+        .find(|a| !is_global_flag(a))
+        .is_some_and(|w| *w == "policy")
+    {
+        return false;
+    }
+    before.iter().enumerate().any(|(i, a)| {
+        *a == "--json"
+            || *a == "--format=json"
+            || (*a == "--format" && before.get(i + 1).is_some_and(|v| *v == "json"))
+    })
+}
+
 fn is_global_flag(a: &str) -> bool {
     a == "--quiet"
         || a == "-q"
@@ -621,6 +643,10 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             )));
         } else if a == "--ignore-config-permissions" {
             ignore = true;
+        } else if a == "--" {
+            // The end of the options: every word after it is a PATH, even
+            // one that starts with `-` (`goccia-trust -- -weird`).
+            inputs.extend(it.by_ref().cloned());
         } else if a.starts_with('-') && a != "-" {
             return Err(UsageError(format!(
                 "unknown option {a}; see goccia-trust --help"
@@ -844,6 +870,43 @@ mod tests {
     }
 
     #[test]
+    fn after_a_double_dash_every_word_is_a_path() {
+        for (args, path) in [
+            (&["--", "-weird"][..], "-weird"),
+            (&["--", "--trust"][..], "--trust"),
+            (&["--", "scan"][..], "scan"),
+            (&["--color=never", "--", "-P"][..], "-P"),
+            (&["--policy", "p.json", "--", "--since"][..], "--since"),
+        ] {
+            match p(args).unwrap() {
+                Invocation::Default(_, t) => assert_eq!(t.path.as_deref(), Some(path), "{args:?}"),
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            p(&["--"]).unwrap(),
+            Invocation::Default(_, TuiArgs { path: None, .. })
+        ));
+        // GocciaScript's spellings keep their rules: `--trust` takes the
+        // next word whatever it is, and a mode does not take input files.
+        match p(&["--trust", "--", "--yes"]).unwrap() {
+            Invocation::Trust(_, t) => {
+                assert_eq!(t.paths, ["--"]);
+                assert!(t.yes);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            p(&["--list-trusted", "--", "-x"]).unwrap_err(),
+            "--list-trusted cannot be combined with input files; run it on its own"
+        );
+        assert_eq!(
+            p(&["--", "-a", "-b"]).unwrap_err(),
+            "without a subcommand goccia-trust takes one PATH; use scan for several"
+        );
+    }
+
+    #[test]
     fn the_review_takes_a_base_revision() {
         for args in [
             &["--since", "HEAD~1", "dir"][..],
@@ -958,7 +1021,7 @@ mod tests {
     }
 }
 
-/// Print a shell completion script on stdout (see README "Install").
+/// Print a shell completion script on stdout (see the guide: Getting started).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.

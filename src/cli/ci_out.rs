@@ -109,6 +109,51 @@ impl Rule {
         }
     }
 
+    /// The rule's name for people (SARIF `name`), distinct from its id as
+    /// SARIF asks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted => "NeverTrusted",
+            Rule::Changed => "ChangedSinceTrusted",
+            Rule::Error => "ConfigError",
+            Rule::PolicyDenied => "PolicyDenied",
+            Rule::Widened => "PermissionsWidened",
+            Rule::Broken => "ConfigBroken",
+            Rule::Narrowed => "PermissionsNarrowed",
+            Rule::NotRead => "NotRead",
+        }
+    }
+
+    /// SARIF `fullDescription` (GitHub code scanning requires one).
+    fn full(self) -> &'static str {
+        match self {
+            Rule::NeverTrusted => {
+                "The GocciaScript config requests permissions (network, file, import, environment) and has no entry in the per-user trust store, so a GocciaScript run under it stops until a person reviews and records its requests."
+            }
+            Rule::Changed => {
+                "The GocciaScript config's permission requests differ from the ones recorded in the trust store when it was trusted, so a GocciaScript run under it stops until the new requests are reviewed and recorded."
+            }
+            Rule::Error => {
+                "GocciaScript cannot load the config (it does not parse, or a request is invalid), or a path under review cannot be read and a config may hide there."
+            }
+            Rule::PolicyDenied => {
+                "The policy file given with --policy denies a request of the config, so trust --yes --policy will not record it."
+            }
+            Rule::Widened => {
+                "Between the two revisions a GocciaScript config gained authority: a new config with requests, a request allowing more, or a removed config whose directory now falls under one that allows more."
+            }
+            Rule::Broken => {
+                "At the compared revision the GocciaScript config does not load, and GocciaScript refuses to run under a config it cannot load."
+            }
+            Rule::Narrowed => {
+                "Between the two revisions a GocciaScript config only lost authority; nothing is gained."
+            }
+            Rule::NotRead => {
+                "At the compared revision something new was not read (a submodule, a link leading out of the repository, an unreadable path), so the comparison is incomplete: a config may hide there."
+            }
+        }
+    }
+
     fn title(self) -> &'static str {
         match self {
             Rule::NeverTrusted => "goccia-trust: never trusted",
@@ -136,6 +181,11 @@ pub struct Finding {
     pub state: Option<ConfigState>,
     /// `diff`: the config's status (`added`, `changed`, `removed`).
     pub status: Option<&'static str>,
+    /// What identifies the finding besides its rule and file (the requests
+    /// or values it is about; no line number, revision or time), for the
+    /// SARIF `partialFingerprints` that let code scanning follow an alert
+    /// from one commit to the next.
+    pub identity: String,
 }
 
 /// The findings of a scan or check, in the reports' order, then the paths
@@ -152,13 +202,20 @@ pub fn findings(
         let path = r.display_path.clone();
         let quoted = shell_quote(&path);
         if let Some(e) = r.error() {
+            // GocciaScript's message names the config by its absolute path;
+            // where CI looks it is the path shown everywhere else.
+            let message = match e.message.strip_prefix(r.key.as_str()) {
+                Some(rest) if rest.starts_with(':') => format!("{path}{rest}"),
+                _ => e.message.clone(),
+            };
             out.push(Finding {
                 rule: Rule::Error,
                 path,
                 line: None,
-                message: clean(&e.message).into_owned(),
+                message: clean(&message).into_owned(),
                 state: Some(r.state),
                 status: None,
+                identity: String::new(),
             });
             continue;
         }
@@ -195,6 +252,7 @@ pub fn findings(
                 ),
                 state: Some(r.state),
                 status: None,
+                identity: reasons.join("\n"),
             });
             continue;
         }
@@ -226,20 +284,23 @@ pub fn findings(
             ),
             state: Some(r.state),
             status: None,
+            identity: lines.join("\n"),
         });
     }
     for u in unreadable {
+        let path = display_path(&u.path, &env.cwd);
         out.push(Finding {
             rule: Rule::Error,
-            path: display_path(&u.path, &env.cwd),
-            line: None,
             message: format!(
                 "cannot read {}: {}; a config may hide there",
-                clean(&u.path),
+                clean(&path),
                 clean(&u.reason)
             ),
+            path,
+            line: None,
             state: None,
             status: None,
+            identity: String::new(),
         });
     }
     out
@@ -328,15 +389,24 @@ fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_j
     let rules: Vec<serde_json::Value> = rule_set
         .iter()
         .map(|r| {
-            json!({
+            let mut rule = json!({
                 "id": r.id(),
-                "name": r.id(),
+                "name": r.name(),
                 "shortDescription": { "text": r.short() },
+                "fullDescription": { "text": r.full() },
                 "help": { "text": r.help() },
                 "defaultConfiguration": { "level": r.level() },
-            })
+            });
+            if let Some(uri) = INFORMATION_URI {
+                rule["helpUri"] = json!(uri);
+            }
+            rule
         })
         .collect();
+    let mut root = src_root.to_string();
+    if !root.ends_with('/') {
+        root.push('/');
+    }
     let results: Vec<serde_json::Value> = findings
         .iter()
         .map(|f| {
@@ -344,16 +414,25 @@ fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_j
                 Some(uri) => json!({ "uri": uri, "uriBaseId": "%SRCROOT%" }),
                 None => json!({ "uri": file_uri(&f.path) }),
             };
-            let mut physical = json!({ "artifactLocation": location });
-            if let Some(line) = f.line {
-                physical["region"] = json!({ "startLine": line });
+            // GitHub code scanning requires a region: the whole file's
+            // first line when the request's line is not known.
+            let physical = json!({
+                "artifactLocation": location,
+                "region": { "startLine": f.line.unwrap_or(1) },
+            });
+            // The config named by its absolute path under the root reads
+            // as the relative path the location gives.
+            let mut message = f.message.clone();
+            if relative_uri(&f.path).is_some() {
+                message = message.replace(&format!("{root}{}", f.path), &f.path);
             }
             let mut result = json!({
                 "ruleId": f.rule.id(),
                 "ruleIndex": rule_set.iter().position(|r| *r == f.rule).unwrap_or(0),
                 "level": f.rule.level(),
-                "message": { "text": f.message },
+                "message": { "text": message },
                 "locations": [ { "physicalLocation": physical } ],
+                "partialFingerprints": { FINGERPRINT_KEY: fingerprint(f, &root) },
             });
             if let Some(state) = f.state {
                 result["properties"] = json!({ "state": state.json_name() });
@@ -364,23 +443,52 @@ fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_j
             result
         })
         .collect();
-    let mut root = src_root.to_string();
-    if !root.ends_with('/') {
-        root.push('/');
+    let mut driver = json!({
+        "name": "goccia-trust",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    });
+    if let Some(uri) = INFORMATION_URI {
+        driver["informationUri"] = json!(uri);
     }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": { "driver": {
-                "name": "goccia-trust",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
+            "tool": { "driver": driver },
             "originalUriBaseIds": { "%SRCROOT%": { "uri": file_uri(&root) } },
             "results": results,
         }]
     })
+}
+
+/// The repository named in Cargo.toml (`repository`), if any: the tool's
+/// `informationUri` and each rule's `helpUri`.
+const INFORMATION_URI: Option<&str> = match option_env!("CARGO_PKG_REPOSITORY") {
+    Some(uri) if !uri.is_empty() => Some(uri),
+    _ => None,
+};
+
+/// The `partialFingerprints` key; the version changes if what is hashed does.
+pub const FINGERPRINT_KEY: &str = "gocciaTrustFinding/v1";
+
+/// A stable hash of what the finding is: its rule, its file as a path
+/// relative to the SARIF root, and its identifying content with every path
+/// under the root made relative (so neither the runner's checkout
+/// directory nor a line number moves it).
+fn fingerprint(f: &Finding, root: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let path = f.path.strip_prefix(root).unwrap_or(&f.path);
+    let identity = f.identity.replace(root, "");
+    let mut h = Sha256::new();
+    for part in [f.rule.id(), path, identity.as_str()] {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
 }
 
 /// A path relative to the working directory as a relative URI reference,

@@ -13,9 +13,12 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::ci_out::{self, Finding, Rule};
+use crate::cli::json_out::{JsonError, is_unscoped, to_json};
 use crate::cli::paint::{mark, styled};
 use crate::cli::{CliError, CliResult, Io};
+use crate::core::config::json::{self as config_json, Json};
 use crate::core::env::Env;
+use crate::core::error::ConfigError;
 use crate::core::exit;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::review::locate::{line_of_request, request_line_in_text};
@@ -36,7 +39,7 @@ pub struct DiffArgs {
     pub base: String,
     /// The revision to compare (default: the working tree).
     pub head: Option<String>,
-    /// Print one JSON object (schema 1, README "Reviewing a pull request").
+    /// Print one JSON document (schema 1, `schemas/diff.schema.json`).
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Output format.
@@ -86,7 +89,7 @@ pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
         }
         _ => {
             let text = if args.json {
-                json(&diff, &root, args.all)
+                json(&diff, &base, &head, &root, args.all)
             } else if args.format == Some(DiffFormat::Markdown) {
                 markdown(&diff, args.all)
             } else {
@@ -166,10 +169,10 @@ fn text(diff: &RevisionDiff, root: &str, all: bool) -> String {
         };
         let _ = write!(out, "\n{} {} {verdict}\n", c.status.name(), clean(&c.path),);
         if let Some(e) = &c.base_error {
-            let _ = writeln!(out, "  at {}: {}", clean(&diff.base), clean(e));
+            let _ = writeln!(out, "  at {}: {}", clean(&diff.base), clean(&e.message));
         }
         if let Some(e) = &c.head_error {
-            let _ = writeln!(out, "  at {}: {}", clean(&diff.head), clean(e));
+            let _ = writeln!(out, "  at {}: {}", clean(&diff.head), clean(&e.message));
         }
         if let Some(p) = &c.now_under {
             let _ = writeln!(
@@ -232,11 +235,16 @@ fn incomplete_text(diff: &RevisionDiff) -> String {
     )
 }
 
+/// One value of a request. An unscoped request (the boolean `true`, a
+/// sandbox with no inputs) is `"unscoped": true` and has no `value`: the
+/// text output's `any path` is a description, not data.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsonValue<'a> {
-    value: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a str>,
     change: &'static str,
+    unscoped: bool,
     widens: bool,
     /// A re-targeted scope: where it led at BASE and leads at HEAD.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -258,8 +266,10 @@ struct JsonConfig<'a> {
     path: &'a str,
     status: &'static str,
     verdict: &'static str,
-    base_error: Option<&'a str>,
-    head_error: Option<&'a str>,
+    /// `{"message", "exit"}`, as every document of the contract gives a
+    /// load error.
+    base_error: Option<JsonError>,
+    head_error: Option<JsonError>,
     now_under: Option<&'a str>,
     relinked: Option<&'a str>,
     requests: Vec<JsonRequest<'a>>,
@@ -289,32 +299,63 @@ struct JsonDiff<'a> {
     head_notes: &'a [String],
 }
 
-fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
+fn json_error(e: &ConfigError) -> JsonError {
+    JsonError {
+        message: e.message.clone(),
+        exit: e.class.code(),
+    }
+}
+
+/// The block of config `path` at one side, parsed, when it loads there.
+fn block_at(snap: &Snapshot, path: &str) -> Option<Json> {
+    match snap.configs.get(path) {
+        Some(ConfigAt::Loaded { block, .. }) => config_json::parse(block).ok(),
+        _ => None,
+    }
+}
+
+fn json(diff: &RevisionDiff, base: &Snapshot, head: &Snapshot, root: &str, all: bool) -> String {
     let configs = shown(diff, all)
-        .map(|c| JsonConfig {
-            path: &c.path,
-            status: c.status.name(),
-            verdict: c.verdict.name(),
-            base_error: c.base_error.as_deref(),
-            head_error: c.head_error.as_deref(),
-            now_under: c.now_under.as_deref(),
-            relinked: c.relinked.as_deref(),
-            requests: groups(c, all)
-                .into_iter()
-                .map(|(request, values)| JsonRequest {
-                    request,
-                    values: values
-                        .into_iter()
-                        .map(|v| JsonValue {
-                            value: &v.value,
-                            change: v.change.json_name(),
-                            widens: v.widens,
-                            from: v.retarget.as_ref().map(|(f, _)| f.as_str()),
-                            to: v.retarget.as_ref().map(|(_, t)| t.as_str()),
-                        })
-                        .collect(),
-                })
-                .collect(),
+        .map(|c| {
+            let (base_block, head_block) = (block_at(base, &c.path), block_at(head, &c.path));
+            // A removed value is the base's, any other the head's.
+            let unscoped = |v: &DiffValue| {
+                let side = match v.change {
+                    Change::Removed => &base_block,
+                    Change::Retargeted => &None,
+                    Change::Added | Change::Unchanged => &head_block,
+                };
+                side.as_ref().is_some_and(|b| is_unscoped(b, &v.request))
+            };
+            JsonConfig {
+                path: &c.path,
+                status: c.status.name(),
+                verdict: c.verdict.name(),
+                base_error: c.base_error.as_ref().map(json_error),
+                head_error: c.head_error.as_ref().map(json_error),
+                now_under: c.now_under.as_deref(),
+                relinked: c.relinked.as_deref(),
+                requests: groups(c, all)
+                    .into_iter()
+                    .map(|(request, values)| JsonRequest {
+                        request,
+                        values: values
+                            .into_iter()
+                            .map(|v| {
+                                let unscoped = unscoped(v);
+                                JsonValue {
+                                    value: (!unscoped).then_some(v.value.as_str()),
+                                    change: v.change.json_name(),
+                                    unscoped,
+                                    widens: v.widens,
+                                    from: v.retarget.as_ref().map(|(f, _)| f.as_str()),
+                                    to: v.retarget.as_ref().map(|(_, t)| t.as_str()),
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            }
         })
         .collect();
     let doc = JsonDiff {
@@ -337,22 +378,25 @@ fn json(diff: &RevisionDiff, root: &str, all: bool) -> String {
         base_notes: &diff.base_notes,
         head_notes: &diff.head_notes,
     };
-    let mut s = json_escape_invisible(&serde_json::to_string(&doc).expect("serializable"));
-    s.push('\n');
-    s
+    // Pretty, as every document of the contract.
+    json_escape_invisible(&to_json(&doc))
 }
 
 /// Serialized JSON with every unsafe character (bidi controls, zero-width
 /// and other invisible characters, which serde_json writes raw) written as
 /// a `\uXXXX` escape: the same document, and nothing invisible on a
-/// terminal or in a log. They can only stand inside strings.
+/// terminal or in a log. They can only stand inside strings (the layout's
+/// line breaks are left as they are).
 fn json_escape_invisible(s: &str) -> String {
-    if !s.chars().any(crate::sanitize::is_unsafe) {
+    // A raw line break is the pretty layout's: serde_json escapes every
+    // control character inside a string.
+    let unsafe_char = |c: char| c != '\n' && crate::sanitize::is_unsafe(c);
+    if !s.chars().any(unsafe_char) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
-        if crate::sanitize::is_unsafe(c) {
+        if unsafe_char(c) {
             let mut units = [0u16; 2];
             for u in c.encode_utf16(&mut units) {
                 let _ = write!(out, "\\u{u:04x}");
@@ -462,13 +506,14 @@ pub fn findings(
                     clean(&diff.head),
                     clean(
                         c.head_error
-                            .as_deref()
-                            .or(c.base_error.as_deref())
-                            .unwrap_or("")
+                            .as_ref()
+                            .or(c.base_error.as_ref())
+                            .map_or("", |e| e.message.as_str())
                     )
                 ),
                 state: None,
                 status: Some(c.status.name()),
+                identity: c.status.name().to_string(),
             },
             Verdict::Widened if c.status == Status::Removed => {
                 let (path, line, detail) = match &c.now_under {
@@ -504,6 +549,7 @@ pub fn findings(
                     message: format!("{shown_path} (removed) widened permissions {span}: {detail}"),
                     state: None,
                     status: Some(c.status.name()),
+                    identity: format!("{shown_path} (removed): {detail}"),
                 }
             }
             Verdict::Widened => {
@@ -517,14 +563,14 @@ pub fn findings(
                     message.push_str(&format!(
                         " (it did not load at {}: {})",
                         clean(&diff.base),
-                        clean(e)
+                        clean(&e.message)
                     ));
                 }
                 let lines =
                     value_lines(widening.chain(changed.iter().filter(|v| !v.widens).copied()));
-                for l in lines {
+                for l in &lines {
                     message.push('\n');
-                    message.push_str(&l);
+                    message.push_str(l);
                 }
                 Finding {
                     rule: Rule::Widened,
@@ -533,6 +579,7 @@ pub fn findings(
                     message,
                     state: None,
                     status: Some(c.status.name()),
+                    identity: lines.join("\n"),
                 }
             }
             Verdict::Narrowed => {
@@ -546,9 +593,10 @@ pub fn findings(
                     "{shown_path} ({}) narrowed permissions {span}",
                     c.status.name()
                 );
-                for l in value_lines(changed.into_iter()) {
+                let lines = value_lines(changed.into_iter());
+                for l in &lines {
                     message.push('\n');
-                    message.push_str(&l);
+                    message.push_str(l);
                 }
                 Finding {
                     rule: Rule::Narrowed,
@@ -557,6 +605,7 @@ pub fn findings(
                     message,
                     state: None,
                     status: Some(c.status.name()),
+                    identity: lines.join("\n"),
                 }
             }
         };
@@ -574,6 +623,7 @@ pub fn findings(
             ),
             state: None,
             status: None,
+            identity: clean(&n.message).into_owned(),
         });
     }
     out
@@ -675,7 +725,7 @@ fn markdown_config(out: &mut String, diff: &RevisionDiff, c: &ConfigDiff, all: b
                 out,
                 "Does not load at {}: {}\n",
                 md_code(label, false),
-                md_code(e, false)
+                md_code(&e.message, false)
             );
         }
     }

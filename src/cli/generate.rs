@@ -74,7 +74,19 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     let cmd = crate::cli::args::command_unhidden();
     let man = Man::new(cmd.clone());
     let mut page = Vec::new();
-    man.render_title(&mut page)?;
+    // clap_mangen's title leaves out an empty date, which moves the source
+    // into the date's place: the preamble it writes, then `.TH` with every
+    // field in its place.
+    let mut title = Vec::new();
+    man.render_title(&mut title)?;
+    for line in String::from_utf8_lossy(&title).lines() {
+        if line.starts_with(".TH ") {
+            page.extend_from_slice(title_line().as_bytes());
+        } else {
+            page.extend_from_slice(line.as_bytes());
+        }
+        page.push(b'\n');
+    }
     man.render_name_section(&mut page)?;
     man.render_synopsis_section(&mut page)?;
     man.render_description_section(&mut page)?;
@@ -95,8 +107,137 @@ pub fn man_page() -> io::Result<Vec<u8>> {
         status.text([roman(*meaning)]);
     }
     status.to_writer(&mut page)?;
+    extra_sections().to_writer(&mut page)?;
     man.render_version_section(&mut page)?;
-    Ok(drop_repeated_preamble(&page))
+    Ok(drop_repeated_preamble(&tidy_breaks(&page)))
+}
+
+/// `.TH TITLE SECTION DATE SOURCE MANUAL`, each field quoted, so an empty
+/// one keeps its place: the date is the build's (`build.rs`: the commit's,
+/// or `SOURCE_DATE_EPOCH`), empty when the build had none.
+fn title_line() -> String {
+    let date = option_env!("GOCCIA_TRUST_BUILD_DATE").unwrap_or("");
+    format!(
+        ".TH \"GOCCIA-TRUST\" \"1\" \"{date}\" \"goccia-trust {}\" \"User Commands\"",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// clap_mangen separates a help text from its list of values with
+/// `.br`, an empty line, `.br`: the empty line is a paragraph break that
+/// the `.br`s around it only cancel (mandoc warns of each). One `.sp`.
+fn tidy_breaks(page: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(page)
+        .replace("\n.br\n\n.br\n", "\n.sp\n")
+        .into_bytes()
+}
+
+/// The environment variables read (`core::env`, `core::revision::git`).
+const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "NO_COLOR",
+        "Set and not empty: no colour (the interactive review uses the mono theme), unless --color=always.",
+    ),
+    (
+        "GOCCIA_TRUST_STATE_DIR",
+        "The state directory: decision records (trust --policy, policy run) and the review's progress. Also --state-dir.",
+    ),
+    (
+        "GOCCIA_TRUST_GIT_TIMEOUT",
+        "Seconds each git process of diff and --since may run before it is stopped (default 60).",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "When absolute: the per-user trust store is $XDG_CONFIG_HOME/goccia/trust.json (GocciaScript's rule) and themes are read from $XDG_CONFIG_HOME/goccia-trust/themes.",
+    ),
+    (
+        "XDG_STATE_HOME",
+        "When absolute and GOCCIA_TRUST_STATE_DIR is not set: the state directory is $XDG_STATE_HOME/goccia-trust.",
+    ),
+    (
+        "HOME",
+        "The base of the per-user paths when the XDG variables are not set; ~ in paths.",
+    ),
+    (
+        "VISUAL, EDITOR",
+        "The editor the interactive review's e opens a config in (the first that is not blank; else vi).",
+    ),
+    (
+        "APPDATA, LOCALAPPDATA",
+        "On Windows: the store's directory (%APPDATA%\\Goccia) and goccia-trust's own settings and state.",
+    ),
+];
+
+/// On Linux and the other Unix systems (macOS: under ~/Library/Application
+/// Support; see the guide).
+const FILES: &[(&str, &str)] = &[
+    (
+        "$XDG_CONFIG_HOME/goccia/trust.json, else ~/.config/goccia/trust.json",
+        "The per-user trust store GocciaScript reads (--trust-store=PATH names another).",
+    ),
+    (
+        "trust.json.lock",
+        "Beside the store (STORE.lock for --trust-store=STORE): the lock every writer of the store takes, as GocciaScript does.",
+    ),
+    (
+        "$GOCCIA_TRUST_STATE_DIR, else $XDG_STATE_HOME/goccia-trust, else ~/.local/state/goccia-trust",
+        "The state directory: policy decision records and review-progress.json.",
+    ),
+    (
+        "$XDG_CONFIG_HOME/goccia-trust/themes/NAME.toml, else ~/.config/goccia-trust/themes/NAME.toml",
+        "A theme for the interactive review (--theme=NAME); it overrides a built-in of the same name.",
+    ),
+];
+
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "goccia-trust",
+        "Review the configs under the working directory interactively.",
+    ),
+    (
+        "goccia-trust scan --json .",
+        "Every config and its state, as one JSON document.",
+    ),
+    (
+        "goccia-trust trust web/goccia.toml",
+        "Show what the config requests and record it after you confirm.",
+    ),
+    (
+        "goccia-trust check --format github web",
+        "Fail (exit 2) if a GocciaScript run on web would stop, with an annotation per config.",
+    ),
+    (
+        "goccia-trust diff origin/main --format markdown",
+        "What a branch changes in the configs' permissions, as a pull-request comment.",
+    ),
+    (
+        "goccia-trust trust --yes --policy /etc/goccia/policy.json .",
+        "In CI: trust only what the policy allows (exit 3 or 4 otherwise).",
+    ),
+];
+
+/// ENVIRONMENT, FILES, EXAMPLES and SEE ALSO.
+fn extra_sections() -> Roff {
+    let mut r = Roff::new();
+    for (heading, items) in [
+        ("ENVIRONMENT", ENVIRONMENT),
+        ("FILES", FILES),
+        ("EXAMPLES", EXAMPLES),
+    ] {
+        r.control("SH", [heading]);
+        for (term, text) in items {
+            r.control("TP", []);
+            r.text([bold(*term)]);
+            r.text([roman(*text)]);
+        }
+    }
+    r.control("SH", ["SEE ALSO"]);
+    r.control("BR", ["git", "(1)"]);
+    r.control("PP", []);
+    r.text([roman(
+        "The user guide (docs/ in the source: getting started, commands, the trust store, CI formats, the JSON contract, exit codes) and GocciaScript's documentation of config permissions.",
+    )]);
+    r
 }
 
 /// Each piece rendered on its own starts with roff's two-line `Aq` string
@@ -119,13 +260,15 @@ fn drop_repeated_preamble(page: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// README "Exit codes", as `core::exit` documents each constant.
+/// The guide's exit codes, as `core::exit` documents each constant.
 const EXIT_TABLE: &[(u8, &str)] = &[
     (exit::SUCCESS, "success"),
     (
         exit::FAILURE,
         "invalid value or failure: unreadable store, held lock, failed write, invalid scope, \
-         a prompt answered with anything but yes",
+         a prompt answered with anything but yes; for diff, a config widened or broken, or \
+         the comparison incomplete (0 with --exit-zero); for list --exit-code, an entry \
+         changed, missing or unreadable",
     ),
     (
         exit::USAGE,

@@ -71,7 +71,7 @@ pub struct JsonDiffItem {
 /// Whether the request `key` of `block` is the boolean `true`, or the
 /// sandbox with no inputs: what `block_values` shows as a description
 /// (`any path`, `true`, `no inputs (sandbox mode only)`) rather than values.
-fn is_unscoped(block: &Json, key: &str) -> bool {
+pub(crate) fn is_unscoped(block: &Json, key: &str) -> bool {
     if key == "sandbox" {
         return true;
     }
@@ -462,6 +462,18 @@ impl From<&crate::core::review::discover::NotFollowed> for JsonNotFollowed {
 pub struct JsonFailure {
     pub schema: Schema,
     pub error: JsonError,
+}
+
+/// The failure document for `message` and exit `code`, pretty, with a
+/// trailing newline.
+pub fn failure_document(message: &str, code: u8) -> String {
+    to_json(&JsonFailure {
+        schema: Schema::default(),
+        error: JsonError {
+            message: message.to_string(),
+            exit: code,
+        },
+    })
 }
 
 /// [`to_json`] written to `out` as it is made, through a buffer, instead of

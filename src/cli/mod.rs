@@ -193,16 +193,9 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
                     let _ = writeln!(io.out, "{}", serde_json::json!({ "error": message }));
                 }
                 ErrorJson::Contract => {
-                    let _ = io.out.write_all(
-                        json_out::to_json(&json_out::JsonFailure {
-                            schema: json_out::Schema::default(),
-                            error: json_out::JsonError {
-                                message: message.clone(),
-                                exit: code,
-                            },
-                        })
-                        .as_bytes(),
-                    );
+                    let _ = io
+                        .out
+                        .write_all(json_out::failure_document(&message, code).as_bytes());
                 }
             }
             let _ = io.out.flush();
@@ -215,8 +208,12 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
 fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     // A mistyped subcommand first, whatever follows it (`scna p`, `lsit
     // --json` would otherwise be refused for what follows).
+    // A usage error of a command asked for JSON is also the failure
+    // document on stdout.
+    let json = args::asks_contract_json(&args);
+    let usage = |e: CliError| if json { e.with_contract_json() } else { e };
     if let Some(word) = args::first_word(&args) {
-        mistyped_subcommand(word, &args, env)?;
+        mistyped_subcommand(word, &args, env).map_err(usage)?;
     }
     let original = args.clone();
     // clap's errors quote arguments, and its messages span lines: when an
@@ -228,9 +225,9 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
         .then(|| args.iter().map(|a| clean(a).into_owned()).collect());
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
-        Err(ParseOutcome::Usage(e)) => return Err(CliError::usage(e.0)),
+        Err(ParseOutcome::Usage(e)) => return Err(usage(CliError::usage(e.0))),
         Err(ParseOutcome::UsageHint(e, hint)) => {
-            return Err(CliError::usage(e.0).with_hint(hint));
+            return Err(usage(CliError::usage(e.0).with_hint(hint)));
         }
         Err(ParseOutcome::Clap(e)) => {
             // clap's own help and version; its usage errors in its words
@@ -254,6 +251,13 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
                     None => text,
                 };
                 let _ = write!(io.err, "{text}");
+                if json {
+                    // clap's message, without its usage and tip paragraphs.
+                    let message = text.strip_prefix("Error: ").unwrap_or(&text);
+                    let message = message.split("\n\n").next().unwrap_or(message).trim();
+                    io.out
+                        .write_all(json_out::failure_document(message, exit::USAGE).as_bytes())?;
+                }
                 Ok(exit::USAGE)
             } else {
                 write!(io.out, "{}", e.render())?;
@@ -266,7 +270,7 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     if let Invocation::Default(_, review) = &invocation
         && let Some(word) = review.path.as_deref()
     {
-        mistyped_subcommand(word, &original, env)?;
+        mistyped_subcommand(word, &original, env).map_err(usage)?;
     }
     let globals = match &invocation {
         Invocation::Clap(cli) => &cli.globals,
@@ -322,11 +326,12 @@ fn contract_json(invocation: &Invocation) -> bool {
         Invocation::Trust(_, t) => t.json,
         Invocation::Untrust(_, u) => u.json,
         Invocation::Clap(cli) => match &cli.command {
-            Command::Scan(a) => a.json,
+            Command::Scan(a) => a.format.chosen(a.json) == args::OutputFormat::Json,
             Command::Trust(a) => a.json,
             Command::Untrust(a) => a.json,
             Command::List(a) => a.json,
-            Command::Check(a) => a.json,
+            Command::Check(a) => a.format.chosen(a.json) == args::OutputFormat::Json,
+            Command::Diff(a) => a.json,
             Command::Inspect(a) => a.json,
             _ => false,
         },

@@ -228,9 +228,9 @@ pub fn sample_since() -> Fixture {
             ),
             (
                 "scripts/goccia.toml",
-                ConfigAt::Failed(
-                    "/home/dev/shop/scripts/goccia.toml: Unexpected character at line 1".into(),
-                ),
+                ConfigAt::Failed(crate::core::error::ConfigError::usage(
+                    "/home/dev/shop/scripts/goccia.toml: Unexpected character at line 1",
+                )),
             ),
         ],
     );

@@ -30,7 +30,7 @@ pub(crate) fn assert_valid_sarif(text: &str) -> Value {
 
 /// A tree with one config of each kind: never trusted (its first
 /// request, `allow-net`, on line 3), changed, trusted, and one that fails to load.
-fn project(t: &TestEnv) {
+pub(crate) fn project(t: &TestEnv) {
     t.write(
         "new/goccia.json",
         "{\n  \"unsafe-function-constructor\": true,\n  \"permissions\": { \"allow-net\": [\"example.com\"] }\n}\n",
@@ -93,7 +93,9 @@ fn scan_sarif_has_one_result_per_config_needing_review_and_validates() {
     assert_eq!(
         results(&log),
         [
-            ("error".to_string(), "bad/goccia.json".to_string(), None),
+            // No line is known: the file's first (code scanning requires
+            // a region).
+            ("error".to_string(), "bad/goccia.json".to_string(), Some(1)),
             ("never-trusted".into(), "new/goccia.json".into(), Some(3)),
             // The added request's line, not the first request's.
             ("changed".into(), "old/goccia.toml".into(), Some(5)),
@@ -139,10 +141,13 @@ fn check_sarif_and_github_keep_checks_exit_code() {
         ),
         "{out}"
     );
-    // `--json` stays `--format json`; the two together are refused.
+    // `--json` stays `--format json`; the two together are refused, and
+    // as `--json` was asked for, stdout is the failure document.
     let out = t.run(&["check", "new", "--json", "--format", "sarif"]);
     assert_eq!(out.code, 2, "{out}");
-    assert!(out.stdout.is_empty());
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["exit"], 2, "{out}");
+    assert!(!out.stdout.contains("runs"), "{out}");
 }
 
 #[test]

@@ -106,13 +106,19 @@ fn a_mistyped_subcommand_gets_did_you_mean_whatever_follows() {
         (&["--policy", "x.json", "scna"][..], "scna", "scan"),
     ] {
         let out = t.run(args);
+        let message = format!("path not found: {word}; did you mean '{suggestion}'?");
+        // Asked for JSON (`lsit --json`): stdout is the failure document.
+        let stdout = if args.contains(&"--json") {
+            format!(
+                "{{\n  \"schema\": 1,\n  \"error\": {{\n    \"message\": {},\n    \"exit\": 2\n  }}\n}}\n",
+                serde_json::to_string(&message).unwrap()
+            )
+        } else {
+            String::new()
+        };
         assert_eq!(
             (out.code, out.stdout.as_str(), out.stderr.as_str()),
-            (
-                2,
-                "",
-                format!("Error: path not found: {word}; did you mean '{suggestion}'?\n").as_str()
-            ),
+            (2, stdout.as_str(), format!("Error: {message}\n").as_str()),
             "{args:?}"
         );
     }
@@ -120,8 +126,9 @@ fn a_mistyped_subcommand_gets_did_you_mean_whatever_follows() {
     let plain = [("NO_COLOR", "1")];
     let (text, code) = on_terminal(&t, "scna p --json", &plain, "");
     assert_eq!(code, 2);
+    // (The failure document `--json` asks for follows on stdout.)
     assert_eq!(
-        text,
+        text.split('{').next().unwrap(),
         "Error: path not found: scna; did you mean 'scan'?\nhint: goccia-trust scan p --json\n"
     );
     // An existing path of that name is a path, whatever follows it.

@@ -152,6 +152,10 @@ fn man_page_renders_without_warnings() {
         "OPTIONS",
         "COMMANDS",
         "EXIT STATUS",
+        "ENVIRONMENT",
+        "FILES",
+        "EXAMPLES",
+        "SEE ALSO",
         "VERSION",
     ] {
         assert!(text.contains(heading), "{heading} missing:\n{text}");
@@ -224,4 +228,167 @@ fn a_closed_stdout_ends_quietly() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
         assert_eq!(out.status.code(), Some(141), "{args:?}");
     }
+}
+
+const FORMATS: [&str; 4] = ["text", "json", "sarif", "github"];
+
+/// fish loads the script without a word on stderr (an unescaped `"` in a
+/// help text made it print `complete: too many arguments` and offer files
+/// for `--format`) and completes `scan --format ` to the formats.
+#[test]
+fn fish_loads_the_script_and_completes_the_formats() {
+    if !common::tool_available("fish", "--version") {
+        return;
+    }
+    let env = TestEnv::new();
+    let path = env.write(
+        "goccia-trust.fish",
+        &generate(&env, &["completions", "fish"]),
+    );
+    let program = format!(
+        "source '{}'; complete -C 'goccia-trust scan --format '",
+        path.display()
+    );
+    let out = Command::new("fish")
+        .args(["--no-config", "-c", &program])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "fish: {stderr}");
+    assert_eq!(stderr, "", "fish warned loading the script");
+    // `complete -C` prints `CANDIDATE\tDESCRIPTION` lines.
+    // fish sorts them.
+    let mut offered: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or("").to_string())
+        .collect();
+    offered.sort();
+    let mut formats = FORMATS.to_vec();
+    formats.sort();
+    assert_eq!(offered, formats, "fish offered {offered:?}");
+}
+
+/// A zsh that runs the script as `compinit` would and records what the
+/// completion system offers for LINE + TAB: an interactive zsh on a
+/// pseudo-terminal (zsh/zpty), with `compadd` wrapped to write each
+/// candidate it is given to OUT.
+const ZSH_DRIVER: &str = r#"
+zmodload zsh/zpty
+script=$1 out=$2 line=$3
+zpty z zsh -f -i
+zpty -w z "PS1='' RPROMPT=''; autoload -U compinit; compinit -u -D"
+zpty -w z "source ${(q)script}"
+zpty -w z 'compadd() { if (( ${@[(I)-(O|A|D)]} == 0 )); then local -a __h; builtin compadd -O __h "$@"; print -rl -- $__h >> '${(q)out}'; fi; builtin compadd "$@"; }'
+zpty -w z "zstyle ':completion:*' menu no; LISTMAX=10000"
+zpty -n -w z "$line"$'\t'
+integer i
+for i in {1..100}; do
+  [[ -s $out ]] && break
+  sleep 0.1
+done
+sleep 0.5
+zpty -d z
+"#;
+
+fn zsh_complete(env: &TestEnv, script: &Path, line: &str) -> Vec<String> {
+    let driver = env.write("drive.zsh", ZSH_DRIVER);
+    let out_file = env.root.join(format!("zsh-offered-{}", line.len()));
+    let _ = std::fs::remove_file(&out_file);
+    let out = Command::new("zsh")
+        .arg("-f")
+        .arg(&driver)
+        .arg(script)
+        .arg(&out_file)
+        .arg(line)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "zsh driver: {out:?}");
+    std::fs::read_to_string(&out_file)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// zsh completes `scan --format ` to the formats and `--format o` to
+/// nothing (it completed to `output\)`, a word of a help text, when the
+/// text held an unescaped `"`).
+#[test]
+fn zsh_completes_the_formats() {
+    if !common::tool_available("zsh", "--version") {
+        return;
+    }
+    let env = TestEnv::new();
+    let script = env.write("_goccia-trust", &generate(&env, &["completions", "zsh"]));
+    let offered = zsh_complete(&env, &script, "goccia-trust scan --format ");
+    assert_eq!(offered, FORMATS, "zsh offered {offered:?}");
+    let offered = zsh_complete(&env, &script, "goccia-trust check --format j");
+    assert_eq!(offered, ["json"], "zsh offered {offered:?}");
+    let offered = zsh_complete(&env, &script, "goccia-trust scan --format o");
+    assert!(offered.is_empty(), "zsh offered {offered:?} for `o`");
+}
+
+#[test]
+fn bash_completes_the_formats() {
+    let env = TestEnv::new();
+    let path = env.write(
+        "goccia-trust.bash",
+        &generate(&env, &["completions", "bash"]),
+    );
+    let offered = bash_complete(&path, &["goccia-trust", "scan", "--format", ""]);
+    assert_eq!(offered, FORMATS, "bash offered {offered:?}");
+}
+
+/// mandoc's lint (issue 33 item 5): no warning, so `.TH` has the date in
+/// the date's place and the version in the source's; the page documents
+/// the environment it reads, its files and diff's exit 1.
+#[test]
+fn mandoc_lints_the_man_page_without_a_warning() {
+    let env = TestEnv::new();
+    let page = generate(&env, &["man"]);
+    let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap();
+    let date = th.split('"').nth(5).unwrap_or("");
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+        "the date slot: {th}"
+    );
+    assert!(
+        th.ends_with(&format!(
+            "\"goccia-trust {}\" \"User Commands\"",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{th}"
+    );
+    for var in [
+        "NO_COLOR",
+        "GOCCIA_TRUST_STATE_DIR",
+        "GOCCIA_TRUST_GIT_TIMEOUT",
+        "XDG_CONFIG_HOME",
+        "XDG_STATE_HOME",
+        "HOME",
+        "VISUAL, EDITOR",
+    ] {
+        assert!(
+            page.contains(&format!("\\fB{var}\\fR")),
+            "{var} not under ENVIRONMENT"
+        );
+    }
+    assert!(
+        page.contains("for diff, a config widened or broken"),
+        "{page}"
+    );
+    // mandoc has no version flag: an empty page is its cheapest success.
+    if !common::tool_available("mandoc", "/dev/null") {
+        return;
+    }
+    let path = env.write("goccia-trust.1", &page);
+    let out = Command::new("mandoc")
+        .args(["-T", "lint", "-W", "warning"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let report =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "mandoc -T lint: {report}");
+    assert_eq!(report, "", "mandoc warned");
 }

@@ -321,9 +321,11 @@ fn a_config_that_breaks_is_a_finding_with_goccias_message() {
     let (v, _) = r.json(&["HEAD~1", "HEAD"]);
     let c = config(&v, "pkg/goccia.json");
     let disk: Value = serde_json::from_str(&on_disk.stdout).unwrap();
-    let message = c["headError"].as_str().unwrap();
+    // A load error is `{"message", "exit"}`, as in every document.
+    let error = &c["headError"];
+    let message = error["message"].as_str().unwrap();
     // ...is the one read from the revision.
-    assert_eq!(message, config(&disk, "pkg/goccia.json")["headError"]);
+    assert_eq!(error, &config(&disk, "pkg/goccia.json")["headError"]);
     assert!(
         message.starts_with("$ROOT/work/pkg/goccia.json: "),
         "{message}"
@@ -338,7 +340,7 @@ fn a_config_that_breaks_is_a_finding_with_goccias_message() {
     assert_eq!(code, 1);
     let c = config(&v, "pkg/goccia.json");
     assert_eq!(c["verdict"], "widened");
-    assert_eq!(c["baseError"], message);
+    assert_eq!(c["baseError"]["message"], message);
 }
 
 #[test]
@@ -464,10 +466,8 @@ fn links_in_the_tree_are_reported_not_followed_and_odd_names_are_kept() {
     let linked = config(&v, "linked/goccia.json");
     assert_eq!(linked["verdict"], "broken");
     assert_eq!(
-        linked["headError"],
-        format!(
-            "$ROOT/work/linked/goccia.json: a symbolic link in the tree, not followed at a revision",
-        )
+        linked["headError"]["message"],
+        "$ROOT/work/linked/goccia.json: a symbolic link in the tree, not followed at a revision"
     );
     assert_eq!(
         v["headNotes"],
@@ -491,7 +491,10 @@ fn a_config_under_a_name_that_is_not_utf8_is_reported() {
     let c = config(&v, "bad\\xffname/goccia.json");
     assert_eq!(c["verdict"], "broken");
     assert!(
-        c["headError"].as_str().unwrap().contains("not UTF-8"),
+        c["headError"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8"),
         "{c}"
     );
 }

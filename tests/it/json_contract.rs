@@ -11,12 +11,17 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use common::CI_POLICY as POLICY;
-use common::TestEnv;
+use common::{Output, TestEnv};
 use serde_json::Value;
 
 const SCHEMAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas");
-/// The schemas' `$id` prefix: a name, not a location (nothing is fetched).
-const BASE: &str = "https://goccia-trust.invalid/schemas/1/";
+
+/// The schemas have no `$id`: each is its file, and its `$ref`s are
+/// relative to it (so `check-jsonschema --schemafile schemas/x.json`
+/// resolves them with no `--base-uri`).
+fn base() -> String {
+    format!("file://{SCHEMAS}/")
+}
 
 /// Resolves the schemas' `$ref`s to the files under `schemas/`, nothing else.
 struct SchemaFiles;
@@ -28,7 +33,7 @@ impl jsonschema::Retrieve for SchemaFiles {
     ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         let name = uri
             .as_str()
-            .strip_prefix(BASE)
+            .strip_prefix(base().as_str())
             .ok_or_else(|| format!("{} is not one of schemas/", uri.as_str()))?;
         Ok(serde_json::from_str(&std::fs::read_to_string(
             Path::new(SCHEMAS).join(name),
@@ -46,6 +51,7 @@ fn validator(name: &str) -> jsonschema::Validator {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .with_retriever(SchemaFiles)
+        .with_base_uri(format!("{}{name}.schema.json", base()))
         .build(&schema(name))
         .unwrap_or_else(|e| panic!("schemas/{name}.schema.json: {e}"))
 }
@@ -569,7 +575,7 @@ fn the_schemas_are_strict() {
     // Each schema refuses a member it does not define and a wrong version:
     // a validation that passes says something.
     for name in [
-        "scan", "check", "list", "inspect", "trust", "untrust", "error",
+        "scan", "check", "list", "inspect", "trust", "untrust", "error", "diff",
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
@@ -638,4 +644,242 @@ fn unscoped_requests_are_flagged_never_described() {
             "change": "added", "unscoped": false, "value": "$ROOT/work/s/any path"})),
         "{diff}"
     );
+}
+
+/// `diff --json` (schemas/diff.schema.json): pretty like every document,
+/// load errors as `{"message", "exit"}`, over a repository where configs
+/// widen, narrow, appear, go and break, between two commits, against the
+/// working tree and with `--all`.
+#[test]
+fn diff_validates_and_its_errors_are_objects() {
+    let r = crate::diff_ci::changed_repo();
+    for args in [
+        &["HEAD~1", "HEAD", "--json"][..],
+        &["HEAD~1", "--json"][..],
+        &["HEAD~1", "HEAD", "--json", "--all"][..],
+    ] {
+        let out = r.diff(args);
+        assert_eq!(out.code, 1, "{args:?}: {out}");
+        assert!(
+            out.stdout.starts_with("{\n  \"schema\": 1,\n"),
+            "{args:?}: not pretty: {out}"
+        );
+        let doc = valid("diff", &out.stdout);
+        let broken = config(&doc, "brk/goccia.json");
+        assert_eq!(broken["verdict"], "broken");
+        // The message and exit code scan gives the same file.
+        let scan = valid("scan", &r.t.run(&["scan", "--json", "brk"]).stdout);
+        assert_eq!(
+            broken["headError"],
+            config(&scan, "brk/goccia.json")["error"],
+            "{broken}"
+        );
+        assert!(
+            broken["headError"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("$ROOT/work/brk/goccia.json: "),
+            "{broken}"
+        );
+        assert_eq!(broken["baseError"], Value::Null);
+    }
+    // Nothing changed: every config listed with --all, exit 0.
+    let out = r.diff(&["HEAD", "HEAD", "--json", "--all"]);
+    assert_eq!(out.code, 0, "{out}");
+    let all = valid("diff", &out.stdout);
+    let configs = all["configs"].as_array().unwrap();
+    assert!(!configs.is_empty(), "{all}");
+    assert!(
+        configs
+            .iter()
+            .all(|c| c["status"] == "unchanged" && c["verdict"] == "unchanged"),
+        "{all}"
+    );
+}
+
+/// An unscoped value in `diff --json` is `"unscoped": true` with no value,
+/// never the text output's description (`any path`); the text output keeps
+/// it.
+#[test]
+fn diff_json_flags_unscoped_values() {
+    let r = crate::diff::Repo::new();
+    r.write(
+        "goccia.json",
+        r#"{"permissions": {"allow-read": ["./data"], "allow-net": true}}"#,
+    );
+    r.commit("base");
+    r.write(
+        "goccia.json",
+        r#"{"permissions": {"allow-read": true, "allow-ffi": ["./any library"]}}"#,
+    );
+    r.commit("head");
+    let doc = valid("diff", &r.diff(&["HEAD~1", "HEAD", "--json"]).stdout);
+    let values = |request: &str| -> Vec<Value> {
+        config(&doc, "goccia.json")["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["request"] == request)
+            .unwrap_or_else(|| panic!("no {request} in {doc}"))["values"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        values("allow-net"),
+        [serde_json::json!({"change": "removed", "unscoped": true, "widens": false})]
+    );
+    let read = values("allow-read");
+    assert!(
+        read.contains(&serde_json::json!({"change": "added", "unscoped": true, "widens": true})),
+        "{read:?}"
+    );
+    assert!(
+        read.iter()
+            .any(|v| v["change"] == "removed" && v["unscoped"] == false && v["value"].is_string()),
+        "{read:?}"
+    );
+    // A value spelled like a description is a value.
+    let ffi = values("allow-ffi");
+    assert_eq!(ffi.len(), 1, "{ffi:?}");
+    assert_eq!(ffi[0]["unscoped"], false);
+    assert!(
+        ffi[0]["value"].as_str().unwrap().ends_with("any library"),
+        "{ffi:?}"
+    );
+    assert!(!doc.to_string().contains("\"any path\""), "{doc}");
+    let text = r.diff(&["HEAD~1", "HEAD"]).stdout;
+    assert!(text.contains("+ any path"), "{text}");
+}
+
+/// The command lines whose `--json` fails before a document: a usage
+/// error (clap's, ours, a mistyped subcommand) and, for `diff`, a bad
+/// revision and a directory outside any repository. Each prints the
+/// failure document on stdout and its `Error: ` line on stderr.
+fn failures(env: &TestEnv) -> Vec<(Vec<&'static str>, Output)> {
+    let outside = env.mkdir("not-a-repo");
+    let mut out = Vec::new();
+    for args in [
+        &["scan", "--json", "--bogus"][..],
+        &["scan", "--format", "json", "--bogus"][..],
+        &["check", "--json"][..],
+        &["list", "--json", "--bogus"][..],
+        &["inspect", "--json"][..],
+        &["trust", "--json", "--bogus", "x"][..],
+        &["untrust", "--json", "--missing", "x"][..],
+        &["diff", "--json"][..],
+        &["diff", "--json", "--bogus", "HEAD"][..],
+        &["scna", "--json"][..],
+        &["diff", "HEAD", "--json"][..],
+    ] {
+        out.push((args.to_vec(), env.run_in(&outside, args, &[])));
+    }
+    let r = crate::diff::Repo::new();
+    r.write(
+        "goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    r.commit("base");
+    for args in [
+        &["diff", "no-such-revision", "--json"][..],
+        &["diff", "HEAD", "no-such-revision", "--json"][..],
+    ] {
+        out.push((args.to_vec(), r.t.run_in(&r.t.work, args, &[])));
+    }
+    out
+}
+
+#[test]
+fn a_json_command_that_fails_prints_the_failure_document() {
+    let env = TestEnv::new();
+    for (args, out) in failures(&env) {
+        assert_eq!(out.code, 2, "{args:?}: {out}");
+        let doc = valid("error", &out.stdout);
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert_eq!(doc["error"]["exit"], 2, "{args:?}");
+        assert!(!message.is_empty(), "{args:?}");
+        assert!(
+            out.stderr.starts_with(&format!("Error: {message}")),
+            "{args:?}: {out}"
+        );
+    }
+    // The policy verbs keep their own `{"error"}` form; text commands
+    // print nothing on stdout.
+    let out = env.run(&["policy", "show", "--json", "--bogus"]);
+    assert!(!out.stdout.contains("\"schema\""), "{out}");
+    let out = env.run(&["scan", "--bogus"]);
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{out}");
+}
+
+/// check-jsonschema (PyPI), as a script would run it: `check-jsonschema
+/// --schemafile schemas/NAME.schema.json FILE`, with no `--base-uri`, on
+/// every command's `--json` output, the failure documents included.
+#[test]
+fn check_jsonschema_validates_every_document() {
+    if !common::tool_available("check-jsonschema", "--version") {
+        return;
+    }
+    let env = TestEnv::new();
+    states(&env);
+    let policy = write_policy(&env);
+    let mut docs: Vec<(&str, String)> = vec![
+        ("scan", env.run(&["scan", "--json"]).stdout),
+        (
+            "scan",
+            env.run(&["scan", "--json", "--policy", &policy]).stdout,
+        ),
+        ("check", env.run(&["check", "--json", "n", "t", "c"]).stdout),
+        ("list", env.run(&["list", "--json"]).stdout),
+        ("inspect", env.run(&["inspect", "--json", "c"]).stdout),
+        (
+            "trust",
+            env.run(&["trust", "--json", "--dry-run", "n"]).stdout,
+        ),
+        (
+            "untrust",
+            env.run(&["untrust", "--json", "--missing"]).stdout,
+        ),
+    ];
+    let r = crate::diff_ci::changed_repo();
+    docs.push((
+        "diff",
+        r.diff(&["HEAD~1", "HEAD", "--json", "--all"]).stdout,
+    ));
+    docs.push(("diff", r.diff(&["HEAD~1", "--json"]).stdout));
+    for (_, out) in failures(&env) {
+        docs.push(("error", out.stdout));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (name, text)) in docs.iter().enumerate() {
+        assert!(text.starts_with('{'), "{name}: {text}");
+        let file = dir.path().join(format!("{i}-{name}.json"));
+        std::fs::write(&file, text).unwrap();
+        let out = std::process::Command::new("check-jsonschema")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("--schemafile")
+            .arg(format!("schemas/{name}.schema.json"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "check-jsonschema, {name}: {}{}\n{text}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // It refuses what the schema refuses (the check says something).
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"schema": 1, "error": {"message": "m", "exit": "2"}}"#,
+    )
+    .unwrap();
+    let out = std::process::Command::new("check-jsonschema")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--schemafile", "schemas/error.schema.json"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
 }

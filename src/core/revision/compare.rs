@@ -15,6 +15,7 @@
 use std::collections::BTreeSet;
 
 use crate::core::config::describe::unscoped_description;
+use crate::core::error::ConfigError;
 use crate::core::paths::key::is_under;
 use crate::core::review::value_diff::{Change, diff_values};
 
@@ -95,8 +96,8 @@ pub struct ConfigDiff {
     pub verdict: Verdict,
     /// Every value of both sides (unchanged ones too), request by request.
     pub values: Vec<DiffValue>,
-    pub base_error: Option<String>,
-    pub head_error: Option<String>,
+    pub base_error: Option<ConfigError>,
+    pub head_error: Option<ConfigError>,
     /// For a removed config: the parent config its directory now falls
     /// under, when that one allows more.
     pub now_under: Option<String>,

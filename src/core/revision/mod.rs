@@ -54,8 +54,8 @@ pub enum ConfigAt {
         values: Vec<(String, Vec<String>)>,
         targets: Vec<(String, String)>,
     },
-    /// Does not load: GocciaScript's message.
-    Failed(String),
+    /// Does not load: GocciaScript's message and its exit class.
+    Failed(ConfigError),
 }
 
 /// Every effective config of one side, by path relative to the root.
@@ -338,7 +338,10 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             snap.unkeyable.insert(name.clone(), Some(e.oid.clone()));
             snap.configs.insert(
                 name.clone(),
-                ConfigAt::Failed(format!("{}: {NOT_UTF8}", absolute(root, &name))),
+                ConfigAt::Failed(ConfigError::invalid(format!(
+                    "{}: {NOT_UTF8}",
+                    absolute(root, &name)
+                ))),
             );
             continue;
         };
@@ -453,7 +456,7 @@ fn load_at(
                 })
                 .collect(),
         },
-        Err(e) => ConfigAt::Failed(e.message),
+        Err(e) => ConfigAt::Failed(e),
     }
 }
 
@@ -482,7 +485,7 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
             // as at a revision.
             snap.configs.insert(
                 rel.clone(),
-                ConfigAt::Failed(format!("{}: {NOT_UTF8}", u.path)),
+                ConfigAt::Failed(ConfigError::invalid(format!("{}: {NOT_UTF8}", u.path))),
             );
             snap.unkeyable.insert(rel, None);
         } else {
@@ -523,7 +526,7 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
                     block: s.block.as_str().to_string(),
                     targets: inside(root, s.targets.iter()),
                 },
-                Err(e) => ConfigAt::Failed(e.message),
+                Err(e) => ConfigAt::Failed(e),
             };
             (rel, at)
         })

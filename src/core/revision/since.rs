@@ -14,6 +14,7 @@ use super::git::{self, GitError};
 use super::{ConfigAt, Snapshot, read_revision};
 use crate::core::config::json;
 use crate::core::env::Env;
+use crate::core::error::ConfigError;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::value_diff::block_values;
 
@@ -66,7 +67,7 @@ pub fn relative_key<'k>(root: &str, key: &'k str) -> Option<&'k str> {
 /// GocciaScript's message when it does not load.
 pub fn config_now(report: &ConfigReport, root: &str) -> ConfigAt {
     if let Some(e) = report.error() {
-        return ConfigAt::Failed(e.message.clone());
+        return ConfigAt::Failed(e.clone());
     }
     match report.block().map(config_of_block) {
         Some(ConfigAt::Loaded { block, values, .. }) => ConfigAt::Loaded {
@@ -81,7 +82,7 @@ pub fn config_now(report: &ConfigReport, root: &str) -> ConfigAt {
             ),
         },
         Some(failed) => failed,
-        None => ConfigAt::Failed(format!("{}: no block", report.key)),
+        None => ConfigAt::Failed(ConfigError::invalid(format!("{}: no block", report.key))),
     }
 }
 
@@ -93,7 +94,9 @@ pub fn config_of_block(block: &str) -> ConfigAt {
             block: block.to_string(),
             targets: Vec::new(),
         },
-        Err(e) => ConfigAt::Failed(format!("the normalized block does not parse: {e}")),
+        Err(e) => ConfigAt::Failed(ConfigError::invalid(format!(
+            "the normalized block does not parse: {e}"
+        ))),
     }
 }
 
@@ -182,7 +185,10 @@ mod tests {
     fn each_config_is_compared_as_diff_compares_it() {
         let b = base(&[
             ("a/goccia.json", net(r#""a.test""#)),
-            ("c/goccia.json", ConfigAt::Failed("broken".into())),
+            (
+                "c/goccia.json",
+                ConfigAt::Failed(ConfigError::usage("broken")),
+            ),
         ]);
         let widened = b
             .compare("/r/a/goccia.json", &net(r#""a.test","b.test""#))
@@ -202,9 +208,15 @@ mod tests {
         );
         let fixed = b.compare("/r/c/goccia.json", &net(r#""a.test""#)).unwrap();
         assert_eq!(fixed.verdict, Verdict::Widened);
-        assert_eq!(fixed.base_error.as_deref(), Some("broken"));
+        assert_eq!(
+            fixed.base_error.map(|e| e.message).as_deref(),
+            Some("broken")
+        );
         let broken = b
-            .compare("/r/a/goccia.json", &ConfigAt::Failed("bad".into()))
+            .compare(
+                "/r/a/goccia.json",
+                &ConfigAt::Failed(ConfigError::usage("bad")),
+            )
             .unwrap();
         assert_eq!(broken.verdict, Verdict::Broken);
         assert!(b.compare("/x/goccia.json", &net("")).is_none());

@@ -276,7 +276,7 @@ fn since_lines(r: &ConfigReport, since: &SinceShown<'_>, width: usize) -> Vec<RL
                     ours(Role::Error, "does not load at "),
                     untrusted(Role::Error, since.rev),
                 ]);
-                for l in e.split('\n') {
+                for l in e.message.split('\n') {
                     out.push(vec![untrusted(Role::Error, l)]);
                 }
             }
