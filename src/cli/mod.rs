@@ -246,14 +246,19 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
                 } else {
                     text
                 };
-                let text = match text.strip_prefix("error: ") {
-                    Some(rest) => format!("{} {rest}", error_prefix()),
-                    None => text,
-                };
-                let _ = write!(io.err, "{text}");
+                let bare = text.strip_prefix("error: ");
+                match bare {
+                    Some(rest) => {
+                        let _ = write!(io.err, "{} {rest}", error_prefix());
+                    }
+                    None => {
+                        let _ = write!(io.err, "{text}");
+                    }
+                }
                 if json {
-                    // clap's message, without its usage and tip paragraphs.
-                    let message = text.strip_prefix("Error: ").unwrap_or(&text);
+                    // clap's message, without its prefix (and its style),
+                    // usage and tip paragraphs.
+                    let message = bare.unwrap_or(&text);
                     let message = message.split("\n\n").next().unwrap_or(message).trim();
                     io.out
                         .write_all(json_out::failure_document(message, exit::USAGE).as_bytes())?;
