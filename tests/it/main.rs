@@ -31,6 +31,7 @@ mod hostile_files;
 mod json_contract;
 mod layering;
 mod policy;
+mod policy_rules;
 mod policy_trust;
 mod scan_scale;
 mod since;

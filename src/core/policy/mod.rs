@@ -18,6 +18,8 @@ mod net;
 pub mod provenance;
 pub mod record;
 pub mod requests;
+pub mod root;
+pub mod rules;
 pub mod spawn;
 pub mod target;
 
@@ -30,7 +32,9 @@ pub use record::{
     ConfigTrust, Expectation, RecordHandle, expect_refusal, mark_config_trusted, state_dir,
     write_config_decision, write_record,
 };
-pub use requests::{ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config};
+pub use requests::{
+    ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config, evaluate_operation,
+};
 pub use target::ResolvedTarget;
 
 use serde::Serialize;
