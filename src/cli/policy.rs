@@ -20,8 +20,8 @@ use crate::core::policy::record::{RecordHandle, iso_now};
 use crate::core::policy::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
     Class, Decision, LoadContext, Operation, Policy, RequestKind, ResolvedTarget, Verdict,
-    evaluate, evaluate_operation, load_policy, policy_path, sha256_hex, state_dir,
-    workspace_for_builtin, write_record,
+    evaluate, evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex,
+    state_dir, workspace_for_builtin, write_record,
 };
 
 /// Decide, before anything is trusted or run, whether an operation is
@@ -47,6 +47,22 @@ pub enum PolicyCommand {
     /// Decide one operation, record the decision, and execute it only when
     /// ALLOWED.
     Run(RunArgs),
+    /// List the summaries of policy-gated trust runs (one per `trust --yes
+    /// --policy`), oldest first; --last shows the newest in full.
+    Records(RecordsArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct RecordsArgs {
+    /// Print the newest run summary as written, instead of the list.
+    #[arg(long)]
+    pub last: bool,
+    /// The state directory holding runs/ (default as for `policy run`).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<String>,
+    /// Pretty-print the list (2 spaces); `--json` is the same flag.
+    #[arg(long = "pretty", visible_alias = "json")]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -141,6 +157,9 @@ pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
         PolicyCommand::Show(a) => (&a.common, show(a, args, env, io)),
         PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env, io)),
         PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env, io)),
+        PolicyCommand::Records(a) => {
+            return records_cmd(a, env, io).map_err(|e| e.with_json(a.json));
+        }
     };
     result.map_err(|e| e.with_json(common.json))
 }
@@ -245,6 +264,62 @@ fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResul
             let _ = writeln!(io.err, "  {}{}", text(&rule.label()), text(&resolved));
         }
     }
+    Ok(exit::SUCCESS)
+}
+
+/// One run in the `policy records` list.
+#[derive(Serialize)]
+struct RunListed {
+    id: serde_json::Value,
+    path: String,
+    policy: serde_json::Value,
+    policy_sha256: serde_json::Value,
+    counts: serde_json::Value,
+    executed: serde_json::Value,
+}
+
+/// `policy records [--last]`: the run summaries under the state directory.
+/// One that cannot be read or is not a JSON object fails the command (exit
+/// 1), naming it: an audit trail is shown whole or not at all.
+fn records_cmd(a: &RecordsArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let dir = state_dir(a.state_dir.as_deref(), env).map_err(CliError::failed)?;
+    let runs = read_run_summaries(&dir).map_err(CliError::failed)?;
+    let mut listed = Vec::new();
+    for run in &runs {
+        let value: serde_json::Value = serde_json::from_str(&run.text).map_err(|e| {
+            CliError::failed(format!(
+                "cannot read run summary {}: {e}",
+                run.path.display()
+            ))
+        })?;
+        if !value.is_object() {
+            return Err(CliError::failed(format!(
+                "cannot read run summary {}: not a JSON object",
+                run.path.display()
+            )));
+        }
+        let field = |k: &str| value.get(k).cloned().unwrap_or(serde_json::Value::Null);
+        listed.push(RunListed {
+            id: field("id"),
+            path: run.path.display().to_string(),
+            policy: field("policy"),
+            policy_sha256: field("policy_sha256"),
+            counts: field("counts"),
+            executed: field("executed"),
+        });
+    }
+    if a.last {
+        let Some(run) = runs.last() else {
+            return Err(CliError::failed(format!(
+                "no run summary in {}",
+                dir.join(crate::core::policy::record::RUNS_DIR).display()
+            )));
+        };
+        io.out.write_all(run.text.as_bytes())?;
+        io.out.flush()?;
+        return Ok(exit::SUCCESS);
+    }
+    print_json(io, &listed, a.json)?;
     Ok(exit::SUCCESS)
 }
 

@@ -32,6 +32,7 @@ mod json_contract;
 mod layering;
 mod policy;
 mod policy_rules;
+mod policy_summary;
 mod policy_trust;
 mod scan_scale;
 mod since;

@@ -29,8 +29,9 @@ pub use evaluate::{Decision, evaluate};
 pub use load::{LoadContext, Policy, load_policy, policy_path};
 pub use provenance::{check_provenance, parse_pin};
 pub use record::{
-    ConfigTrust, Expectation, RecordHandle, expect_refusal, mark_config_trusted, state_dir,
-    write_config_decision, write_record,
+    ConfigTrust, Expectation, RecordHandle, RunConfig, RunSummary, expect_refusal,
+    mark_config_trusted, read_run_summaries, state_dir, write_config_decision, write_record,
+    write_run_summary,
 };
 pub use requests::{
     ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config, evaluate_operation,

@@ -84,6 +84,17 @@ impl OperationDecision {
     /// scope as written: a `node_modules` directory, or a scope whose links
     /// lead elsewhere; the class is `-` for a request that names no path.
     pub fn line(&self) -> String {
+        format!(
+            "{} {}: {}",
+            self.operation.kind.name(),
+            self.value_shown(),
+            self.verdict_shown()
+        )
+    }
+
+    /// The value part of [`OperationDecision::line`]: `<scope>[ -> <path
+    /// judged>]`.
+    pub fn value_shown(&self) -> String {
         let scope = self.operation.scope.as_deref().unwrap_or("(unscoped)");
         let judged = self
             .decision
@@ -93,10 +104,15 @@ impl OperationDecision {
             .filter(|t| *t != scope)
             .map(|t| format!(" -> {t}"))
             .unwrap_or_default();
+        format!("{scope}{judged}")
+    }
+
+    /// The decision part of [`OperationDecision::line`]: `<risk> <class>
+    /// <verdict> — <reason>`.
+    pub fn verdict_shown(&self) -> String {
         let class = self.decision.classification.map_or("-", |c| c.as_str());
         format!(
-            "{} {scope}{judged}: {} {class} {} \u{2014} {}",
-            self.operation.kind.name(),
+            "{} {class} {} \u{2014} {}",
             self.decision.risk,
             self.decision.verdict.as_str(),
             self.decision.reason
