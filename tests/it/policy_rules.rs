@@ -227,3 +227,44 @@ fn malformed_or_conflicting_rules_are_refused_naming_the_rule() {
         assert!(out.stderr.contains(want), "{rules}: want {want}\n{out}");
     }
 }
+
+#[test]
+fn a_path_rule_holds_for_a_path_only_when_its_links_stay_inside() {
+    let t = TestEnv::new();
+    t.mkdir(".git");
+    t.mkdir("vendor/lib");
+    t.mkdir("elsewhere");
+    t.write("vendor/lib/libfast.so", "");
+    t.write("elsewhere/libevil.so", "");
+    // Inside ./vendor as written, in ./elsewhere once the link is followed.
+    t.symlink("../../elsewhere", "vendor/lib/escape");
+    t.write(
+        "fast/goccia.json",
+        r#"{ "permissions": { "allow-ffi": ["../vendor/lib/libfast.so"] } }"#,
+    );
+    t.write(
+        "escape/goccia.json",
+        r#"{ "permissions": { "allow-ffi": ["../vendor/lib/escape/libevil.so"] } }"#,
+    );
+    let text = common::CI_POLICY.replacen(
+        '{',
+        r#"{ "rules": { "allow-ffi": { "./vendor": "R0" } },"#,
+        1,
+    );
+    let policy = write_policy(&t, &text);
+    let out = t.run(&["trust", "--yes", "--policy", &policy, "."]);
+    assert_eq!(out.code, 3, "{out}");
+    assert!(
+        out.stdout.contains(
+            "allow-ffi $ROOT/work/vendor/lib/libfast.so: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0 (rule allow-ffi \"./vendor\" -> R0)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.stdout.contains(
+            "allow-ffi $ROOT/work/vendor/lib/escape/libevil.so -> $ROOT/work/elsewhere/libevil.so: R3 APPROVED_WORKSPACE DENIED — DESTRUCTIVE denied by its grant \"deny\" at R3\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(store_keys(&t), vec!["$ROOT/work/fast/goccia.json"]);
+}
