@@ -178,6 +178,10 @@ pub struct TrustArgs {
     /// per-user state directory).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<String>,
+    /// With --policy: list every request, not one line per group of a
+    /// config's requests sharing a verdict and reason.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// Remove the entries of configs at or under each PATH.

@@ -19,8 +19,9 @@ use crate::core::exit;
 use crate::core::policy::record::{RecordHandle, iso_now};
 use crate::core::policy::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
-    Class, Decision, LoadContext, Policy, ResolvedTarget, Verdict, evaluate, load_policy,
-    policy_path, sha256_hex, state_dir, workspace_for_builtin, write_record,
+    Class, Decision, LoadContext, Operation, Policy, RequestKind, ResolvedTarget, Verdict,
+    evaluate, evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex,
+    state_dir, workspace_for_builtin, write_record,
 };
 
 /// Decide, before anything is trusted or run, whether an operation is
@@ -46,6 +47,22 @@ pub enum PolicyCommand {
     /// Decide one operation, record the decision, and execute it only when
     /// ALLOWED.
     Run(RunArgs),
+    /// List the summaries of policy-gated trust runs (one per `trust --yes
+    /// --policy`), oldest first; --last shows the newest in full.
+    Records(RecordsArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct RecordsArgs {
+    /// Print the newest run summary as written, instead of the list.
+    #[arg(long)]
+    pub last: bool,
+    /// The state directory holding runs/ (default as for `policy run`).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<String>,
+    /// Pretty-print the list (2 spaces); `--json` is the same flag.
+    #[arg(long = "pretty", visible_alias = "json")]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -77,12 +94,26 @@ pub struct ShowArgs {
 pub struct EvaluateArgs {
     /// Risk class, e.g. R0..R4, looked up exactly in the policy's
     /// risk_to_level.
-    #[arg(long, value_name = "R")]
-    pub risk: String,
+    #[arg(
+        long,
+        value_name = "R",
+        required_unless_present = "kind",
+        conflicts_with = "kind"
+    )]
+    pub risk: Option<String>,
     /// Target path, relative to the working directory. Without one, only the
     /// level's grant decides.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", conflicts_with = "kind")]
     pub target: Option<String>,
+    /// Judge --value as a config's request of this kind (allow-net,
+    /// allow-read, ...): at the kind's risk class, or as the policy's
+    /// per-value rules say.
+    #[arg(long, value_name = "KIND", requires = "value")]
+    pub kind: Option<String>,
+    /// The request's value for --kind: a host, an import specifier, or a
+    /// path (relative to the working directory).
+    #[arg(long, value_name = "V", requires = "kind")]
+    pub value: Option<String>,
     #[command(flatten)]
     pub common: PolicyFileArgs,
 }
@@ -126,6 +157,9 @@ pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
         PolicyCommand::Show(a) => (&a.common, show(a, args, env, io)),
         PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env, io)),
         PolicyCommand::Run(a) => (&a.common, run_cmd(a, args, env, io)),
+        PolicyCommand::Records(a) => {
+            return records_cmd(a, env, io).map_err(|e| e.with_json(a.json));
+        }
     };
     result.map_err(|e| e.with_json(common.json))
 }
@@ -215,20 +249,115 @@ fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResul
             text(&root.resolved)
         );
     }
+    if !policy.rules.is_empty() {
+        let _ = writeln!(
+            io.err,
+            "Rules (the most specific match decides; deny first at equal specificity):"
+        );
+        for rule in &policy.rules {
+            let roots: Vec<&str> = rule.roots().iter().map(|r| r.resolved.as_str()).collect();
+            let resolved = if roots.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", roots.join(", "))
+            };
+            let _ = writeln!(io.err, "  {}{}", text(&rule.label()), text(&resolved));
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// One run in the `policy records` list.
+#[derive(Serialize)]
+struct RunListed {
+    id: serde_json::Value,
+    path: String,
+    policy: serde_json::Value,
+    policy_sha256: serde_json::Value,
+    counts: serde_json::Value,
+    executed: serde_json::Value,
+}
+
+/// `policy records [--last]`: the run summaries under the state directory.
+/// One that cannot be read or is not a JSON object fails the command (exit
+/// 1), naming it: an audit trail is shown whole or not at all.
+fn records_cmd(a: &RecordsArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let dir = state_dir(a.state_dir.as_deref(), env).map_err(CliError::failed)?;
+    let runs = read_run_summaries(&dir).map_err(CliError::failed)?;
+    let mut listed = Vec::new();
+    for run in &runs {
+        let value: serde_json::Value = serde_json::from_str(&run.text).map_err(|e| {
+            CliError::failed(format!(
+                "cannot read run summary {}: {e}",
+                run.path.display()
+            ))
+        })?;
+        if !value.is_object() {
+            return Err(CliError::failed(format!(
+                "cannot read run summary {}: not a JSON object",
+                run.path.display()
+            )));
+        }
+        let field = |k: &str| value.get(k).cloned().unwrap_or(serde_json::Value::Null);
+        listed.push(RunListed {
+            id: field("id"),
+            path: run.path.display().to_string(),
+            policy: field("policy"),
+            policy_sha256: field("policy_sha256"),
+            counts: field("counts"),
+            executed: field("executed"),
+        });
+    }
+    if a.last {
+        let Some(run) = runs.last() else {
+            return Err(CliError::failed(format!(
+                "no run summary in {}",
+                dir.join(crate::core::policy::record::RUNS_DIR).display()
+            )));
+        };
+        io.out.write_all(run.text.as_bytes())?;
+        io.out.flush()?;
+        return Ok(exit::SUCCESS);
+    }
+    print_json(io, &listed, a.json)?;
     Ok(exit::SUCCESS)
 }
 
 fn evaluate_cmd(a: &EvaluateArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    if a.risk.is_empty() {
-        return Err(CliError::usage(
-            "usage: policy evaluate --risk R [--target T]",
-        ));
+    const USAGE: &str = "usage: policy evaluate --risk R [--target T] | --kind KIND --value V";
+    if let (Some(kind), Some(value)) = (&a.kind, &a.value) {
+        let kind = RequestKind::from_name(kind).ok_or_else(|| {
+            CliError::usage(format!(
+                "unknown request kind {} (known: {})",
+                crate::core::config::json::quote_json_string(kind),
+                RequestKind::ALL.map(RequestKind::name).join(", ")
+            ))
+        })?;
+        if value.is_empty() {
+            return Err(CliError::usage(USAGE));
+        }
+        let state = default_state_dir(env);
+        let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
+        let op = Operation {
+            kind,
+            scope: Some(value.clone()),
+            target: kind
+                .is_path()
+                .then(|| crate::core::paths::lexical_path(value, &env.cwd)),
+        };
+        let decision = evaluate_operation(&policy, &op, env);
+        print_json(io, &decision, a.common.json)?;
+        return Ok(decision.verdict.exit_code());
+    }
+    let risk = a.risk.as_deref().unwrap_or_default();
+    if risk.is_empty() {
+        return Err(CliError::usage(USAGE));
     }
     let state = default_state_dir(env);
     let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
     // As in the reference, an empty --target is no target.
     let target = a.target.as_deref().filter(|t| !t.is_empty());
-    let decision = evaluate(&policy, &a.risk, target, env);
+    let decision = evaluate(&policy, risk, target, env);
     print_json(io, &decision, a.common.json)?;
     Ok(decision.verdict.exit_code())
 }

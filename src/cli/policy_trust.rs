@@ -23,13 +23,14 @@ use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{
-    count_config_files, describe_targets, display_path, shell_quote,
+    common_directory, count_config_files, describe_targets, display_path, shell_quote,
 };
 use crate::core::policy::gate::decide;
 use crate::core::policy::{
     ConfigDecision, ConfigTrust, Expectation, LoadContext, OperationDecision, Policy, RecordHandle,
-    Verdict, check_provenance, expect_refusal, load_policy, mark_config_trusted, parse_pin,
-    state_dir, trees_under_review, write_config_decision,
+    RequestKind, RunConfig, RunSummary, Verdict, check_provenance, expect_refusal, load_policy,
+    mark_config_trusted, parse_pin, state_dir, trees_under_review, write_config_decision,
+    write_run_summary,
 };
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_and_snapshot;
@@ -213,12 +214,30 @@ pub fn trust_with_policy(
         })
         .collect();
     let mut handles: Vec<RecordHandle> = Vec::new();
+    // One summary per run, beside the decision records, written after them
+    // and before anything is trusted.
+    let mut run: Option<(RecordHandle, RunSummary)> = None;
     if !args.dry_run {
         for trust in &trusts {
             match write_config_decision(&records, trust) {
                 Ok(h) => handles.push(h),
                 Err(e) => return Err(CliError::failed(format!("{e}; nothing was trusted"))),
             }
+        }
+        let configs = judged
+            .iter()
+            .zip(&handles)
+            .map(|(j, h)| RunConfig {
+                config_key: j.snapshot.key.as_str().to_string(),
+                block_sha256: j.snapshot.sha256.clone(),
+                verdict: j.verdict,
+                record: h.path.display().to_string(),
+            })
+            .collect();
+        let summary = RunSummary::new(&policy, configs);
+        match write_run_summary(&records, &summary) {
+            Ok(h) => run = Some((h, summary)),
+            Err(e) => return Err(CliError::failed(format!("{e}; nothing was trusted"))),
         }
     }
 
@@ -229,7 +248,7 @@ pub fn trust_with_policy(
         Values.text(&policy_label(&policy))
     )?;
     for j in &judged {
-        print_judged(j, env, io)?;
+        print_judged(j, args.verbose, env, io)?;
     }
     print_listing_end(&plan, io)?;
 
@@ -303,6 +322,20 @@ pub fn trust_with_policy(
                 )));
             }
         }
+        if let Some((handle, mut summary)) = run.take() {
+            summary.executed = true;
+            summary.trusted = shown
+                .iter()
+                .filter(|s| !refused(&s.key))
+                .map(|s| s.key.to_string())
+                .collect();
+            if let Err(e) = handle.update(&summary) {
+                return Err(CliError::failed(format!(
+                    "{e}; the trust was recorded in {}",
+                    loc.path
+                )));
+            }
+        }
         commit_code = report_commit(&commit, &loc.path, io)?;
     } else {
         writeln!(io.out, "Nothing was trusted.")?;
@@ -326,11 +359,19 @@ pub fn trust_with_policy(
                 Values.text(typed)
             )));
         }
-        for j in &needs {
-            cmd.push("--trust".into());
-            cmd.push(shell_quote(
-                &Values.text(&display_path(j.snapshot.key.as_str(), &env.cwd)),
-            ));
+        match hand_off_directory(&needs, &judged, env) {
+            Some(dir) => {
+                cmd.push("--trust".into());
+                cmd.push(shell_quote(&Values.text(&dir)));
+            }
+            None => {
+                for j in &needs {
+                    cmd.push("--trust".into());
+                    cmd.push(shell_quote(
+                        &Values.text(&display_path(j.snapshot.key.as_str(), &env.cwd)),
+                    ));
+                }
+            }
         }
         writeln!(
             io.out,
@@ -370,7 +411,90 @@ pub fn trust_with_policy(
     Ok(exit::worst_of([denied_exit, needs_exit, commit_code]))
 }
 
-fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<()> {
+/// GocciaScript's rule for more than three configs (goccia-reference.md
+/// §12.1): one `--trust <common>/`, the deepest directory holding them all,
+/// shown by the display rule (absolute when it is the working directory).
+/// Only when no config the policy denied lies under it: a person following
+/// the hand-off must not be walked into trusting what the gate refused.
+fn hand_off_directory(needs: &[&Judged<'_>], judged: &[Judged<'_>], env: &Env) -> Option<String> {
+    if needs.len() <= 3 {
+        return None;
+    }
+    let common = common_directory(needs.iter().map(|j| j.snapshot.key.as_str()));
+    let under = |key: &str| {
+        common == "/"
+            || key
+                .strip_prefix(common.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    if judged
+        .iter()
+        .any(|j| j.verdict == Verdict::Denied && under(j.snapshot.key.as_str()))
+    {
+        return None;
+    }
+    let shown = if common == env.cwd {
+        common.clone()
+    } else {
+        display_path(&common, &env.cwd)
+    };
+    Some(if shown.ends_with('/') {
+        shown
+    } else {
+        format!("{shown}/")
+    })
+}
+
+/// A config's request lines: one per group of requests sharing kind, risk,
+/// class, verdict and reason. A group of up to three names its values
+/// (`allow-read ./a, ./b: R0 …`); a larger one counts them (`allow-net: 36
+/// hosts: R2 - NEEDS_AUTH — …`), as GocciaScript's hand-off names a
+/// directory for more than three configs. With `verbose`, every request.
+fn request_lines(ops: &[OperationDecision], verbose: bool) -> Vec<String> {
+    if verbose {
+        return ops.iter().map(request_line).collect();
+    }
+    let mut groups: Vec<Vec<&OperationDecision>> = Vec::new();
+    for o in ops {
+        let same = |g: &&mut Vec<&OperationDecision>| {
+            g[0].operation.kind == o.operation.kind && g[0].verdict_shown() == o.verdict_shown()
+        };
+        match groups.iter_mut().find(same) {
+            Some(g) => g.push(o),
+            None => groups.push(vec![o]),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|g| {
+            let first = g[0];
+            let kind = first.operation.kind;
+            if g.len() <= 3 {
+                let values: Vec<String> = g.iter().map(|o| o.value_shown()).collect();
+                return format!(
+                    "{} {}: {}",
+                    kind.name(),
+                    values.join(", "),
+                    first.verdict_shown()
+                );
+            }
+            let noun = match kind {
+                RequestKind::AllowNet | RequestKind::AllowNetPrivate => "hosts",
+                RequestKind::AllowImportGithub => "specifiers",
+                k if k.is_path() => "paths",
+                _ => "requests",
+            };
+            format!(
+                "{}: {} {noun}: {}",
+                kind.name(),
+                g.len(),
+                first.verdict_shown()
+            )
+        })
+        .collect()
+}
+
+fn print_judged(j: &Judged<'_>, verbose: bool, env: &Env, io: &mut Io<'_>) -> std::io::Result<()> {
     let shown = display_path(j.snapshot.key.as_str(), &env.cwd);
     let tag = if j.changed {
         mark(Role::Changed, "(changed)")
@@ -386,8 +510,8 @@ fn print_judged(j: &Judged<'_>, env: &Env, io: &mut Io<'_>) -> std::io::Result<(
     if let Some(reason) = &j.expect_refusal {
         writeln!(io.out, "    {}", Values.text(reason))?;
     }
-    for o in &j.decision.operations {
-        writeln!(io.out, "    {}", Values.text(&request_line(o)))?;
+    for line in request_lines(&j.decision.operations, verbose) {
+        writeln!(io.out, "    {}", Values.text(&line))?;
     }
     Ok(())
 }

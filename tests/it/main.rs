@@ -32,6 +32,8 @@ mod hostile_files;
 mod json_contract;
 mod layering;
 mod policy;
+mod policy_rules;
+mod policy_summary;
 mod policy_trust;
 mod release;
 mod sarif_github;

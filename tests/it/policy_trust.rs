@@ -210,8 +210,7 @@ const BOOTSTRAP_OUT: &str = "\
 Permission requests under ./, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
+    allow-read $ROOT/work/app/data, $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
 
   frontend/goccia.toml (new): ALLOWED
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1
@@ -515,8 +514,7 @@ fn exit_codes_follow_the_worst_verdict() {
 Permission requests under app/, web/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
+    allow-read $ROOT/work/app/data, $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
 
   web/goccia.json (new): NEEDS_AUTH
     allow-net api.example.com: R2 - NEEDS_AUTH — EXTERNAL_EFFECT requires explicit authorization at R2
@@ -609,8 +607,7 @@ fn expect_trusts_only_the_reviewed_hashes() {
 Permission requests under app/, sandboxed/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): ALLOWED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
+    allow-read $ROOT/work/app/data, $ROOT/work/shared: R0 APPROVED_WORKSPACE ALLOWED — APPROVED_WORKSPACE read at R0
 
   sandboxed/goccia.json (new): DENIED
     block sha256 {sandboxed_sha} is not one of --expect
@@ -1118,8 +1115,7 @@ fn read_only_deny_stops_even_workspace_reads() {
 Permission requests under app/, frontend/, judged by policy $ROOT/ci/policy.json (sha256 …):
 
   app/goccia.json (new): DENIED
-    allow-read $ROOT/work/app/data: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
-    allow-read $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
+    allow-read $ROOT/work/app/data, $ROOT/work/shared: R0 APPROVED_WORKSPACE DENIED — READ_ONLY denied by its grant \"deny\" at R0
 
   frontend/goccia.toml (new): ALLOWED
     allow-import-node-modules node_modules -> $ROOT/work/frontend/node_modules: R1 APPROVED_WORKSPACE ALLOWED — WORKSPACE_WRITE granted at R1

@@ -24,6 +24,10 @@ pub struct Decision {
     /// `None` without a target when the decision is DENIED (the reference's
     /// rule); `APPROVED_WORKSPACE` without a target otherwise.
     pub classification: Option<Class>,
+    /// The per-value rule that decided (`<kind> "<pattern>" -> <outcome>`);
+    /// absent when none matched, so a policy without rules prints as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// The target as judged; not part of the `evaluate` output.
     #[serde(skip)]
     pub target: Option<ResolvedTarget>,
@@ -35,6 +39,18 @@ const READ_LEVELS: [&str; 2] = ["READ_ONLY", "DISCOVERY_ONLY"];
 /// reference's target-less evaluation, where only the grant decides; config
 /// requests on paths never use it (an unscoped path grant targets `/`).
 pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) -> Decision {
+    evaluate_with_grant(policy, risk, target, None, env)
+}
+
+/// [`evaluate`], with `grant` (a rule's verdict) in place of the level's
+/// own grant; the target's class applies all the same.
+pub fn evaluate_with_grant(
+    policy: &Policy,
+    risk: &str,
+    target: Option<&str>,
+    grant: Option<Grant>,
+    env: &Env,
+) -> Decision {
     let target = target.map(|t| resolve_target(t, &env.cwd));
     let class = target.as_ref().map(|t| classify(policy, t));
     let decide = |verdict, reason: String, level: Option<&str>, classification| Decision {
@@ -43,6 +59,7 @@ pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) ->
         risk: risk.to_string(),
         level: level.map(str::to_string),
         classification,
+        rule: None,
         target: target.clone(),
     };
 
@@ -55,7 +72,7 @@ pub fn evaluate(policy: &Policy, risk: &str, target: Option<&str>, env: &Env) ->
             class,
         );
     };
-    let grant = policy.grants.get(level).copied();
+    let grant = grant.or_else(|| policy.grants.get(level).copied());
     let is_read = READ_LEVELS.contains(&level);
 
     if let Some(cls) = class {

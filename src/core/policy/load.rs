@@ -9,6 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::kind::RequestKind;
+pub use super::root::{Grant, Root};
+use super::rules::{Outcome, Rule, check_conflicts};
 use super::sha256_hex;
 use super::target::{canonical_path, contains, fold_case, lexical_path};
 use crate::core::config::json::{self, Json, quote_json_string};
@@ -28,7 +30,7 @@ const DEFAULT_POLICY: (&str, &str) = (
     include_str!("../../../policies/default-linux.json"),
 );
 
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 9] = [
     "schema_version",
     "approved_workspaces",
     "system_read_only_roots",
@@ -37,17 +39,8 @@ const KEYS: [&str; 8] = [
     "grants",
     "risk_to_level",
     "requests",
+    "rules",
 ];
-
-/// What a level's grant turns a decision into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Grant {
-    Allow,
-    NeedsAuth,
-    Deny,
-}
-
-impl Grant {}
 
 /// Where the policy came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,39 +57,6 @@ impl fmt::Display for PolicySource {
             PolicySource::File(p) => write!(f, "{}", p.display()),
             PolicySource::Default(name) => write!(f, "<built-in {name}>"),
         }
-    }
-}
-
-/// One root of a policy list, with both spellings a target is matched
-/// against.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Root {
-    /// As written in the policy.
-    pub written: String,
-    /// `~` expanded, made absolute against its anchor (see [`LoadContext`]),
-    /// `.`/`..` and repeated separators removed; as shown to people.
-    pub resolved: String,
-    /// `resolved` as compared (case-folded where the filesystem folds).
-    pub lexical: String,
-    /// `lexical` with symlinks resolved (deepest existing ancestor).
-    pub canonical: String,
-}
-
-impl Root {
-    fn new(written: &str, lexical: String) -> Root {
-        let canonical = canonical_path(&lexical).unwrap_or_else(|| lexical.clone());
-        Root {
-            written: written.to_string(),
-            lexical: fold_case(&lexical),
-            canonical: fold_case(&canonical),
-            resolved: lexical,
-        }
-    }
-
-    /// Written as an absolute path or from `$HOME`: a fixed place, not a
-    /// place inside whatever tree the policy is anchored to.
-    pub fn is_fixed(&self) -> bool {
-        self.written.starts_with('/') || self.written == "~" || self.written.starts_with("~/")
     }
 }
 
@@ -138,6 +98,8 @@ pub struct Policy {
     pub risk_to_level: BTreeMap<String, String>,
     /// Request kind → risk class, overriding [`RequestKind::default_risk`].
     pub requests: BTreeMap<RequestKind, String>,
+    /// Per-value rules (`rules`), in document order.
+    pub rules: Vec<Rule>,
     /// The document as read, plus the store directory, for `policy show`.
     shown: Json,
 }
@@ -352,7 +314,63 @@ pub fn parse_policy(
         }
     }
 
+    let mut rules = Vec::new();
+    match doc.get("rules") {
+        None => {}
+        Some(Json::Object(kinds)) => {
+            for (name, patterns) in kinds {
+                let kind = RequestKind::from_name(name).ok_or_else(|| {
+                    invalid(format!(
+                        "rules: unknown request kind {} (known: {})",
+                        quote_json_string(name),
+                        RequestKind::ALL.map(RequestKind::name).join(", ")
+                    ))
+                })?;
+                let Json::Object(patterns) = patterns else {
+                    return Err(invalid(format!(
+                        "rules.{} must be an object, pattern -> risk class or allow, needs_auth, deny",
+                        quote_json_string(name)
+                    )));
+                };
+                for (pattern, value) in patterns {
+                    let outcome = match value {
+                        Json::String(v) => match v.as_str() {
+                            "allow" => Outcome::Verdict(Grant::Allow),
+                            "needs_auth" => Outcome::Verdict(Grant::NeedsAuth),
+                            "deny" => Outcome::Verdict(Grant::Deny),
+                            risk if risk_to_level.contains_key(risk) => {
+                                Outcome::Risk(risk.to_string())
+                            }
+                            other => {
+                                return Err(invalid(format!(
+                                    "rule {name} {} maps to {}, neither a risk class of risk_to_level nor allow, needs_auth or deny",
+                                    quote_json_string(pattern),
+                                    quote_json_string(other)
+                                )));
+                            }
+                        },
+                        _ => {
+                            return Err(invalid(format!(
+                                "rule {name} {} must map to a string",
+                                quote_json_string(pattern)
+                            )));
+                        }
+                    };
+                    let resolve = |p: &str| resolve_root(p, env, anchors);
+                    rules.push(Rule::parse(kind, pattern, outcome, &resolve).map_err(&invalid)?);
+                }
+            }
+            check_conflicts(&rules).map_err(&invalid)?;
+        }
+        Some(_) => {
+            return Err(invalid(
+                "rules must be an object, request kind -> patterns".into(),
+            ));
+        }
+    }
+
     Ok(Policy {
+        rules,
         sha256: sha256_hex(bytes),
         anchors: anchors.to_vec(),
         source,

@@ -127,7 +127,7 @@ fn every_load_error_names_the_file_and_the_problem() {
         ),
         (
             r#"{"grants": {}, "risk_to_level": {}, "extra": 1}"#,
-            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: schema_version, approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests))",
+            "policy invalid: /p/policy.json (unknown key \"extra\" (known keys: schema_version, approved_workspaces, system_read_only_roots, personal_data_roots, denied_roots, grants, risk_to_level, requests, rules))",
         ),
         (
             r#"{"grants": {}, "grants": {}, "risk_to_level": {}}"#,

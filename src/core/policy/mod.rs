@@ -18,6 +18,8 @@ mod net;
 pub mod provenance;
 pub mod record;
 pub mod requests;
+pub mod root;
+pub mod rules;
 pub mod spawn;
 pub mod target;
 
@@ -27,10 +29,13 @@ pub use evaluate::{Decision, evaluate};
 pub use load::{LoadContext, Policy, load_policy, policy_path};
 pub use provenance::{check_provenance, parse_pin};
 pub use record::{
-    ConfigTrust, Expectation, RecordHandle, expect_refusal, mark_config_trusted, state_dir,
-    write_config_decision, write_record,
+    ConfigTrust, Expectation, RecordHandle, RunConfig, RunSummary, expect_refusal,
+    mark_config_trusted, read_run_summaries, state_dir, write_config_decision, write_record,
+    write_run_summary,
 };
-pub use requests::{ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config};
+pub use requests::{
+    ConfigDecision, Operation, OperationDecision, RequestKind, evaluate_config, evaluate_operation,
+};
 pub use target::ResolvedTarget;
 
 use serde::Serialize;

@@ -70,7 +70,17 @@ pub struct RecordHandle {
 /// Writes a new record. `body` must serialize as a JSON object; its fields
 /// follow `id` and `enforced_before_execution` in their declared order.
 pub fn write_record<T: Serialize>(state_dir: &Path, body: &T) -> Result<RecordHandle, RecordError> {
-    let dir = state_dir.join("decisions");
+    write_record_in(state_dir, "decisions", body)
+}
+
+/// [`write_record`] into `<state dir>/<sub>/`, with the same checks and the
+/// same atomic, no-clobber write.
+fn write_record_in<T: Serialize>(
+    state_dir: &Path,
+    sub: &str,
+    body: &T,
+) -> Result<RecordHandle, RecordError> {
+    let dir = state_dir.join(sub);
     let io = |source| RecordError::Io {
         dir: dir.clone(),
         source,
@@ -354,3 +364,126 @@ pub fn expect_refusal(block_sha256: &str) -> String {
 #[cfg(test)]
 #[path = "record_tests.rs"]
 mod tests;
+
+/// The directory of run summaries, beside `decisions/`.
+pub const RUNS_DIR: &str = "runs";
+
+/// One config of a run summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunConfig {
+    pub config_key: String,
+    pub block_sha256: String,
+    pub verdict: Verdict,
+    /// The per-decision record of this config.
+    pub record: String,
+}
+
+/// Verdict counts of a run, keyed as the verdicts are spelled.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RunCounts {
+    #[serde(rename = "ALLOWED")]
+    pub allowed: usize,
+    #[serde(rename = "NEEDS_AUTH")]
+    pub needs_auth: usize,
+    #[serde(rename = "DENIED")]
+    pub denied: usize,
+}
+
+/// One policy-gated trust run (`trust --yes --policy`): the policy and its
+/// hash, the counts per verdict, every judged config's key, block hash,
+/// verdict and decision record, and (once the store holds them) the keys
+/// trusted. Its id, in the envelope, is the run's id.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    pub op: &'static str,
+    pub policy: String,
+    pub policy_sha256: String,
+    pub counts: RunCounts,
+    pub configs: Vec<RunConfig>,
+    /// False when written, before anything is trusted; true once the store
+    /// was written (then `trusted` lists what it holds from this run).
+    pub executed: bool,
+    pub trusted: Vec<String>,
+}
+
+impl RunSummary {
+    /// The summary of judged configs, each with its decision record.
+    pub fn new(policy: &Policy, configs: Vec<RunConfig>) -> RunSummary {
+        let mut counts = RunCounts::default();
+        for c in &configs {
+            match c.verdict {
+                Verdict::Allowed => counts.allowed += 1,
+                Verdict::NeedsAuth => counts.needs_auth += 1,
+                Verdict::Denied => counts.denied += 1,
+            }
+        }
+        RunSummary {
+            op: "config-trust-run",
+            policy: policy.source.to_string(),
+            policy_sha256: policy.sha256.clone(),
+            counts,
+            configs,
+            executed: false,
+            trusted: Vec::new(),
+        }
+    }
+}
+
+/// Writes a run summary to `<state dir>/runs/<id>.json`, as decision records
+/// are written (private directory, atomic, never overwriting another).
+pub fn write_run_summary(
+    state_dir: &Path,
+    summary: &RunSummary,
+) -> Result<RecordHandle, RecordError> {
+    write_record_in(state_dir, RUNS_DIR, summary)
+}
+
+/// A run summary as read back.
+#[derive(Debug, Clone)]
+pub struct StoredRun {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// Every run summary under `<state dir>/runs/`, oldest first (ids sort by
+/// time). A directory that does not exist holds none; an entry that cannot
+/// be read is an error naming it, never skipped.
+pub fn read_run_summaries(state_dir: &Path) -> Result<Vec<StoredRun>, String> {
+    let dir = state_dir.join(RUNS_DIR);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(format!(
+                "cannot list run summaries in {}: {e}",
+                dir.display()
+            ));
+        }
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot list run summaries in {}: {e}", dir.display()))?
+            .path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        // Temporary files of a write in progress start with a dot.
+        if name.is_some_and(|n| n.ends_with(".json") && !n.starts_with('.')) {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let unreadable =
+                |cause: String| format!("cannot read run summary {}: {cause}", path.display());
+            let bytes = crate::core::paths::bounded::read_regular(
+                &path,
+                crate::core::paths::bounded::STORE_MAX_BYTES,
+            )
+            .map_err(|e| unreadable(e.describe()))?;
+            let text = String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?;
+            Ok(StoredRun { path, text })
+        })
+        .collect()
+}

@@ -24,8 +24,10 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::classify::denied_root_inside;
-use super::evaluate::{Decision, evaluate};
+use super::evaluate::{Decision, evaluate_with_grant};
+use super::load::Grant;
 use super::load::Policy;
+use super::rules::{Outcome, Value, rule_for};
 use super::target::{lexical_path, resolve_target};
 use super::{Class, Verdict};
 use crate::core::env::Env;
@@ -82,6 +84,17 @@ impl OperationDecision {
     /// scope as written: a `node_modules` directory, or a scope whose links
     /// lead elsewhere; the class is `-` for a request that names no path.
     pub fn line(&self) -> String {
+        format!(
+            "{} {}: {}",
+            self.operation.kind.name(),
+            self.value_shown(),
+            self.verdict_shown()
+        )
+    }
+
+    /// The value part of [`OperationDecision::line`]: `<scope>[ -> <path
+    /// judged>]`.
+    pub fn value_shown(&self) -> String {
         let scope = self.operation.scope.as_deref().unwrap_or("(unscoped)");
         let judged = self
             .decision
@@ -91,10 +104,15 @@ impl OperationDecision {
             .filter(|t| *t != scope)
             .map(|t| format!(" -> {t}"))
             .unwrap_or_default();
+        format!("{scope}{judged}")
+    }
+
+    /// The decision part of [`OperationDecision::line`]: `<risk> <class>
+    /// <verdict> — <reason>`.
+    pub fn verdict_shown(&self) -> String {
         let class = self.decision.classification.map_or("-", |c| c.as_str());
         format!(
-            "{} {scope}{judged}: {} {class} {} \u{2014} {}",
-            self.operation.kind.name(),
+            "{} {class} {} \u{2014} {}",
             self.decision.risk,
             self.decision.verdict.as_str(),
             self.decision.reason
@@ -116,41 +134,69 @@ pub struct ConfigDecision {
     pub operations: Vec<OperationDecision>,
 }
 
+/// Decides one request: at its kind's risk class, or as the most specific
+/// per-value rule matching its value says (the reason then names the rule).
+pub fn evaluate_operation(policy: &Policy, op: &Operation, env: &Env) -> Decision {
+    // A path request is never evaluated without a target (§11.1):
+    // the reference would then skip denied and personal roots.
+    let target = match (&op.target, op.kind.is_path()) {
+        (Some(t), _) => Some(t.as_str()),
+        (None, true) => Some("/"),
+        (None, false) => None,
+    };
+    let resolved = target.map(|t| resolve_target(t, &env.cwd));
+    let value = match &resolved {
+        Some(t) if op.kind.is_path() => Value::Path(t),
+        _ => Value::Scope(op.scope.as_deref()),
+    };
+    let rule = rule_for(&policy.rules, op.kind, &value);
+    let kind_risk = policy.risk_for(op.kind);
+    let mut decision = match rule.map(|r| &r.outcome) {
+        None => evaluate_with_grant(policy, &kind_risk, target, None, env),
+        Some(Outcome::Risk(risk)) => evaluate_with_grant(policy, risk, target, None, env),
+        Some(Outcome::Verdict(Grant::Deny)) => {
+            let mut d = evaluate_with_grant(policy, &kind_risk, target, None, env);
+            d.verdict = Verdict::Denied;
+            d.reason = format!("denied by rule {}", rule.expect("matched").label());
+            d
+        }
+        Some(Outcome::Verdict(g)) => evaluate_with_grant(policy, &kind_risk, target, Some(*g), env),
+    };
+    if let Some(rule) = rule {
+        let label = rule.label();
+        if !matches!(rule.outcome, Outcome::Verdict(Grant::Deny)) {
+            decision.reason = format!("{} (rule {label})", decision.reason);
+        }
+        decision.rule = Some(label);
+    }
+    // A request that names no path (a host, a provider, an unsafe
+    // key) is in no class; the reference reports APPROVED_WORKSPACE
+    // for target-less decisions, which would tell a reviewer that
+    // `allow-net: example.com` lies inside the workspace.
+    if target.is_none() {
+        decision.classification = None;
+    }
+    // A config request that covers a denied root covers what the
+    // root protects; `policy evaluate` keeps the reference's rule.
+    if let Some(t) = &resolved
+        && decision.verdict != Verdict::Denied
+        && let Some(root) = denied_root_inside(policy, t)
+    {
+        decision.verdict = Verdict::Denied;
+        decision.classification = Some(Class::DeniedRoot);
+        decision.reason =
+            format!("target contains the denied root {root} — denied at any risk level");
+    }
+    decision
+}
+
 /// Evaluates every operation of a config.
 pub fn evaluate_config(policy: &Policy, ops: &[Operation], env: &Env) -> ConfigDecision {
     let operations: Vec<OperationDecision> = ops
         .iter()
-        .map(|op| {
-            // A path request is never evaluated without a target (§11.1):
-            // the reference would then skip denied and personal roots.
-            let target = match (&op.target, op.kind.is_path()) {
-                (Some(t), _) => Some(t.as_str()),
-                (None, true) => Some("/"),
-                (None, false) => None,
-            };
-            let mut decision = evaluate(policy, &policy.risk_for(op.kind), target, env);
-            // A request that names no path (a host, a provider, an unsafe
-            // key) is in no class; the reference reports APPROVED_WORKSPACE
-            // for target-less decisions, which would tell a reviewer that
-            // `allow-net: example.com` lies inside the workspace.
-            if target.is_none() {
-                decision.classification = None;
-            }
-            // A config request that covers a denied root covers what the
-            // root protects; `policy evaluate` keeps the reference's rule.
-            if let Some(t) = target
-                && decision.verdict != Verdict::Denied
-                && let Some(root) = denied_root_inside(policy, &resolve_target(t, &env.cwd))
-            {
-                decision.verdict = Verdict::Denied;
-                decision.classification = Some(Class::DeniedRoot);
-                decision.reason =
-                    format!("target contains the denied root {root} — denied at any risk level");
-            }
-            OperationDecision {
-                operation: op.clone(),
-                decision,
-            }
+        .map(|op| OperationDecision {
+            operation: op.clone(),
+            decision: evaluate_operation(policy, op, env),
         })
         .collect();
     let verdict = operations

@@ -1,6 +1,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::core::policy::evaluate;
 use crate::core::policy::test_support::{env_at, policy};
 
 fn default_like(extra: &str) -> Policy {
