@@ -1380,3 +1380,96 @@ fn real_binary_reviews_since_a_revision_at_80x24() {
     );
     r.quit(&t);
 }
+
+// ---------------------------------------------------------------------------
+// Issue 30 item 2: nothing hidden by state, in a real terminal.
+
+impl Repo {
+    /// git in the repo, with no user or system config.
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .current_dir(&self.repo)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &self.home)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .args(["-c", "user.name=Test", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    /// The TUI over the repo at `w`x`h` with `extra` before the path,
+    /// once `ready` is on screen.
+    fn open_at(&self, name: &str, (w, h): (u16, u16), extra: &str, ready: &str) -> (Tmux, String) {
+        let t = Tmux::start_sized(name, w, h);
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {} {} {extra} .; echo \"goccia-trust exited $?\"",
+            self.repo.display(),
+            self.home.display(),
+            Self::exe(),
+            self.store_arg(),
+        ));
+        let screen = t.wait_for(ready, WAIT);
+        (t, screen)
+    }
+}
+
+/// The reported case: a `state: changed` filter saved by a store review;
+/// the `--since` review opens unfiltered (at 80x24 and 120x35), and the
+/// store review, reopened, says its restored filter and what it hides.
+#[test]
+fn a_saved_filter_is_said_and_does_not_carry_into_since() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.git(&["init", "-q", "-b", "main"]);
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-q", "-m", "base"]);
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com"], "allow-ffi": ["./lib.so"]}}"#,
+    );
+    // The store review filters on `changed` and ends: the filter is saved.
+    let t = r.open_small("hidden-store", "", "");
+    t.send_keys(&["s"]);
+    let screen = t.wait_for("state: changed", WAIT);
+    assert!(
+        screen.contains("filter: state changed · esc clears · 3 hidden need review"),
+        "{screen}"
+    );
+    r.quit(&t);
+    drop(t);
+    for size in [(80, 24), (120, 35)] {
+        let (t, screen) = r.open_at(
+            &format!("hidden-since-{}", size.0),
+            size,
+            "--since main",
+            "Configs 5/5",
+        );
+        assert!(!screen.contains("filter:"), "{size:?}:\n{screen}");
+        assert!(!screen.contains("state: changed"), "{size:?}:\n{screen}");
+        assert!(screen.contains("app/goccia.json"), "{size:?}:\n{screen}");
+        r.quit(&t);
+    }
+    // The store review resumes its filter, and says so, at both sizes.
+    for size in [(80, 24), (120, 35)] {
+        let (t, screen) = r.open_at(
+            &format!("hidden-again-{}", size.0),
+            size,
+            "",
+            "filter: state changed (saved) · esc clears · 3 hidden need review",
+        );
+        assert!(screen.contains("Configs 1/5"), "{size:?}:\n{screen}");
+        t.send_keys(&["Escape"]);
+        let screen = t.wait_for("Configs 5/5", WAIT);
+        assert!(!screen.contains("filter:"), "{size:?}:\n{screen}");
+        t.send_keys(&["s"]);
+        t.wait_for("state: changed", WAIT);
+        r.quit(&t);
+    }
+}

@@ -53,9 +53,33 @@ pub struct Progress {
     /// where its review stopped.
     #[serde(default)]
     pub sessions: BTreeMap<String, Session>,
+    /// The same for `--since` reviews, kept apart (issue 30): their rows
+    /// are compared with a revision, so a filter or a selection made in
+    /// the store review means something else there, and the other way
+    /// round.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub since_sessions: BTreeMap<String, Session>,
 }
 
 impl Progress {
+    /// The saved sessions of store reviews, or of `--since` reviews.
+    pub fn sessions_of(&self, since: bool) -> &BTreeMap<String, Session> {
+        if since {
+            &self.since_sessions
+        } else {
+            &self.sessions
+        }
+    }
+
+    /// [`Progress::sessions_of`], to change.
+    pub fn sessions_of_mut(&mut self, since: bool) -> &mut BTreeMap<String, Session> {
+        if since {
+            &mut self.since_sessions
+        } else {
+            &mut self.sessions
+        }
+    }
+
     /// Whether the config at `key`, as it is now (`sha256`), was viewed.
     pub fn is_viewed(&self, key: &str, sha256: Option<&str>) -> bool {
         sha256.is_some_and(|sha| self.viewed.get(key).is_some_and(|v| v == sha))
