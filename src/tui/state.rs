@@ -37,6 +37,9 @@ pub enum Mode {
 pub struct InspectView {
     pub key: String,
     pub display_path: String,
+    /// Where each path scope led when the config was trusted (the store
+    /// entry's targets), shown beside where it leads now.
+    pub recorded: Vec<(String, String)>,
     /// `None` while the worker reads the files.
     pub data: Option<Result<InspectData, String>>,
     pub scroll: usize,

@@ -424,6 +424,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                 state.mode = Mode::Inspect(InspectView {
                     key: key.clone(),
                     display_path: r.display_path.clone(),
+                    recorded: r
+                        .stored
+                        .as_ref()
+                        .map(|s| s.targets.clone())
+                        .unwrap_or_default(),
                     data: None,
                     scroll: 0,
                 });
