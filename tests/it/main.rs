@@ -36,6 +36,7 @@ mod scan_scale;
 mod since;
 mod state_dir_safety;
 mod store;
+mod tui_decision;
 mod tui_hidden;
 mod tui_render;
 mod tui_store_safety;
