@@ -215,6 +215,31 @@ mod tests {
     }
 
     #[test]
+    fn since_sessions_are_kept_apart_and_older_files_still_read() {
+        // A file written before `--since` sessions existed.
+        let old: Progress =
+            serde_json::from_str(r#"{"viewed": {}, "sessions": {"/r": {"state": "changed"}}}"#)
+                .unwrap();
+        assert!(old.since_sessions.is_empty());
+        assert_eq!(
+            old.sessions_of(false)["/r"].state.as_deref(),
+            Some("changed")
+        );
+        assert!(
+            old.sessions_of(true).get("/r").is_none(),
+            "not a since session"
+        );
+        // Without since sessions, the file is written as before.
+        let text = serde_json::to_string(&old).unwrap();
+        assert!(!text.contains("since_sessions"), "{text}");
+        let mut p = old;
+        p.sessions_of_mut(true)
+            .insert("/r".into(), Session::default());
+        let back: Progress = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+    }
+
+    #[test]
     fn a_corrupt_file_is_reported_and_ignored() {
         let t = tempfile::tempdir().unwrap();
         std::fs::write(progress_path(t.path()), "{\"viewed\": [").unwrap();
