@@ -23,6 +23,7 @@ use crate::core::review::report::ConfigState;
 use crate::core::review::report::moved_targets;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values, render_text};
+use crate::tui::theme::Role;
 use crate::tui::views::detail::state_role;
 
 #[derive(Serialize)]
@@ -187,10 +188,40 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
             STYLED,
         ));
     }
-    if !snapshot.targets.is_empty() {
+    // Where each scope leads now and, when it led elsewhere when trusted,
+    // where that was (issue 30: a re-pointed link shows both ends).
+    let recorded: &[(String, String)] = stored.map(|s| s.targets.as_slice()).unwrap_or(&[]);
+    let gone: Vec<&(String, String)> = recorded
+        .iter()
+        .filter(|(scope, _)| !snapshot.targets.iter().any(|(s, _)| s == scope.as_str()))
+        .collect();
+    if !snapshot.targets.is_empty() || !gone.is_empty() {
         out.push_str("Targets:\n");
         for (scope, target) in snapshot.targets.iter() {
-            out.push_str(&format!("    {} -> {}\n", v.text(scope), v.text(target)));
+            let was = recorded
+                .iter()
+                .find(|(s, _)| s.as_str() == scope)
+                .map(|(_, t)| t.as_str())
+                .filter(|t| *t != target);
+            match was {
+                Some(was) => out.push_str(&format!(
+                    "    {} -> {} {}\n",
+                    v.text(scope),
+                    v.text(target),
+                    mark(
+                        Role::Changed,
+                        &format!("(was {} when trusted)", v.text(was))
+                    )
+                )),
+                None => out.push_str(&format!("    {} -> {}\n", v.text(scope), v.text(target))),
+            }
+        }
+        for (scope, was) in gone {
+            out.push_str(&format!(
+                "    {} not requested now (was {} when trusted)\n",
+                v.text(scope),
+                v.text(was)
+            ));
         }
     }
     io.out.write_all(out.as_bytes())?;

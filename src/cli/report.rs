@@ -231,18 +231,23 @@ pub fn print_listing(
     plan: &TrustPlan,
     targets: &str,
     env: &Env,
+    by_value: Option<&Store>,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
-    print_listing_to(plan, targets, env, io.out)
+    print_listing_to(plan, targets, env, by_value, io.out)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
 /// scope that leads elsewhere followed by its destination; config text
-/// escaped.
+/// escaped. With `by_value` (the store, for a listing a person reads on a
+/// terminal), a changed config shows its values against the stored block,
+/// runs of unchanged ones collapsed, as `scan` and the TUI show them
+/// (issue 30); without, GocciaScript's lines, byte for byte.
 pub fn print_listing_to(
     plan: &TrustPlan,
     targets: &str,
     env: &Env,
+    by_value: Option<&Store>,
     w: &mut dyn Write,
 ) -> std::io::Result<()> {
     let values = Values;
@@ -261,6 +266,18 @@ pub fn print_listing_to(
                 mark(Role::Untrusted, "(new)")
             };
             let mut text = format!("\n  {} {tag}\n", values.text(&shown));
+            if let Some(store) = by_value {
+                let items = c.values(store.get(c.snapshot.key.as_str()));
+                if !items.is_empty() {
+                    text.push_str(&render_text(
+                        &items,
+                        UNCHANGED_KEPT,
+                        &|s| values.text(s).into_owned(),
+                        STYLED,
+                    ));
+                    return text;
+                }
+            }
             let lines = values.lines(&c.lines);
             let targets = values.pairs(&c.snapshot.targets.to_pairs());
             for line in with_destinations(&lines, &targets) {

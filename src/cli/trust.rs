@@ -89,10 +89,18 @@ fn trust(
     }
     let listing_on_stderr = prompting && !io.escaping.stdout_is_terminal();
     let count = count_config_files(plan.candidates.len());
-    if listing_on_stderr {
-        print_listing_to(&plan, &targets, env, io.err)?;
+    // A person reading the listing on a terminal gets a changed config
+    // value by value (issue 30); a pipe or a file, GocciaScript's lines.
+    let on_terminal = if listing_on_stderr {
+        io.escaping.stderr_is_terminal()
     } else {
-        print_listing(&plan, &targets, env, io)?;
+        io.escaping.stdout_is_terminal()
+    };
+    let by_value = on_terminal.then_some(&store);
+    if listing_on_stderr {
+        print_listing_to(&plan, &targets, env, by_value, io.err)?;
+    } else {
+        print_listing(&plan, &targets, env, by_value, io)?;
     }
     if args.dry_run {
         writeln!(

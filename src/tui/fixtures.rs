@@ -573,3 +573,56 @@ pub fn hostile() -> Fixture {
         since: None,
     }
 }
+
+/// The decision screens (issue 30 item 4): `hosts/` asks for 36 hosts and
+/// one of them was swapped since it was trusted; `packages/app/` reads a
+/// directory whose link was re-pointed from the shared assets to a long
+/// path under `/tmp` since it was trusted.
+pub fn decision_screens() -> Fixture {
+    let list = |swapped: Option<&str>| {
+        (1..=36)
+            .map(|i| match (i, swapped) {
+                (18, Some(h)) => h.to_string(),
+                _ => format!("gw{i:02}.example.com"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let hosts = report(
+        "hosts/goccia.json",
+        ConfigState::Changed,
+        vec![
+            DiffLine::Removed(format!("allow-net: {}", list(None))),
+            DiffLine::Added(format!("allow-net: {}", list(Some("gw18.attacker.io")))),
+        ],
+    );
+    let scope = format!("{ROOT}/packages/app/assets");
+    let was = format!("{ROOT}/shared/app-assets-v1");
+    let now = "/tmp/attacker-controlled-checkout/app/assets/current".to_string();
+    let mut app = report(
+        "packages/app/goccia.json",
+        ConfigState::Changed,
+        vec![
+            DiffLine::Unchanged(format!("allow-read: {scope}")),
+            DiffLine::Target {
+                scope: scope.clone(),
+                recorded: was.clone(),
+                current: now.clone(),
+            },
+        ],
+    );
+    set_targets(&mut app, vec![(scope.clone(), now)]);
+    if let Some(s) = &mut app.stored {
+        s.targets = vec![(scope, was)];
+    }
+    let mut sources = HashMap::new();
+    sources.insert(
+        app.key.clone(),
+        "{\"permissions\": {\"allow-read\": [\"./assets\"]}}\n".to_string(),
+    );
+    Fixture {
+        configs: vec![hosts, app],
+        sources,
+        ..Fixture::default()
+    }
+}

@@ -37,6 +37,9 @@ pub enum Mode {
 pub struct InspectView {
     pub key: String,
     pub display_path: String,
+    /// Where each path scope led when the config was trusted (the store
+    /// entry's targets), shown beside where it leads now.
+    pub recorded: Vec<(String, String)>,
     /// `None` while the worker reads the files.
     pub data: Option<Result<InspectData, String>>,
     pub scroll: usize,
@@ -159,6 +162,10 @@ pub struct State {
     pub marked: BTreeSet<String>,
     pub query: String,
     pub state_filter: Option<ConfigState>,
+    /// The filters (`query`, `state_filter`, `unviewed_only`) are the ones
+    /// a saved session restored, not changed since: the status line says
+    /// so (issue 30).
+    pub filter_saved: bool,
     pub detail_scroll: usize,
     pub scan: ScanStatus,
     pub store: StoreState,
@@ -218,6 +225,8 @@ pub struct RowCache {
     pub path_width: usize,
     pub viewed: usize,
     pub needs_review: usize,
+    /// Configs needing review that the filters hide.
+    pub hidden_needs_review: usize,
     pub errors: usize,
     /// With `--since`, each config compared with BASE, by key (`None`:
     /// outside the repository), once the base is read.
@@ -237,6 +246,7 @@ impl State {
             marked: BTreeSet::new(),
             query: String::new(),
             state_filter: None,
+            filter_saved: false,
             detail_scroll: 0,
             scan: ScanStatus::default(),
             store: StoreState::default(),
@@ -320,7 +330,7 @@ impl State {
     pub fn progress_to_save(&self) -> Progress {
         let mut p = self.progress.clone();
         if let Some(tree) = &self.tree {
-            p.sessions.insert(
+            p.sessions_of_mut(self.since.is_some()).insert(
                 tree.clone(),
                 Session {
                     selected: self.selected_config().map(|r| r.key.clone()),
@@ -344,6 +354,27 @@ impl State {
 
     pub fn needs_review_count(&self) -> usize {
         self.rows.needs_review
+    }
+
+    /// Whether any filter is on (path query, state, not viewed).
+    pub fn filtered(&self) -> bool {
+        !self.query.is_empty() || self.state_filter.is_some() || self.unviewed_only
+    }
+
+    /// The filters in words (`state changed`, `not viewed`, `path api`),
+    /// joined by ` · `; config text is not escaped here.
+    pub fn filter_words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(f) = self.state_filter {
+            parts.push(format!("state {}", f.label()));
+        }
+        if self.unviewed_only {
+            parts.push("not viewed".to_string());
+        }
+        if !self.query.is_empty() {
+            parts.push(format!("path {}", self.query));
+        }
+        parts.join(" · ")
     }
 }
 

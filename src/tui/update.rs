@@ -424,6 +424,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                 state.mode = Mode::Inspect(InspectView {
                     key: key.clone(),
                     display_path: r.display_path.clone(),
+                    recorded: r
+                        .stored
+                        .as_ref()
+                        .map(|s| s.targets.clone())
+                        .unwrap_or_default(),
                     data: None,
                     scroll: 0,
                 });
@@ -436,10 +441,12 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             }
         }
         Action::StartFilter => {
+            state.filter_saved = false;
             state.view = View::Configs;
             state.mode = Mode::Filter;
         }
         Action::CycleStateFilter => {
+            state.filter_saved = false;
             // Each state, then "not viewed", then all again.
             if state.unviewed_only {
                 state.unviewed_only = false;
@@ -458,6 +465,7 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                 state.query.clear();
                 state.state_filter = None;
                 state.unviewed_only = false;
+                state.filter_saved = false;
                 refilter(state);
             }
         }
@@ -600,7 +608,12 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
 /// Saved progress arrived: take its viewed marks and resume this tree's
 /// review where it stopped (selection, filters, marks).
 fn resume(state: &mut State, progress: crate::core::review::progress::Progress, tree: String) {
-    let session = progress.sessions.get(&tree).cloned();
+    // A `--since` review resumes only a `--since` review's session: its
+    // rows are compared with a revision, not the store.
+    let session = progress
+        .sessions_of(state.since.is_some())
+        .get(&tree)
+        .cloned();
     state.progress = progress;
     state.tree = Some(tree);
     let Some(s) = session else {
@@ -620,6 +633,7 @@ fn resume(state: &mut State, progress: crate::core::review::progress::Progress, 
         .find(|c| c.json_name() == name)
     });
     state.unviewed_only = s.unviewed;
+    state.filter_saved = state.filtered();
     state.marked = s.marked;
     if state.scan.running {
         // The list is still arriving: the scan selects it when it does.
@@ -829,6 +843,13 @@ fn recount(state: &mut State) {
     }
     state.rows.viewed = viewed;
     state.rows.needs_review = needs;
+    state.rows.hidden_needs_review = needs.saturating_sub(
+        state
+            .visible
+            .iter()
+            .filter(|&&i| state.configs.get(i).is_some_and(|c| c.state.needs_review()))
+            .count(),
+    );
     state.rows.errors = errors;
 }
 

@@ -107,3 +107,74 @@ fn untrusted_text_cannot_forge_the_prompt_on_a_terminal() {
         "{out}"
     );
 }
+
+/// A config asking for 36 hosts, `gw18` replaced by `swapped` when given.
+fn hosts(env: &TestEnv, swapped: Option<&str>) {
+    let list: Vec<String> = (1..=36)
+        .map(|i| match (i, swapped) {
+            (18, Some(h)) => format!("\"{h}\""),
+            _ => format!("\"gw{i:02}.example.com\""),
+        })
+        .collect();
+    env.write(
+        "p/goccia.json",
+        &format!(
+            r#"{{"permissions": {{"allow-net": [{}]}}}}"#,
+            list.join(", ")
+        ),
+    );
+}
+
+/// Issue 30 item 4: where the decision is made, a one-host change in a
+/// 36-host list reads as the detail pane and `scan` show it, value by
+/// value with the unchanged runs collapsed, not as the whole list twice;
+/// piped, GocciaScript's lines stay byte for byte.
+#[test]
+fn the_prompt_shows_a_changed_list_value_by_value() {
+    let env = TestEnv::new();
+    hosts(&env, None);
+    let out = env.run(&["--trust", "p", "--yes"]);
+    assert_eq!(out.code, 0, "{out}");
+    hosts(&env, Some("gw18.attacker.io"));
+    let (text, code) = on_terminal(&env, "--trust p", "n\n");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "\n  p/goccia.json (changed)\n  allow-net\n      … 17 unchanged\n    - gw18.example.com\n    + gw18.attacker.io\n      … 18 unchanged\n\nTrust 1 config file? [y/N] "
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("allow-net: gw01"),
+        "no wall of hosts:\n{text}"
+    );
+    // Piped: GocciaScript's listing, the removed line then the added one.
+    let out = env.run(&["--trust", "p"]);
+    assert_eq!(out.code, 2, "{out}");
+    let old: Vec<String> = (1..=36).map(|i| format!("gw{i:02}.example.com")).collect();
+    let mut new = old.clone();
+    new[17] = "gw18.attacker.io".into();
+    assert!(
+        out.stdout.contains(&format!(
+            "\n  p/goccia.json (changed)\n  - allow-net: {}\n  + allow-net: {}\n\n",
+            old.join(", "),
+            new.join(", ")
+        )),
+        "{out}"
+    );
+    assert!(!out.stdout.contains("unchanged"), "{out}");
+}
+
+/// A new config is listed as GocciaScript lists it, on a terminal too:
+/// there is nothing to compare with.
+#[test]
+fn the_prompt_lists_a_new_config_as_its_lines() {
+    let env = TestEnv::new();
+    hosts(&env, None);
+    let (text, code) = on_terminal(&env, "--trust p", "n\n");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("\n  p/goccia.json (new)\n    allow-net: gw01.example.com, gw02.example.com"),
+        "{text}"
+    );
+}

@@ -561,3 +561,36 @@ fn no_prompt_when_neither_stdout_nor_stderr_reaches_the_terminal() {
     assert!(out.starts_with("Permission requests under p/:\n"), "{out}");
     assert!(!env.default_store().exists());
 }
+
+/// Issue 30 item 4: `inspect` of a config whose path scope's link was
+/// re-pointed since it was trusted shows where it led then beside where it
+/// leads now, piped and on a terminal alike.
+#[test]
+fn inspect_shows_a_retargeted_scopes_old_target_beside_the_new() {
+    let env = TestEnv::new();
+    env.mkdir("shared");
+    env.mkdir("elsewhere");
+    env.symlink(env.work.join("shared").to_str().unwrap(), "app/assets");
+    env.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-read": ["./assets"]}}"#,
+    );
+    let out = env.run(&["trust", "app", "--yes"]);
+    assert_eq!(out.code, 0, "{out}");
+    let out = env.run(&["inspect", "app/goccia.json"]);
+    assert!(
+        env.redact(&out.stdout)
+            .contains("Targets:\n    $ROOT/work/app/assets -> $ROOT/work/shared\n"),
+        "unchanged, as before:\n{out}"
+    );
+    std::fs::remove_file(env.work.join("app/assets")).unwrap();
+    env.symlink(env.work.join("elsewhere").to_str().unwrap(), "app/assets");
+    let out = env.run(&["inspect", "app/goccia.json"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert!(
+        env.redact(&out.stdout).contains(
+            "Targets:\n    $ROOT/work/app/assets -> $ROOT/work/elsewhere (was $ROOT/work/shared when trusted)\n"
+        ),
+        "{out}"
+    );
+}

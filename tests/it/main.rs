@@ -42,6 +42,8 @@ mod shadowed_missing;
 mod since;
 mod state_dir_safety;
 mod store;
+mod tui_decision;
+mod tui_hidden;
 mod tui_render;
 mod tui_store_safety;
 mod tui_tmux;

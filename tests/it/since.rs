@@ -381,8 +381,14 @@ mod with_the_fake {
             all.contains("each config as it is now (the list compares with main; these lines compare with the store)"),
             "{all}"
         );
-        // Its lines are the store diff: the value trusted before, removed.
-        assert!(all.contains("  - allow-net: api.shop.test"), "{all}");
+        // Its lines are the store diff, value by value (issue 30): the
+        // host added since trusted, and the link re-pointed since the
+        // store recorded its target.
+        assert!(all.contains("    + payments.example"), "{all}");
+        assert!(
+            all.contains("    ~ /home/dev/shop/data → /tmp/shop-data"),
+            "{all}"
+        );
         h.keys("y");
         assert_eq!(
             h.backend.data().calls,

@@ -451,10 +451,11 @@ fn real_binary_trusts_a_config_after_confirmation() {
     t.send_keys(&["t"]);
     let screen = t.wait_for("Trust 1 config file?", WAIT);
     assert!(screen.contains("api/goccia.json (changed)"), "{screen}");
-    assert!(
-        screen.contains("allow-net: api.example.com, evil.example.com"),
-        "{screen}"
-    );
+    // Value by value, as the detail pane shows it (issue 30).
+    let popup = &screen[screen.find("api/goccia.json (changed)").unwrap()..];
+    let kept = popup.find("    api.example.com").expect("the kept host");
+    let added = popup.find("  + evil.example.com").expect("the added host");
+    assert!(kept < added, "{screen}");
     assert_eq!(r.entries(), before, "nothing is written before y");
     t.send_keys(&["y"]);
     let screen = t.wait_for_all(
@@ -1379,4 +1380,231 @@ fn real_binary_reviews_since_a_revision_at_80x24() {
         "{screen}"
     );
     r.quit(&t);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 30 item 2: nothing hidden by state, in a real terminal.
+
+impl Repo {
+    /// git in the repo, with no user or system config.
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .current_dir(&self.repo)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &self.home)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .args(["-c", "user.name=Test", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    /// The TUI over the repo at `w`x`h` with `extra` before the path,
+    /// once `ready` is on screen.
+    fn open_at(&self, name: &str, (w, h): (u16, u16), extra: &str, ready: &str) -> (Tmux, String) {
+        let t = Tmux::start_sized(name, w, h);
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {} {} {extra} .; echo \"goccia-trust exited $?\"",
+            self.repo.display(),
+            self.home.display(),
+            Self::exe(),
+            self.store_arg(),
+        ));
+        let screen = t.wait_for(ready, WAIT);
+        (t, screen)
+    }
+}
+
+/// The reported case: a `state: changed` filter saved by a store review;
+/// the `--since` review opens unfiltered (at 80x24 and 120x35), and the
+/// store review, reopened, says its restored filter and what it hides.
+#[test]
+fn a_saved_filter_is_said_and_does_not_carry_into_since() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.git(&["init", "-q", "-b", "main"]);
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-q", "-m", "base"]);
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["app.example.com"], "allow-ffi": ["./lib.so"]}}"#,
+    );
+    // The store review filters on `changed` and ends: the filter is saved.
+    let t = r.open_small("hidden-store", "", "");
+    t.send_keys(&["s"]);
+    let screen = t.wait_for("state: changed", WAIT);
+    assert!(
+        screen.contains("filter: state changed · esc clears · 3 hidden need review"),
+        "{screen}"
+    );
+    r.quit(&t);
+    drop(t);
+    for size in [(80, 24), (120, 35)] {
+        let (t, screen) = r.open_at(
+            &format!("hidden-since-{}", size.0),
+            size,
+            "--since main",
+            "Configs 5/5",
+        );
+        assert!(!screen.contains("filter:"), "{size:?}:\n{screen}");
+        assert!(!screen.contains("state: changed"), "{size:?}:\n{screen}");
+        assert!(screen.contains("app/goccia.json"), "{size:?}:\n{screen}");
+        r.quit(&t);
+    }
+    // The store review resumes its filter, and says so, at both sizes.
+    for size in [(80, 24), (120, 35)] {
+        let (t, screen) = r.open_at(
+            &format!("hidden-again-{}", size.0),
+            size,
+            "",
+            "filter: state changed (saved) · esc clears · 3 hidden need review",
+        );
+        assert!(screen.contains("Configs 1/5"), "{size:?}:\n{screen}");
+        t.send_keys(&["Escape"]);
+        let screen = t.wait_for("Configs 5/5", WAIT);
+        assert!(!screen.contains("filter:"), "{size:?}:\n{screen}");
+        t.send_keys(&["s"]);
+        t.wait_for("state: changed", WAIT);
+        r.quit(&t);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 30 item 4: value-level diffs where the decision is made.
+
+/// A one-host change in a 36-host list and a re-pointed link, trusted
+/// before the change: the confirmation fits one screen at 80x24 and
+/// 120x35, the `~` line wraps whole, and inspect shows the old target.
+#[test]
+fn the_decision_screens_show_values_and_whole_targets() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    let hosts = |swapped: Option<&str>| {
+        let list: Vec<String> = (1..=36)
+            .map(|i| match (i, swapped) {
+                (18, Some(h)) => format!("\"{h}\""),
+                _ => format!("\"gw{i:02}.example.com\""),
+            })
+            .collect();
+        format!(
+            r#"{{"permissions": {{"allow-net": [{}]}}}}"#,
+            list.join(", ")
+        )
+    };
+    r.write("gw/goccia.json", &hosts(None));
+    let shared = r.repo.join("shared/app-assets-v1");
+    std::fs::create_dir_all(&shared).unwrap();
+    // Long enough that a `~` line cannot fit on one row at 120 columns.
+    let elsewhere = r
+        .home
+        .join("tmp-attacker-controlled-checkout/app/assets/current-release");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&shared, r.repo.join("app/assets")).unwrap();
+    r.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-read": ["./assets"]}}"#,
+    );
+    let out = r.cli(&["trust", "gw", "app", "--yes"]);
+    assert!(out.status.success(), "{out:?}");
+    r.write("gw/goccia.json", &hosts(Some("gw18.attacker.io")));
+    std::fs::remove_file(r.repo.join("app/assets")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, r.repo.join("app/assets")).unwrap();
+    let elsewhere = elsewhere.to_str().unwrap();
+    for size in [(80, 24), (120, 35)] {
+        let (t, _) = r.open_at(
+            &format!("decide-{}", size.0),
+            size,
+            "",
+            "6 configs · 5 need review",
+        );
+        // Rows: api, app, gw (changed), then the never-trusted ones.
+        t.send_keys(&["g", "j", "j"]);
+        t.wait_for("path     gw/goccia.json", WAIT);
+        t.send_keys(&["t"]);
+        let screen = t.wait_for("Trust 1 config file?", WAIT);
+        let popup = &screen[screen.find("Trust 1 config file?").unwrap()..];
+        let order: Vec<usize> = [
+            "gw/goccia.json (changed)",
+            "allow-net",
+            "… 17 unchanged",
+            "- gw18.example.com",
+            "+ gw18.attacker.io",
+            "… 18 unchanged",
+            "y writes exactly this",
+        ]
+        .iter()
+        .map(|s| {
+            popup
+                .find(s)
+                .unwrap_or_else(|| panic!("{size:?}: no {s:?}:\n{screen}"))
+        })
+        .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{size:?}:\n{screen}");
+        // The dialog's own bottom border: no `↓ more` on it.
+        let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+        let top = rows
+            .iter()
+            .position(|r| {
+                r.iter()
+                    .collect::<String>()
+                    .contains("Trust 1 config file?")
+            })
+            .unwrap();
+        let left = rows[top].iter().position(|&c| c == '┌').unwrap();
+        let bottom = rows[top + 1..]
+            .iter()
+            .find(|r| r.get(left) == Some(&'└'))
+            .expect("the dialog's bottom border");
+        let right = left + bottom[left..].iter().position(|&c| c == '┘').unwrap();
+        let border: String = bottom[left..=right].iter().collect();
+        assert!(!border.contains("more"), "{size:?}: one screen:\n{screen}");
+        assert!(!popup.contains("gw01.example.com"), "{size:?}:\n{screen}");
+        t.send_keys(&["n"]);
+        t.wait_for_all(&["path     gw/goccia.json", "6 configs"], WAIT);
+        // app: the `~` line whole in the detail pane, wrapped, not cut.
+        t.send_keys(&["k"]);
+        let screen = t.wait_for("path     app/goccia.json", WAIT);
+        let lines: Vec<&str> = screen.lines().collect();
+        let head = lines
+            .iter()
+            .position(|l| l.contains("~ ") && l.contains("/app/assets"))
+            .unwrap_or_else(|| panic!("{size:?}: no ~ line:\n{screen}"));
+        assert!(!lines[head].contains("assets…"), "{size:?}: cut:\n{screen}");
+        // The rows after it, borders and wrap indents dropped, hold the
+        // destination whole.
+        let pane = |l: &str| -> String {
+            let l = l.rsplit("││").next().unwrap_or(l);
+            l.trim_matches(|c| c == '│' || c == ' ').to_string()
+        };
+        let wrapped: String = lines[head + 1..head + 4].iter().map(|l| pane(l)).collect();
+        assert!(
+            wrapped.starts_with(elsewhere),
+            "{size:?}: the whole destination:\n{screen}"
+        );
+        // enter (inspect): where it led when trusted, beside where now.
+        t.send_keys(&["Enter"]);
+        t.wait_for("── targets", WAIT);
+        t.send_keys(&["G"]);
+        let screen = t.wait_for("when trusted)", WAIT);
+        let joined: String = screen
+            .lines()
+            .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            joined.contains(&format!("was {} when trusted", shared.display())),
+            "{size:?}:\n{screen}"
+        );
+        t.send_keys(&["Escape"]);
+        t.wait_for("path     app/goccia.json", WAIT);
+        r.quit(&t);
+    }
 }

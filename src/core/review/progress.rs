@@ -53,9 +53,33 @@ pub struct Progress {
     /// where its review stopped.
     #[serde(default)]
     pub sessions: BTreeMap<String, Session>,
+    /// The same for `--since` reviews, kept apart (issue 30): their rows
+    /// are compared with a revision, so a filter or a selection made in
+    /// the store review means something else there, and the other way
+    /// round.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub since_sessions: BTreeMap<String, Session>,
 }
 
 impl Progress {
+    /// The saved sessions of store reviews, or of `--since` reviews.
+    pub fn sessions_of(&self, since: bool) -> &BTreeMap<String, Session> {
+        if since {
+            &self.since_sessions
+        } else {
+            &self.sessions
+        }
+    }
+
+    /// [`Progress::sessions_of`], to change.
+    pub fn sessions_of_mut(&mut self, since: bool) -> &mut BTreeMap<String, Session> {
+        if since {
+            &mut self.since_sessions
+        } else {
+            &mut self.sessions
+        }
+    }
+
     /// Whether the config at `key`, as it is now (`sha256`), was viewed.
     pub fn is_viewed(&self, key: &str, sha256: Option<&str>) -> bool {
         sha256.is_some_and(|sha| self.viewed.get(key).is_some_and(|v| v == sha))
@@ -188,6 +212,31 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, [PROGRESS_FILE], "no temporary file left");
+    }
+
+    #[test]
+    fn since_sessions_are_kept_apart_and_older_files_still_read() {
+        // A file written before `--since` sessions existed.
+        let old: Progress =
+            serde_json::from_str(r#"{"viewed": {}, "sessions": {"/r": {"state": "changed"}}}"#)
+                .unwrap();
+        assert!(old.since_sessions.is_empty());
+        assert_eq!(
+            old.sessions_of(false)["/r"].state.as_deref(),
+            Some("changed")
+        );
+        assert!(
+            old.sessions_of(true).get("/r").is_none(),
+            "not a since session"
+        );
+        // Without since sessions, the file is written as before.
+        let text = serde_json::to_string(&old).unwrap();
+        assert!(!text.contains("since_sessions"), "{text}");
+        let mut p = old;
+        p.sessions_of_mut(true)
+            .insert("/r".into(), Session::default());
+        let back: Progress = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
     }
 
     #[test]

@@ -16,9 +16,10 @@ use crate::core::paths::key::{is_under, trust_key_for_directory, trust_key_for_p
 use crate::core::review::discover::{DiscoverError, Unreadable, discover_paths};
 use crate::core::review::listing::config_exists;
 use crate::core::review::report::ConfigState;
-use crate::core::review::report::{ConfigReport, DiffLine};
+use crate::core::review::report::{ConfigReport, DiffLine, moved_targets};
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::status::compare;
+use crate::core::review::value_diff::{ValueChange, block_values, diff_values};
 use crate::core::store::{
     LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, read_store, update_read_store,
     update_store_locked, utc_timestamp_now,
@@ -36,6 +37,24 @@ pub struct TrustCandidate {
     /// `false` for `(new)`, `true` for `(changed)`.
     pub changed: bool,
     pub lines: Vec<DiffLine>,
+}
+
+impl TrustCandidate {
+    /// A changed config's values compared with its store entry `stored`,
+    /// value by value (issue 30: what the prompt shows on a terminal, as
+    /// the detail pane and `scan` do); empty for a new config, or when
+    /// there is no entry to compare with.
+    pub fn values(&self, stored: Option<&StoredEntry>) -> Vec<ValueChange> {
+        let Some(stored) = stored.filter(|_| self.changed) else {
+            return Vec::new();
+        };
+        diff_values(
+            &block_values(&stored.block),
+            &block_values(&self.snapshot.block_json),
+            &self.snapshot.targets.to_pairs(),
+            &moved_targets(&self.lines),
+        )
+    }
 }
 
 /// What `--trust PATH...` found.

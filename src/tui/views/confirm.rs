@@ -8,11 +8,14 @@ use ratatui::text::Line;
 
 use crate::core::policy::Verdict;
 use crate::core::review::report::ConfigState;
+use crate::core::review::report::report_values;
 use crate::tui::layout;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::{Confirmation, PolicyShown};
 use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::{decision_lines, lines_with_destinations, verdict_role};
+use crate::tui::views::detail::{
+    decision_lines, lines_with_destinations, value_lines, verdict_role,
+};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, render_scrolled};
 
@@ -165,7 +168,24 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                     ours(Role::Muted, "  sha256   "),
                     untrusted(Role::Normal, r.sha256().unwrap_or("?")),
                 ]);
-                out.extend(lines_with_destinations(&r.lines, r.targets()));
+                // A changed config value by value, as the detail pane
+                // shows it (issue 30): a one-host change in a long list
+                // is that host, not the list twice.
+                let values = if r.state == ConfigState::Changed {
+                    report_values(r)
+                } else {
+                    Vec::new()
+                };
+                if values.is_empty() {
+                    out.extend(lines_with_destinations(&r.lines, r.targets()));
+                } else {
+                    // Indented under the config, as its lines are.
+                    out.extend(
+                        value_lines(&values, width.saturating_sub(2))
+                            .into_iter()
+                            .map(|l| [vec![ours(Role::Normal, "  ")], l].concat()),
+                    );
+                }
                 // Why the policy would not trust it, request by request.
                 if let Some(d) = decision {
                     out.extend(decision_lines(d, &[Verdict::Denied, Verdict::NeedsAuth]));

@@ -11,7 +11,7 @@ use crate::core::review::value_diff::{Change, Shown, ValueChange, collapse, grou
 use crate::tui::since::SinceOf;
 use crate::tui::state::State;
 use crate::tui::theme::Role;
-use crate::tui::views::text::{RLine, cut, ours, untrusted, wrap};
+use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
 /// Unchanged values kept around a change before a run is collapsed.
 const UNCHANGED_KEPT: usize = 2;
@@ -159,12 +159,13 @@ fn field(name: &str, value: &str, role: Role) -> RLine {
 /// a heading, then a line per added (`+`), removed (`-`) or re-targeted
 /// (`~`) value in its own style, unchanged values dimmed and runs of them
 /// collapsed (`… 28 unchanged`). One value per line, so a list wraps at
-/// value boundaries; a value wider than the pane is cut with `…` (inspect
-/// shows it whole).
+/// value boundaries; a value wider than the pane wraps onto the next line
+/// rather than being cut (issue 30: a cut `~` line hid where a link now
+/// leads), at the space before `→` first.
 pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
     let mut out = Vec::new();
     for group in group_by_request(values) {
-        out.push(cut(vec![untrusted(Role::Title, &group[0].request)], width));
+        out.push(vec![untrusted(Role::Title, &group[0].request)]);
         for item in collapse(group, UNCHANGED_KEPT) {
             let line = match item {
                 Shown::Unchanged(n) => vec![ours(Role::Muted, format!("    … {n} unchanged"))],
@@ -186,10 +187,10 @@ pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
                     line
                 }
             };
-            out.push(cut(line, width));
+            out.push(line);
         }
     }
-    out
+    wrap(&out, width)
 }
 
 /// A config's requests: value by value when it changed (and its blocks are

@@ -59,14 +59,44 @@ pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
         }
         _ => out.push(vec![ours(Role::Muted, "none (the config does not load)")]),
     }
-    if !data.targets.is_empty() {
+    // Where each scope leads now, and where it led when trusted when that
+    // was elsewhere (issue 30): a re-pointed link shows both ends.
+    let gone: Vec<&(String, String)> = iv
+        .recorded
+        .iter()
+        .filter(|(scope, _)| !data.targets.iter().any(|(s, _)| s == scope))
+        .collect();
+    if !data.targets.is_empty() || !gone.is_empty() {
         out.push(vec![]);
         out.push(vec![ours(Role::Title, "── targets (scope -> now)")]);
         for (scope, target) in &data.targets {
-            out.push(vec![untrusted(
-                Role::Normal,
-                &format!("{scope} -> {target}"),
-            )]);
+            let was = iv
+                .recorded
+                .iter()
+                .find(|(s, _)| s == scope)
+                .map(|(_, t)| t)
+                .filter(|t| *t != target);
+            match was {
+                Some(was) => out.push(vec![
+                    ours(Role::Changed, "~ "),
+                    untrusted(Role::Changed, &format!("{scope} -> {target}")),
+                    ours(Role::Changed, " (was "),
+                    untrusted(Role::Changed, was),
+                    ours(Role::Changed, " when trusted)"),
+                ]),
+                None => out.push(vec![untrusted(
+                    Role::Normal,
+                    &format!("{scope} -> {target}"),
+                )]),
+            }
+        }
+        for (scope, was) in gone {
+            out.push(vec![
+                untrusted(Role::Muted, scope),
+                ours(Role::Muted, " not requested now (was "),
+                untrusted(Role::Muted, was),
+                ours(Role::Muted, " when trusted)"),
+            ]);
         }
     }
     if let Some(e) = &data.error {

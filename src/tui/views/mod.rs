@@ -224,6 +224,19 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     // Standing notes about the walk come last: the answer to what the
     // reviewer just did must not be pushed off a narrow line by them.
     let mut walk_notes = Vec::new();
+    // What is being typed comes first: it must not scroll off.
+    if state.mode == Mode::Filter {
+        spans.push(Span::styled(
+            format!(" /{}▏", clean(&state.query)),
+            theme.style(Role::KeyHint),
+        ));
+    }
+    // Then a filter restored from a saved session, or one hiding rows
+    // that need review, is said before anything else (issue 30), so a
+    // narrow line cannot push it off.
+    if let Some(note) = filter_note(state) {
+        spans.push(Span::styled(note, theme.style(Role::Changed)));
+    }
     if state.scan.running {
         spans.push(Span::raw(format!(
             " {} scanning  {} dirs · {} configs ",
@@ -245,12 +258,6 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             plural(errors, "error"),
         )));
         walk_notes = walk_spans(state, theme);
-    }
-    if state.mode == Mode::Filter {
-        spans.push(Span::styled(
-            format!(" /{}▏", clean(&state.query)),
-            theme.style(Role::KeyHint),
-        ));
     }
     let marked = match state.view {
         View::Configs => state.marked.len(),
@@ -281,6 +288,27 @@ fn render_status(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     spans.extend(walk_notes);
     frame.render_widget(Line::from(spans).style(base), area);
+}
+
+/// `filter: state changed (saved) · esc clears · 1 hidden needs review`:
+/// the filters, when a saved session restored them or they hide a row that
+/// needs review; `None` otherwise (the list's title names any filter).
+pub fn filter_note(state: &State) -> Option<String> {
+    let hidden = state.rows.hidden_needs_review;
+    if !state.filtered() || (!state.filter_saved && hidden == 0) {
+        return None;
+    }
+    let mut note = format!(" filter: {}", clean(&state.filter_words()));
+    if state.filter_saved {
+        note.push_str(" (saved)");
+    }
+    note.push_str(" · esc clears");
+    if hidden > 0 {
+        let verb = if hidden == 1 { "needs" } else { "need" };
+        note.push_str(&format!(" · {hidden} hidden {verb} review"));
+    }
+    note.push(' ');
+    Some(note)
 }
 
 /// What the walk could not read (a config may hide there) and the links out

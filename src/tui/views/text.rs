@@ -80,42 +80,6 @@ fn runs(chars: &[(Role, char, usize)]) -> RLine {
     line
 }
 
-/// `line` cut to `width` columns, ending in `…` when anything was cut.
-pub fn cut(line: RLine, width: usize) -> RLine {
-    let total: usize = line
-        .iter()
-        .flat_map(|(_, t)| t.chars())
-        .map(char_width)
-        .sum();
-    if total <= width {
-        return line;
-    }
-    let budget = width.saturating_sub(1);
-    let mut col = 0;
-    let mut out: RLine = Vec::new();
-    let mut last = Role::Normal;
-    'runs: for (role, text) in line {
-        last = role;
-        let mut run = String::new();
-        for c in text.chars() {
-            let w = char_width(c);
-            if col + w > budget {
-                if !run.is_empty() {
-                    out.push((role, run));
-                }
-                break 'runs;
-            }
-            run.push(c);
-            col += w;
-        }
-        if !run.is_empty() {
-            out.push((role, run));
-        }
-    }
-    out.push((last, "…".to_string()));
-    out
-}
-
 pub fn to_line(line: &RLine, theme: &Theme) -> Line<'static> {
     Line::from(
         line.iter()
