@@ -119,6 +119,8 @@ pub enum Command {
     /// Open the interactive review (the default without a subcommand).
     #[command(hide = true)]
     Tui(TuiArgs),
+    Status(crate::cli::status::StatusArgs),
+    Hook(crate::cli::hook::HookArgs),
 }
 
 /// Every effective config at or under each PATH and its state.
@@ -297,6 +299,8 @@ const SUBCOMMANDS: &[&str] = &[
     "man",
     "tui",
     "help",
+    "status",
+    "hook",
 ];
 
 /// Splits the two spellings: a first word that is a subcommand (or a help or
@@ -420,6 +424,8 @@ const SUGGESTED: &[&str] = &[
     "policy",
     "completions",
     "man",
+    "status",
+    "hook",
 ];
 
 /// The first word of a command line that is neither a global option nor a

@@ -36,6 +36,7 @@ mod scan_scale;
 mod shadowed_missing;
 mod since;
 mod state_dir_safety;
+mod status;
 mod store;
 mod tui_render;
 mod tui_store_safety;
