@@ -120,6 +120,8 @@ pub enum Command {
     /// Open the interactive review (the default without a subcommand).
     #[command(hide = true)]
     Tui(TuiArgs),
+    Status(crate::cli::status::StatusArgs),
+    Hook(crate::cli::hook::HookArgs),
 }
 
 /// Every effective config at or under each PATH and its state.
@@ -303,6 +305,8 @@ const SUBCOMMANDS: &[&str] = &[
     "man",
     "tui",
     "help",
+    "status",
+    "hook",
 ];
 
 /// Splits the two spellings: a first word that is a subcommand (or a help or
@@ -426,6 +430,8 @@ const SUGGESTED: &[&str] = &[
     "policy",
     "completions",
     "man",
+    "status",
+    "hook",
 ];
 
 /// The first word of a command line that is neither a global option nor a

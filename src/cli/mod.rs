@@ -6,6 +6,7 @@ pub mod ci_out;
 pub mod diff;
 pub mod error;
 pub mod generate;
+pub mod hook;
 pub mod inspect;
 pub mod json_out;
 pub mod list;
@@ -14,6 +15,7 @@ pub mod policy;
 pub mod policy_trust;
 pub mod report;
 pub mod scan;
+pub mod status;
 pub mod streams;
 pub mod terminal;
 pub mod trust;
@@ -338,6 +340,7 @@ fn contract_json(invocation: &Invocation) -> bool {
             Command::Check(a) => a.format.chosen(a.json) == args::OutputFormat::Json,
             Command::Diff(a) => a.json,
             Command::Inspect(a) => a.json,
+            Command::Status(a) => a.json,
             _ => false,
         },
         _ => false,
@@ -387,6 +390,8 @@ fn run_invocation(
                 Command::Completions(a) => generate::run_completions(a, io),
                 Command::Man(a) => generate::run_man(a, io),
                 Command::Tui(a) => default_command(g, a, interactive, env, io),
+                Command::Status(a) => status::run(g.trust_store.as_deref(), a, env, io),
+                Command::Hook(a) => hook::run(g.trust_store.as_deref(), a, env, io),
             }
         }
     }

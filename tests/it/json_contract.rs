@@ -575,7 +575,7 @@ fn the_schemas_are_strict() {
     // Each schema refuses a member it does not define and a wrong version:
     // a validation that passes says something.
     for name in [
-        "scan", "check", "list", "inspect", "trust", "untrust", "error", "diff",
+        "scan", "check", "list", "inspect", "trust", "untrust", "error", "diff", "status",
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
@@ -882,4 +882,53 @@ fn check_jsonschema_validates_every_document() {
         .output()
         .unwrap();
     assert!(!out.status.success(), "{out:?}");
+}
+
+#[test]
+fn status_validates_in_every_state() {
+    let env = TestEnv::new();
+    // Nothing to say: a config that needs no trust.
+    env.write(
+        "quiet/goccia.json",
+        r#"{"permissions": {"deny-net": true}}"#,
+    );
+    let out = env.run(&["status", "--json", "quiet"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("status", &out.stdout);
+    assert_eq!(doc["needsReview"], false);
+    assert_eq!(doc["configs"][0]["state"], "no-request");
+    // Trusted, changed (through its extends base), never trusted, error.
+    env.write("t/base.json", r#"{"permissions": {"allow-read": ["."]}}"#);
+    env.write(
+        "t/goccia.json",
+        r#"{"extends": "./base.json", "permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    assert_eq!(env.run(&["trust", "--yes", "t"]).code, 0);
+    let doc = valid("status", &env.run(&["status", "--json", "t"]).stdout);
+    assert_eq!(doc["configs"][0]["state"], "trusted");
+    assert_eq!(doc["configs"][0]["files"].as_array().unwrap().len(), 2);
+    env.write("t/base.json", r#"{"permissions": {"allow-read": ["/"]}}"#);
+    env.write(
+        "t/new/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    env.write("t/bad/goccia.json", "{");
+    let out = env.run(&["status", "--json", "--tree", "t"]);
+    assert_eq!(out.code, 1, "{out}");
+    let doc = valid("status", &out.stdout);
+    assert_eq!(
+        (&doc["changed"], &doc["neverTrusted"], &doc["errors"]),
+        (&Value::from(1), &Value::from(1), &Value::from(1))
+    );
+    assert_eq!(
+        doc["notice"],
+        "goccia: 1 changed, 1 never trusted, 1 config error (run goccia-trust to review)"
+    );
+    // A store that cannot be read: fail closed, nothing judged.
+    std::fs::write(env.default_store(), "{ not json").unwrap();
+    let out = env.run(&["status", "--json", "t"]);
+    assert_eq!(out.code, 1, "{out}");
+    let doc = valid("status", &out.stdout);
+    assert!(doc["storeError"].is_string(), "{doc}");
+    assert_eq!(doc["configs"], serde_json::json!([]));
 }

@@ -41,6 +41,7 @@ mod scan_scale;
 mod shadowed_missing;
 mod since;
 mod state_dir_safety;
+mod status;
 mod store;
 mod tui_decision;
 mod tui_hidden;

@@ -9,6 +9,7 @@ pub mod destination;
 pub mod discover;
 pub mod listing;
 pub mod locate;
+pub mod notice;
 pub mod progress;
 pub mod report;
 pub mod scan;

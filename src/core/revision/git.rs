@@ -281,6 +281,46 @@ pub fn toplevel(cwd: &str) -> Result<String, GitError> {
     Ok(text.trim_end_matches('\n').to_string())
 }
 
+/// The repository's own value of `key` (`core.hooksPath`), as git would
+/// read it without this tool's overrides: the last value of any scope but
+/// the command line's (where [`git`] sets its own). `None` when unset.
+pub fn own_config_value(root: &str, key: &str) -> Result<Option<String>, GitError> {
+    let mut cmd = git(root);
+    cmd.args([
+        "config",
+        "--show-scope",
+        "--get-all",
+        "--end-of-options",
+        key,
+    ]);
+    let out = match output(cmd, "config", SMALL_OUTPUT) {
+        Ok(out) => out,
+        // `git config --get-all` exits 1 when the key is unset.
+        Err(GitError(msg)) if msg.is_empty() || msg.starts_with("git config failed") => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
+    let text = String::from_utf8_lossy(&out);
+    Ok(text
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .filter(|(scope, _)| *scope != "command")
+        .map(|(_, value)| value.to_string())
+        .next_back())
+}
+
+/// The repository's common git directory (`.git`, shared by its
+/// worktrees), as an absolute path.
+pub fn common_dir(root: &str) -> Result<String, GitError> {
+    let mut cmd = git(root);
+    cmd.args(["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+    let out = output(cmd, "rev-parse", SMALL_OUTPUT)?;
+    let text = String::from_utf8(out)
+        .map_err(|_| GitError("the repository's path is not UTF-8".into()))?;
+    Ok(text.trim_end_matches('\n').to_string())
+}
+
 /// The commit `rev` names in the repository at `root` (a commit id, a
 /// branch, a tag, `HEAD~1`), as its full id. A revision naming a tree or a
 /// blob (`HEAD:sub`, `HEAD^{tree}`) is refused: its paths would be read as

@@ -22,6 +22,7 @@
 
 pub mod compare;
 pub mod git;
+pub mod hooks;
 pub mod since;
 
 use std::cell::RefCell;

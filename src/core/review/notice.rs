@@ -1,0 +1,106 @@
+//! The one-line notice of `status` and the git hooks: how many of the
+//! configs looked at would stop a GocciaScript run (changed since trusted,
+//! never trusted) or could not be judged (a config that does not load, a
+//! path the walk could not read, a store that cannot be read). No line when
+//! every config is trusted or needs no trust.
+
+use crate::core::review::report::{ConfigReport, ConfigState};
+
+/// What a notice counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub changed: usize,
+    pub never_trusted: usize,
+    /// Configs that do not load (malformed, invalid, unreadable).
+    pub errors: usize,
+    /// Paths the walk could not read (`--tree` only).
+    pub unreadable: usize,
+    /// The store could not be located or read: no config can be judged.
+    pub store_unreadable: bool,
+}
+
+impl Tally {
+    /// Counts the states of `reports`.
+    pub fn of(reports: &[ConfigReport]) -> Tally {
+        let mut t = Tally::default();
+        for r in reports {
+            match r.state {
+                ConfigState::Changed => t.changed += 1,
+                ConfigState::NeverTrusted => t.never_trusted += 1,
+                ConfigState::Error => t.errors += 1,
+                ConfigState::Trusted | ConfigState::NoRequest => {}
+            }
+        }
+        t
+    }
+
+    /// Whether there is anything to say (and `status` exits 1).
+    pub fn any(&self) -> bool {
+        self.changed + self.never_trusted + self.errors + self.unreadable > 0
+            || self.store_unreadable
+    }
+
+    /// `goccia: 1 changed, 1 never trusted (run goccia-trust to review)`,
+    /// or `None` when there is nothing to say. Fail closed: a store that
+    /// cannot be read leaves every config unjudged, and says so.
+    pub fn line(&self) -> Option<String> {
+        if !self.any() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if self.store_unreadable {
+            parts.push("trust store unreadable".to_string());
+        }
+        if self.changed > 0 {
+            parts.push(format!("{} changed", self.changed));
+        }
+        if self.never_trusted > 0 {
+            parts.push(format!("{} never trusted", self.never_trusted));
+        }
+        if self.errors > 0 {
+            let s = if self.errors == 1 { "" } else { "s" };
+            parts.push(format!("{} config error{s}", self.errors));
+        }
+        if self.unreadable > 0 {
+            let s = if self.unreadable == 1 { "" } else { "s" };
+            parts.push(format!("{} unreadable path{s}", self.unreadable));
+        }
+        Some(format!(
+            "goccia: {} (run goccia-trust to review)",
+            parts.join(", ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_to_say_is_no_line() {
+        assert_eq!(Tally::default().line(), None);
+    }
+
+    #[test]
+    fn the_line_names_each_count() {
+        let t = Tally {
+            changed: 1,
+            never_trusted: 2,
+            errors: 1,
+            unreadable: 3,
+            store_unreadable: false,
+        };
+        assert_eq!(
+            t.line().unwrap(),
+            "goccia: 1 changed, 2 never trusted, 1 config error, 3 unreadable paths (run goccia-trust to review)"
+        );
+        let store = Tally {
+            store_unreadable: true,
+            ..Tally::default()
+        };
+        assert_eq!(
+            store.line().unwrap(),
+            "goccia: trust store unreadable (run goccia-trust to review)"
+        );
+    }
+}
