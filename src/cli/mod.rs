@@ -6,6 +6,7 @@ pub mod ci_out;
 pub mod diff;
 pub mod error;
 pub mod generate;
+pub mod ignore;
 pub mod inspect;
 pub mod json_out;
 pub mod list;
@@ -369,6 +370,8 @@ fn run_invocation(
                 Command::Scan(a) => scan::run(g, a, env, io),
                 Command::Trust(a) => trust::run(g, a, env, io),
                 Command::Untrust(a) => untrust::run(g, a, env, io),
+                Command::Ignore(a) => ignore::run_ignore(g, a, env, io),
+                Command::Unignore(a) => ignore::run_unignore(g, a, env, io),
                 Command::List(a) => list::run(g, a, env, io),
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),

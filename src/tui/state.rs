@@ -377,6 +377,7 @@ pub fn review_rank(state: ConfigState) -> u8 {
         ConfigState::Error => 2,
         ConfigState::Trusted => 3,
         ConfigState::NoRequest => 4,
+        ConfigState::Ignored => 5,
     }
 }
 
@@ -389,6 +390,7 @@ pub fn next_state_filter(f: Option<ConfigState>) -> Option<ConfigState> {
         Some(NeverTrusted) => Some(Error),
         Some(Error) => Some(Trusted),
         Some(Trusted) => Some(NoRequest),
-        Some(NoRequest) => None,
+        Some(NoRequest) => Some(Ignored),
+        Some(Ignored) => None,
     }
 }

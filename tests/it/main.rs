@@ -13,6 +13,7 @@ mod cli_ci;
 mod cli_conventions;
 mod cli_exit;
 mod cli_generate;
+mod cli_ignore;
 mod cli_prompt;
 mod cli_store;
 mod cli_store_owner;
