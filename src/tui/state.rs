@@ -172,6 +172,9 @@ pub struct State {
     /// changed; `tree` names this tree's session in it.
     pub progress: Progress,
     pub tree: Option<String>,
+    /// Configs the user ignored (`i`, `goccia-trust ignore`), as loaded
+    /// and since changed: a config ignored as it is now shows `ignored`.
+    pub ignores: crate::core::review::ignore::IgnoreList,
     /// `s` reached "not viewed": only configs not yet viewed are shown.
     pub unviewed_only: bool,
     /// `e` was pressed: the loop suspends the TUI and opens this config in
@@ -246,6 +249,7 @@ impl State {
             quit: false,
             next_job: 1,
             progress: Progress::default(),
+            ignores: Default::default(),
             tree: None,
             unviewed_only: false,
             edit: None,

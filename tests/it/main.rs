@@ -37,6 +37,7 @@ mod scan_scale;
 mod since;
 mod state_dir_safety;
 mod store;
+mod tui_ignore;
 mod tui_render;
 mod tui_store_safety;
 mod tui_tmux;
