@@ -46,7 +46,7 @@ pub fn run_ignore(g: &GlobalArgs, args: &IgnoreArgs, env: &Env, io: &mut Io<'_>)
     let mut unreadable = false;
     for path in &args.paths {
         let found = discover_paths(std::slice::from_ref(path), env, &|_| {}, &|| false)
-            .map_err(|e| CliError::failed(format!("ignore {e}")))?;
+            .map_err(|e| CliError::new(exit::FAILURE, e))?;
         unreadable |= warn_unreadable(&found, std::slice::from_ref(path), env, io);
         if found.keys.is_empty() {
             return Err(CliError::failed(format!(

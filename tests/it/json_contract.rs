@@ -639,3 +639,19 @@ fn unscoped_requests_are_flagged_never_described() {
         "{diff}"
     );
 }
+
+#[test]
+fn an_ignored_config_and_list_ignored_validate() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    assert_eq!(env.run(&["ignore", "a"]).code, 0);
+    let doc = valid("scan", &env.run(&["scan", "--json", "a"]).stdout);
+    assert_eq!(config(&doc, "a/goccia.json")["state"], "ignored");
+    let doc = valid("ignored", &env.run(&["list", "--ignored", "--json"]).stdout);
+    assert_eq!(doc["ignored"][0]["path"], "a/goccia.json");
+    assert_eq!(doc["ignored"][0]["current"], true);
+    assert_eq!(doc["file"], "$ROOT/state/ignored.json");
+}
