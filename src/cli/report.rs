@@ -207,6 +207,15 @@ pub fn print_nothing_to_do(
     io: &mut Io<'_>,
 ) -> Result<Option<u8>, CliError> {
     let targets = Values.text(targets);
+    if plan.candidates.is_empty() && plan.left_out > 0 {
+        writeln!(
+            io.out,
+            "Nothing to trust under {targets}: {} ignored (unignore, or name a config file to trust it)",
+            count_config_files(plan.left_out)
+        )?;
+        print_not_followed(plan, io)?;
+        return Ok(Some(exit::SUCCESS));
+    }
     if plan.requesting() == 0 {
         writeln!(io.out, "No config under {targets} requests permissions")?;
         print_not_followed(plan, io)?;

@@ -152,6 +152,14 @@ fn trust_of_a_directory_leaves_ignored_configs_out_unless_named() {
     );
     let store = env.read_store();
     assert!(!store.contains("repo/a/goccia.json"), "{store}");
+    // Nothing left but the ignored one: said so, not "no config requests".
+    assert_eq!(
+        env.run(&["trust", "--yes", "repo/a"]).to_string(),
+        "Nothing to trust under repo/a/: 1 config file ignored (unignore, or name a config file to trust it)\n\
+         --- stderr ---\n\
+         Left out (ignored; name the config file to trust it): repo/a/goccia.json\n\
+         [exit status: 0]"
+    );
     // Named explicitly, it is trusted.
     let out = env.run(&["trust", "--yes", "repo/a/goccia.json"]);
     assert_eq!(out.code, 0, "{out}");
@@ -242,4 +250,20 @@ fn an_unreadable_or_unsafe_ignore_list_hides_nothing_and_is_not_overwritten() {
         b"{\"ignored\": ["
     );
     let _ = good;
+}
+
+#[test]
+fn ignore_help_says_gocciascript_still_refuses_the_config() {
+    let env = TestEnv::new();
+    let out = env.run(&["ignore", "--help"]);
+    assert_eq!(out.code, 0);
+    let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("GocciaScript still refuses to run an ignored config"),
+        "{help}"
+    );
+    assert!(
+        help.contains("never in GocciaScript's trust store"),
+        "{help}"
+    );
 }

@@ -120,6 +120,7 @@ pub fn leave_out_ignored(
         }
         !out
     });
+    plan.left_out += left_out.len();
     left_out
 }
 

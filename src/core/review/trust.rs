@@ -45,6 +45,9 @@ pub struct TrustPlan {
     pub candidates: Vec<TrustCandidate>,
     /// Requesting configs already trusted and unchanged.
     pub unchanged: usize,
+    /// Candidates taken out because they are ignored
+    /// (`review::ignore::leave_out_ignored`).
+    pub left_out: usize,
     /// `not followed: …` lines for the directory links out of the paths.
     pub not_followed: Vec<String>,
     /// The same links as data (`trust --json`).
