@@ -215,13 +215,22 @@ pub fn save_ignores(state_dir: &Path, list: &IgnoreList) -> Result<(), String> {
     Ok(())
 }
 
+/// The lock file beside the list: held while the list is read, changed
+/// and written, so the CLI and the TUI changing it at once lose nothing.
+pub const IGNORE_LOCK_FILE: &str = "ignored.json.lock";
+
+/// How long a change waits for another one to finish.
+const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Reads the list, lets `change` edit it and writes it back, unless the
 /// list has a problem (then nothing is written over it) or `change` changed
-/// nothing. Returns what `change` returned.
+/// nothing; all of it under the list's lock. Returns what `change`
+/// returned.
 pub fn update_ignores<T>(
     state_dir: &Path,
     change: impl FnOnce(&mut IgnoreList) -> (T, bool),
 ) -> Result<T, String> {
+    let _lock = lock_ignores(state_dir)?;
     let (mut list, problem) = load_ignores(state_dir);
     if let Some(problem) = problem {
         return Err(problem.replace(
@@ -234,6 +243,59 @@ pub fn update_ignores<T>(
         save_ignores(state_dir, &list)?;
     }
     Ok(out)
+}
+
+/// The exclusive lock on the list, held while the returned file is open.
+/// Refused where the state directory is not safe, as writing is. A lock
+/// file left by an earlier change is opened without waiting and only if
+/// regular (a FIFO there would block the open forever).
+fn lock_ignores(state_dir: &Path) -> Result<std::fs::File, String> {
+    use std::io::ErrorKind;
+    let user = crate::core::store::User::current();
+    if let Some(issue) =
+        crate::core::store::refusal(&crate::core::store::check_state_dir(state_dir, &user))
+    {
+        return Err(issue.text.clone());
+    }
+    let path = state_dir.join(IGNORE_LOCK_FILE);
+    let fail = |e: &dyn std::fmt::Display| format!("cannot lock {}: {e}", path.display());
+    create_private_dir_all(state_dir).map_err(|e| fail(&e))?;
+    let file = match crate::core::paths::portable::create_with_mode(
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true),
+        0o600,
+    )
+    .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+            let f = crate::core::paths::bounded::open_nonblocking(&path).map_err(|e| fail(&e))?;
+            if !f.metadata().map_err(|e| fail(&e))?.is_file() {
+                return Err(fail(&"not a regular file"));
+            }
+            f
+        }
+        Err(e) => return Err(fail(&e)),
+    };
+    let start = std::time::Instant::now();
+    loop {
+        // By its full path: std's `File::try_lock` would shadow fs4's.
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => return Ok(file),
+            Err(fs4::TryLockError::WouldBlock) => {}
+            Err(fs4::TryLockError::Error(e)) if e.kind() == ErrorKind::Interrupted => {}
+            Err(fs4::TryLockError::Error(e)) => return Err(fail(&e)),
+        }
+        if start.elapsed() >= LOCK_TIMEOUT {
+            return Err(fail(&format!(
+                "held by another change for {}s",
+                LOCK_TIMEOUT.as_secs()
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[cfg(test)]
@@ -304,6 +366,26 @@ mod tests {
         let (shown, problem) = load_ignores(&dir);
         assert_eq!(shown, IgnoreList::default());
         assert!(problem.unwrap().contains("writable by others"));
+    }
+
+    #[test]
+    fn concurrent_changes_lose_nothing() {
+        // The CLI and the TUI may change the list at once: each
+        // read-modify-write holds the lock, so every key arrives.
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("state");
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let dir = &dir;
+                s.spawn(move || {
+                    for j in 0..5 {
+                        update_ignores(dir, |l| ((), l.ignore(&format!("/k{i}-{j}"), "aa", "t")))
+                            .unwrap();
+                    }
+                });
+            }
+        });
+        assert_eq!(load_ignores(&dir).0.ignored.len(), 40);
     }
 
     #[test]
