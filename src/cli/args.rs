@@ -108,6 +108,8 @@ pub enum Command {
     Scan(ScanArgs),
     Trust(TrustArgs),
     Untrust(UntrustArgs),
+    Ignore(IgnoreArgs),
+    Unignore(UnignoreArgs),
     List(ListArgs),
     Check(CheckArgs),
     Inspect(InspectArgs),
@@ -204,6 +206,29 @@ pub struct UntrustArgs {
     pub json: bool,
 }
 
+/// Stop being asked about the configs at or under each PATH, until they
+/// change.
+///
+/// Recorded in the per-user state directory (by trust key and the sha256
+/// the config has now), never in GocciaScript's trust store: GocciaScript
+/// still refuses to run an ignored config. An ignored config shows as
+/// `ignored`, is not counted as needing review, and `trust DIR` leaves it
+/// out unless the config file itself is named (`trust DIR/goccia.json`).
+/// Once the config changes, it asks again.
+#[derive(Debug, Clone, Default, Args)]
+pub struct IgnoreArgs {
+    /// Config files, or directories whose effective configs to ignore. A
+    /// path with no config at or under it is an error (exit 1).
+    pub paths: Vec<String>,
+}
+
+/// Ask again about the ignored configs at or under each PATH.
+#[derive(Debug, Clone, Default, Args)]
+pub struct UnignoreArgs {
+    /// Config files or directories (they need not exist any more).
+    pub paths: Vec<String>,
+}
+
 /// Every store entry, marked (changed) or (missing).
 #[derive(Debug, Clone, Default, Args)]
 pub struct ListArgs {
@@ -213,6 +238,9 @@ pub struct ListArgs {
     /// Exit 1 when any entry is changed, missing or unreadable (for CI).
     #[arg(long = "exit-code")]
     pub exit_code: bool,
+    /// List the ignored configs instead (`ignore`): key, sha256 and when.
+    #[arg(long, conflicts_with = "exit_code")]
+    pub ignored: bool,
 }
 
 /// Which configs govern these inputs; exit 2 if any would block a run.
@@ -296,6 +324,8 @@ const SUBCOMMANDS: &[&str] = &[
     "scan",
     "trust",
     "untrust",
+    "ignore",
+    "unignore",
     "list",
     "check",
     "inspect",
@@ -423,6 +453,8 @@ const SUGGESTED: &[&str] = &[
     "scan",
     "trust",
     "untrust",
+    "ignore",
+    "unignore",
     "list",
     "check",
     "inspect",

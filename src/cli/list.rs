@@ -12,7 +12,9 @@ use crate::cli::{CliResult, Io, issues_text, load_store, store_issues};
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
+use crate::core::review::ignore::{Ignored, ignore_dir, ignore_path, load_ignores};
 use crate::core::review::listing::{Detail, list_entries, render_list_trusted};
 use crate::core::review::report::{EntryStatus, StoreEntryReport};
 use crate::core::store::StoredEntry;
@@ -27,6 +29,9 @@ struct JsonList {
 }
 
 pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    if args.ignored {
+        return list_ignored(args.json, env, io);
+    }
     let (loc, store) = load_store(g, env, io)?;
     // The text shows each entry's summary and `~` lines; JSON shows the
     // stored block's lines too.
@@ -89,4 +94,87 @@ fn entry_diff(
         &now.targets.to_pairs(),
         &r.lines,
     ))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonIgnoredList {
+    schema: Schema,
+    file: String,
+    ignored: Vec<JsonIgnored>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonIgnored {
+    key: String,
+    path: String,
+    sha256: String,
+    ignored_at: String,
+    /// Whether the config as it is now still has that sha256 (else its
+    /// ignore no longer applies).
+    current: bool,
+}
+
+/// `list --ignored`: every ignored config with the sha256 it was ignored
+/// with and when; `(changed)` when the config is no longer that one (it
+/// asks again), `(missing)` when it is gone.
+fn list_ignored(json: bool, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let Some(dir) = ignore_dir(env) else {
+        return Err(crate::cli::CliError::failed(
+            "no state directory to keep the ignore list in (set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME)",
+        ));
+    };
+    let (list, problem) = load_ignores(&dir);
+    if let Some(problem) = &problem {
+        io.warn(problem);
+    }
+    let file = ignore_path(&dir).display().to_string();
+    let now = |key: &str| -> Option<String> {
+        load_config(&TrustKey(key.to_string()), env)
+            .ok()
+            .map(|s| s.sha256)
+    };
+    let rows: Vec<(&String, &Ignored, Option<String>)> =
+        list.ignored.iter().map(|(k, i)| (k, i, now(k))).collect();
+    if json {
+        let doc = JsonIgnoredList {
+            schema: Schema::default(),
+            file,
+            ignored: rows
+                .iter()
+                .map(|(k, i, sha)| JsonIgnored {
+                    key: k.to_string(),
+                    path: display_path(k, &env.cwd),
+                    sha256: i.sha256.clone(),
+                    ignored_at: i.ignored_at.clone(),
+                    current: sha.as_deref() == Some(i.sha256.as_str()),
+                })
+                .collect(),
+        };
+        io.out.write_all(to_json(&doc).as_bytes())?;
+        return Ok(exit::SUCCESS);
+    }
+    let values = Values;
+    if rows.is_empty() {
+        writeln!(io.out, "No ignored configs in {}", values.text(&file))?;
+        return Ok(exit::SUCCESS);
+    }
+    writeln!(io.out, "Ignored configs in {}:", values.text(&file))?;
+    for (key, ignored, sha) in &rows {
+        let mark = match sha {
+            Some(s) if *s == ignored.sha256 => "",
+            Some(_) => " (changed)",
+            None if crate::core::review::listing::config_exists(key) => " (changed)",
+            None => " (missing)",
+        };
+        writeln!(io.out, "  {}{mark}", values.text(key))?;
+        writeln!(io.out, "    sha256: {}", values.text(&ignored.sha256))?;
+        writeln!(
+            io.out,
+            "    ignored at: {}",
+            values.text(&ignored.ignored_at)
+        )?;
+    }
+    Ok(exit::SUCCESS)
 }

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod error;
 pub mod generate;
 pub mod hook;
+pub mod ignore;
 pub mod inspect;
 pub mod json_out;
 pub mod list;
@@ -382,6 +383,8 @@ fn run_invocation(
                 Command::Scan(a) => scan::run(g, a, env, io),
                 Command::Trust(a) => trust::run(g, a, env, io),
                 Command::Untrust(a) => untrust::run(g, a, env, io),
+                Command::Ignore(a) => ignore::run_ignore(g, a, env, io),
+                Command::Unignore(a) => ignore::run_unignore(g, a, env, io),
                 Command::List(a) => list::run(g, a, env, io),
                 Command::Check(a) => check::run(g, a, env, io),
                 Command::Inspect(a) => inspect::run(g, a, env, io),

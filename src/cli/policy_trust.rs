@@ -154,7 +154,8 @@ pub fn trust_with_policy(
     )?;
     let records = records.map_err(CliError::failed)?;
     policy.deny_also(&records, env);
-    let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    crate::cli::report::leave_out_ignored_said(&mut plan, &args.paths, env, io)?;
     if let Some(d) = doc.as_deref_mut() {
         d.store = loc.path.clone();
         d.store_warnings =
@@ -542,12 +543,14 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         Ok(k) => k,
         Err(e) => return Err(CliError::failed(e)),
     };
+    let ignores = crate::cli::report::ignores_warned(env, io);
     // One load per config serves both its state and its verdict.
     let (reports, decisions): (Vec<ConfigReport>, Vec<Option<ConfigDecision>>) = found
         .keys
         .par_iter()
         .map(|key| {
-            let (report, snapshot) = report_and_snapshot(key, env, &store);
+            let (mut report, snapshot) = report_and_snapshot(key, env, &store);
+            ignores.apply(&mut report);
             let decision = snapshot
                 .filter(|s| s.requests_grants())
                 .map(|s| decide(&policy, &s, env));

@@ -12,7 +12,9 @@ use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, sto
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path};
+use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::destination::{ShownLine, with_destinations};
+use crate::core::review::ignore::{IgnoreList, ignore_dir, leave_out_ignored, load_ignores};
 use crate::core::review::report::report_values;
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
@@ -205,6 +207,15 @@ pub fn print_nothing_to_do(
     io: &mut Io<'_>,
 ) -> Result<Option<u8>, CliError> {
     let targets = Values.text(targets);
+    if plan.candidates.is_empty() && plan.left_out > 0 {
+        writeln!(
+            io.out,
+            "Nothing to trust under {targets}: {} ignored (unignore, or name a config file to trust it)",
+            count_config_files(plan.left_out)
+        )?;
+        print_not_followed(plan, io)?;
+        return Ok(Some(exit::SUCCESS));
+    }
     if plan.requesting() == 0 {
         writeln!(io.out, "No config under {targets} requests permissions")?;
         print_not_followed(plan, io)?;
@@ -323,6 +334,51 @@ fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> 
     let values = Values;
     for line in &plan.notes {
         writeln!(io.out, "{}", values.text(line))?;
+    }
+    Ok(())
+}
+
+/// The ignore list (`ignore`), for a command that shows states or trusts
+/// directories. A list that cannot be read or could have been written by
+/// someone else is a `Warning: ` and ignores nothing (fail closed: it
+/// never hides a config by accident).
+pub fn ignores_warned(env: &Env, io: &mut Io<'_>) -> IgnoreList {
+    let Some(dir) = ignore_dir(env) else {
+        return IgnoreList::default();
+    };
+    let (list, problem) = load_ignores(&dir);
+    if let Some(problem) = problem {
+        io.warn(problem);
+    }
+    list
+}
+
+/// Takes the ignored configs out of a `--trust` plan, unless the config
+/// file itself was named, saying on stderr which were left out.
+pub fn leave_out_ignored_said(
+    plan: &mut TrustPlan,
+    paths: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
+    let ignores = ignores_warned(env, io);
+    if ignores.ignored.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<String> = paths
+        .iter()
+        .filter(|p| {
+            let expanded = crate::core::paths::expand_file_name(p, &env.cwd, &env.home);
+            std::fs::metadata(expanded).is_ok_and(|m| !m.is_dir())
+        })
+        .map(|p| trust_key_for_path(p, env).0)
+        .collect();
+    for key in leave_out_ignored(plan, &ignores, &named) {
+        writeln!(
+            io.err,
+            "Left out (ignored; name the config file to trust it): {}",
+            Values.text(&display_path(&key, &env.cwd))
+        )?;
     }
     Ok(())
 }

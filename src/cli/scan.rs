@@ -12,8 +12,8 @@ use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
 use crate::cli::ci_out;
 use crate::cli::json_out::{JsonConfig, Schema, write_json};
 use crate::cli::report::{
-    NO_CONFIGS, render_row, store_or_empty_warned, table_header, table_width, unreadable_exit,
-    worst_exit,
+    NO_CONFIGS, ignores_warned, render_row, store_or_empty_warned, table_header, table_width,
+    unreadable_exit, worst_exit,
 };
 use crate::cli::terminal::Values;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, print_not_followed, warn_unreadable};
@@ -23,6 +23,7 @@ use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::discover::discover_paths;
+use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::scan::for_each_report;
 use crate::core::review::trust::{missing_line, missing_under};
@@ -75,9 +76,11 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         Err(e) => return Err(CliError::new(exit::FAILURE, e)),
     };
     let format = args.format.chosen(args.json);
+    let ignores = ignores_warned(env, io);
     if format.is_ci() {
         let mut reports = Vec::with_capacity(found.keys.len());
-        let _ = for_each_report(&found.keys, env, &store, |r| {
+        let _ = for_each_report(&found.keys, env, &store, |mut r| {
+            ignores.apply(&mut r);
             reports.push(r);
             Ok::<_, std::convert::Infallible>(())
         });
@@ -110,6 +113,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
                 env,
                 store: &store,
                 progress: &progress,
+                ignores: &ignores,
                 worst: Cell::new(exit::SUCCESS),
             },
             store_error: store_error.clone(),
@@ -142,7 +146,7 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         if let Some(problem) = &store_error {
             io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
-        worst = write_table(&found.keys, env, &store, io)?;
+        worst = write_table(&found.keys, env, &store, &ignores, io)?;
         print_not_followed(&found, &paths, env, io)?;
         let values = crate::cli::terminal::Values;
         for s in &found.shadowed {
@@ -166,13 +170,15 @@ struct Streamed<'a> {
     store: &'a Store,
     /// The TUI's viewed marks.
     progress: &'a Progress,
+    ignores: &'a IgnoreList,
     worst: Cell<u8>,
 }
 
 impl Serialize for Streamed<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.keys.len()))?;
-        for_each_report(self.keys, self.env, self.store, |r| {
+        for_each_report(self.keys, self.env, self.store, |mut r| {
+            self.ignores.apply(&mut r);
             self.worst.set(exit::worst(
                 self.worst.get(),
                 worst_exit(std::slice::from_ref(&r)),
@@ -195,6 +201,7 @@ fn write_table(
     keys: &[TrustKey],
     env: &Env,
     store: &Store,
+    ignores: &IgnoreList,
     io: &mut Io<'_>,
 ) -> Result<u8, CliError> {
     if keys.is_empty() {
@@ -213,7 +220,8 @@ fn write_table(
     }));
     let mut pending = table_header(width);
     let mut worst = exit::SUCCESS;
-    for_each_report(keys, env, store, |r| {
+    for_each_report(keys, env, store, |mut r| {
+        ignores.apply(&mut r);
         worst = exit::worst(worst, worst_exit(std::slice::from_ref(&r)));
         let shown = values.report(&r);
         render_row(

@@ -4,6 +4,7 @@
 //! it must: the store once, the governing config and its extends chain, and
 //! no walk without `--tree`. Never trusts, never prompts.
 
+use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -77,6 +78,8 @@ pub struct StatusFindings {
     pub found: Option<Discovery>,
     pub store_error: Option<String>,
     pub store_warnings: Vec<String>,
+    /// The ignore list could not be read: nothing counts as ignored.
+    pub ignore_problem: Option<String>,
 }
 
 impl StatusFindings {
@@ -122,11 +125,21 @@ pub fn findings(
     // Without a store there is nothing to compare with: a config would
     // show as never trusted, which is not known. The notice says the store
     // is unreadable instead, and the configs are not read.
+    // A config refused on purpose (`ignore`) gives no notice until it
+    // changes; an ignore list that cannot be read ignores nothing.
+    let (ignores, ignore_problem) = match ignore_dir(env) {
+        Some(dir) => load_ignores(&dir),
+        None => (IgnoreList::default(), None),
+    };
     let reports = if store_error.is_some() {
         Vec::new()
     } else {
         keys.par_iter()
-            .map(|k| report_for(k, env, &store))
+            .map(|k| {
+                let mut r = report_for(k, env, &store);
+                ignores.apply(&mut r);
+                r
+            })
             .collect()
     };
     Ok(StatusFindings {
@@ -134,6 +147,7 @@ pub fn findings(
         found,
         store_error,
         store_warnings,
+        ignore_problem,
     })
 }
 
@@ -142,6 +156,9 @@ pub fn run(trust_store: Option<&str>, args: &StatusArgs, env: &Env, io: &mut Io<
     let path = args.path.clone().unwrap_or_else(|| ".".to_string());
     let f = findings(trust_store, &path, args.tree, env)?;
     print_store_warnings(&f.store_warnings, io);
+    if let Some(problem) = &f.ignore_problem {
+        io.warn(problem);
+    }
     if let Some(e) = &f.store_error {
         io.warn(format_args!("{e}; no config can be judged"));
     }

@@ -64,7 +64,8 @@ fn trust(
     }
     // A dry run writes nothing: an unsafe store is only a warning there.
     let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
-    let plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
+    crate::cli::report::leave_out_ignored_said(&mut plan, &args.paths, env, io)?;
     if let Some(d) = doc.as_deref_mut() {
         d.store = loc.path.clone();
         d.store_warnings = issues_text(&store_issues(&loc, &args.paths, env));

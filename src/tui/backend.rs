@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::core::policy::ConfigDecision;
+use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::revision::since::SinceBase;
@@ -184,6 +185,20 @@ pub trait TuiBackend: Send + Sync + 'static {
     /// why they could not be read. `None` without `--since`.
     fn since_base(&self) -> Option<Result<Arc<SinceBase>, String>> {
         None
+    }
+
+    /// The ignore list (`core::review::ignore`) and a problem to report
+    /// when it could not be used (it then ignores nothing). Empty by
+    /// default.
+    fn load_ignores(&self) -> (IgnoreList, Option<String>) {
+        (IgnoreList::default(), None)
+    }
+
+    /// Ignores (`Some(sha256)`) or unignores (`None`) each key in the
+    /// ignore list on disk, atomically; `Err` says why nothing was changed.
+    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+        let _ = changes;
+        Err("this review cannot keep an ignore list".to_string())
     }
 
     /// Saves the review progress atomically; `Err` says why it was not.

@@ -14,6 +14,7 @@ use crate::core::paths::display::{count_config_files, describe_targets, display_
 use crate::core::paths::key::TrustKey;
 use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy};
+use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_ignores};
 use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
@@ -230,6 +231,30 @@ impl TuiBackend for CoreBackend {
             }
             None => (Progress::default(), tree, None),
         }
+    }
+
+    fn load_ignores(&self) -> (IgnoreList, Option<String>) {
+        match ignore_dir(&self.env) {
+            Some(dir) => load_ignores(&dir),
+            None => (IgnoreList::default(), None),
+        }
+    }
+
+    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+        let dir = ignore_dir(&self.env).ok_or(
+            "no state directory (set HOME or XDG_STATE_HOME); the ignore list is not kept",
+        )?;
+        let now = crate::core::store::utc_timestamp_now();
+        update_ignores(&dir, |list| {
+            let mut changed = false;
+            for (key, sha) in changes {
+                changed |= match sha {
+                    Some(sha) => list.ignore(key, sha, &now),
+                    None => list.unignore(key),
+                };
+            }
+            ((), changed)
+        })
     }
 
     fn save_progress(&self, progress: &Progress) -> Result<(), String> {

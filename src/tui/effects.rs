@@ -125,6 +125,21 @@ pub fn execute(
         }
         // Needs a sender that outlives this call: set up by `Runner::spawn`.
         Effect::Watch { .. } => {}
+        Effect::LoadIgnores => {
+            let (ignores, problem) = backend.load_ignores();
+            send(Msg::IgnoresLoaded {
+                ignores: Box::new(ignores),
+                problem,
+            });
+        }
+        Effect::SetIgnored(changes) => {
+            if let Err(why) = backend.set_ignored(&changes) {
+                send(Msg::IgnoreNotSaved {
+                    why,
+                    ignores: Box::new(backend.load_ignores().0),
+                });
+            }
+        }
         Effect::SaveProgress(progress) => {
             if let Err(e) = backend.save_progress(&progress) {
                 send(Msg::ProgressNotSaved(e));

@@ -35,6 +35,9 @@ pub struct FakeData {
     /// The "saved" review progress, and a problem reading it to report.
     pub progress: Progress,
     pub progress_problem: Option<String>,
+    /// The "saved" ignore list, and a problem reading it to report.
+    pub ignores: crate::core::review::ignore::IgnoreList,
+    pub ignores_problem: Option<String>,
 }
 
 impl FakeBackend {
@@ -50,6 +53,8 @@ impl FakeBackend {
                 calls: Vec::new(),
                 progress: Progress::default(),
                 progress_problem: None,
+                ignores: Default::default(),
+                ignores_problem: None,
             }),
         }
     }
@@ -300,6 +305,26 @@ impl TuiBackend for FakeBackend {
             root.to_string(),
             d.progress_problem.clone(),
         )
+    }
+
+    fn load_ignores(&self) -> (crate::core::review::ignore::IgnoreList, Option<String>) {
+        let d = self.data();
+        (d.ignores.clone(), d.ignores_problem.clone())
+    }
+
+    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+        let mut d = self.data();
+        d.calls.push(format!("set ignored {changes:?}"));
+        if let Some(p) = &d.ignores_problem {
+            return Err(p.clone());
+        }
+        for (key, sha) in changes {
+            match sha {
+                Some(sha) => d.ignores.ignore(key, sha, "2026-01-01T00:00:00Z"),
+                None => d.ignores.unignore(key),
+            };
+        }
+        Ok(())
     }
 
     fn save_progress(&self, progress: &Progress) -> Result<(), String> {

@@ -81,6 +81,18 @@ pub enum Msg {
     },
     /// Saving the review progress failed.
     ProgressNotSaved(String),
+    /// The ignore list, and why it could not be used (then it ignores
+    /// nothing).
+    IgnoresLoaded {
+        ignores: Box<crate::core::review::ignore::IgnoreList>,
+        problem: Option<String>,
+    },
+    /// Changing the ignore list failed: why, and the list as it is on
+    /// disk (what is shown instead of what was asked).
+    IgnoreNotSaved {
+        why: String,
+        ignores: Box<crate::core::review::ignore::IgnoreList>,
+    },
     Inspected {
         key: String,
         result: Result<InspectData, String>,
@@ -166,4 +178,8 @@ pub enum Effect {
         dirs: Vec<String>,
     },
     SaveProgress(Box<crate::core::review::progress::Progress>),
+    LoadIgnores,
+    /// Ignore (with the sha256 the config has as shown) or unignore
+    /// (`None`) each key, in the ignore list on disk.
+    SetIgnored(Vec<(String, Option<String>)>),
 }

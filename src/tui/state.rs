@@ -179,6 +179,9 @@ pub struct State {
     /// changed; `tree` names this tree's session in it.
     pub progress: Progress,
     pub tree: Option<String>,
+    /// Configs the user ignored (`i`, `goccia-trust ignore`), as loaded
+    /// and since changed: a config ignored as it is now shows `ignored`.
+    pub ignores: crate::core::review::ignore::IgnoreList,
     /// `s` reached "not viewed": only configs not yet viewed are shown.
     pub unviewed_only: bool,
     /// `e` was pressed: the loop suspends the TUI and opens this config in
@@ -256,6 +259,7 @@ impl State {
             quit: false,
             next_job: 1,
             progress: Progress::default(),
+            ignores: Default::default(),
             tree: None,
             unviewed_only: false,
             edit: None,
@@ -408,6 +412,7 @@ pub fn review_rank(state: ConfigState) -> u8 {
         ConfigState::Error => 2,
         ConfigState::Trusted => 3,
         ConfigState::NoRequest => 4,
+        ConfigState::Ignored => 5,
     }
 }
 
@@ -420,6 +425,7 @@ pub fn next_state_filter(f: Option<ConfigState>) -> Option<ConfigState> {
         Some(NeverTrusted) => Some(Error),
         Some(Error) => Some(Trusted),
         Some(Trusted) => Some(NoRequest),
-        Some(NoRequest) => None,
+        Some(NoRequest) => Some(Ignored),
+        Some(Ignored) => None,
     }
 }

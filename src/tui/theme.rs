@@ -25,6 +25,8 @@ pub enum Role {
     Untrusted,
     /// `no request` configs: nothing to decide.
     NoRequest,
+    /// `ignored` configs: refused, not asked about until they change.
+    Ignored,
     Error,
     /// Store entries whose config is gone.
     Missing,
@@ -41,7 +43,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 16] = [
+    pub const ALL: [Role; 17] = [
         Role::Normal,
         Role::Added,
         Role::Removed,
@@ -49,6 +51,7 @@ impl Role {
         Role::Trusted,
         Role::Untrusted,
         Role::NoRequest,
+        Role::Ignored,
         Role::Error,
         Role::Missing,
         Role::Selection,
@@ -70,6 +73,7 @@ impl Role {
             Role::Trusted => "trusted",
             Role::Untrusted => "untrusted",
             Role::NoRequest => "no-request",
+            Role::Ignored => "ignored",
             Role::Error => "error",
             Role::Missing => "missing",
             Role::Selection => "selection",

@@ -2,10 +2,11 @@
 //! says which effects (backend calls) should run. No IO happens here, so
 //! every behaviour is testable by feeding messages.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
+use crate::core::review::ignore::unignored_state;
 use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
 use crate::tui::backend::CommitError;
 use crate::tui::keymap::{self, Action, Context};
@@ -22,9 +23,12 @@ use confirm::{act_on_confirm, on_committed, open_prune, open_trust, open_untrust
 
 /// The effects to run when the TUI starts: a scan and a store load.
 pub fn init(state: &mut State) -> Vec<Effect> {
-    let mut effects = vec![Effect::LoadProgress {
-        root: state.root.clone(),
-    }];
+    let mut effects = vec![
+        Effect::LoadProgress {
+            root: state.root.clone(),
+        },
+        Effect::LoadIgnores,
+    ];
     effects.extend(rescan(state));
     effects
 }
@@ -272,6 +276,21 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             // (the selection stays on it), not the whole tree.
             vec![Effect::RescanConfigs { keys: vec![key] }]
         }
+        Msg::IgnoresLoaded { ignores, problem } => {
+            state.ignores = *ignores;
+            if let Some(p) = problem {
+                set_status(state, p, true);
+            }
+            reapply_ignores(state, None, true);
+            vec![]
+        }
+        Msg::IgnoreNotSaved { why, ignores } => {
+            // Show what the list on disk says, not what was asked.
+            state.ignores = *ignores;
+            reapply_ignores(state, None, true);
+            set_status(state, format!("Ignore list not changed: {why}"), true);
+            vec![]
+        }
         Msg::ProgressNotSaved(why) => {
             set_status(state, format!("Review progress not saved: {why}"), true);
             vec![]
@@ -413,6 +432,7 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::ToggleMark => toggle_mark(state),
         Action::ToggleViewed if state.view == View::Configs => return toggle_viewed(state),
+        Action::ToggleIgnore if state.view == View::Configs => return toggle_ignore(state),
         Action::MarkAll | Action::InvertMarks => mark_visible(state, action),
         Action::NextReview | Action::PrevReview => next_needing_review(state, action),
         Action::Trust if state.view == View::Configs => open_trust(state),
@@ -450,7 +470,7 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             // Each state, then "not viewed", then all again.
             if state.unviewed_only {
                 state.unviewed_only = false;
-            } else if state.state_filter == Some(ConfigState::NoRequest) {
+            } else if state.state_filter == Some(ConfigState::Ignored) {
                 state.state_filter = None;
                 state.unviewed_only = true;
             } else {
@@ -605,6 +625,85 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
     vec![Effect::SaveProgress(Box::new(state.progress_to_save()))]
 }
 
+/// `i`: ignore the marked (or selected) configs as they are now, or, when
+/// every one of them is ignored already, ask about them again. Only a
+/// config that would ask for review (never trusted, changed) can be
+/// ignored.
+fn toggle_ignore(state: &mut State) -> Vec<Effect> {
+    let chosen: Vec<&ConfigReport> = if state.marked.is_empty() {
+        state.selected_config().into_iter().collect()
+    } else {
+        state
+            .configs
+            .iter()
+            .filter(|c| state.marked.contains(&c.key))
+            .collect()
+    };
+    if chosen.is_empty() {
+        return vec![];
+    }
+    let unignore = chosen.iter().all(|c| c.state == ConfigState::Ignored);
+    let changes: Vec<(String, Option<String>)> = chosen
+        .iter()
+        .filter_map(|c| match (unignore, c.state.needs_review(), c.sha256()) {
+            (true, _, _) => Some((c.key.clone(), None)),
+            (false, true, Some(sha)) => Some((c.key.clone(), Some(sha.to_string()))),
+            _ => None,
+        })
+        .collect();
+    if changes.is_empty() {
+        set_status(
+            state,
+            "Nothing to ignore: only a config never trusted or changed since trusted can be ignored"
+                .to_string(),
+            true,
+        );
+        return vec![];
+    }
+    for (key, sha) in &changes {
+        match sha {
+            Some(sha) => state.ignores.ignore(key, sha, ""),
+            None => state.ignores.unignore(key),
+        };
+    }
+    let n = changes.len();
+    let configs = if n == 1 { "config" } else { "configs" };
+    let text = if unignore {
+        format!("Unignored {n} {configs}: asked about again")
+    } else {
+        format!(
+            "Ignored {n} {configs} until changed (GocciaScript still refuses to run them); i again to undo"
+        )
+    };
+    let keys: HashSet<String> = changes.iter().map(|(k, _)| k.clone()).collect();
+    // As after a trust, the row keeps its place: the next config moves in.
+    reapply_ignores(state, Some(&keys), false);
+    set_status(state, text, false);
+    vec![Effect::SetIgnored(changes)]
+}
+
+/// Shows the configs of `keys` (all when `None`) as the ignore list says:
+/// `ignored` when ignored as they are now, else their own state. The
+/// selection follows its config when `follow`, else keeps its row.
+fn reapply_ignores(state: &mut State, keys: Option<&HashSet<String>>, follow: bool) {
+    let reports: Vec<ConfigReport> = state
+        .configs
+        .iter()
+        .filter(|c| keys.is_none_or(|k| k.contains(&c.key)))
+        .filter(|c| {
+            c.state == ConfigState::Ignored
+                || (c.state.needs_review() && state.ignores.is_ignored(&c.key, c.sha256()))
+        })
+        .cloned()
+        .collect();
+    if reports.is_empty() {
+        return;
+    }
+    let keep = follow.then(|| selected_key(state)).flatten();
+    put_configs(state, reports);
+    sort_and_refilter(state, keep);
+}
+
 /// Saved progress arrived: take its viewed marks and resume this tree's
 /// review where it stopped (selection, filters, marks).
 fn resume(state: &mut State, progress: crate::core::review::progress::Progress, tree: String) {
@@ -628,6 +727,7 @@ fn resume(state: &mut State, progress: crate::core::review::progress::Progress, 
             ConfigState::Changed,
             ConfigState::Trusted,
             ConfigState::NoRequest,
+            ConfigState::Ignored,
         ]
         .into_iter()
         .find(|c| c.json_name() == name)
@@ -808,7 +908,14 @@ pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
     // Keys new in this batch, should one come twice.
     let mut added: HashMap<String, usize> = HashMap::new();
     let base = state.since.as_ref().and_then(|s| s.loaded());
-    for (report, slot) in reports.into_iter().zip(slots) {
+    for (mut report, slot) in reports.into_iter().zip(slots) {
+        // Ignored as it is now (`i`, `goccia-trust ignore`), or no longer.
+        if report.state == ConfigState::Ignored
+            && !state.ignores.is_ignored(&report.key, report.sha256())
+        {
+            report.state = unignored_state(&report);
+        }
+        state.ignores.apply(&mut report);
         // With `--since`, the row says what changed since BASE.
         let summary = match base {
             Some(base) => {

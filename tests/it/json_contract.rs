@@ -576,6 +576,7 @@ fn the_schemas_are_strict() {
     // a validation that passes says something.
     for name in [
         "scan", "check", "list", "inspect", "trust", "untrust", "error", "diff", "status",
+        "ignored",
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
@@ -931,4 +932,20 @@ fn status_validates_in_every_state() {
     let doc = valid("status", &out.stdout);
     assert!(doc["storeError"].is_string(), "{doc}");
     assert_eq!(doc["configs"], serde_json::json!([]));
+}
+
+#[test]
+fn an_ignored_config_and_list_ignored_validate() {
+    let env = TestEnv::new();
+    env.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    assert_eq!(env.run(&["ignore", "a"]).code, 0);
+    let doc = valid("scan", &env.run(&["scan", "--json", "a"]).stdout);
+    assert_eq!(config(&doc, "a/goccia.json")["state"], "ignored");
+    let doc = valid("ignored", &env.run(&["list", "--ignored", "--json"]).stdout);
+    assert_eq!(doc["ignored"][0]["path"], "a/goccia.json");
+    assert_eq!(doc["ignored"][0]["current"], true);
+    assert_eq!(doc["file"], "$ROOT/state/ignored.json");
 }

@@ -376,3 +376,29 @@ fn the_hook_gives_up_at_its_time_limit_and_still_exits_0() {
         "goccia: 1 never trusted (run goccia-trust to review)\n[exit status: 0]"
     );
 }
+
+/// An ignored config gives no notice until it changes (issue 31 item 1);
+/// `--json` says it is ignored.
+#[test]
+fn an_ignored_config_gives_no_notice_until_it_changes() {
+    let t = TestEnv::new();
+    t.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let out = t.run(&["status", "app"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert_eq!(t.run(&["ignore", "app"]).code, 0);
+    let out = t.run(&["status", "app"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out}");
+    let out = t.run(&["status", "--tree", "--json", "."]);
+    assert!(out.stdout.contains("\"state\": \"ignored\""), "{out}");
+    // Changed since it was ignored: asked about again.
+    t.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    let out = t.run(&["status", "app"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(out.stdout.contains("1 never trusted"), "{out}");
+}

@@ -60,7 +60,11 @@ fn scanning_shows_progress_and_partial_results() {
     // Only the first batch of the first scan has arrived.
     let mut state = State::new("/home/dev/shop");
     let effects = start(&mut state);
-    assert_eq!(effects.len(), 3, "progress, scan and store: {effects:?}");
+    assert_eq!(
+        effects.len(),
+        4,
+        "progress, ignore list, scan and store: {effects:?}"
+    );
     let job = state.scan.job;
     let mut some = fixtures::sample().configs;
     some.truncate(3);

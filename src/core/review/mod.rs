@@ -7,6 +7,7 @@
 pub mod check;
 pub mod destination;
 pub mod discover;
+pub mod ignore;
 pub mod listing;
 pub mod locate;
 pub mod notice;

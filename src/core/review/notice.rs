@@ -28,7 +28,8 @@ impl Tally {
                 ConfigState::Changed => t.changed += 1,
                 ConfigState::NeverTrusted => t.never_trusted += 1,
                 ConfigState::Error => t.errors += 1,
-                ConfigState::Trusted | ConfigState::NoRequest => {}
+                // Refused on purpose (`ignore`): no notice until it changes.
+                ConfigState::Trusted | ConfigState::NoRequest | ConfigState::Ignored => {}
             }
         }
         t

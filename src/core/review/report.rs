@@ -20,6 +20,10 @@ pub enum ConfigState {
     Trusted,
     /// Asks for nothing, or only denies.
     NoRequest,
+    /// Would be `NeverTrusted` or `Changed`, but the user ignored it as it
+    /// is now (`review::ignore`): not asked about again until it changes.
+    /// GocciaScript still refuses to run it.
+    Ignored,
 }
 
 impl ConfigState {
@@ -31,6 +35,7 @@ impl ConfigState {
             ConfigState::Changed => "changed",
             ConfigState::Trusted => "trusted",
             ConfigState::NoRequest => "no-request",
+            ConfigState::Ignored => "ignored",
         }
     }
 
@@ -42,6 +47,7 @@ impl ConfigState {
             ConfigState::Changed => "changed",
             ConfigState::Trusted => "trusted",
             ConfigState::NoRequest => "no request",
+            ConfigState::Ignored => "ignored",
         }
     }
 
@@ -232,12 +238,13 @@ impl ConfigReport {
             },
             ConfigState::NoRequest if self.lines.is_empty() => "asks for nothing".to_string(),
             ConfigState::NoRequest => "only denies".to_string(),
-            ConfigState::Trusted | ConfigState::NeverTrusted | ConfigState::Error => {
-                match self.lines.len() {
-                    1 => "1 request".to_string(),
-                    n => format!("{n} requests"),
-                }
-            }
+            ConfigState::Trusted
+            | ConfigState::NeverTrusted
+            | ConfigState::Error
+            | ConfigState::Ignored => match self.lines.len() {
+                1 => "1 request".to_string(),
+                n => format!("{n} requests"),
+            },
         }
     }
 }

@@ -64,6 +64,9 @@ pub struct TrustPlan {
     pub candidates: Vec<TrustCandidate>,
     /// Requesting configs already trusted and unchanged.
     pub unchanged: usize,
+    /// Candidates taken out because they are ignored
+    /// (`review::ignore::leave_out_ignored`).
+    pub left_out: usize,
     /// Our lines after GocciaScript's listing: `not followed: …` for the
     /// directory links out of the paths, `shadowed: …` for each config
     /// file a higher-priority one shadows, `missing: …` for each trusted

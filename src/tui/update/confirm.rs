@@ -88,6 +88,7 @@ pub(super) fn open_trust(state: &mut State) {
             ConfigState::Trusted => skipped.push((r.display_path.clone(), "already trusted")),
             ConfigState::NoRequest => skipped.push((r.display_path.clone(), "requests nothing")),
             ConfigState::Error => skipped.push((r.display_path.clone(), "does not load")),
+            ConfigState::Ignored => skipped.push((r.display_path.clone(), "ignored")),
         }
     }
     open_confirm(state, Pending::Trust(shown), skipped);

@@ -54,6 +54,7 @@ pub fn state_role(state: ConfigState) -> Role {
         ConfigState::Changed => Role::Changed,
         ConfigState::Trusted => Role::Trusted,
         ConfigState::NoRequest => Role::NoRequest,
+        ConfigState::Ignored => Role::Ignored,
     }
 }
 
@@ -65,6 +66,7 @@ pub fn state_marker(state: ConfigState) -> &'static str {
         ConfigState::Changed => "~ changed",
         ConfigState::Trusted => "✓ trusted",
         ConfigState::NoRequest => "· no request",
+        ConfigState::Ignored => "- ignored",
     }
 }
 
