@@ -215,12 +215,14 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
         workflow.contains("\non:\n  pull_request_target: # zizmor: ignore[dangerous-triggers] "),
         "{workflow}"
     );
+    // None at the workflow's level; the one job asks for its own.
+    assert!(workflow.contains("\npermissions: {}"), "{workflow}");
     let perms_block: Vec<&str> = workflow
-        .split("\npermissions:\n")
+        .split("\n    permissions:\n")
         .nth(1)
         .unwrap()
         .lines()
-        .take_while(|l| l.starts_with("  "))
+        .take_while(|l| l.starts_with("      "))
         .map(|l| l.split(" #").next().unwrap().trim())
         .collect();
     assert_eq!(perms_block, ["contents: read", "pull-requests: write"]);
