@@ -14,7 +14,6 @@
 //! the old one) and refused where the state directory is not safe.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -188,31 +187,7 @@ fn foreign_file(_: &Path, _: &crate::core::store::User) -> Option<String> {
 /// (0700) when needed; the file is private (0600). Refused, with the
 /// reason, where the state directory is not safe to use.
 pub fn save_ignores(state_dir: &Path, list: &IgnoreList) -> Result<(), String> {
-    let user = crate::core::store::User::current();
-    if let Some(issue) =
-        crate::core::store::refusal(&crate::core::store::check_state_dir(state_dir, &user))
-    {
-        return Err(issue.text.clone());
-    }
-    let fail = |e: std::io::Error| {
-        format!(
-            "cannot write ignore list {}: {e}",
-            ignore_path(state_dir).display()
-        )
-    };
-    create_private_dir_all(state_dir).map_err(fail)?;
-    // tempfile creates the file 0600: private before a byte is written.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".ignored.")
-        .tempfile_in(state_dir)
-        .map_err(fail)?;
-    let text = serde_json::to_string_pretty(list).expect("serializable");
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.write_all(b"\n").map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(ignore_path(state_dir))
-        .map_err(|e| fail(e.error))?;
-    Ok(())
+    crate::core::review::state_file::write_state_file(state_dir, IGNORE_FILE, "ignore list", list)
 }
 
 /// The lock file beside the list: held while the list is read, changed

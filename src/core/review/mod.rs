@@ -14,6 +14,7 @@ pub mod notice;
 pub mod progress;
 pub mod report;
 pub mod scan;
+pub mod state_file;
 pub mod status;
 pub mod style;
 pub mod trust;

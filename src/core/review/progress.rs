@@ -10,13 +10,11 @@
 //! fatal.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::core::paths::bounded::read_regular;
-use crate::core::paths::portable::create_private_dir_all;
 
 /// The file's name in the state directory.
 pub const PROGRESS_FILE: &str = "review-progress.json";
@@ -145,30 +143,12 @@ pub fn load_progress(state_dir: &Path) -> (Progress, Option<String>) {
 /// private (0700) when needed. Refused, with the reason, where the state
 /// directory is not safe to use.
 pub fn save_progress(state_dir: &Path, progress: &Progress) -> Result<(), String> {
-    let user = crate::core::store::User::current();
-    if let Some(issue) =
-        crate::core::store::refusal(&crate::core::store::check_state_dir(state_dir, &user))
-    {
-        return Err(issue.text.clone());
-    }
-    let fail = |e: std::io::Error| {
-        format!(
-            "cannot write review progress {}: {e}",
-            progress_path(state_dir).display()
-        )
-    };
-    create_private_dir_all(state_dir).map_err(fail)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".review-progress.")
-        .tempfile_in(state_dir)
-        .map_err(fail)?;
-    let text = serde_json::to_string_pretty(progress).expect("serializable");
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.write_all(b"\n").map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(progress_path(state_dir))
-        .map_err(|e| fail(e.error))?;
-    Ok(())
+    crate::core::review::state_file::write_state_file(
+        state_dir,
+        PROGRESS_FILE,
+        "review progress",
+        progress,
+    )
 }
 
 #[cfg(test)]
