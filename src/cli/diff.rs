@@ -16,6 +16,7 @@ use crate::cli::ci_out::{self, Finding, Rule};
 use crate::cli::json_out::{JsonError, is_unscoped, to_json};
 use crate::cli::paint::{mark, styled};
 use crate::cli::{CliError, CliResult, Io};
+use crate::core::config::block::sha256_hex;
 use crate::core::config::json::{self as config_json, Json};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
@@ -272,6 +273,11 @@ struct JsonConfig<'a> {
     head_error: Option<JsonError>,
     now_under: Option<&'a str>,
     relinked: Option<&'a str>,
+    /// The SHA-256 of the config's normalized block at HEAD, as computed
+    /// for this checkout (its scopes are absolute paths here): what `trust
+    /// --expect` pins on this same checkout. `null` when it does not load
+    /// or is gone at HEAD.
+    sha256: Option<String>,
     requests: Vec<JsonRequest<'a>>,
 }
 
@@ -335,6 +341,10 @@ fn json(diff: &RevisionDiff, base: &Snapshot, head: &Snapshot, root: &str, all: 
                 head_error: c.head_error.as_ref().map(json_error),
                 now_under: c.now_under.as_deref(),
                 relinked: c.relinked.as_deref(),
+                sha256: match head.configs.get(&c.path) {
+                    Some(ConfigAt::Loaded { block, .. }) => Some(sha256_hex(block.as_bytes())),
+                    _ => None,
+                },
                 requests: groups(c, all)
                     .into_iter()
                     .map(|(request, values)| JsonRequest {

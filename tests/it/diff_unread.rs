@@ -478,3 +478,36 @@ fn a_retargeted_committed_link_under_a_scope_is_a_widening_in_every_format() {
         "{out}"
     );
 }
+
+/// `diff --json` carries each config's sha256 at HEAD, as computed for this
+/// checkout: the hash `scan --json` gives the same config here, and the one
+/// `trust --expect` takes (issue 30 item 5).
+#[test]
+fn diff_json_carries_the_head_hash_of_this_checkout() {
+    let r = base_repo();
+    r.write(
+        "goccia.json",
+        &perms(r#""allow-net": ["a.test", "b.test"]"#),
+    );
+    r.write("pkg/goccia.json", "{");
+    r.commit("widen and break");
+    for args in [&["HEAD~1", "HEAD", "--json"][..], &["HEAD~1", "--json"]] {
+        let out = r.diff(args);
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        let scan: Value = serde_json::from_str(&r.t.run(&["scan", "--json"]).stdout).unwrap();
+        let of = |doc: &Value, path: &str| -> Value {
+            doc["configs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["path"] == path)
+                .unwrap_or_else(|| panic!("{path} in {doc}"))["sha256"]
+                .clone()
+        };
+        let hash = of(&v, "goccia.json");
+        assert_eq!(hash.as_str().map(str::len), Some(64), "{v}");
+        assert_eq!(hash, of(&scan, "goccia.json"), "{args:?}");
+        // A config that does not load at HEAD has none.
+        assert_eq!(of(&v, "pkg/goccia.json"), Value::Null, "{v}");
+    }
+}
