@@ -503,6 +503,17 @@ fn the_action_comments_the_diff_from_the_merge_base_and_fails_the_check() {
     );
     assert_eq!(run.outputs["diff.code"], "1");
     assert_eq!(run.outputs["diff.widened"], "true");
+    // The JSON document, with each config's hash on this checkout.
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run.outputs["diff.json"]).unwrap()).unwrap();
+    assert!(
+        doc["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["sha256"].as_str().is_some_and(|h| h.len() == 64)),
+        "{doc}"
+    );
     // The diff starts at the merge base: main's own later config is not
     // part of the pull request.
     let base = git(&pr.ws, &["merge-base", &pr.base, &pr.head]);
