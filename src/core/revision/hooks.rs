@@ -10,7 +10,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 
 use crate::core::env::Env;
 use crate::core::revision::git::{GitError, common_dir, own_config_value, toplevel};
@@ -184,14 +183,20 @@ pub fn apply(dir: &str, name: &str, step: &InstallStep) -> std::io::Result<()> {
     match step {
         InstallStep::Create => {
             fs::create_dir_all(dir)?;
-            let mut f = fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o755)
-                .open(&path)?;
+            let mut options = fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o755);
+            let mut f = options.open(&path)?;
             f.write_all(format!("{SHEBANG}\n{}", block(name, true)).as_bytes())?;
             // The mode asked for is masked by the umask: a hook must run.
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o755))
+            // (Windows has no execute bit: Git for Windows runs the script.)
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(&path, fs::Permissions::from_mode(0o755))?;
+            }
+            Ok(())
         }
         InstallStep::Append => {
             // One line break before the block, removed with it: the file's
@@ -298,8 +303,10 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_created_hook_is_removed_whole() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().join("new-hooks");
         let d = d.to_str().unwrap();
