@@ -333,6 +333,23 @@ fn walk_spans(state: &State, theme: &Theme) -> Vec<Span<'static>> {
     ) {
         spans.push(Span::styled(text, theme.style(Role::Changed)));
     }
+    // Store entries whose config is gone need pruning, not review.
+    if let Some(text) = match state.scan.missing.as_slice() {
+        [] => None,
+        [one] => Some(format!(" {} ", clean(one))),
+        many => Some(format!(
+            " {} store entries missing: prune with p in the store view ",
+            many.len()
+        )),
+    } {
+        spans.push(Span::styled(text, theme.style(Role::Missing)));
+    }
+    if let Some(text) = summary(
+        &state.scan.shadowed,
+        "config files shadowed (never trusted nor hashed)",
+    ) {
+        spans.push(Span::styled(text, theme.style(Role::Shadowed)));
+    }
     spans
 }
 
