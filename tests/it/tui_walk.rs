@@ -10,8 +10,20 @@ use goccia_trust::tui::backend::{ScanEvent, TuiBackend};
 use goccia_trust::tui::core_backend::CoreBackend;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
+use goccia_trust::tui::theme::Role;
 use goccia_trust::tui::theme::Theme;
 use tui_common::{Harness, draw, text};
+
+/// Where `needle` starts on the screen.
+fn cell_of(buf: &ratatui::buffer::Buffer, needle: &str) -> (u16, u16) {
+    let screen = text(buf);
+    for (y, line) in screen.lines().enumerate() {
+        if let Some(i) = line.find(needle) {
+            return (line[..i].chars().count() as u16, y as u16);
+        }
+    }
+    panic!("no {needle:?} on:\n{screen}");
+}
 
 #[test]
 fn the_core_reports_links_out_of_the_tree_to_the_tui() {
@@ -188,13 +200,15 @@ fn the_status_line_counts_missing_entries_and_shadowed_files_apart() {
     let buf = draw(&h.state, &theme, 200, 30);
     let screen = text(&buf);
     assert!(
-        screen.contains(" 2 store entries missing: prune with p in the store view "),
+        screen.contains(" 2 missing: p in Store prunes  1 shadowed"),
         "{screen}"
     );
-    assert!(
-        screen.contains(" shadowed: shop/goccia.json by shop/goccia.toml (…)"),
-        "{screen}"
-    );
+    let (x, y) = cell_of(&buf, "1 shadowed");
+    let (cell, want) = (buf[(x, y)].style(), theme.style(Role::Shadowed));
+    assert_eq!((cell.fg, cell.add_modifier), (want.fg, want.add_modifier));
+    let (x, y) = cell_of(&buf, "2 missing");
+    let (cell, want) = (buf[(x, y)].style(), theme.style(Role::Missing));
+    assert_eq!((cell.fg, cell.add_modifier), (want.fg, want.add_modifier));
     h.keys("r");
     assert!(h.state.scan.shadowed.is_empty() && h.state.scan.missing.is_empty());
 }

@@ -333,22 +333,20 @@ fn walk_spans(state: &State, theme: &Theme) -> Vec<Span<'static>> {
     ) {
         spans.push(Span::styled(text, theme.style(Role::Changed)));
     }
-    // Store entries whose config is gone need pruning, not review.
-    if let Some(text) = match state.scan.missing.as_slice() {
-        [] => None,
-        [one] => Some(format!(" {} ", clean(one))),
-        many => Some(format!(
-            " {} store entries missing: prune with p in the store view ",
-            many.len()
-        )),
-    } {
-        spans.push(Span::styled(text, theme.style(Role::Missing)));
+    // Store entries whose config is gone need pruning, not review; the
+    // notes are short so both fit after the counts at 80 columns
+    // (`goccia-trust scan` lists every one).
+    if !state.scan.missing.is_empty() {
+        spans.push(Span::styled(
+            format!(" {} missing: p in Store prunes ", state.scan.missing.len()),
+            theme.style(Role::Missing),
+        ));
     }
-    if let Some(text) = summary(
-        &state.scan.shadowed,
-        "config files shadowed (never trusted nor hashed)",
-    ) {
-        spans.push(Span::styled(text, theme.style(Role::Shadowed)));
+    if !state.scan.shadowed.is_empty() {
+        spans.push(Span::styled(
+            format!(" {} shadowed ", state.scan.shadowed.len()),
+            theme.style(Role::Shadowed),
+        ));
     }
     spans
 }
