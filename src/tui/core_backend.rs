@@ -19,7 +19,9 @@ use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{report_and_snapshot, scan_streaming};
-use crate::core::review::trust::{Shown, WhenChanged, prune_if_still_missing, trust_as_shown};
+use crate::core::review::trust::{
+    Shown, WhenChanged, missing_line, missing_under, prune_if_still_missing, trust_as_shown,
+};
 use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
@@ -353,8 +355,16 @@ impl TuiBackend for CoreBackend {
                 let result = scan_streaming(paths, &self.env, store, &on_core_event, &judge, &stop);
                 match result {
                     Ok(found) => {
-                        if !found.unreadable.is_empty() || !found.not_followed.is_empty() {
-                            let cwd = &self.env.cwd;
+                        let cwd = &self.env.cwd;
+                        let missing: Vec<String> = missing_under(store, paths, &self.env)
+                            .into_iter()
+                            .map(|(key, _)| missing_line(key, cwd))
+                            .collect();
+                        if !found.unreadable.is_empty()
+                            || !found.not_followed.is_empty()
+                            || !found.shadowed.is_empty()
+                            || !missing.is_empty()
+                        {
                             let outside = describe_targets(paths, &self.env);
                             send(ScanEvent::Walk {
                                 unreadable: found
@@ -373,6 +383,8 @@ impl TuiBackend for CoreBackend {
                                     .iter()
                                     .map(|n| n.describe(cwd, &outside))
                                     .collect(),
+                                shadowed: found.shadowed.iter().map(|s| s.describe(cwd)).collect(),
+                                missing,
                             });
                         }
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);

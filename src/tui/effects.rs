@@ -201,11 +201,15 @@ fn scan(
             ScanEvent::Walk {
                 unreadable,
                 not_followed,
+                shadowed,
+                missing,
             } => {
                 send(Msg::ScanWalk {
                     job,
                     unreadable,
                     not_followed,
+                    shadowed,
+                    missing,
                 });
                 return ControlFlow::Continue(());
             }

@@ -39,11 +39,15 @@ pub enum Msg {
     Policy(String),
     /// `--since BASE`: the revision's configs, or why they could not be read.
     SinceBase(Result<std::sync::Arc<crate::core::revision::since::SinceBase>, String>),
-    /// The walk's unreadable paths and links not followed, as lines.
+    /// The walk's unreadable paths, links not followed, shadowed config
+    /// files, and the store entries under the root whose config is gone,
+    /// as lines.
     ScanWalk {
         job: u64,
         unreadable: Vec<String>,
         not_followed: Vec<String>,
+        shadowed: Vec<String>,
+        missing: Vec<String>,
     },
     ScanDone {
         job: u64,

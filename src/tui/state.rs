@@ -127,6 +127,11 @@ pub struct ScanStatus {
     pub unreadable: Vec<String>,
     /// `not followed: <link> -> <target> (outside <root>)` lines.
     pub not_followed: Vec<String>,
+    /// `shadowed: <file> by <file> (...)` lines: never trusted nor hashed.
+    pub shadowed: Vec<String>,
+    /// `missing: <path> (...)` lines: store entries under the root whose
+    /// config is gone; they need pruning, not review.
+    pub missing: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

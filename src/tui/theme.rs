@@ -30,6 +30,9 @@ pub enum Role {
     Error,
     /// Store entries whose config is gone.
     Missing,
+    /// Config files GocciaScript does not read: a higher-priority name is
+    /// in the same directory.
+    Shadowed,
     Selection,
     /// Rows marked with `space`.
     Marked,
@@ -43,7 +46,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 17] = [
+    pub const ALL: [Role; 18] = [
         Role::Normal,
         Role::Added,
         Role::Removed,
@@ -54,6 +57,7 @@ impl Role {
         Role::Ignored,
         Role::Error,
         Role::Missing,
+        Role::Shadowed,
         Role::Selection,
         Role::Marked,
         Role::Border,
@@ -76,6 +80,7 @@ impl Role {
             Role::Ignored => "ignored",
             Role::Error => "error",
             Role::Missing => "missing",
+            Role::Shadowed => "shadowed",
             Role::Selection => "selection",
             Role::Marked => "marked",
             Role::Border => "border",

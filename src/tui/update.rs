@@ -140,9 +140,13 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             job,
             unreadable,
             not_followed,
+            shadowed,
+            missing,
         } if job == state.scan.job => {
             state.scan.unreadable = unreadable;
             state.scan.not_followed = not_followed;
+            state.scan.shadowed = shadowed;
+            state.scan.missing = missing;
             vec![]
         }
         Msg::ScanDone { job, dirs, configs } if job == state.scan.job => {

@@ -1608,3 +1608,36 @@ fn the_decision_screens_show_values_and_whole_targets() {
         r.quit(&t);
     }
 }
+
+/// Issue 30 item 3 at 80x24: a trusted config deleted since, and a config
+/// file shadowed by a higher-priority name, are both said on the status
+/// line, apart from the configs that need review.
+#[test]
+fn at_80x24_a_missing_entry_and_a_shadowed_file_are_said() {
+    if !Tmux::available() {
+        return;
+    }
+    let r = Repo::new();
+    r.write(
+        "gone/goccia.json",
+        r#"{"permissions": {"allow-net": ["gone.example.com"]}}"#,
+    );
+    let out = r.cli(&["trust", "gone", "--yes"]);
+    assert!(out.status.success(), "{out:?}");
+    std::fs::remove_file(r.repo.join("gone/goccia.json")).unwrap();
+    r.write(
+        "web/goccia.json",
+        r#"{"permissions": {"allow-net": ["old.example.net"]}}"#,
+    );
+    let t = r.open_small("missing-shadowed", "", "");
+    let screen = t.wait_for("1 missing: p in Store prunes  1 shadowed", WAIT);
+    assert!(
+        screen.contains("5 configs · 4 need review · 1 error"),
+        "missing and shadowed are not counted as needing review:\n{screen}"
+    );
+    assert!(
+        !screen.contains("web/goccia.json "),
+        "a shadowed file is no row to trust:\n{screen}"
+    );
+    r.quit(&t);
+}

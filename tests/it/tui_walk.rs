@@ -10,8 +10,20 @@ use goccia_trust::tui::backend::{ScanEvent, TuiBackend};
 use goccia_trust::tui::core_backend::CoreBackend;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
+use goccia_trust::tui::theme::Role;
 use goccia_trust::tui::theme::Theme;
 use tui_common::{Harness, draw, text};
+
+/// Where `needle` starts on the screen.
+fn cell_of(buf: &ratatui::buffer::Buffer, needle: &str) -> (u16, u16) {
+    let screen = text(buf);
+    for (y, line) in screen.lines().enumerate() {
+        if let Some(i) = line.find(needle) {
+            return (line[..i].chars().count() as u16, y as u16);
+        }
+    }
+    panic!("no {needle:?} on:\n{screen}");
+}
 
 #[test]
 fn the_core_reports_links_out_of_the_tree_to_the_tui() {
@@ -40,6 +52,7 @@ fn the_core_reports_links_out_of_the_tree_to_the_tui() {
             ScanEvent::Walk {
                 unreadable,
                 not_followed,
+                ..
             } => walk = Some((unreadable, not_followed)),
             ScanEvent::Found(_) => found += 1,
             _ => {}
@@ -71,6 +84,8 @@ fn the_status_line_shows_what_the_walk_left_out() {
             "not followed: shop/a -> /x (outside shop/)".into(),
             "not followed: shop/b -> / (outside shop/)".into(),
         ],
+        shadowed: vec![],
+        missing: vec![],
     });
     let screen = text(&draw(&h.state, &Theme::default(), 200, 30));
     assert!(
@@ -84,6 +99,118 @@ fn the_status_line_shows_what_the_walk_left_out() {
     // A rescan starts over.
     h.keys("r");
     assert!(h.state.scan.unreadable.is_empty() && h.state.scan.not_followed.is_empty());
+}
+
+/// A config file shadowed by a higher-priority name in its directory, and
+/// a trusted config deleted since: the real core hands both to the TUI.
+#[test]
+fn the_core_reports_shadowed_files_and_missing_entries_to_the_tui() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("repo/app")).unwrap();
+    std::fs::create_dir_all(root.join("repo/gone")).unwrap();
+    let grant = r#"{"permissions": {"allow-net": ["a.test"]}}"#;
+    std::fs::write(root.join("repo/app/goccia.json"), grant).unwrap();
+    std::fs::write(
+        root.join("repo/app/goccia.toml"),
+        "[permissions]\nallow-net = [\"b.test\"]\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("repo/gone/goccia.json"), grant).unwrap();
+    let env = Env {
+        cwd: root.to_str().unwrap().to_string(),
+        home: root.join("home").to_str().unwrap().to_string(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+        ..Env::default()
+    };
+    let loc = goccia_trust::core::store::StoreLocation {
+        path: root.join("trust.json").to_str().unwrap().into(),
+        is_default: false,
+        as_typed: None,
+    };
+    let backend = CoreBackend::new(env, Ok(loc));
+    let mut reports = Vec::new();
+    backend.scan("repo", &mut |e| {
+        if let ScanEvent::Found(r) = e {
+            reports.push(*r);
+        }
+        ControlFlow::Continue(())
+    });
+    let gone: Vec<_> = reports
+        .into_iter()
+        .filter(|r| r.key.ends_with("gone/goccia.json"))
+        .collect();
+    assert_eq!(gone.len(), 1);
+    backend.trust(&gone).unwrap();
+    std::fs::remove_file(root.join("repo/gone/goccia.json")).unwrap();
+    let mut walk = None;
+    backend.scan("repo", &mut |e| {
+        if let ScanEvent::Walk {
+            shadowed, missing, ..
+        } = e
+        {
+            walk = Some((shadowed, missing));
+        }
+        ControlFlow::Continue(())
+    });
+    let (shadowed, missing) = walk.expect("a Walk event");
+    assert_eq!(
+        shadowed,
+        vec![
+            "shadowed: repo/app/goccia.json by repo/app/goccia.toml (GocciaScript reads only \
+             goccia.toml here; this file is neither trusted nor hashed)"
+                .to_string()
+        ]
+    );
+    assert_eq!(
+        missing,
+        vec![
+            "missing: repo/gone/goccia.json (trusted, now gone; goccia-trust untrust --missing \
+             removes the entry)"
+                .to_string()
+        ]
+    );
+}
+
+/// Missing entries are counted apart from the configs that need review,
+/// with what to do about them; shadowed files are said once, in their own
+/// style.
+#[test]
+fn the_status_line_counts_missing_entries_and_shadowed_files_apart() {
+    let mut h = Harness::new(fixtures::sample());
+    let job = h.state.scan.job;
+    let before = h.state.needs_review_count();
+    h.send(Msg::ScanWalk {
+        job,
+        unreadable: vec![],
+        not_followed: vec![],
+        shadowed: vec!["shadowed: shop/goccia.json by shop/goccia.toml (…)".into()],
+        missing: vec![
+            "missing: a/goccia.json (…)".into(),
+            "missing: b/goccia.json (…)".into(),
+        ],
+    });
+    assert_eq!(
+        h.state.needs_review_count(),
+        before,
+        "not counted as needing review"
+    );
+    let theme = Theme::default();
+    let buf = draw(&h.state, &theme, 200, 30);
+    let screen = text(&buf);
+    assert!(
+        screen.contains(" 2 missing: p in Store prunes  1 shadowed"),
+        "{screen}"
+    );
+    let (x, y) = cell_of(&buf, "1 shadowed");
+    let (cell, want) = (buf[(x, y)].style(), theme.style(Role::Shadowed));
+    assert_eq!((cell.fg, cell.add_modifier), (want.fg, want.add_modifier));
+    let (x, y) = cell_of(&buf, "2 missing");
+    let (cell, want) = (buf[(x, y)].style(), theme.style(Role::Missing));
+    assert_eq!((cell.fg, cell.add_modifier), (want.fg, want.add_modifier));
+    h.keys("r");
+    assert!(h.state.scan.shadowed.is_empty() && h.state.scan.missing.is_empty());
 }
 
 #[test]

@@ -32,10 +32,15 @@ pub enum ScanEvent {
     Failed(String),
     /// What the walk could not read, and the directory links it did not
     /// follow because they lead out of the tree, as lines to show; sent
-    /// before `Done` when either is not empty.
+    /// before `Done` when any is not empty. `shadowed` are config files
+    /// GocciaScript does not read because a higher-priority name sits in
+    /// the same directory; `missing` are store entries under the scanned
+    /// path whose config is gone.
     Walk {
         unreadable: Vec<String>,
         not_followed: Vec<String>,
+        shadowed: Vec<String>,
+        missing: Vec<String>,
     },
     Done {
         dirs: u64,

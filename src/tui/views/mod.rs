@@ -333,6 +333,21 @@ fn walk_spans(state: &State, theme: &Theme) -> Vec<Span<'static>> {
     ) {
         spans.push(Span::styled(text, theme.style(Role::Changed)));
     }
+    // Store entries whose config is gone need pruning, not review; the
+    // notes are short so both fit after the counts at 80 columns
+    // (`goccia-trust scan` lists every one).
+    if !state.scan.missing.is_empty() {
+        spans.push(Span::styled(
+            format!(" {} missing: p in Store prunes ", state.scan.missing.len()),
+            theme.style(Role::Missing),
+        ));
+    }
+    if !state.scan.shadowed.is_empty() {
+        spans.push(Span::styled(
+            format!(" {} shadowed ", state.scan.shadowed.len()),
+            theme.style(Role::Shadowed),
+        ));
+    }
     spans
 }
 
