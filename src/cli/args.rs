@@ -441,6 +441,29 @@ pub fn command() -> clap::Command {
             "  {short}--{long}{value}\n          {help}{values}\n"
         ));
     }
+    // The default review's own options (parsed by hand in `parse_goccia`),
+    // shown in the Options list; only `--help` and `--version` reach clap
+    // with them.
+    let cmd = cmd
+        .arg(
+            clap::Arg::new("review_policy")
+                .long("policy")
+                .value_name("FILE")
+                .value_hint(clap::ValueHint::FilePath)
+                .help("Without a subcommand: also show each config's verdict under this policy (writes nothing)"),
+        )
+        .arg(
+            clap::Arg::new("review_policy_sha256")
+                .long("policy-sha256")
+                .value_name("HEX")
+                .help("Without a subcommand: accept the --policy file only with this SHA-256 of its bytes"),
+        )
+        .arg(
+            clap::Arg::new("review_since")
+                .long("since")
+                .value_name("BASE")
+                .help("Without a subcommand: compare each config with its version at git revision BASE instead of the store"),
+        );
     cmd.after_help(section.trim_end().to_string())
 }
 

@@ -541,3 +541,13 @@ fn global_options_take_their_value_after_a_space_too_and_help_works_after_any_op
         assert!(!out.stderr.contains("unknown option"), "{args:?}: {out}");
     }
 }
+
+#[test]
+fn the_default_reviews_options_are_in_the_help_options_list() {
+    let t = TestEnv::new();
+    let top = t.run(&["--help"]).stdout;
+    let options = top.split("\nOptions:\n").nth(1).unwrap_or_default();
+    for opt in ["--policy <FILE>", "--policy-sha256 <HEX>", "--since <BASE>"] {
+        assert_eq!(options.matches(opt).count(), 1, "{opt} in\n{top}");
+    }
+}
