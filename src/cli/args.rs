@@ -48,16 +48,10 @@ pub struct GlobalArgs {
     /// the interactive review (`never` gives the mono theme). `auto`: on a
     /// terminal unless TERM=dumb or CLICOLOR=0, anywhere under
     /// CLICOLOR_FORCE, never under NO_COLOR.
-    #[arg(long, global = true, hide = true, require_equals = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, hide = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
-    #[arg(
-        long,
-        global = true,
-        hide = true,
-        require_equals = true,
-        value_name = "NAME|PATH"
-    )]
+    #[arg(long, global = true, hide = true, value_name = "NAME|PATH")]
     pub theme: Option<String>,
     /// Interactive review: do not refresh when configs change on disk.
     #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
@@ -342,7 +336,7 @@ const SUBCOMMANDS: &[&str] = &[
 /// Splits the two spellings: a first word that is a subcommand (or a help or
 /// version request) goes to clap, everything else is GocciaScript's grammar.
 pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
-    let first_word = args.iter().find(|a| !is_global_flag(a));
+    let first_word = first_non_global(args.iter().take_while(|a| *a != "--"));
     let clap_mode = match first_word {
         Some(w) => {
             SUBCOMMANDS.contains(&w.as_str())
@@ -350,6 +344,19 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         }
         None => false,
     };
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    let asks_help = before.iter().enumerate().any(|(i, a)| {
+        (*a == "--help" || *a == "-h")
+            && !(i > 0 && matches!(before[i - 1].as_str(), "--trust" | "--untrust"))
+    });
+    if !clap_mode && asks_help {
+        // `--help` after any option of the default review (`--policy x
+        // --help`): the help, as clap gives it.
+        return Err(ParseOutcome::Clap(command().error(
+            clap::error::ErrorKind::DisplayHelp,
+            command().render_help(),
+        )));
+    }
     if clap_mode {
         // §12.5's message whichever spelling the command uses: the value
         // attaches only after `=`, never as the next argument.
@@ -434,6 +441,29 @@ pub fn command() -> clap::Command {
             "  {short}--{long}{value}\n          {help}{values}\n"
         ));
     }
+    // The default review's own options (parsed by hand in `parse_goccia`),
+    // shown in the Options list; only `--help` and `--version` reach clap
+    // with them.
+    let cmd = cmd
+        .arg(
+            clap::Arg::new("review_policy")
+                .long("policy")
+                .value_name("FILE")
+                .value_hint(clap::ValueHint::FilePath)
+                .help("Without a subcommand: also show each config's verdict under this policy (writes nothing)"),
+        )
+        .arg(
+            clap::Arg::new("review_policy_sha256")
+                .long("policy-sha256")
+                .value_name("HEX")
+                .help("Without a subcommand: accept the --policy file only with this SHA-256 of its bytes"),
+        )
+        .arg(
+            clap::Arg::new("review_since")
+                .long("since")
+                .value_name("BASE")
+                .help("Without a subcommand: compare each config with its version at git revision BASE instead of the store"),
+        );
     cmd.after_help(section.trim_end().to_string())
 }
 
@@ -470,9 +500,7 @@ const SUGGESTED: &[&str] = &[
 /// subcommand nor an option: where a mistyped subcommand stands
 /// (`scna p`, `lsit --json`).
 pub fn first_word(args: &[String]) -> Option<&str> {
-    args.iter()
-        .take_while(|a| *a != "--")
-        .find(|a| !is_global_flag(a))
+    first_non_global(args.iter().take_while(|a| *a != "--"))
         .map(String::as_str)
         .filter(|w| !w.starts_with('-') && !SUBCOMMANDS.contains(w))
 }
@@ -520,14 +548,22 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// `--color=` and `--theme=` as given before any `--` (both take their
-/// value after `=` only), for the painters set up before parsing; an
-/// invalid `--color` value is left to the parser to report.
+/// `--color` and `--theme` as given before any `--` (`--color=always` or
+/// `--color always`), for the painters set up before parsing; an invalid
+/// `--color` value is left to the parser to report.
 pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
     let mut choice = ColorChoice::Auto;
     let mut theme = None;
-    for a in args.iter().take_while(|a| *a != "--") {
-        if let Some(v) = a.strip_prefix("--color=")
+    let mut words = args.iter().take_while(|a| *a != "--");
+    while let Some(a) = words.next() {
+        if a == "--color" || a == "--theme" {
+            let Some(v) = words.next() else { break };
+            if a == "--theme" {
+                theme = Some(v.as_str());
+            } else if let Ok(c) = ColorChoice::from_str(v, false) {
+                choice = c;
+            }
+        } else if let Some(v) = a.strip_prefix("--color=")
             && let Ok(c) = ColorChoice::from_str(v, false)
         {
             choice = c;
@@ -563,11 +599,7 @@ pub fn machine_output(args: &[String]) -> bool {
 /// verbs' `--json` is their own (`{"error": ...}`), not the contract's.
 pub fn asks_contract_json(args: &[String]) -> bool {
     let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
-    if before
-        .iter()
-        .find(|a| !is_global_flag(a))
-        .is_some_and(|w| *w == "policy")
-    {
+    if first_non_global(before.iter().copied()).is_some_and(|w| *w == "policy") {
         return false;
     }
     before.iter().enumerate().any(|(i, a)| {
@@ -575,6 +607,19 @@ pub fn asks_contract_json(args: &[String]) -> bool {
             || *a == "--format=json"
             || (*a == "--format" && before.get(i + 1).is_some_and(|v| *v == "json"))
     })
+}
+
+/// The first word that is neither a global option nor the value of a
+/// global option given as the next word (`--color always`, `--theme mono`).
+fn first_non_global<'a>(mut words: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+    while let Some(w) = words.next() {
+        if w == "--color" || w == "--theme" {
+            words.next();
+        } else if !is_global_flag(w) {
+            return Some(w);
+        }
+    }
+    None
 }
 
 fn is_global_flag(a: &str) -> bool {
@@ -625,6 +670,20 @@ fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
             })?;
         } else if let Some(v) = a.strip_prefix("--theme=") {
             globals.theme = Some(v.to_string());
+        } else if a == "--color" || a == "--theme" {
+            let v = it
+                .next()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
+            if a == "--theme" {
+                globals.theme = Some(v.to_string());
+            } else {
+                globals.color = ColorChoice::from_str(v, false).map_err(|_| {
+                    UsageError(format!(
+                        "invalid --color value {v:?}; use auto, always or never"
+                    ))
+                })?;
+            }
         } else if a == "--no-watch" {
             globals.no_watch = true;
         } else if a == "--quiet" || a == "-q" {

@@ -504,3 +504,50 @@ fn quiet_prints_only_errors_and_keeps_the_exit_code() {
     );
     assert_eq!(t.run(&["trust", "new", "--dry-run", "-q"]).stdout, "");
 }
+
+#[test]
+fn global_options_take_their_value_after_a_space_too_and_help_works_after_any_option() {
+    let t = TestEnv::new();
+    project(&t);
+    // The default grammar (no subcommand) and a subcommand after the option.
+    for args in [
+        &["--color", "never", "--list-trusted"][..],
+        &["--theme", "mono", "--list-trusted"][..],
+        &["--color", "never", "list"][..],
+        &["--theme", "mono", "--color", "always", "list", "--quiet"][..],
+        &["list", "--color", "never", "--quiet"][..],
+    ] {
+        let out = t.run(args);
+        assert_eq!(out.code, 0, "{args:?}: {out}");
+        assert!(!out.stderr.contains("unknown option"), "{args:?}: {out}");
+    }
+    let out = t.run(&["--color", "sometimes", "--list-trusted"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("invalid --color value"), "{out}");
+    // --trust-store stays GocciaScript's `=`-only option.
+    let out = t.run(&["--trust-store", "/x", "--list-trusted"]);
+    assert!(out.stderr.contains("--trust-store=<path>"), "{out}");
+
+    for args in [
+        &["--policy", "p.json", "--help"][..],
+        &["--since", "HEAD", "--help"][..],
+        &["--policy-sha256", "ab", "-h"][..],
+        &["--color", "never", "--help"][..],
+        &["new", "--help"][..],
+    ] {
+        let out = t.run(args);
+        assert_eq!(out.code, 0, "{args:?}: {out}");
+        assert!(out.stdout.contains("Usage:"), "{args:?}: {out}");
+        assert!(!out.stderr.contains("unknown option"), "{args:?}: {out}");
+    }
+}
+
+#[test]
+fn the_default_reviews_options_are_in_the_help_options_list() {
+    let t = TestEnv::new();
+    let top = t.run(&["--help"]).stdout;
+    let options = top.split("\nOptions:\n").nth(1).unwrap_or_default();
+    for opt in ["--policy <FILE>", "--policy-sha256 <HEX>", "--since <BASE>"] {
+        assert_eq!(options.matches(opt).count(), 1, "{opt} in\n{top}");
+    }
+}
