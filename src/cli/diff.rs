@@ -389,33 +389,7 @@ fn json(diff: &RevisionDiff, base: &Snapshot, head: &Snapshot, root: &str, all: 
         head_notes: &diff.head_notes,
     };
     // Pretty, as every document of the contract.
-    json_escape_invisible(&to_json(&doc))
-}
-
-/// Serialized JSON with every unsafe character (bidi controls, zero-width
-/// and other invisible characters, which serde_json writes raw) written as
-/// a `\uXXXX` escape: the same document, and nothing invisible on a
-/// terminal or in a log. They can only stand inside strings (the layout's
-/// line breaks are left as they are).
-fn json_escape_invisible(s: &str) -> String {
-    // A raw line break is the pretty layout's: serde_json escapes every
-    // control character inside a string.
-    let unsafe_char = |c: char| c != '\n' && crate::sanitize::is_unsafe(c);
-    if !s.chars().any(unsafe_char) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if unsafe_char(c) {
-            let mut units = [0u16; 2];
-            for u in c.encode_utf16(&mut units) {
-                let _ = write!(out, "\\u{u:04x}");
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    to_json(&doc)
 }
 
 /// What either side could not read, each line naming its side.
