@@ -343,7 +343,7 @@ pub fn commit_of(root: &str, rev: &str) -> Result<String, GitError> {
                 )))
             }
         }
-        Err(e) if e.0.starts_with("git rev-parse did not finish") => Err(e),
+        Err(e) if e == too_slow("rev-parse") => Err(e),
         Err(_) if verify(rev).is_ok() => Err(GitError(format!(
             "not a commit: '{rev}' names a tree or a file, not a commit (BASE and HEAD must be commits, branches or tags)"
         ))),
