@@ -477,8 +477,8 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
         ..Snapshot::default()
     };
     for u in &discovery.unreadable {
-        snap.notes
-            .push(format!("cannot read {}: {}", u.path, u.reason));
+        // Not a note as well: an unreadable path is always either a
+        // config that does not load or something not read (said once).
         let rel = relative_to(root, &u.path).to_string();
         let (_, name) = split_dir(rel.as_bytes());
         if u.reason == NOT_UTF8 && CONFIG_NAMES.iter().any(|c| c.as_bytes() == name) {
