@@ -14,6 +14,7 @@ pub mod list;
 pub mod paint;
 pub mod policy;
 pub mod policy_trust;
+pub mod print;
 pub mod report;
 pub mod scan;
 pub mod status;

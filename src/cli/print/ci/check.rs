@@ -1,0 +1,1 @@
+//! `check`'s result as ci.

@@ -1,0 +1,1 @@
+//! `policy`'s result as json.

@@ -1,0 +1,1 @@
+//! `scan`'s result as json.

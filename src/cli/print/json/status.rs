@@ -1,0 +1,1 @@
+//! `status`'s result as json.

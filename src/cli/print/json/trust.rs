@@ -1,0 +1,1 @@
+//! `trust`'s result as json.

@@ -1,0 +1,3 @@
+//! Markdown for a pull-request comment.
+
+pub mod diff;

@@ -1,0 +1,1 @@
+//! `hook`'s result as text.

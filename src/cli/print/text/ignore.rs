@@ -1,0 +1,1 @@
+//! `ignore`'s result as text.

@@ -1,0 +1,1 @@
+//! `inspect`'s result as text.

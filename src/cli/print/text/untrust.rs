@@ -1,0 +1,1 @@
+//! `untrust`'s result as text.
