@@ -41,7 +41,8 @@ pub struct GlobalArgs {
         global = true,
         hide = true,
         require_equals = true,
-        value_name = "PATH"
+        value_name = "PATH",
+        value_hint = clap::ValueHint::FilePath
     )]
     pub trust_store: Option<String>,
     /// When to colour output: states, `+`/`-`/`~` lines and verdicts, and
@@ -124,6 +125,7 @@ pub enum Command {
 #[derive(Debug, Clone, Default, Args)]
 pub struct ScanArgs {
     /// Directories or config files (default `.`).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
     /// Same as `--format json`: one JSON document (schema 1,
     /// `schemas/scan.schema.json`).
@@ -135,7 +137,7 @@ pub struct ScanArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Also show each config's policy verdict (writes nothing).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub policy: Option<String>,
     /// Accept the --policy file only with this SHA-256 of its bytes, even
     /// inside the reviewed tree.
@@ -148,6 +150,7 @@ pub struct ScanArgs {
 pub struct TrustArgs {
     /// Config files, or directories scanned for their effective configs.
     /// None is `--trust needs a path` (exit 2), checked with the blank ones.
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
     /// Trust without a prompt (needed without a terminal).
     #[arg(long)]
@@ -162,7 +165,7 @@ pub struct TrustArgs {
     /// With --yes (or --dry-run): record only configs this policy allows.
     /// It must lie outside the reviewed tree and be writable by you alone,
     /// unless pinned with --policy-sha256.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub policy: Option<String>,
     /// Accept the --policy file only with this SHA-256 of its bytes, even
     /// inside the reviewed tree.
@@ -174,7 +177,7 @@ pub struct TrustArgs {
     pub expect: Vec<String>,
     /// Where decision records go (default $GOCCIA_TRUST_STATE_DIR, else the
     /// per-user state directory).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub state_dir: Option<String>,
     /// With --policy: list every request, not one line per group of a
     /// config's requests sharing a verdict and reason.
@@ -190,6 +193,7 @@ pub struct TrustArgs {
 pub struct UntrustArgs {
     /// Config files or directories whose entries to remove. None, without
     /// `--missing`, is `--untrust needs a path` (exit 2).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
     /// Remove every entry whose config file no longer exists (takes no PATH).
     #[arg(long, conflicts_with = "paths")]
@@ -213,6 +217,7 @@ pub struct UntrustArgs {
 pub struct IgnoreArgs {
     /// Config files, or directories whose effective configs to ignore. A
     /// path with no config at or under it is an error (exit 1).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
 }
 
@@ -220,6 +225,7 @@ pub struct IgnoreArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct UnignoreArgs {
     /// Config files or directories (they need not exist any more).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
 }
 
@@ -241,7 +247,7 @@ pub struct ListArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct CheckArgs {
     /// Files or directories a GocciaScript run would be given.
-    #[arg(required = true)]
+    #[arg(required = true, value_hint = clap::ValueHint::AnyPath)]
     pub inputs: Vec<String>,
     /// Same as `--format json`: one JSON document (schema 1,
     /// `schemas/check.schema.json`).
@@ -273,6 +279,7 @@ pub const DEFAULT_RUNNER: &str = "GocciaRunner";
 #[derive(Debug, Clone, Default, Args)]
 pub struct InspectArgs {
     /// A config file, or a directory (its effective config).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub config: String,
     /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
@@ -283,10 +290,11 @@ pub struct InspectArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct TuiArgs {
     /// The directory (or config file) to review (default `.`).
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub path: Option<String>,
     /// Show each config's verdict under this policy, as `trust --yes
     /// --policy` would judge it (same anchoring and refusals).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub policy: Option<String>,
     /// Accept the --policy file only with this SHA-256 of its bytes, even
     /// inside the reviewed tree.

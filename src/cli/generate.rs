@@ -39,22 +39,121 @@ pub fn completion_script(shell: ShellName) -> Vec<u8> {
     let mut script = Vec::new();
     clap_complete::generate(
         Shell::from(shell),
-        &mut crate::cli::args::command_unhidden(),
+        &mut completion_command(),
         BIN,
         &mut script,
     );
-    if shell == ShellName::Bash {
+    let text = String::from_utf8_lossy(&script);
+    let names = theme_names().join(" ");
+    match shell {
         // clap_complete 4.6 spells the state of a subcommand two ways when
         // the binary's name has a hyphen (clap-rs/clap#6421): the dispatch
         // loop sets `goccia__trust__subcmd__scan`, the case arms test
         // `goccia__subcmd__trust__subcmd__scan`, so nothing after a
         // subcommand would complete. Spell the arms as the loop does.
-        let text = String::from_utf8_lossy(&script);
-        return text
+        //
+        // bash splits `--theme=li` at `=`: the word before `li` is `=`, so
+        // the option is the one before that (for `--theme=` bash itself
+        // gives the option as the previous word).
+        //
+        // `--theme` takes a built-in name or a file: both are offered.
+        ShellName::Bash => text
             .replace("goccia__subcmd__trust__subcmd__", "goccia__trust__subcmd__")
-            .into_bytes();
+            .replace(
+                "    prev=\"$3\"\n",
+                "    prev=\"$3\"\n    if [[ \"${prev}\" == \"=\" && ${COMP_CWORD} -ge 2 ]]; then\n        prev=\"${COMP_WORDS[COMP_CWORD-2]}\"\n    fi\n",
+            )
+            .replace(
+                &format!("COMPREPLY=($(compgen -W \"{names}\" -- \"${{cur}}\"))"),
+                &format!(
+                    "COMPREPLY=($(compgen -W \"{names}\" -- \"${{cur}}\"))\n                    local IFS=$'\\n'\n                    COMPREPLY+=($(compgen -f -- \"${{cur}}\"))\n                    compopt -o filenames 2>/dev/null"
+                ),
+            )
+            .into_bytes(),
+        ShellName::Zsh => text
+            .replace(
+                &format!(":NAME|PATH:({names})"),
+                &format!(
+                    ":NAME|PATH:{{_alternative \"themes\\:built-in theme\\:({names})\" \"files\\:theme file\\:_files\"}}"
+                ),
+            )
+            .into_bytes(),
+        // `-F`: files as well as the names given with `-a`.
+        ShellName::Fish => text
+            .replace(
+                &format!(" -r -f -a \"{}", theme_names()[0]),
+                &format!(" -r -F -a \"{}", theme_names()[0]),
+            )
+            .into_bytes(),
+        ShellName::Elvish | ShellName::Powershell => script,
     }
-    script
+}
+
+/// The built-in themes' names, `--theme`'s values besides a file.
+fn theme_names() -> Vec<&'static str> {
+    crate::tui::theme::BUILTIN
+        .iter()
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+/// The command line the completion scripts offer: every option, the
+/// global ones on every subcommand (`scan --tr<TAB>`) and the default
+/// review's own (`--policy`, `--since`); `--theme`'s built-in names; and
+/// no hidden subcommand (`tui`, `hook run`: clap_complete lists hidden
+/// subcommands, and clap cannot remove one, so the commands holding them
+/// are rebuilt without them).
+pub fn completion_command() -> clap::Command {
+    let mut cmd = crate::cli::args::command();
+    let globals: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .map(|a| a.get_id().clone())
+        .collect();
+    for id in globals {
+        cmd = cmd.mut_arg(id, |a| a.hide(false));
+    }
+    // Only for completion: the parser still takes any name or path.
+    let cmd = cmd.mut_arg("theme", |a| {
+        a.value_parser(clap::builder::PossibleValuesParser::new(theme_names()))
+    });
+    without_hidden(&cmd)
+}
+
+/// `cmd` without its hidden subcommands, at every depth.
+fn without_hidden(cmd: &clap::Command) -> clap::Command {
+    fn hides(cmd: &clap::Command) -> bool {
+        cmd.get_subcommands().any(|s| s.is_hide_set() || hides(s))
+    }
+    if !hides(cmd) {
+        return cmd.clone();
+    }
+    // clap's strings are `&'static` without its `string` feature; the few
+    // bytes of a once-per-process script are leaked.
+    let text = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+    let mut out = clap::Command::new(text(cmd.get_name()))
+        .subcommand_required(cmd.is_subcommand_required_set())
+        .hide(cmd.is_hide_set())
+        .args(cmd.get_arguments().cloned())
+        .groups(cmd.get_groups().cloned())
+        .subcommands(
+            cmd.get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(without_hidden),
+        );
+    if let Some(about) = cmd.get_about() {
+        out = out.about(about.clone());
+    }
+    if let Some(about) = cmd.get_long_about() {
+        out = out.long_about(about.clone());
+    }
+    if let Some(version) = cmd.get_version() {
+        out = out.version(text(version));
+    }
+    if let Some(version) = cmd.get_long_version() {
+        out = out.long_version(text(version));
+    }
+    out.visible_aliases(cmd.get_visible_aliases().map(text).collect::<Vec<_>>())
 }
 
 /// A closed stdout (`goccia-trust man | head`) ends the command quietly,

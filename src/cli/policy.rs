@@ -58,7 +58,7 @@ pub struct RecordsArgs {
     #[arg(long)]
     pub last: bool,
     /// The state directory holding runs/ (default as for `policy run`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub state_dir: Option<String>,
     /// Pretty-print the list (2 spaces); `--json` is the same flag.
     #[arg(long = "pretty", visible_alias = "json")]
@@ -70,12 +70,12 @@ pub struct PolicyFileArgs {
     /// Policy file, relative to the working directory; its relative roots
     /// (`.` included) resolve against its own directory. Without it, the
     /// default policy shipped for this platform.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub policy: Option<String>,
     /// What `.` means in the shipped default policy (default: the
     /// repository root containing the working directory, else the working
     /// directory). Not with --policy.
-    #[arg(long, value_name = "DIR", conflicts_with = "policy")]
+    #[arg(long, value_name = "DIR", conflicts_with = "policy", value_hint = clap::ValueHint::DirPath)]
     pub workspace: Option<String>,
     /// Pretty-print the JSON output (2 spaces), which is JSON either way;
     /// an error is then also `{"error": ...}` on stdout. `--json` is the
@@ -103,7 +103,7 @@ pub struct EvaluateArgs {
     pub risk: Option<String>,
     /// Target path, relative to the working directory. Without one, only the
     /// level's grant decides.
-    #[arg(long, value_name = "T", conflicts_with = "kind")]
+    #[arg(long, value_name = "T", conflicts_with = "kind", value_hint = clap::ValueHint::AnyPath)]
     pub target: Option<String>,
     /// Judge --value as a config's request of this kind (allow-net,
     /// allow-read, ...): at the kind's risk class, or as the policy's
@@ -127,12 +127,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "OP")]
     pub op: String,
     /// File to read, relative to the working directory.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_hint = clap::ValueHint::FilePath)]
     pub target: Option<String>,
     /// Where decision records go: DIR/decisions/. Default
     /// $GOCCIA_TRUST_STATE_DIR, else $XDG_STATE_HOME/goccia-trust, else
     /// ~/.local/state/goccia-trust.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub state_dir: Option<String>,
     /// Time limit of a spawned command; at the limit it gets SIGTERM, then
     /// SIGKILL after --kill-grace-ms.

@@ -30,6 +30,7 @@ use crate::core::store::{Store, locate_store, read_store};
 pub struct StatusArgs {
     /// A directory or file (default `.`): its nearest config, whose hash
     /// covers its extends chain.
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub path: Option<String>,
     /// Every config of the tree under PATH (the walk `scan` uses) instead
     /// of the one governing PATH.

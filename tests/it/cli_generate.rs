@@ -81,7 +81,7 @@ fn bash_completion_parses_and_completes_subcommands_and_their_options() {
     let scan = bash_complete(&path, &["goccia-trust", "scan", "--"]);
     assert!(scan.iter().any(|w| w == "--json"), "{scan:?}");
     assert!(scan.iter().any(|w| w == "--policy"), "{scan:?}");
-    let review = bash_complete(&path, &["goccia-trust", "tui", "--s"]);
+    let review = bash_complete(&path, &["goccia-trust", "--s"]);
     assert!(review.iter().any(|w| w == "--since"), "{review:?}");
     let show = bash_complete(&path, &["goccia-trust", "policy", "show", "--p"]);
     assert_eq!(show, ["--policy", "--pretty"]);
@@ -291,10 +291,15 @@ zpty -d z
 "#;
 
 fn zsh_complete(env: &TestEnv, script: &Path, line: &str) -> Vec<String> {
+    zsh_complete_in(env, script, line, &env.work)
+}
+
+fn zsh_complete_in(env: &TestEnv, script: &Path, line: &str, dir: &Path) -> Vec<String> {
     let driver = env.write("drive.zsh", ZSH_DRIVER);
     let out_file = env.root.join(format!("zsh-offered-{}", line.len()));
     let _ = std::fs::remove_file(&out_file);
     let out = Command::new("zsh")
+        .current_dir(dir)
         .arg("-f")
         .arg(&driver)
         .arg(script)
@@ -391,4 +396,171 @@ fn mandoc_lints_the_man_page_without_a_warning() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "mandoc -T lint: {report}");
     assert_eq!(report, "", "mandoc warned");
+}
+
+/// An interactive bash on a pseudo-terminal (driven by zsh/zpty), so bash
+/// itself splits the line into words (`--theme=li` is `--theme`, `=`,
+/// `li`): the script is sourced, `goccia-trust` is a function writing its
+/// arguments to OUT, and LINE is typed, then `M-*` (readline's
+/// insert-completions: every candidate, bash's file fallback included,
+/// inserted into the line), then Enter.
+const BASH_DRIVER: &str = r#"
+zmodload zsh/zpty
+script=$1 out=$2 line=$3
+zpty b bash --norc --noprofile -i
+zpty -w b "PS1=''; source ${(q)script}; goccia-trust() { printf '%s\n' \"\$@\" > ${(q)out}; }"
+zpty -n -w b "$line"$'\e*\n'
+integer i
+for i in {1..100}; do
+  [[ -s $out ]] && break
+  sleep 0.1
+done
+zpty -d b
+"#;
+
+/// What each shell offers for LINE + TAB in DIR, sorted: the words after
+/// LINE's last space or `=`.
+fn offered(env: &TestEnv, shell: &str, line: &str, dir: &Path) -> Vec<String> {
+    let script = env.write(
+        &format!("goccia-trust.{shell}"),
+        &generate(env, &["completions", shell]),
+    );
+    let mut words: Vec<String> = match shell {
+        "bash" => {
+            let driver = env.write("drive-bash.zsh", BASH_DRIVER);
+            let out_file = env.root.join("bash-offered");
+            let _ = std::fs::remove_file(&out_file);
+            let out = Command::new("zsh")
+                .current_dir(dir)
+                .arg("-f")
+                .arg(&driver)
+                .arg(&script)
+                .arg(&out_file)
+                .arg(line)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "bash driver: {out:?}");
+            let args = std::fs::read_to_string(&out_file).unwrap_or_default();
+            let typed = line.strip_prefix("goccia-trust ").unwrap();
+            let fixed = &typed[..typed.rfind([' ', '=']).map_or(0, |i| i + 1)];
+            let given = args.lines().collect::<Vec<_>>().join(" ");
+            let rest = given
+                .strip_prefix(fixed)
+                .unwrap_or_else(|| panic!("bash gave {given:?} for {line:?}"));
+            let rest = if rest == typed.trim_start_matches(fixed) {
+                ""
+            } else {
+                rest
+            };
+            rest.split_whitespace().map(str::to_string).collect()
+        }
+        "zsh" => zsh_complete_in(env, &script, line, dir),
+        "fish" => {
+            let program = format!("source '{}'; complete -C '{line}'", script.display());
+            let out = Command::new("fish")
+                .current_dir(dir)
+                .args(["--no-config", "-c", &program])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "fish: {out:?}");
+            // fish gives the whole word: `--theme=light` for `--theme=li`.
+            let last = line.rsplit(' ').next().unwrap_or("");
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| l.split('\t').next().unwrap_or(""))
+                .map(|w| match last.split_once('=') {
+                    Some(_) => w.split_once('=').map_or(w, |(_, v)| v).to_string(),
+                    None => w.to_string(),
+                })
+                .collect()
+        }
+        _ => unreachable!(),
+    };
+    // bash and fish mark a directory with `/`, zsh does not.
+    for w in &mut words {
+        if let Some(d) = w.strip_suffix('/') {
+            *w = d.to_string();
+        }
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
+fn shells() -> Vec<&'static str> {
+    // The bash driver is zsh's zpty.
+    ["bash", "zsh", "fish"]
+        .into_iter()
+        .filter(|s| {
+            common::tool_available("zsh", "--version") && common::tool_available(s, "--version")
+        })
+        .collect()
+}
+
+/// Issue 30 item 6: no shell is offered a hidden subcommand (`tui`, `hook
+/// run`), where clap_complete alone listed both.
+#[test]
+fn completion_offers_no_hidden_subcommand() {
+    let env = TestEnv::new();
+    for shell in shells() {
+        let first = offered(&env, shell, "goccia-trust ", &env.work);
+        assert!(first.iter().any(|w| w == "scan"), "{shell}: {first:?}");
+        assert!(!first.iter().any(|w| w == "tui"), "{shell}: {first:?}");
+        let hook = offered(&env, shell, "goccia-trust hook ", &env.work);
+        assert!(hook.iter().any(|w| w == "install"), "{shell}: {hook:?}");
+        assert!(!hook.iter().any(|w| w == "run"), "{shell}: {hook:?}");
+        // The default review's own options are offered where it takes them.
+        let since = offered(&env, shell, "goccia-trust --sin", &env.work);
+        assert!(
+            since.iter().any(|w| w.starts_with("--since")),
+            "{shell}: {since:?}"
+        );
+    }
+}
+
+/// Issue 30 item 6: `--theme=` completes the built-in names and files,
+/// `--color=` its values, and the options and arguments taking a path the
+/// shell's files (a directory option only directories).
+#[test]
+fn completion_completes_option_values_and_paths() {
+    let env = TestEnv::new();
+    env.write("files/mytheme.toml", "");
+    env.write("files/web/goccia.json", "{}");
+    let dir = env.work.join("files");
+    let names_and_files = [
+        "default",
+        "high-contrast",
+        "light",
+        "mono",
+        "mytheme.toml",
+        "web",
+    ];
+    let files = ["mytheme.toml", "web"];
+    for shell in shells() {
+        let got = |line: &str| offered(&env, shell, line, &dir);
+        assert_eq!(got("goccia-trust --theme="), names_and_files, "{shell}");
+        assert_eq!(
+            got("goccia-trust scan --theme "),
+            names_and_files,
+            "{shell}"
+        );
+        assert_eq!(got("goccia-trust --theme=li"), ["light"], "{shell}");
+        assert_eq!(
+            got("goccia-trust --color="),
+            ["always", "auto", "never"],
+            "{shell}"
+        );
+        assert_eq!(got("goccia-trust --color=n"), ["never"], "{shell}");
+        assert_eq!(got("goccia-trust --trust-store="), files, "{shell}");
+        assert_eq!(got("goccia-trust scan --policy "), files, "{shell}");
+        assert_eq!(got("goccia-trust --policy "), files, "{shell}");
+        assert_eq!(
+            got("goccia-trust policy show --workspace "),
+            ["web"],
+            "{shell}"
+        );
+        assert_eq!(got("goccia-trust trust --state-dir "), ["web"], "{shell}");
+        assert_eq!(got("goccia-trust scan w"), ["web"], "{shell}");
+        assert_eq!(got("goccia-trust inspect m"), ["mytheme.toml"], "{shell}");
+    }
 }
