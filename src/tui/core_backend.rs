@@ -18,7 +18,7 @@ use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_i
 use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
-use crate::core::review::scan::{report_and_snapshot, scan_streaming};
+use crate::core::review::scan::{NotReviewed, report_and_snapshot, scan_streaming};
 use crate::core::review::trust::{
     Shown, WhenChanged, missing_line, missing_under, prune_if_still_missing, trust_as_shown,
 };
@@ -356,9 +356,15 @@ impl TuiBackend for CoreBackend {
                 match result {
                     Ok(found) => {
                         let cwd = &self.env.cwd;
-                        let missing: Vec<String> = missing_under(store, paths, &self.env)
+                        let missing: Vec<NotReviewed> = missing_under(store, paths, &self.env)
                             .into_iter()
-                            .map(|(key, _)| missing_line(key, cwd))
+                            .map(|(key, entry)| NotReviewed {
+                                key: key.to_string(),
+                                display_path: display_path(key, cwd),
+                                by: None,
+                                trusted_at: Some(entry.trusted_at.clone()),
+                                line: missing_line(key, cwd),
+                            })
                             .collect();
                         if !found.unreadable.is_empty()
                             || !found.not_followed.is_empty()
@@ -383,7 +389,17 @@ impl TuiBackend for CoreBackend {
                                     .iter()
                                     .map(|n| n.describe(cwd, &outside))
                                     .collect(),
-                                shadowed: found.shadowed.iter().map(|s| s.describe(cwd)).collect(),
+                                shadowed: found
+                                    .shadowed
+                                    .iter()
+                                    .map(|s| NotReviewed {
+                                        key: s.path.clone(),
+                                        display_path: display_path(&s.path, cwd),
+                                        by: Some(display_path(&s.by, cwd)),
+                                        trusted_at: None,
+                                        line: s.describe(cwd),
+                                    })
+                                    .collect(),
                                 missing,
                             });
                         }

@@ -46,8 +46,8 @@ pub enum Msg {
         job: u64,
         unreadable: Vec<String>,
         not_followed: Vec<String>,
-        shadowed: Vec<String>,
-        missing: Vec<String>,
+        shadowed: Vec<crate::core::review::scan::NotReviewed>,
+        missing: Vec<crate::core::review::scan::NotReviewed>,
     },
     ScanDone {
         job: u64,

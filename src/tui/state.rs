@@ -7,6 +7,7 @@ use crate::core::policy::ConfigDecision;
 
 use crate::core::review::progress::{Progress, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
+use crate::core::review::scan::NotReviewed;
 use crate::core::revision::compare::ConfigDiff;
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
@@ -127,11 +128,12 @@ pub struct ScanStatus {
     pub unreadable: Vec<String>,
     /// `not followed: <link> -> <target> (outside <root>)` lines.
     pub not_followed: Vec<String>,
-    /// `shadowed: <file> by <file> (...)` lines: never trusted nor hashed.
-    pub shadowed: Vec<String>,
-    /// `missing: <path> (...)` lines: store entries under the root whose
-    /// config is gone; they need pruning, not review.
-    pub missing: Vec<String>,
+    /// Config files shadowed by a higher-priority name beside them: never
+    /// trusted nor hashed.
+    pub shadowed: Vec<NotReviewed>,
+    /// Store entries under the root whose config is gone; they need
+    /// pruning, not review.
+    pub missing: Vec<NotReviewed>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -161,8 +163,15 @@ pub struct State {
     pub mode: Mode,
     /// Sorted: needs review first (see `review_rank`), then key byte order.
     pub configs: Vec<ConfigReport>,
-    /// Indices into `configs` passing the filters, in display order.
+    /// Indices of the rows passing the filters, in display order: into
+    /// `configs`, then (from `configs.len()` on) into `others`.
     pub visible: Vec<usize>,
+    /// The rows after the configs: store entries whose config is gone and
+    /// files GocciaScript does not read (issue 30), as the last finished
+    /// scan found them.
+    pub others: Vec<OtherRow>,
+    /// `s` reached `missing` or `shadowed`: only those rows are shown.
+    pub other_filter: Option<OtherState>,
     pub cursor: Cursor,
     pub marked: BTreeSet<String>,
     pub query: String,
@@ -250,6 +259,8 @@ impl State {
             mode: Mode::Normal,
             configs: Vec::new(),
             visible: Vec::new(),
+            others: Vec::new(),
+            other_filter: None,
             cursor: Cursor::default(),
             marked: BTreeSet::new(),
             query: String::new(),
@@ -310,6 +321,22 @@ impl State {
             .and_then(|&i| self.configs.get(i))
     }
 
+    /// Row `i` of `visible`'s numbering: a config or one of `others`.
+    pub fn row(&self, i: usize) -> Option<Row<'_>> {
+        match self.configs.get(i) {
+            Some(c) => Some(Row::Config(c)),
+            None => self.others.get(i - self.configs.len()).map(Row::Other),
+        }
+    }
+
+    /// The selected row when it is a missing or shadowed one.
+    pub fn selected_other(&self) -> Option<&OtherRow> {
+        match self.row(*self.visible.get(self.cursor.selected)?)? {
+            Row::Other(o) => Some(o),
+            Row::Config(_) => None,
+        }
+    }
+
     pub fn selected_entry(&self) -> Option<&StoreEntryReport> {
         self.store.entries.get(self.store.cursor.selected)
     }
@@ -344,7 +371,11 @@ impl State {
                 Session {
                     selected: self.selected_config().map(|r| r.key.clone()),
                     query: self.query.clone(),
-                    state: self.state_filter.map(|s| s.json_name().to_string()),
+                    state: self
+                        .state_filter
+                        .map(|s| s.json_name())
+                        .or(self.other_filter.map(|o| o.label()))
+                        .map(str::to_string),
                     unviewed: self.unviewed_only,
                     marked: self.marked.clone(),
                 },
@@ -367,15 +398,27 @@ impl State {
 
     /// Whether any filter is on (path query, state, not viewed).
     pub fn filtered(&self) -> bool {
-        !self.query.is_empty() || self.state_filter.is_some() || self.unviewed_only
+        !self.query.is_empty()
+            || self.state_filter.is_some()
+            || self.other_filter.is_some()
+            || self.unviewed_only
+    }
+
+    /// The state filter's name, whichever kind of row it shows.
+    pub fn state_filter_label(&self) -> Option<&'static str> {
+        match (self.state_filter, self.other_filter) {
+            (Some(f), _) => Some(f.label()),
+            (None, Some(o)) => Some(o.label()),
+            (None, None) => None,
+        }
     }
 
     /// The filters in words (`state changed`, `not viewed`, `path api`),
     /// joined by ` · `; config text is not escaped here.
     pub fn filter_words(&self) -> String {
         let mut parts = Vec::new();
-        if let Some(f) = self.state_filter {
-            parts.push(format!("state {}", f.label()));
+        if let Some(f) = self.state_filter_label() {
+            parts.push(format!("state {f}"));
         }
         if self.unviewed_only {
             parts.push("not viewed".to_string());
@@ -384,6 +427,56 @@ impl State {
             parts.push(format!("path {}", self.query));
         }
         parts.join(" · ")
+    }
+}
+
+/// A row of the Configs view that is not a config to review (issue 30).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherRow {
+    pub state: OtherState,
+    pub file: NotReviewed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherState {
+    /// Trusted, and the file is gone: the entry needs pruning.
+    Missing,
+    /// A `goccia.json` or `goccia.json5` beside a higher-priority name:
+    /// GocciaScript never reads it.
+    Shadowed,
+}
+
+impl OtherState {
+    /// The state column's word, and the saved filter's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            OtherState::Missing => "missing",
+            OtherState::Shadowed => "shadowed",
+        }
+    }
+}
+
+/// A row of the Configs view.
+#[derive(Debug, Clone, Copy)]
+pub enum Row<'a> {
+    Config(&'a ConfigReport),
+    Other(&'a OtherRow),
+}
+
+impl Row<'_> {
+    /// The config's key, or the file's path.
+    pub fn key(&self) -> &str {
+        match self {
+            Row::Config(c) => &c.key,
+            Row::Other(o) => &o.file.key,
+        }
+    }
+
+    pub fn display_path(&self) -> &str {
+        match self {
+            Row::Config(c) => &c.display_path,
+            Row::Other(o) => &o.file.display_path,
+        }
     }
 }
 

@@ -13,13 +13,15 @@ use crate::tui::keymap::{self, Action, Context};
 use crate::tui::layout;
 use crate::tui::msg::{Effect, Msg, Pending, Removal, stored_lines};
 use crate::tui::state::{
-    Anchor, Confirmation, Cursor, InspectView, Mode, ScanStatus, State, Status, View,
-    next_state_filter, review_rank,
+    Anchor, Confirmation, Cursor, InspectView, Mode, OtherRow, OtherState, ScanStatus, State,
+    Status, View, next_state_filter, review_rank,
 };
 
 mod confirm;
+mod others;
 
-use confirm::{act_on_confirm, on_committed, open_prune, open_trust, open_untrust};
+use confirm::{act_on_confirm, on_committed, open_confirm, open_prune, open_trust, open_untrust};
+use others::act_on_other;
 
 /// The effects to run when the TUI starts: a scan and a store load.
 pub fn init(state: &mut State) -> Vec<Effect> {
@@ -147,6 +149,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.scan.not_followed = not_followed;
             state.scan.shadowed = shadowed;
             state.scan.missing = missing;
+            let keep = selected_key(state);
+            set_others(state);
+            apply_filter(state, keep);
             vec![]
         }
         Msg::ScanDone { job, dirs, configs } if job == state.scan.job => {
@@ -164,6 +169,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             let keys: std::collections::HashSet<&str> =
                 state.configs.iter().map(|c| c.key.as_str()).collect();
             state.marked.retain(|k| keys.contains(k.as_str()));
+            // This scan's missing and shadowed files (none without a Walk).
+            set_others(state);
             sort_and_refilter(state, keep);
             vec![Effect::Watch {
                 dirs: watch_dirs(state),
@@ -425,6 +432,26 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
         return vec![];
     }
     match action {
+        // A missing or shadowed row: never trusted, ignored, viewed or
+        // marked (with marks, `t`, `i` and `u` act on the marked configs).
+        Action::Trust
+        | Action::ToggleIgnore
+        | Action::ToggleViewed
+        | Action::Inspect
+        | Action::Edit
+        | Action::Untrust
+        | Action::ToggleMark
+            if state.view == View::Configs
+                && let Some(o) = state.selected_other()
+                && (state.marked.is_empty()
+                    || !matches!(
+                        action,
+                        Action::Trust | Action::ToggleIgnore | Action::Untrust
+                    )) =>
+        {
+            let o = o.clone();
+            return act_on_other(state, action, &o);
+        }
         Action::DetailDown | Action::DetailUp => {
             let max = state.scroll_limits.detail;
             let a = if action == Action::DetailDown {
@@ -476,6 +503,11 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
                 state.unviewed_only = false;
             } else if state.state_filter == Some(ConfigState::Ignored) {
                 state.state_filter = None;
+                state.other_filter = Some(OtherState::Missing);
+            } else if state.other_filter == Some(OtherState::Missing) {
+                state.other_filter = Some(OtherState::Shadowed);
+            } else if state.other_filter == Some(OtherState::Shadowed) {
+                state.other_filter = None;
                 state.unviewed_only = true;
             } else {
                 state.state_filter = next_state_filter(state.state_filter);
@@ -483,11 +515,12 @@ fn act_on_list(state: &mut State, action: Action) -> Vec<Effect> {
             refilter(state);
         }
         Action::ClearFilter => {
-            if state.query.is_empty() && state.state_filter.is_none() && !state.unviewed_only {
+            if !state.filtered() {
                 state.marked.clear();
             } else {
                 state.query.clear();
                 state.state_filter = None;
+                state.other_filter = None;
                 state.unviewed_only = false;
                 state.filter_saved = false;
                 refilter(state);
@@ -736,6 +769,11 @@ fn resume(state: &mut State, progress: crate::core::review::progress::Progress, 
         .into_iter()
         .find(|c| c.json_name() == name)
     });
+    state.other_filter = s.state.as_deref().and_then(|name| {
+        [OtherState::Missing, OtherState::Shadowed]
+            .into_iter()
+            .find(|o| o.label() == name)
+    });
     state.unviewed_only = s.unviewed;
     state.filter_saved = state.filtered();
     state.marked = s.marked;
@@ -756,10 +794,13 @@ fn resume(state: &mut State, progress: crate::core::review::progress::Progress, 
 /// The keys of the rows the list shows (all of them for the store view).
 fn visible_keys(state: &State) -> Vec<String> {
     match state.view {
+        // Only configs are marked: a missing or shadowed row is acted on
+        // alone.
         View::Configs => state
             .visible
             .iter()
-            .map(|&i| state.configs[i].key.clone())
+            .filter_map(|&i| state.configs.get(i))
+            .map(|c| c.key.clone())
             .collect(),
         View::Store => state.store.entries.iter().map(|e| e.key.clone()).collect(),
     }
@@ -801,7 +842,12 @@ fn next_needing_review(state: &mut State, action: Action) {
                 (from + len - step % len) % len
             }
         })
-        .find(|&row| state.configs[state.visible[row]].state.needs_review());
+        .find(|&row| {
+            state
+                .configs
+                .get(state.visible[row])
+                .is_some_and(|c| c.state.needs_review())
+        });
     match found {
         Some(row) => {
             let rows = layout::list_rows(state.size);
@@ -878,8 +924,27 @@ fn set_status(state: &mut State, text: String, is_error: bool) {
     state.status = Some(Status { text, is_error });
 }
 
+/// The selected row's key: a config's, or a missing or shadowed file's.
 fn selected_key(state: &State) -> Option<String> {
-    state.selected_config().map(|r| r.key.clone())
+    let i = *state.visible.get(state.cursor.selected)?;
+    state.row(i).map(|r| r.key().to_string())
+}
+
+/// The missing and shadowed rows, from what the scan found.
+fn set_others(state: &mut State) {
+    let missing = state.scan.missing.iter().map(|f| (OtherState::Missing, f));
+    let shadowed = state
+        .scan
+        .shadowed
+        .iter()
+        .map(|f| (OtherState::Shadowed, f));
+    state.others = missing
+        .chain(shadowed)
+        .map(|(s, f)| OtherRow {
+            state: s,
+            file: f.clone(),
+        })
+        .collect();
 }
 
 /// The config to keep selected as scan results arrive: the scan's anchor,
@@ -987,15 +1052,30 @@ fn apply_filter(state: &mut State, keep: Option<String>) {
         .filter(|(_, c)| state.state_filter.is_none_or(|f| c.state == f))
         .filter(|(_, c)| !state.unviewed_only || !state.is_viewed(c))
         .filter(|(_, c)| query.is_empty() || c.display_path.to_lowercase().contains(&query))
+        .filter(|_| state.other_filter.is_none())
         .map(|(i, _)| i)
         .collect();
+    // The missing and shadowed rows, after the configs: no config state,
+    // and nothing to view, so a state or `not viewed` filter hides them.
+    let first = state.configs.len();
+    let others: Vec<usize> = state
+        .others
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| state.other_filter.is_none_or(|f| o.state == f))
+        .filter(|_| state.state_filter.is_none() && !state.unviewed_only)
+        .filter(|(_, o)| query.is_empty() || o.file.display_path.to_lowercase().contains(&query))
+        .map(|(i, _)| first + i)
+        .collect();
+    state.visible.extend(others);
     // The path column from every row the filter lets through, not the
     // window: the summary column stays put as the list scrolls.
     state.rows.path_width = state
         .visible
         .iter()
-        .map(|&i| {
-            let shown = crate::tui::state::row_path(&state.root, &state.configs[i].display_path);
+        .filter_map(|&i| state.row(i))
+        .map(|r| {
+            let shown = crate::tui::state::row_path(&state.root, r.display_path());
             crate::tui::state::shown_width(shown)
         })
         .max()
@@ -1006,7 +1086,7 @@ fn apply_filter(state: &mut State, keep: Option<String>) {
             state
                 .visible
                 .iter()
-                .position(|&i| state.configs[i].key == k)
+                .position(|&i| state.row(i).is_some_and(|r| r.key() == k))
         })
         .unwrap_or(state.cursor.selected);
     let rows = layout::list_rows(state.size);

@@ -47,6 +47,7 @@ mod store;
 mod tui_decision;
 mod tui_hidden;
 mod tui_ignore;
+mod tui_others;
 mod tui_render;
 mod tui_store_safety;
 mod tui_tmux;

@@ -1609,35 +1609,77 @@ fn the_decision_screens_show_values_and_whole_targets() {
     }
 }
 
-/// Issue 30 item 3 at 80x24: a trusted config deleted since, and a config
-/// file shadowed by a higher-priority name, are both said on the status
-/// line, apart from the configs that need review.
+/// Issue 30 item 3, at 80x24 and 120x35 on a real tree: a trusted config
+/// deleted since is a `missing` row and a config file shadowed by a
+/// higher-priority name a `shadowed` one, each with a detail pane; neither
+/// is counted as needing review, `t` refuses the shadowed file, and `u` on
+/// the missing row removes its entry (confirmed) and nothing else.
 #[test]
-fn at_80x24_a_missing_entry_and_a_shadowed_file_are_said() {
+fn a_missing_entry_and_a_shadowed_file_are_rows() {
     if !Tmux::available() {
         return;
     }
-    let r = Repo::new();
-    r.write(
-        "gone/goccia.json",
-        r#"{"permissions": {"allow-net": ["gone.example.com"]}}"#,
-    );
-    let out = r.cli(&["trust", "gone", "--yes"]);
-    assert!(out.status.success(), "{out:?}");
-    std::fs::remove_file(r.repo.join("gone/goccia.json")).unwrap();
-    r.write(
-        "web/goccia.json",
-        r#"{"permissions": {"allow-net": ["old.example.net"]}}"#,
-    );
-    let t = r.open_small("missing-shadowed", "", "");
-    let screen = t.wait_for("1 missing: p in Store prunes  1 shadowed", WAIT);
-    assert!(
-        screen.contains("5 configs · 4 need review · 1 error"),
-        "missing and shadowed are not counted as needing review:\n{screen}"
-    );
-    assert!(
-        !screen.contains("web/goccia.json "),
-        "a shadowed file is no row to trust:\n{screen}"
-    );
-    r.quit(&t);
+    for size in [(80u16, 24u16), (120, 35)] {
+        let r = Repo::new();
+        r.write(
+            "gone/goccia.json",
+            r#"{"permissions": {"allow-net": ["gone.example.com"]}}"#,
+        );
+        let out = r.cli(&["trust", "gone", "--yes"]);
+        assert!(out.status.success(), "{out:?}");
+        std::fs::remove_file(r.repo.join("gone/goccia.json")).unwrap();
+        r.write(
+            "web/goccia.json",
+            r#"{"permissions": {"allow-net": ["old.example.net"]}}"#,
+        );
+        let before = r.entries().len();
+        let (t, _) = r.open_at("missing-shadowed", size, "", "1 missing: p in Store prunes");
+        let screen = t.wait_for("1 shadowed", WAIT);
+        assert!(
+            screen.contains("5 configs · 4 need review · 1 error"),
+            "{size:?}: missing and shadowed are not counted as needing review:\n{screen}"
+        );
+        assert!(screen.contains("Configs 7/7"), "{size:?}:\n{screen}");
+        let row = |screen: &str, path: &str| -> String {
+            screen
+                .lines()
+                .find(|l| l.contains(&format!(" {path} ")) && l.starts_with('│'))
+                .unwrap_or_else(|| panic!("{size:?}: no row {path}:\n{screen}"))
+                .to_string()
+        };
+        assert!(
+            row(&screen, "gone/goccia.json").contains("✗ missing"),
+            "{screen}"
+        );
+        assert!(
+            row(&screen, "web/goccia.json").contains("- shadowed"),
+            "{screen}"
+        );
+        // The shadowed row (the last): its detail, and `t` refused.
+        t.send_keys(&["G"]);
+        let screen = t.wait_for("read     web/goccia.toml", WAIT);
+        assert!(
+            screen.contains("Shadowed by web/goccia.toml"),
+            "{size:?}:\n{screen}"
+        );
+        t.send_keys(&["t"]);
+        t.wait_for("Not trusted: web/goccia.json is shadowed", WAIT);
+        // The missing row: its detail, then `u` and `y`.
+        t.send_keys(&["k"]);
+        let screen = t.wait_for("u removes this entry", WAIT);
+        assert!(screen.contains("the file is gone"), "{size:?}:\n{screen}");
+        t.send_keys(&["u"]);
+        t.wait_for("Prune 1 missing entry?", WAIT);
+        t.send_keys(&["y"]);
+        t.wait_for("Pruned 1 missing", WAIT);
+        let screen = t.wait_for("Configs 6/6", WAIT);
+        assert!(!screen.contains("✗ missing"), "{size:?}:\n{screen}");
+        r.quit(&t);
+        let entries = r.entries();
+        assert_eq!(entries.len(), before - 1, "only the missing entry went");
+        assert!(
+            !entries.contains_key(r.repo.join("gone/goccia.json").to_str().unwrap()),
+            "{entries:?}"
+        );
+    }
 }

@@ -508,8 +508,9 @@ fn v_marks_viewed_saves_and_s_filters_to_not_viewed() {
             .map(str::to_owned)
             .as_ref()
     );
-    // s cycles through the six states (`ignored` the last), then "not viewed".
-    h.keys("sssssss");
+    // s cycles through the six states (`ignored` the last), `missing` and
+    // `shadowed`, then "not viewed".
+    h.keys("sssssssss");
     assert!(h.state.unviewed_only);
     assert!(!h.visible_paths().contains(&ORDER[0].to_string()));
     assert_eq!(h.visible_paths().len(), 6);

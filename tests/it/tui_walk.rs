@@ -155,6 +155,24 @@ fn the_core_reports_shadowed_files_and_missing_entries_to_the_tui() {
         ControlFlow::Continue(())
     });
     let (shadowed, missing) = walk.expect("a Walk event");
+    // Each as a row: the file, where it is shown, and (shadowed) the file
+    // read instead or (missing) when it was trusted.
+    assert_eq!(shadowed.len(), 1);
+    assert_eq!(
+        shadowed[0].key,
+        root.join("repo/app/goccia.json").to_str().unwrap()
+    );
+    assert_eq!(shadowed[0].display_path, "repo/app/goccia.json");
+    assert_eq!(shadowed[0].by.as_deref(), Some("repo/app/goccia.toml"));
+    assert_eq!(missing.len(), 1);
+    assert_eq!(
+        missing[0].key,
+        root.join("repo/gone/goccia.json").to_str().unwrap()
+    );
+    assert_eq!(missing[0].display_path, "repo/gone/goccia.json");
+    assert!(missing[0].trusted_at.is_some());
+    let shadowed: Vec<String> = shadowed.into_iter().map(|s| s.line).collect();
+    let missing: Vec<String> = missing.into_iter().map(|m| m.line).collect();
     assert_eq!(
         shadowed,
         vec![
@@ -185,10 +203,10 @@ fn the_status_line_counts_missing_entries_and_shadowed_files_apart() {
         job,
         unreadable: vec![],
         not_followed: vec![],
-        shadowed: vec!["shadowed: shop/goccia.json by shop/goccia.toml (…)".into()],
+        shadowed: vec![tui_common::shadowed("shop/goccia.json", "shop/goccia.toml")],
         missing: vec![
-            "missing: a/goccia.json (…)".into(),
-            "missing: b/goccia.json (…)".into(),
+            tui_common::missing("a/goccia.json"),
+            tui_common::missing("b/goccia.json"),
         ],
     });
     assert_eq!(

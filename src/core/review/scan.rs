@@ -39,13 +39,31 @@ pub enum ScanEvent {
     Walk {
         unreadable: Vec<String>,
         not_followed: Vec<String>,
-        shadowed: Vec<String>,
-        missing: Vec<String>,
+        shadowed: Vec<NotReviewed>,
+        missing: Vec<NotReviewed>,
     },
     Done {
         dirs: u64,
         configs: u64,
     },
+}
+
+/// A file the walk found that GocciaScript does not read (shadowed by a
+/// higher-priority name beside it), or a store entry under the scanned
+/// path whose config is gone: a row of the review, never trusted, never
+/// hashed (issue 30).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotReviewed {
+    /// The file's absolute path (for a missing config, its trust key).
+    pub key: String,
+    /// `key` relative to the working directory when under it.
+    pub display_path: String,
+    /// A shadowed file: the file GocciaScript reads instead, as shown.
+    pub by: Option<String>,
+    /// A missing config: when its entry was recorded.
+    pub trusted_at: Option<String>,
+    /// The line `scan` prints for it (`shadowed: …`, `missing: …`).
+    pub line: String,
 }
 
 /// Configs whose reports are made together before any is handed on: all

@@ -45,7 +45,11 @@ fn chosen_configs(state: &State) -> Vec<&ConfigReport> {
     }
 }
 
-fn open_confirm(state: &mut State, pending: Pending, skipped: Vec<(String, &'static str)>) {
+pub(super) fn open_confirm(
+    state: &mut State,
+    pending: Pending,
+    skipped: Vec<(String, &'static str)>,
+) {
     // What the policy says of the configs to trust, as the list shows it.
     let policy = match (&pending, &state.policy) {
         (Pending::Trust(reports), Some(label)) => Some(crate::tui::state::PolicyShown {

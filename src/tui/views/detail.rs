@@ -9,7 +9,7 @@ use crate::core::review::report::{
 };
 use crate::core::review::value_diff::{Change, Shown, ValueChange, collapse, group_by_request};
 use crate::tui::since::SinceOf;
-use crate::tui::state::State;
+use crate::tui::state::{OtherRow, OtherState, State};
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
@@ -68,6 +68,75 @@ pub fn state_marker(state: ConfigState) -> &'static str {
         ConfigState::NoRequest => "· no request",
         ConfigState::Ignored => "- ignored",
     }
+}
+
+/// A missing or shadowed row's state column and style.
+pub fn other_marker(state: OtherState) -> (&'static str, Role) {
+    match state {
+        OtherState::Missing => ("✗ missing", Role::Missing),
+        OtherState::Shadowed => ("- shadowed", Role::Shadowed),
+    }
+}
+
+/// The detail of a missing or shadowed row (issue 30): what it is and
+/// what can be done about it.
+pub fn other_content(o: &OtherRow, width: usize) -> Vec<RLine> {
+    let (marker, role) = other_marker(o.state);
+    let f = &o.file;
+    let mut out = vec![
+        vec![ours(role, marker)],
+        vec![
+            ours(Role::Muted, "file     "),
+            untrusted(Role::Normal, &f.display_path),
+        ],
+        vec![],
+    ];
+    match o.state {
+        OtherState::Missing => {
+            if let Some(at) = &f.trusted_at {
+                out.insert(
+                    2,
+                    vec![ours(Role::Muted, "trusted  "), untrusted(Role::Normal, at)],
+                );
+            }
+            out.push(vec![ours(
+                Role::Normal,
+                "Trusted, and the file is gone: the store still holds its entry, which nothing reads.",
+            )]);
+            out.push(vec![]);
+            out.push(vec![
+                ours(Role::KeyHint, "u"),
+                ours(Role::Normal, " removes this entry; "),
+                ours(Role::KeyHint, "p"),
+                ours(
+                    Role::Normal,
+                    " in the Store view (tab) prunes every missing entry, as ",
+                ),
+                ours(Role::KeyHint, "goccia-trust untrust --missing"),
+                ours(Role::Normal, " does."),
+            ]);
+        }
+        OtherState::Shadowed => {
+            let by = f.by.as_deref().unwrap_or("");
+            out.insert(
+                2,
+                vec![ours(Role::Muted, "read     "), untrusted(Role::Normal, by)],
+            );
+            out.push(vec![
+                ours(Role::Normal, "Shadowed by "),
+                untrusted(Role::Normal, by),
+                ours(
+                    Role::Normal,
+                    ": GocciaScript reads only that file in this directory, so this one is never trusted and never hashed. Review ",
+                ),
+                untrusted(Role::Normal, by),
+                ours(Role::Normal, " instead, or remove this file ("),
+                ours(Role::KeyHint, "e"),
+                ours(Role::Normal, " edits it)."),
+            ]);
+        }
+    }
+    wrap(&out, width)
 }
 
 pub fn entry_marker(status: &EntryStatus) -> (&'static str, Role) {

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::sanitize::clean;
 use crate::tui::layout;
-use crate::tui::state::{Cursor, State, visible_offset};
+use crate::tui::state::{Cursor, OtherRow, OtherState, Row, State, visible_offset};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{self, entry_marker, state_marker, state_role, verdict_role};
 use crate::tui::views::{boxed, render_scrolled};
@@ -105,7 +105,11 @@ fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
 
 pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
     let (list_area, detail_area) = layout::list_and_detail(body);
-    let mut title = format!(" Configs {}/{} ", state.visible.len(), state.configs.len());
+    let mut title = format!(
+        " Configs {}/{} ",
+        state.visible.len(),
+        state.configs.len() + state.others.len()
+    );
     if !state.visible.is_empty() {
         title.push_str(&format!(
             "· row {} of {} ",
@@ -113,8 +117,8 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
             state.visible.len()
         ));
     }
-    if let Some(f) = state.state_filter {
-        title.push_str(&format!("· state: {} ", f.label()));
+    if let Some(f) = state.state_filter_label() {
+        title.push_str(&format!("· state: {f} "));
     }
     if state.unviewed_only {
         title.push_str("· not viewed ");
@@ -142,7 +146,21 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         .iter()
         .enumerate()
         .map(|(i, &idx)| {
-            let r = &state.configs[idx];
+            let r = match state.row(idx) {
+                Some(Row::Config(r)) => r,
+                Some(Row::Other(o)) => {
+                    return other_row(
+                        state,
+                        o,
+                        first + i == state.cursor.selected,
+                        theme,
+                        path_w,
+                        summary_w,
+                        verdict_w,
+                    );
+                }
+                None => return Line::default(),
+            };
             let mut spans = vec![mark(
                 state.marked.contains(&r.key),
                 first + i == state.cursor.selected,
@@ -217,8 +235,12 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     }
     draw_rows(lines, frame, inner);
 
+    let other = state
+        .selected_other()
+        .map(|o| detail::other_content(o, detail_area.width.saturating_sub(2) as usize));
     let content = state
         .selected_config()
+        .filter(|_| other.is_none())
         .map(|r| {
             let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
             detail::config_content(
@@ -228,6 +250,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
                 detail_area.width.saturating_sub(2) as usize,
             )
         })
+        .or(other)
         .unwrap_or_default();
     render_scrolled(
         &content,
@@ -238,6 +261,47 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         detail_area,
         false,
     );
+}
+
+/// A missing or shadowed row: its state in the state column (blank
+/// verdict), its path, and what it is in the summary column.
+fn other_row<'a>(
+    state: &State,
+    o: &OtherRow,
+    selected: bool,
+    theme: &Theme,
+    path_w: usize,
+    summary_w: usize,
+    verdict_w: usize,
+) -> Line<'a> {
+    let (marker, role) = detail::other_marker(o.state);
+    // Short: the state column says what it is; the file read instead
+    // sits in the same directory, so its name says which.
+    let summary = match o.state {
+        OtherState::Missing => "gone · u removes the entry".to_string(),
+        OtherState::Shadowed => {
+            let by = o.file.by.as_deref().unwrap_or("");
+            format!("by {}", clean(by.rsplit('/').next().unwrap_or(by)))
+        }
+    };
+    let mut spans = vec![
+        mark(false, selected, theme),
+        Span::styled(format!("{marker:<16}"), theme.style(role)),
+    ];
+    if verdict_w > 0 {
+        spans.push(Span::styled(
+            format!("{:<verdict_w$}", "-"),
+            theme.style(Role::Muted),
+        ));
+    }
+    spans.extend([
+        Span::raw(pad(&clean(row_path(state, &o.file.display_path)), path_w)),
+        Span::styled(
+            format!("  {}", fit(&summary, summary_w)),
+            theme.style(Role::Muted),
+        ),
+    ]);
+    row(spans, selected, theme)
 }
 
 pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {

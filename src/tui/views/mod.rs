@@ -57,10 +57,13 @@ pub fn measure(state: &mut State) {
     let (_, detail) = layout::list_and_detail(body);
     let detail_width = detail.width.saturating_sub(2) as usize;
     let detail_len = match state.view {
-        View::Configs => state.selected_config().map(|r| {
-            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            detail::config_content(r, judged, detail::since_shown(state, r), detail_width).len()
-        }),
+        View::Configs => match state.selected_other() {
+            Some(o) => Some(detail::other_content(o, detail_width).len()),
+            None => state.selected_config().map(|r| {
+                let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
+                detail::config_content(r, judged, detail::since_shown(state, r), detail_width).len()
+            }),
+        },
         View::Store => state
             .selected_entry()
             .map(|e| detail::entry_content(e, detail_width).len()),

@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use goccia_trust::core::review::scan::NotReviewed;
 use goccia_trust::tui::effects::execute;
 use goccia_trust::tui::fake::FakeBackend;
 use goccia_trust::tui::fixtures::Fixture;
@@ -77,12 +78,39 @@ impl Harness {
             .unwrap_or_default()
     }
 
+    /// The visible rows' paths: configs, then missing and shadowed files.
     pub fn visible_paths(&self) -> Vec<String> {
         self.state
             .visible
             .iter()
-            .map(|&i| self.state.configs[i].display_path.clone())
+            .filter_map(|&i| self.state.row(i))
+            .map(|r| r.display_path().to_string())
             .collect()
+    }
+}
+
+/// A store entry whose config at `path` (under /home/dev/) is gone, as the
+/// backend reports it.
+pub fn missing(path: &str) -> NotReviewed {
+    NotReviewed {
+        key: format!("/home/dev/{path}"),
+        display_path: path.to_string(),
+        by: None,
+        trusted_at: Some("2026-01-02T03:04:05Z".to_string()),
+        line: format!(
+            "missing: {path} (trusted, now gone; goccia-trust untrust --missing removes the entry)"
+        ),
+    }
+}
+
+/// `path` shadowed by `by` (both under /home/dev/), as the backend reports it.
+pub fn shadowed(path: &str, by: &str) -> NotReviewed {
+    NotReviewed {
+        key: format!("/home/dev/{path}"),
+        display_path: path.to_string(),
+        by: Some(by.to_string()),
+        trusted_at: None,
+        line: format!("shadowed: {path} by {by} (…)"),
     }
 }
 
