@@ -1663,11 +1663,11 @@ fn a_missing_entry_and_a_shadowed_file_are_rows() {
             "{size:?}:\n{screen}"
         );
         t.send_keys(&["t"]);
-        t.wait_for("Not trusted: web/goccia.json is shadowed", WAIT);
+        t.wait_for("Shadowed, not trusted: GocciaScript reads", WAIT);
         // The missing row: its detail, then `u` and `y`.
         t.send_keys(&["k"]);
         let screen = t.wait_for("u removes this entry", WAIT);
-        assert!(screen.contains("the file is gone"), "{size:?}:\n{screen}");
+        assert!(screen.contains("The file is gone"), "{size:?}:\n{screen}");
         t.send_keys(&["u"]);
         t.wait_for("Prune 1 missing entry?", WAIT);
         t.send_keys(&["y"]);

@@ -20,6 +20,7 @@ pub(super) fn act_on_other(state: &mut State, action: Action, row: &OtherRow) ->
         set_status(state, text, true);
         vec![]
     };
+    // The reason first: the status line is cut at the screen's edge.
     match row.state {
         OtherState::Missing => match action {
             Action::Untrust => {
@@ -38,12 +39,12 @@ pub(super) fn act_on_other(state: &mut State, action: Action, row: &OtherRow) ->
             }
             Action::ToggleMark => refuse(
                 state,
-                format!("{path} is gone: only configs are marked; u removes its store entry"),
+                format!("Gone, not marked: u removes the store entry of {path}"),
             ),
             _ => refuse(
                 state,
                 format!(
-                    "{path} is gone: nothing to {}; u removes its store entry (goccia-trust untrust --missing removes every one)",
+                    "Gone: nothing to {}; u removes the store entry of {path}",
                     verb(action)
                 ),
             ),
@@ -67,22 +68,22 @@ pub(super) fn act_on_other(state: &mut State, action: Action, row: &OtherRow) ->
                         open_confirm(state, Pending::Untrust(vec![removal]), Vec::new());
                         vec![]
                     }
-                    None => refuse(state, format!("{path} is not in the store")),
+                    None => refuse(state, format!("Not in the store: {path}")),
                 },
                 Action::Trust => refuse(
                     state,
                     format!(
-                        "Not trusted: {path} is shadowed by {by}; GocciaScript reads only {by} there (trust it instead, or remove {path})"
+                        "Shadowed, not trusted: GocciaScript reads {by}, never {path} (trust {by} instead, or remove {path})"
                     ),
                 ),
                 Action::ToggleMark => refuse(
                     state,
-                    format!("{path} is shadowed by {by}: only configs are marked"),
+                    format!("Shadowed, not marked: GocciaScript reads {by}, never {path}"),
                 ),
                 _ => refuse(
                     state,
                     format!(
-                        "{path} is shadowed by {by}: GocciaScript never reads it, so there is nothing to {}",
+                        "Shadowed: nothing to {}; GocciaScript reads {by}, never {path}",
                         verb(action)
                     ),
                 ),

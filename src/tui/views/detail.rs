@@ -101,19 +101,15 @@ pub fn other_content(o: &OtherRow, width: usize) -> Vec<RLine> {
             }
             out.push(vec![ours(
                 Role::Normal,
-                "Trusted, and the file is gone: the store still holds its entry, which nothing reads.",
+                "The file is gone; the store still holds its entry.",
             )]);
-            out.push(vec![]);
             out.push(vec![
                 ours(Role::KeyHint, "u"),
                 ours(Role::Normal, " removes this entry; "),
                 ours(Role::KeyHint, "p"),
-                ours(
-                    Role::Normal,
-                    " in the Store view (tab) prunes every missing entry, as ",
-                ),
+                ours(Role::Normal, " in the Store view (tab) or "),
                 ours(Role::KeyHint, "goccia-trust untrust --missing"),
-                ours(Role::Normal, " does."),
+                ours(Role::Normal, " removes every missing one."),
             ]);
         }
         OtherState::Shadowed => {
