@@ -345,6 +345,11 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
             "{path}: {state} {verdict}:\n{screen}"
         );
     }
+    // After the configs: the deleted config the store still holds (#30).
+    assert!(
+        row(&screen, "gone/goccia.json").contains("✗ missing"),
+        "{screen}"
+    );
     assert!(
         row(&screen, "typo/goccia.json").contains("  unknown "),
         "{screen}"
@@ -361,7 +366,7 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
     }
     // The scope leaving the tree: where it leads, before any trust.
     t.send_keys(&["j", "j"]);
-    let screen = t.wait_for("row 3 of 7", WAIT);
+    let screen = t.wait_for("row 3 of 8", WAIT);
     let detail: String = detail_pane(&screen).split_whitespace().collect();
     let leads = format!(
         "»allow-read{}resolvesto{}",
@@ -371,13 +376,13 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
     assert!(detail.contains(&leads), "{leads}:\n{screen}");
     // The error's detail: GocciaScript's message, whole (wrapped).
     t.send_keys(&["j", "j"]);
-    let screen = t.wait_for("row 5 of 7", WAIT);
+    let screen = t.wait_for("row 5 of 8", WAIT);
     let detail: String = detail_pane(&screen).split_whitespace().collect();
     let message: String = UNKNOWN_PERMISSION.split_whitespace().collect();
     assert!(detail.contains(&message), "{screen}");
     // enter on the config with an extends chain: both files' sources.
     t.send_keys(&["k", "k", "k"]);
-    t.wait_for("row 2 of 7", WAIT);
+    t.wait_for("row 2 of 8", WAIT);
     t.send_keys(&["Enter"]);
     let screen = t.wait_for("── 2/2 extends: ", WAIT);
     assert!(
@@ -386,7 +391,7 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
     );
     assert!(screen.contains(r#""allow-read": ["./data"]"#), "{screen}");
     t.send_keys(&["Escape"]);
-    t.wait_for("row 2 of 7", WAIT);
+    t.wait_for("row 2 of 8", WAIT);
     // The store view: the entry whose config is gone.
     t.send_keys(&["Tab"]);
     let screen = t.wait_for("Trust store 3", WAIT);

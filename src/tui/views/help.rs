@@ -17,7 +17,8 @@ pub fn content(width: usize) -> Vec<RLine> {
             let contexts: Vec<_> = b.contexts.iter().map(|c| c.label()).collect();
             vec![
                 ours(Role::KeyHint, format!(" {:<12}", b.label)),
-                ours(Role::Normal, format!("{:<42}", b.description)),
+                // A space before the contexts even after a long description.
+                ours(Role::Normal, format!("{:<41} ", b.description)),
                 ours(Role::Muted, contexts.join(", ")),
             ]
         })
