@@ -13,6 +13,7 @@ pub mod json_out;
 pub mod list;
 pub mod paint;
 pub mod policy;
+pub mod policy_outcome;
 pub mod policy_trust;
 pub mod print;
 pub mod report;
