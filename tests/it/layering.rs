@@ -286,7 +286,6 @@ const MAX_FN_LINES: usize = 80;
 /// reshaping (#27) is under way on other branches: each named with its
 /// file. Temporary: an entry goes once its function is split.
 const LONG_FUNCTIONS_ALLOWED_FOR_NOW: &[(&str, &str)] = &[
-    ("src/cli/args.rs", "parse_goccia"),
     ("src/cli/check.rs", "run"),
     ("src/cli/ci_out.rs", "findings"),
     ("src/cli/diff.rs", "findings"),
