@@ -476,6 +476,21 @@ fn item_end(toks: &[(Tok, usize)], mut at: usize) -> usize {
     at
 }
 
+/// The index of the brace closing the body of the function whose
+/// signature goes on at `toks[at]`: the body is the first `{` outside the
+/// signature's parentheses; a `;` first means there is none.
+fn body_end(toks: &[(Tok, usize)], mut at: usize) -> Option<usize> {
+    while at < toks.len() {
+        match toks[at].0 {
+            Tok::Punct('(' | '[') => at = group_end(toks, at) + 1,
+            Tok::Punct('{') => return Some(group_end(toks, at)),
+            Tok::Punct(';') => return None,
+            _ => at += 1,
+        }
+    }
+    None
+}
+
 /// Every function with a body in `text`, outside test-only items, as
 /// (name, line of its `fn`, lines from the `fn` line to its closing
 /// brace). Nested functions are counted on their own too.
@@ -488,23 +503,11 @@ fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
             i = item_end(&toks, i);
             continue;
         }
-        if let (Tok::Word(kw), Some((Tok::Word(name), _))) = (&toks[i].0, toks.get(i + 1)) {
-            if kw == "fn" {
-                // The body is the first `{` outside the signature's
-                // parentheses; a `;` first means there is none.
-                let mut k = i + 2;
-                while k < toks.len() {
-                    match toks[k].0 {
-                        Tok::Punct('(' | '[') => k = group_end(&toks, k) + 1,
-                        Tok::Punct('{' | ';') => break,
-                        _ => k += 1,
-                    }
-                }
-                if toks.get(k).map(|t| &t.0) == Some(&Tok::Punct('{')) {
-                    let close = group_end(&toks, k);
-                    out.push((name.clone(), toks[i].1, toks[close].1 - toks[i].1 + 1));
-                }
-            }
+        if let (Tok::Word(kw), Some((Tok::Word(name), _))) = (&toks[i].0, toks.get(i + 1))
+            && kw == "fn"
+            && let Some(close) = body_end(&toks, i + 2)
+        {
+            out.push((name.clone(), toks[i].1, toks[close].1 - toks[i].1 + 1));
         }
         i += 1;
     }
