@@ -651,213 +651,297 @@ fn trust_store_needs_path() -> UsageError {
     UsageError("--trust-store needs a path: --trust-store=<path>".into())
 }
 
+/// GocciaScript's own spellings (`--trust PATH`, `--list-trusted`, a
+/// PATH alone for the review, ...): read word by word, then checked for
+/// what goes together, then made the invocation they ask for.
 fn parse_goccia(args: &[String]) -> Result<Invocation, UsageError> {
-    let mut globals = GlobalArgs::default();
-    let mut trust: Vec<String> = Vec::new();
-    let mut untrust: Vec<String> = Vec::new();
-    let (mut saw_trust, mut saw_untrust, mut list, mut yes) = (false, false, false, false);
-    let (mut accept, mut ignore) = (false, false);
-    let mut inputs: Vec<String> = Vec::new();
-    let mut review = TuiArgs::default();
+    let words = GocciaWords::read(args)?;
+    words.check_combinations()?;
+    words.check_mode_paths()?;
+    Ok(words.into_invocation())
+}
 
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let a = arg.as_str();
-        if let Some(v) = a.strip_prefix("--trust-store=") {
-            if v.is_empty() {
-                return Err(trust_store_needs_path());
+/// What GocciaScript's spellings said, before the rules of which go
+/// together are checked.
+#[derive(Default)]
+struct GocciaWords {
+    globals: GlobalArgs,
+    trust: Vec<String>,
+    untrust: Vec<String>,
+    saw_trust: bool,
+    saw_untrust: bool,
+    list: bool,
+    yes: bool,
+    /// `-P` / `--accept-config-permissions`: a GocciaScript run's flag.
+    accept: bool,
+    /// `--ignore-config-permissions`: a GocciaScript run's flag.
+    ignore: bool,
+    inputs: Vec<String>,
+    review: TuiArgs,
+}
+
+type Words<'a> = std::slice::Iter<'a, String>;
+
+impl GocciaWords {
+    /// Every word, each taken by the first reader that knows it: the global
+    /// options, the trust modes, the review's options, a GocciaScript run's
+    /// flags; then `--`, an unknown option, or an input.
+    fn read(args: &[String]) -> Result<GocciaWords, UsageError> {
+        let mut w = GocciaWords::default();
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let a = arg.as_str();
+            if global_word(&mut w.globals, a, &mut it)?
+                || w.mode_word(a, &mut it)
+                || review_word(&mut w.review, a, &mut it)?
+                || w.run_flag_word(a)?
+            {
+                continue;
             }
-            globals.trust_store = Some(v.to_string());
-        } else if a == "--trust-store" {
-            return Err(trust_store_needs_path());
-        } else if let Some(v) = a.strip_prefix("--color=") {
-            globals.color = ColorChoice::from_str(v, false).map_err(|_| {
-                UsageError(format!(
-                    "invalid --color value {v:?}; use auto, always or never"
-                ))
-            })?;
-        } else if let Some(v) = a.strip_prefix("--theme=") {
-            globals.theme = Some(v.to_string());
-        } else if a == "--color" || a == "--theme" {
-            let v = it
-                .next()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
-            if a == "--theme" {
-                globals.theme = Some(v.to_string());
+            if a == "--" {
+                // The end of the options: every word after it is a PATH, even
+                // one that starts with `-` (`goccia-trust -- -weird`).
+                w.inputs.extend(it.by_ref().cloned());
+            } else if a.starts_with('-') && a != "-" {
+                return Err(UsageError(format!(
+                    "unknown option {a}; see goccia-trust --help"
+                )));
             } else {
-                globals.color = ColorChoice::from_str(v, false).map_err(|_| {
-                    UsageError(format!(
-                        "invalid --color value {v:?}; use auto, always or never"
-                    ))
-                })?;
+                w.inputs.push(a.to_string());
             }
-        } else if a == "--no-watch" {
-            globals.no_watch = true;
-        } else if a == "--quiet" || a == "-q" {
-            globals.quiet = true;
-        } else if a == "--trust" || a == "--untrust" {
+        }
+        Ok(w)
+    }
+
+    /// `--trust PATH`, `--untrust PATH` (also with `=`), `--list-trusted`,
+    /// `--yes`.
+    fn mode_word(&mut self, a: &str, it: &mut Words<'_>) -> bool {
+        if a == "--trust" || a == "--untrust" {
             let path = it.next().map(String::as_str).unwrap_or("");
-            push_path(
-                a,
-                path,
-                &mut trust,
-                &mut untrust,
-                &mut saw_trust,
-                &mut saw_untrust,
-            );
+            self.push_path(a, path);
         } else if let Some(v) = a.strip_prefix("--trust=") {
-            push_path(
-                "--trust",
-                v,
-                &mut trust,
-                &mut untrust,
-                &mut saw_trust,
-                &mut saw_untrust,
-            );
+            self.push_path("--trust", v);
         } else if let Some(v) = a.strip_prefix("--untrust=") {
-            push_path(
-                "--untrust",
-                v,
-                &mut trust,
-                &mut untrust,
-                &mut saw_trust,
-                &mut saw_untrust,
-            );
-        } else if a == "--policy" || a == "--policy-sha256" || a == "--since" {
-            // Our addition for the interactive review: the value follows.
-            let v = it
-                .next()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
-            review_option(&mut review, a, v);
-        } else if let Some((flag, v)) = a
-            .split_once('=')
-            .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256" | "--since"))
-        {
-            if v.is_empty() {
-                return Err(UsageError(format!("{flag} needs a value")));
-            }
-            review_option(&mut review, flag, v);
+            self.push_path("--untrust", v);
         } else if a == "--list-trusted" {
-            list = true;
+            self.list = true;
         } else if a == "--yes" {
-            yes = true;
-        } else if a == "-P" || a == "--accept-config-permissions" {
-            accept = true;
+            self.yes = true;
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn push_path(&mut self, flag: &str, path: &str) {
+        if flag == "--trust" {
+            self.saw_trust = true;
+            self.trust.push(path.to_string());
+        } else {
+            self.saw_untrust = true;
+            self.untrust.push(path.to_string());
+        }
+    }
+
+    /// `-P`/`--accept-config-permissions` and `--ignore-config-permissions`,
+    /// which take no value.
+    fn run_flag_word(&mut self, a: &str) -> Result<bool, UsageError> {
+        if a == "-P" || a == "--accept-config-permissions" {
+            self.accept = true;
         } else if a.starts_with("-P=") || a.starts_with("--accept-config-permissions=") {
             return Err(UsageError(format!(
                 "{} takes no value",
                 a.split('=').next().unwrap_or(a)
             )));
         } else if a == "--ignore-config-permissions" {
-            ignore = true;
-        } else if a == "--" {
-            // The end of the options: every word after it is a PATH, even
-            // one that starts with `-` (`goccia-trust -- -weird`).
-            inputs.extend(it.by_ref().cloned());
-        } else if a.starts_with('-') && a != "-" {
-            return Err(UsageError(format!(
-                "unknown option {a}; see goccia-trust --help"
-            )));
+            self.ignore = true;
         } else {
-            inputs.push(a.to_string());
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// The trust mode asked for, by its flag.
+    fn mode_name(&self) -> Option<&'static str> {
+        if self.saw_trust {
+            Some("--trust")
+        } else if self.saw_untrust {
+            Some("--untrust")
+        } else if self.list {
+            Some("--list-trusted")
+        } else {
+            None
         }
     }
 
-    if accept && ignore {
-        return Err(UsageError(
-            "-P and --ignore-config-permissions cannot be combined".into(),
-        ));
+    /// §12.5: which options go together; without a trust mode, at most
+    /// one PATH.
+    fn check_combinations(&self) -> Result<(), UsageError> {
+        if self.accept && self.ignore {
+            return Err(UsageError(
+                "-P and --ignore-config-permissions cannot be combined".into(),
+            ));
+        }
+        let modes = [self.saw_trust, self.saw_untrust, self.list]
+            .iter()
+            .filter(|m| **m)
+            .count();
+        if modes > 1 {
+            return Err(UsageError(
+                "--trust, --untrust, and --list-trusted cannot be combined; run each on its own"
+                    .into(),
+            ));
+        }
+        if self.yes && !self.saw_trust {
+            return Err(UsageError("--yes only confirms --trust".into()));
+        }
+        if self.review.policy_sha256.is_some() && self.review.policy.is_none() {
+            return Err(UsageError("--policy-sha256 needs --policy".into()));
+        }
+        match self.mode_name() {
+            Some(name) => self.check_mode_alone(name),
+            None if self.accept || self.ignore => Err(UsageError(
+                "-P and --ignore-config-permissions apply to a GocciaScript run; goccia-trust runs no code (use check to see what a run would need)".into(),
+            )),
+            None if self.inputs.len() > 1 => Err(UsageError(
+                "without a subcommand goccia-trust takes one PATH; use scan for several".into(),
+            )),
+            None => Ok(()),
+        }
     }
-    let modes = [saw_trust, saw_untrust, list]
-        .iter()
-        .filter(|m| **m)
-        .count();
-    if modes > 1 {
-        return Err(UsageError(
-            "--trust, --untrust, and --list-trusted cannot be combined; run each on its own".into(),
-        ));
-    }
-    let mode_name = if saw_trust {
-        Some("--trust")
-    } else if saw_untrust {
-        Some("--untrust")
-    } else if list {
-        Some("--list-trusted")
-    } else {
-        None
-    };
-    if yes && !saw_trust {
-        return Err(UsageError("--yes only confirms --trust".into()));
-    }
-    if review.policy_sha256.is_some() && review.policy.is_none() {
-        return Err(UsageError("--policy-sha256 needs --policy".into()));
-    }
-    if let Some(name) = mode_name {
-        if review.since.is_some() {
+
+    /// A trust mode (`name`) runs on its own: no review option, input file
+    /// or run flag with it.
+    fn check_mode_alone(&self, name: &str) -> Result<(), UsageError> {
+        if self.review.since.is_some() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with --since; --since BASE [PATH] opens the interactive review"
             )));
         }
-        if review.policy.is_some() {
+        if self.review.policy.is_some() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
             )));
         }
-        if !inputs.is_empty() {
+        if !self.inputs.is_empty() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with input files; run it on its own"
             )));
         }
-        if accept || ignore {
+        if self.accept || self.ignore {
             return Err(UsageError(format!(
                 "{name} cannot be combined with -P or --ignore-config-permissions"
             )));
         }
-    } else if accept || ignore {
-        return Err(UsageError(
-            "-P and --ignore-config-permissions apply to a GocciaScript run; goccia-trust runs no code (use check to see what a run would need)".into(),
-        ));
+        Ok(())
     }
 
-    // The commands' own first check (§12.2, §15.3), made once the options
-    // are known to go together (§12.5 comes first).
-    if saw_trust {
-        check_paths("--trust", &trust)?;
-    } else if saw_untrust {
-        check_paths("--untrust", &untrust)?;
+    /// The commands' own first check (§12.2, §15.3), made once the options
+    /// are known to go together (§12.5 comes first).
+    fn check_mode_paths(&self) -> Result<(), UsageError> {
+        if self.saw_trust {
+            check_paths("--trust", &self.trust)
+        } else if self.saw_untrust {
+            check_paths("--untrust", &self.untrust)
+        } else {
+            Ok(())
+        }
     }
 
-    if saw_trust {
-        return Ok(Invocation::Trust(
-            globals,
-            TrustArgs {
-                paths: trust,
-                yes,
-                ..TrustArgs::default()
-            },
-        ));
+    /// The invocation asked for; without a mode, the review of at most one
+    /// PATH.
+    fn into_invocation(mut self) -> Invocation {
+        if self.saw_trust {
+            return Invocation::Trust(
+                self.globals,
+                TrustArgs {
+                    paths: self.trust,
+                    yes: self.yes,
+                    ..TrustArgs::default()
+                },
+            );
+        }
+        if self.saw_untrust {
+            return Invocation::Untrust(
+                self.globals,
+                UntrustArgs {
+                    paths: self.untrust,
+                    ..UntrustArgs::default()
+                },
+            );
+        }
+        if self.list {
+            return Invocation::ListTrusted(self.globals);
+        }
+        self.review.path = self.inputs.pop();
+        Invocation::Default(self.globals, self.review)
     }
-    if saw_untrust {
-        return Ok(Invocation::Untrust(
-            globals,
-            UntrustArgs {
-                paths: untrust,
-                ..UntrustArgs::default()
-            },
-        ));
+}
+
+/// The global options in GocciaScript's spellings: `--trust-store=PATH`
+/// (never with the value as the next word), `--color`, `--theme`,
+/// `--no-watch`, `--quiet`.
+fn global_word(g: &mut GlobalArgs, a: &str, it: &mut Words<'_>) -> Result<bool, UsageError> {
+    if let Some(v) = a.strip_prefix("--trust-store=") {
+        if v.is_empty() {
+            return Err(trust_store_needs_path());
+        }
+        g.trust_store = Some(v.to_string());
+    } else if a == "--trust-store" {
+        return Err(trust_store_needs_path());
+    } else if let Some(v) = a.strip_prefix("--color=") {
+        g.color = color_value(v)?;
+    } else if let Some(v) = a.strip_prefix("--theme=") {
+        g.theme = Some(v.to_string());
+    } else if a == "--color" || a == "--theme" {
+        let v = it
+            .next()
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
+        if a == "--theme" {
+            g.theme = Some(v.to_string());
+        } else {
+            g.color = color_value(v)?;
+        }
+    } else if a == "--no-watch" {
+        g.no_watch = true;
+    } else if a == "--quiet" || a == "-q" {
+        g.quiet = true;
+    } else {
+        return Ok(false);
     }
-    if list {
-        return Ok(Invocation::ListTrusted(globals));
+    Ok(true)
+}
+
+fn color_value(v: &str) -> Result<ColorChoice, UsageError> {
+    ColorChoice::from_str(v, false).map_err(|_| {
+        UsageError(format!(
+            "invalid --color value {v:?}; use auto, always or never"
+        ))
+    })
+}
+
+/// Our addition for the interactive review: `--policy`, `--policy-sha256`
+/// and `--since`, each with its value as the next word or after `=`.
+fn review_word(review: &mut TuiArgs, a: &str, it: &mut Words<'_>) -> Result<bool, UsageError> {
+    if a == "--policy" || a == "--policy-sha256" || a == "--since" {
+        let v = it
+            .next()
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
+        review_option(review, a, v);
+    } else if let Some((flag, v)) = a
+        .split_once('=')
+        .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256" | "--since"))
+    {
+        if v.is_empty() {
+            return Err(UsageError(format!("{flag} needs a value")));
+        }
+        review_option(review, flag, v);
+    } else {
+        return Ok(false);
     }
-    if inputs.len() > 1 {
-        return Err(UsageError(
-            "without a subcommand goccia-trust takes one PATH; use scan for several".into(),
-        ));
-    }
-    review.path = inputs.pop();
-    Ok(Invocation::Default(globals, review))
+    Ok(true)
 }
 
 fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
@@ -865,23 +949,6 @@ fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
         "--policy" => review.policy = Some(value.to_string()),
         "--since" => review.since = Some(value.to_string()),
         _ => review.policy_sha256 = Some(value.to_string()),
-    }
-}
-
-fn push_path(
-    flag: &str,
-    path: &str,
-    trust: &mut Vec<String>,
-    untrust: &mut Vec<String>,
-    saw_trust: &mut bool,
-    saw_untrust: &mut bool,
-) {
-    if flag == "--trust" {
-        *saw_trust = true;
-        trust.push(path.to_string());
-    } else {
-        *saw_untrust = true;
-        untrust.push(path.to_string());
     }
 }
 

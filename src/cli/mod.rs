@@ -13,6 +13,7 @@ pub mod json_out;
 pub mod list;
 pub mod paint;
 pub mod policy;
+pub mod policy_outcome;
 pub mod policy_trust;
 pub mod print;
 pub mod report;
@@ -220,59 +221,14 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
         mistyped_subcommand(word, &args, env).map_err(usage)?;
     }
     let original = args.clone();
-    // clap's errors quote arguments, and its messages span lines: when an
-    // argument holds a line break or another control character, the error
-    // is that of the same command line with each argument escaped.
-    let escaped: Option<Vec<String>> = args
-        .iter()
-        .any(|a| matches!(clean(a), std::borrow::Cow::Owned(_)))
-        .then(|| args.iter().map(|a| clean(a).into_owned()).collect());
+    let escaped = escaped_args(&args);
     let invocation = match args::parse(args) {
         Ok(inv) => inv,
         Err(ParseOutcome::Usage(e)) => return Err(usage(CliError::usage(e.0))),
         Err(ParseOutcome::UsageHint(e, hint)) => {
             return Err(usage(CliError::usage(e.0).with_hint(hint)));
         }
-        Err(ParseOutcome::Clap(e)) => {
-            // clap's own help and version; its usage errors in its words
-            // but in the one error style, `Error: ` (exit 2).
-            return if e.use_stderr() {
-                let hostile = escaped.is_some();
-                let (e, quoted_raw) = match escaped.map(args::parse) {
-                    Some(Err(ParseOutcome::Clap(shown))) if shown.use_stderr() => (shown, false),
-                    _ => (e, hostile),
-                };
-                let text = e.render().to_string();
-                // The escaped command line did not fail alike: the message
-                // is shown on one line, escaped whole.
-                let text = if quoted_raw {
-                    format!("{}\n", clean(text.trim_end_matches('\n')))
-                } else {
-                    text
-                };
-                let bare = text.strip_prefix("error: ");
-                match bare {
-                    Some(rest) => {
-                        let _ = write!(io.err, "{} {rest}", error_prefix());
-                    }
-                    None => {
-                        let _ = write!(io.err, "{text}");
-                    }
-                }
-                if json {
-                    // clap's message, without its prefix (and its style),
-                    // usage and tip paragraphs.
-                    let message = bare.unwrap_or(&text);
-                    let message = message.split("\n\n").next().unwrap_or(message).trim();
-                    io.out
-                        .write_all(json_out::failure_document(message, exit::USAGE).as_bytes())?;
-                }
-                Ok(exit::USAGE)
-            } else {
-                write!(io.out, "{}", e.render())?;
-                Ok(exit::SUCCESS)
-            };
-        }
+        Err(ParseOutcome::Clap(e)) => return clap_outcome(e, escaped, json, io),
     };
     // The one PATH of the bare command, after its options (`--policy p
     // scna`).
@@ -281,14 +237,7 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     {
         mistyped_subcommand(word, &original, env).map_err(usage)?;
     }
-    let globals = match &invocation {
-        Invocation::Clap(cli) => &cli.globals,
-        Invocation::Trust(g, _)
-        | Invocation::Untrust(g, _)
-        | Invocation::ListTrusted(g)
-        | Invocation::Default(g, _) => g,
-    };
-    if globals.quiet {
+    if globals_of(&invocation).quiet {
         io.escaping.set_quiet();
     }
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
@@ -301,32 +250,109 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     // A one-shot command sees the filesystem at one moment, so it may
     // remember resolved directories; the TUI, long-lived, never does.
     let _memo = (!opens_tui).then(crate::core::paths::realpath::enable_cache);
-    // A `--json` command of the contract that fails before printing its
-    // document prints the failure document instead: stdout is always one
-    // JSON document a script can read.
     if contract_json(&invocation) {
-        let mut counted = CountingWriter {
-            inner: &mut *io.out,
-            written: 0,
-        };
-        let result = {
-            let mut inner = Io {
-                out: &mut counted,
-                err: &mut *io.err,
-                escaping: io.escaping,
-            };
-            run_invocation(invocation, interactive, env, &mut inner)
-        };
-        let written = counted.written;
-        return result.map_err(|e| {
-            if written == 0 {
-                e.with_contract_json()
-            } else {
-                e
-            }
-        });
+        return run_with_failure_document(invocation, interactive, env, io);
     }
     run_invocation(invocation, interactive, env, io)
+}
+
+/// clap's errors quote arguments, and its messages span lines: when an
+/// argument holds a line break or another control character, the error is
+/// that of the same command line with each argument escaped. `None` when
+/// no argument needs it.
+fn escaped_args(args: &[String]) -> Option<Vec<String>> {
+    args.iter()
+        .any(|a| matches!(clean(a), std::borrow::Cow::Owned(_)))
+        .then(|| args.iter().map(|a| clean(a).into_owned()).collect())
+}
+
+/// clap's own help and version (stdout, exit 0); its usage errors in its
+/// words but in the one error style, `Error: ` (exit 2), and with `json`
+/// also the failure document on stdout. `escaped` is the command line with
+/// each argument escaped, when one needed it.
+fn clap_outcome(
+    e: clap::Error,
+    escaped: Option<Vec<String>>,
+    json: bool,
+    io: &mut Io<'_>,
+) -> CliResult {
+    if !e.use_stderr() {
+        write!(io.out, "{}", e.render())?;
+        return Ok(exit::SUCCESS);
+    }
+    let hostile = escaped.is_some();
+    let (e, quoted_raw) = match escaped.map(args::parse) {
+        Some(Err(ParseOutcome::Clap(shown))) if shown.use_stderr() => (shown, false),
+        _ => (e, hostile),
+    };
+    let text = e.render().to_string();
+    // The escaped command line did not fail alike: the message
+    // is shown on one line, escaped whole.
+    let text = if quoted_raw {
+        format!("{}\n", clean(text.trim_end_matches('\n')))
+    } else {
+        text
+    };
+    let bare = text.strip_prefix("error: ");
+    match bare {
+        Some(rest) => {
+            let _ = write!(io.err, "{} {rest}", error_prefix());
+        }
+        None => {
+            let _ = write!(io.err, "{text}");
+        }
+    }
+    if json {
+        // clap's message, without its prefix (and its style),
+        // usage and tip paragraphs.
+        let message = bare.unwrap_or(&text);
+        let message = message.split("\n\n").next().unwrap_or(message).trim();
+        io.out
+            .write_all(json_out::failure_document(message, exit::USAGE).as_bytes())?;
+    }
+    Ok(exit::USAGE)
+}
+
+/// The global options, whichever spelling parsed them.
+fn globals_of(invocation: &Invocation) -> &GlobalArgs {
+    match invocation {
+        Invocation::Clap(cli) => &cli.globals,
+        Invocation::Trust(g, _)
+        | Invocation::Untrust(g, _)
+        | Invocation::ListTrusted(g)
+        | Invocation::Default(g, _) => g,
+    }
+}
+
+/// A `--json` command of the contract that fails before printing its
+/// document prints the failure document instead: stdout is always one
+/// JSON document a script can read.
+fn run_with_failure_document(
+    invocation: Invocation,
+    interactive: bool,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
+    let mut counted = CountingWriter {
+        inner: &mut *io.out,
+        written: 0,
+    };
+    let result = {
+        let mut inner = Io {
+            out: &mut counted,
+            err: &mut *io.err,
+            escaping: io.escaping,
+        };
+        run_invocation(invocation, interactive, env, &mut inner)
+    };
+    let written = counted.written;
+    result.map_err(|e| {
+        if written == 0 {
+            e.with_contract_json()
+        } else {
+            e
+        }
+    })
 }
 
 /// Whether the command prints a document of the JSON contract.

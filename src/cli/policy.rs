@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::cli::policy_outcome::{Records, RunListed, RunOutcome};
+use crate::cli::print::{json, text};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::{RecordHandle, iso_now};
-use crate::core::policy::spawn::{SpawnLimits, SpawnOutcome, run_bounded};
+use crate::core::policy::spawn::{Echo, SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
     Class, Decision, LoadContext, Operation, Policy, RequestKind, ResolvedTarget, Verdict,
     evaluate, evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex,
@@ -164,13 +166,6 @@ pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     result.map_err(|e| e.with_json(common.json))
 }
 
-/// Writes one line of output; a closed stdout ends the command quietly.
-fn emit(io: &mut Io<'_>, text: &str) -> Result<(), CliError> {
-    writeln!(io.out, "{text}")?;
-    io.out.flush()?;
-    Ok(())
-}
-
 /// The policy for the `policy` verbs: a file's relative roots resolve
 /// against the file's directory, the built-in policy's against
 /// `--workspace` (default: the repository root containing the working
@@ -214,74 +209,27 @@ fn default_state_dir(env: &Env) -> Option<PathBuf> {
     state_dir(None, env).ok()
 }
 
-fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<(), CliError> {
-    let text = if pretty {
-        serde_json::to_string_pretty(value)
-    } else {
-        serde_json::to_string(value)
-    };
-    emit(io, &text.expect("plain data serializes"))
-}
-
 /// `policy show`: the policy as read (the seed's output, on stdout), then on
 /// stderr every root as resolved, so an operator sees what `.` became.
 fn show(a: &ShowArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let state = default_state_dir(env);
     let (policy, why) = load(&a.common, args, state.as_deref(), env)?;
-    emit(io, &policy.to_json(a.common.json))?;
-    // Roots are paths: each escaped whole, as every path on every stream.
-    let text = |s: &str| crate::cli::terminal::Values.text(s).into_owned();
-    let _ = writeln!(
-        io.err,
-        "Roots resolved against {} ({why}):",
-        text(&policy.anchors.join(", "))
-    );
-    for (list, root) in policy.roots() {
-        let links = if root.canonical != root.lexical {
-            format!(" (links resolved: {})", text(&root.canonical))
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            io.err,
-            "  {list} {} -> {}{links}",
-            text(&crate::core::config::json::quote_json_string(&root.written)),
-            text(&root.resolved)
-        );
-    }
-    if !policy.rules.is_empty() {
-        let _ = writeln!(
-            io.err,
-            "Rules (the most specific match decides; deny first at equal specificity):"
-        );
-        for rule in &policy.rules {
-            let roots: Vec<&str> = rule.roots().iter().map(|r| r.resolved.as_str()).collect();
-            let resolved = if roots.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", roots.join(", "))
-            };
-            let _ = writeln!(io.err, "  {}{}", text(&rule.label()), text(&resolved));
-        }
-    }
+    json::policy::show(&policy, a.common.json, io)?;
+    text::policy::roots(&policy, why, io);
     Ok(exit::SUCCESS)
 }
 
-/// One run in the `policy records` list.
-#[derive(Serialize)]
-struct RunListed {
-    id: serde_json::Value,
-    path: String,
-    policy: serde_json::Value,
-    policy_sha256: serde_json::Value,
-    counts: serde_json::Value,
-    executed: serde_json::Value,
+/// `policy records [--last]`: the run summaries under the state directory.
+fn records_cmd(a: &RecordsArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let records = read_records(a, env)?;
+    json::policy::records(&records, a.json, io)?;
+    Ok(exit::SUCCESS)
 }
 
-/// `policy records [--last]`: the run summaries under the state directory.
-/// One that cannot be read or is not a JSON object fails the command (exit
-/// 1), naming it: an audit trail is shown whole or not at all.
-fn records_cmd(a: &RecordsArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// The run summaries under the state directory, each checked to be a JSON
+/// object. One that cannot be read or is not a JSON object fails the
+/// command (exit 1), naming it: an audit trail is shown whole or not at all.
+fn read_records(a: &RecordsArgs, env: &Env) -> Result<Records, CliError> {
     let dir = state_dir(a.state_dir.as_deref(), env).map_err(CliError::failed)?;
     let runs = read_run_summaries(&dir).map_err(CliError::failed)?;
     let mut listed = Vec::new();
@@ -308,58 +256,73 @@ fn records_cmd(a: &RecordsArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
             executed: field("executed"),
         });
     }
-    if a.last {
-        let Some(run) = runs.last() else {
-            return Err(CliError::failed(format!(
-                "no run summary in {}",
-                dir.join(crate::core::policy::record::RUNS_DIR).display()
-            )));
-        };
-        io.out.write_all(run.text.as_bytes())?;
-        io.out.flush()?;
-        return Ok(exit::SUCCESS);
+    if !a.last {
+        return Ok(Records::List(listed));
     }
-    print_json(io, &listed, a.json)?;
-    Ok(exit::SUCCESS)
+    match runs.into_iter().last() {
+        Some(run) => Ok(Records::Last(run.text)),
+        None => Err(CliError::failed(format!(
+            "no run summary in {}",
+            dir.join(crate::core::policy::record::RUNS_DIR).display()
+        ))),
+    }
 }
 
+const EVALUATE_USAGE: &str = "usage: policy evaluate --risk R [--target T] | --kind KIND --value V";
+
+/// `policy evaluate`: the decision, printed; its verdict is the exit code.
 fn evaluate_cmd(a: &EvaluateArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    const USAGE: &str = "usage: policy evaluate --risk R [--target T] | --kind KIND --value V";
-    if let (Some(kind), Some(value)) = (&a.kind, &a.value) {
-        let kind = RequestKind::from_name(kind).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown request kind {} (known: {})",
-                crate::core::config::json::quote_json_string(kind),
-                RequestKind::ALL.map(RequestKind::name).join(", ")
-            ))
-        })?;
-        if value.is_empty() {
-            return Err(CliError::usage(USAGE));
-        }
-        let state = default_state_dir(env);
-        let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
-        let op = Operation {
-            kind,
-            scope: Some(value.clone()),
-            target: kind
-                .is_path()
-                .then(|| crate::core::paths::lexical_path(value, &env.cwd)),
-        };
-        let decision = evaluate_operation(&policy, &op, env);
-        print_json(io, &decision, a.common.json)?;
-        return Ok(decision.verdict.exit_code());
+    let decision = match (&a.kind, &a.value) {
+        (Some(kind), Some(value)) => evaluate_request(a, kind, value, args, env)?,
+        _ => evaluate_risk(a, args, env)?,
+    };
+    json::policy::decision(&decision, a.common.json, io)?;
+    Ok(decision.verdict.exit_code())
+}
+
+/// `--kind KIND --value V`: a config's request of that kind, judged as the
+/// policy's per-value rules (or the kind's risk class) say.
+fn evaluate_request(
+    a: &EvaluateArgs,
+    kind: &str,
+    value: &str,
+    args: &PolicyArgs,
+    env: &Env,
+) -> Result<Decision, CliError> {
+    let kind = RequestKind::from_name(kind).ok_or_else(|| {
+        CliError::usage(format!(
+            "unknown request kind {} (known: {})",
+            crate::core::config::json::quote_json_string(kind),
+            RequestKind::ALL.map(RequestKind::name).join(", ")
+        ))
+    })?;
+    if value.is_empty() {
+        return Err(CliError::usage(EVALUATE_USAGE));
     }
+    let state = default_state_dir(env);
+    let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
+    let op = Operation {
+        kind,
+        scope: Some(value.to_string()),
+        target: kind
+            .is_path()
+            .then(|| crate::core::paths::lexical_path(value, &env.cwd)),
+    };
+    Ok(evaluate_operation(&policy, &op, env))
+}
+
+/// `--risk R [--target T]`: the risk class on the target, or the level's
+/// grant alone without one.
+fn evaluate_risk(a: &EvaluateArgs, args: &PolicyArgs, env: &Env) -> Result<Decision, CliError> {
     let risk = a.risk.as_deref().unwrap_or_default();
     if risk.is_empty() {
-        return Err(CliError::usage(USAGE));
+        return Err(CliError::usage(EVALUATE_USAGE));
     }
     let state = default_state_dir(env);
     let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
     // As in the reference, an empty --target is no target.
     let target = a.target.as_deref().filter(|t| !t.is_empty());
-    let decision = evaluate(&policy, risk, target, env);
-    print_json(io, &decision, a.common.json)?;
-    Ok(decision.verdict.exit_code())
+    Ok(evaluate(&policy, risk, target, env))
 }
 
 /// The decision part of a `run` record; the outcome fields follow once the
@@ -434,41 +397,19 @@ impl Outcome {
     }
 }
 
-#[derive(Serialize)]
-struct NotExecuted<'a> {
-    #[serde(flatten)]
-    decision: &'a Decision,
-    executed: bool,
-    record: String,
-}
-
-// stdout of an executed run, in the reference's key order (serde_json's
-// `json!` would sort the keys).
-#[derive(Serialize)]
-struct ReadDone {
-    executed: bool,
-    bytes: u64,
-    content_sha256: String,
-    record: String,
-}
-
-#[derive(Serialize)]
-struct SpawnDone<'a> {
-    executed: bool,
-    exit_code: Option<i32>,
-    signal: Option<&'a str>,
-    timed_out: bool,
-    record: String,
-}
-
-#[derive(Serialize)]
-struct ExecFailed {
-    executed: bool,
-    error: String,
-    record: String,
-}
-
+/// `policy run`: decide, record, run only when ALLOWED, then print what
+/// happened; the exit code is the verdict's, or the command's.
 fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let target = run_target(a)?;
+    let outcome = gated_run(a, target, args, env)?;
+    json::policy::run(&outcome, a.common.json, io)?;
+    Ok(outcome.exit_code())
+}
+
+/// The checks of `policy run`'s arguments, before any policy is read: the
+/// op is `read` with a target and no command, or `spawn` with a command and
+/// no target. Returns the target (an empty one is none).
+fn run_target(a: &RunArgs) -> Result<Option<&str>, CliError> {
     const USAGE: &str =
         "usage: policy run --risk R --op read --target T | --op spawn -- COMMAND [ARGS...]";
     if a.risk.is_empty() {
@@ -476,25 +417,31 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliRes
     }
     let target = a.target.as_deref().filter(|t| !t.is_empty());
     match a.op.as_str() {
-        "read" if target.is_none() => return Err(CliError::usage("read op requires --target")),
+        "read" if target.is_none() => Err(CliError::usage("read op requires --target")),
         "read" if !a.command.is_empty() => {
-            return Err(CliError::usage("read op takes no command after --"));
+            Err(CliError::usage("read op takes no command after --"))
         }
         "spawn" if a.command.is_empty() => {
-            return Err(CliError::usage("spawn op requires -- COMMAND [ARGS...]"));
+            Err(CliError::usage("spawn op requires -- COMMAND [ARGS...]"))
         }
-        "spawn" if a.target.is_some() => {
-            return Err(CliError::usage(
-                "spawn op takes no --target (it is judged on the working directory)",
-            ));
-        }
-        "read" | "spawn" => {}
-        other => {
-            return Err(CliError::usage(format!(
-                "unknown op \"{other}\" (supported: read, spawn)"
-            )));
-        }
+        "spawn" if a.target.is_some() => Err(CliError::usage(
+            "spawn op takes no --target (it is judged on the working directory)",
+        )),
+        "read" | "spawn" => Ok(target),
+        other => Err(CliError::usage(format!(
+            "unknown op \"{other}\" (supported: read, spawn)"
+        ))),
     }
+}
+
+/// Decides the operation and writes its record, before anything runs
+/// (without the record, nothing runs); then runs it only when ALLOWED.
+fn gated_run(
+    a: &RunArgs,
+    target: Option<&str>,
+    args: &PolicyArgs,
+    env: &Env,
+) -> Result<RunOutcome, CliError> {
     let dir = state_dir(a.state_dir.as_deref(), env);
     let (policy, _) = load(&a.common, args, dir.as_deref().ok(), env)?;
     let dir = dir.map_err(CliError::failed)?;
@@ -506,7 +453,6 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliRes
         target
     };
     let decision = evaluate(&policy, &a.risk, judged, env);
-
     let mut rec = RunRecord {
         op: &a.op,
         risk: &a.risk,
@@ -524,102 +470,111 @@ fn run_cmd(a: &RunArgs, args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliRes
         executed: false,
         outcome: Outcome::default(),
     };
-    // The record is written before anything runs; without it, nothing runs.
     let handle = write_record(&dir, &rec).map_err(CliError::failed)?;
     let record = handle.path.display().to_string();
-    let pretty = a.common.json;
-
     if decision.verdict != Verdict::Allowed {
-        let out = NotExecuted {
-            decision: &decision,
-            executed: false,
-            record,
-        };
-        print_json(io, &out, pretty)?;
-        return Ok(decision.verdict.exit_code());
+        return Ok(RunOutcome::NotExecuted { decision, record });
     }
-
     if is_spawn {
-        let limits = SpawnLimits {
-            timeout: Duration::from_millis(a.timeout_ms),
-            grace: Duration::from_millis(a.kill_grace_ms),
-        };
-        let started = iso_now();
-        // The command's output is shown as it runs, on stderr (both of its
-        // streams): stdout stays the one JSON document of the result. Each
-        // stream writes to its own copy of fd 2, since this thread holds
-        // `std::io::stderr`'s lock for the whole command.
-        let echo: crate::core::policy::spawn::Echo = Some(|| {
-            #[cfg(unix)]
-            let copy = {
-                use std::os::fd::AsFd;
-                std::io::stderr().as_fd().try_clone_to_owned()
-            };
-            #[cfg(windows)]
-            let copy = {
-                use std::os::windows::io::AsHandle;
-                std::io::stderr().as_handle().try_clone_to_owned()
-            };
-            match copy {
-                Ok(owned) => Box::new(std::fs::File::from(owned)),
-                Err(_) => Box::new(std::io::sink()),
-            }
-        });
-        match run_bounded(
-            &a.command[0],
-            &a.command[1..],
-            Path::new(&env.cwd),
-            limits,
-            echo,
-        ) {
-            Ok(o) => {
-                rec.executed = true;
-                rec.outcome = Outcome::from_spawn(&o, started);
-                finish(&handle, &rec)?;
-                let out = SpawnDone {
-                    executed: true,
-                    exit_code: o.exit_code,
-                    signal: o.signal.as_deref(),
-                    timed_out: o.timed_out,
-                    record,
-                };
-                print_json(io, &out, pretty)?;
-                // The child's code, or 1 when a signal ended it.
-                Ok(o.exit_code.map_or(exit::FAILURE, |c| c as u8))
-            }
-            Err(e) => {
-                let message = format!("cannot run {}: {e}", a.command[0]);
-                failed_execution(io, &handle, &mut rec, message, record, pretty)
-            }
-        }
+        spawn(a, env, &handle, &mut rec, record)
     } else {
         let resolved = decision.target.as_ref().expect("read has a target");
-        // Read what was judged: the canonical path, so a link swapped in
-        // after classification is not followed to a new place.
-        let path = resolved.canonical.as_ref().unwrap_or(&resolved.lexical);
-        match std::fs::read(path) {
-            Ok(bytes) => {
-                let sha = sha256_hex(&bytes);
-                rec.executed = true;
-                rec.outcome = Outcome {
-                    bytes: Some(bytes.len() as u64),
-                    content_sha256: Some(sha.clone()),
-                    ..Outcome::default()
-                };
-                finish(&handle, &rec)?;
-                let out = ReadDone {
-                    executed: true,
-                    bytes: bytes.len() as u64,
-                    content_sha256: sha,
-                    record,
-                };
-                print_json(io, &out, pretty)?;
-                Ok(exit::SUCCESS)
-            }
-            Err(e) => {
-                let message = format!("cannot read {path}: {e}");
-                failed_execution(io, &handle, &mut rec, message, record, pretty)
-            }
+        read(resolved, &handle, &mut rec, record)
+    }
+}
+
+/// Runs the command in the working directory within its time limit, and
+/// completes the record with how it ended.
+fn spawn(
+    a: &RunArgs,
+    env: &Env,
+    handle: &RecordHandle,
+    rec: &mut RunRecord,
+    record: String,
+) -> Result<RunOutcome, CliError> {
+    let limits = SpawnLimits {
+        timeout: Duration::from_millis(a.timeout_ms),
+        grace: Duration::from_millis(a.kill_grace_ms),
+    };
+    let started = iso_now();
+    let ran = run_bounded(
+        &a.command[0],
+        &a.command[1..],
+        Path::new(&env.cwd),
+        limits,
+        echo_on_stderr(),
+    );
+    match ran {
+        Ok(o) => {
+            rec.executed = true;
+            rec.outcome = Outcome::from_spawn(&o, started);
+            finish(handle, rec)?;
+            Ok(RunOutcome::Spawned {
+                exit_code: o.exit_code,
+                signal: o.signal,
+                timed_out: o.timed_out,
+                record,
+            })
+        }
+        Err(e) => {
+            let message = format!("cannot run {}: {e}", a.command[0]);
+            failed_execution(handle, rec, message, record)
+        }
+    }
+}
+
+/// The command's output is shown as it runs, on stderr (both of its
+/// streams): stdout stays the one JSON document of the result. Each stream
+/// writes to its own copy of fd 2, since this thread holds
+/// `std::io::stderr`'s lock for the whole command.
+fn echo_on_stderr() -> Echo {
+    Some(|| {
+        #[cfg(unix)]
+        let copy = {
+            use std::os::fd::AsFd;
+            std::io::stderr().as_fd().try_clone_to_owned()
+        };
+        #[cfg(windows)]
+        let copy = {
+            use std::os::windows::io::AsHandle;
+            std::io::stderr().as_handle().try_clone_to_owned()
+        };
+        match copy {
+            Ok(owned) => Box::new(std::fs::File::from(owned)),
+            Err(_) => Box::new(std::io::sink()),
+        }
+    })
+}
+
+/// Reads what was judged: the canonical path, so a link swapped in after
+/// classification is not followed to a new place; completes the record
+/// with its size and digest.
+fn read(
+    resolved: &ResolvedTarget,
+    handle: &RecordHandle,
+    rec: &mut RunRecord,
+    record: String,
+) -> Result<RunOutcome, CliError> {
+    let path = resolved.canonical.as_ref().unwrap_or(&resolved.lexical);
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let sha = sha256_hex(&bytes);
+            rec.executed = true;
+            rec.outcome = Outcome {
+                bytes: Some(bytes.len() as u64),
+                content_sha256: Some(sha.clone()),
+                ..Outcome::default()
+            };
+            finish(handle, rec)?;
+            Ok(RunOutcome::Read {
+                bytes: bytes.len() as u64,
+                content_sha256: sha,
+                record,
+            })
+        }
+        Err(e) => {
+            let message = format!("cannot read {path}: {e}");
+            failed_execution(handle, rec, message, record)
         }
     }
 }
@@ -628,21 +583,17 @@ fn finish(handle: &RecordHandle, rec: &RunRecord) -> Result<(), CliError> {
     handle.update(rec).map_err(CliError::failed)
 }
 
+/// ALLOWED but not run: the record says why.
 fn failed_execution(
-    io: &mut Io<'_>,
     handle: &RecordHandle,
     rec: &mut RunRecord,
     message: String,
     record: String,
-    pretty: bool,
-) -> CliResult {
+) -> Result<RunOutcome, CliError> {
     rec.outcome.execution_error = Some(message.clone());
     finish(handle, rec)?;
-    let out = ExecFailed {
-        executed: false,
+    Ok(RunOutcome::Failed {
         error: message,
         record,
-    };
-    print_json(io, &out, pretty)?;
-    Ok(exit::FAILURE)
+    })
 }

@@ -102,15 +102,17 @@ impl SandboxReader {
         self.request
     }
 
+    /// Reads one merged entry: `sandbox` itself, which must be an object,
+    /// or one of its keys.
     pub(crate) fn read(
         &mut self,
         entry: &Entry,
         location: &str,
         env: &Env,
     ) -> Result<(), ConfigError> {
-        let usage = |message: String| Err(ConfigError::usage(format!("{location}: {message}")));
         if entry.key == "sandbox" && entry.kind != EntryKind::Object {
             return usage(
+                location,
                 "\"sandbox\" must be an object with copy, copy-rw, entry, diff, diff-file keys"
                     .to_owned(),
             );
@@ -127,18 +129,7 @@ impl SandboxReader {
         let Some(sub_key) = entry.key.strip_prefix("sandbox.") else {
             return Ok(());
         };
-        if sub_key == "files" {
-            return usage(
-                "\"sandbox.files\" was removed in GocciaScript 0.14.0; list host inputs as \"copy\" or \
-                 \"copy-rw\" strings (<host>[=<sandbox>]) instead"
-                    .to_owned(),
-            );
-        }
-        let Some(index) = SUB_KEYS.iter().position(|k| *k == sub_key) else {
-            return usage(format!(
-                "unknown sandbox key \"{sub_key}\" (valid: copy, copy-rw, entry, diff, diff-file)"
-            ));
-        };
+        let index = sub_key_index(sub_key, location)?;
         // The first file to declare a key owns it; a base's value for it is
         // still checked in full (goccia-reference.md §2.3) but dropped.
         let owner = &mut self.owners[index];
@@ -146,90 +137,154 @@ impl SandboxReader {
         if owner.is_none() {
             *owner = Some(entry.source.clone());
         }
-        let key = &entry.key;
-        let is_single_string = entry.kind == EntryKind::String && !entry.in_array;
-        let dir = declaring_dir(location);
-
+        let sub = SubEntry {
+            entry,
+            location,
+            env,
+            overridden,
+        };
         match sub_key {
-            "copy" | "copy-rw" => {
-                if entry.kind == EntryKind::EmptyArray {
-                    return Ok(());
-                }
-                // A single string is accepted, as the 0.14 reader does
-                // (goccia-reference.md §13.13), though the documentation
-                // calls it an error.
-                if entry.kind != EntryKind::String {
-                    return usage(format!(
-                        "\"{key}\" must be a string or an array of strings in the --copy grammar \
-                         <host>[=<sandbox>]"
-                    ));
-                }
-                if pascal_trim(&entry.value).is_empty() {
-                    return usage(format!("\"{key}\" has an empty entry"));
-                }
-                let (host, target) = match entry.value.split_once('=') {
-                    Some((host, target)) => (host, Some(target.to_owned())),
-                    None => (entry.value.as_str(), None),
-                };
-                if host.is_empty() {
-                    return usage(format!(
-                        "\"{key}\" entry \"{}\" names no host path",
-                        entry.value
-                    ));
-                }
-                if overridden {
-                    // Checked like the nearest file's value, then dropped.
-                    return Ok(());
-                }
-                let input = SandboxInput {
-                    spec: entry.value.clone(),
-                    host: absolute_path(host, dir, env),
-                    sandbox: target,
-                    source: Arc::from(location),
-                };
-                if sub_key == "copy" {
-                    request.copy.push(input);
-                } else {
-                    request.copy_rw.push(input);
-                }
-            }
-            "entry" => {
-                if !is_single_string {
-                    return usage(format!("\"{key}\" must be a string"));
-                }
-                if !overridden {
-                    request.entry = Some(entry.value.clone());
-                }
-            }
-            "diff" => {
-                let diff = match (entry.kind, entry.in_array, entry.value.as_str()) {
-                    (EntryKind::Boolean, false, "true") => Some(SandboxDiff::Default),
-                    (EntryKind::Boolean, false, _) => None,
-                    (EntryKind::String, false, "json") => Some(SandboxDiff::Json),
-                    (EntryKind::String, false, "unified") => Some(SandboxDiff::Unified),
-                    _ => {
-                        return usage(format!(
-                            "\"{key}\" must be true, false, \"json\", or \"unified\""
-                        ));
-                    }
-                };
-                // `false` leaves an earlier value of the same file in place.
-                if !overridden && diff.is_some() {
-                    request.diff = diff;
-                }
-            }
+            "copy" => sub.copy(&mut request.copy),
+            "copy-rw" => sub.copy(&mut request.copy_rw),
+            "entry" => sub.entry(request),
+            "diff" => sub.diff(request),
+            _ => sub.diff_file(request),
+        }
+    }
+}
+
+/// A config error naming where the section was declared.
+fn usage<T>(location: &str, message: String) -> Result<T, ConfigError> {
+    Err(ConfigError::usage(format!("{location}: {message}")))
+}
+
+/// The index in [`SUB_KEYS`] of a `sandbox.<sub_key>`; `files`, removed in
+/// 0.14, and any unknown key are errors.
+fn sub_key_index(sub_key: &str, location: &str) -> Result<usize, ConfigError> {
+    if sub_key == "files" {
+        return usage(
+            location,
+            "\"sandbox.files\" was removed in GocciaScript 0.14.0; list host inputs as \"copy\" or \
+             \"copy-rw\" strings (<host>[=<sandbox>]) instead"
+                .to_owned(),
+        );
+    }
+    match SUB_KEYS.iter().position(|k| *k == sub_key) {
+        Some(index) => Ok(index),
+        None => usage(
+            location,
+            format!(
+                "unknown sandbox key \"{sub_key}\" (valid: copy, copy-rw, entry, diff, diff-file)"
+            ),
+        ),
+    }
+}
+
+/// One `sandbox.<key>` entry: checked in full, then kept unless
+/// `overridden` (a nearer file owns its key).
+struct SubEntry<'a> {
+    entry: &'a Entry,
+    location: &'a str,
+    env: &'a Env,
+    overridden: bool,
+}
+
+impl SubEntry<'_> {
+    fn usage(&self, message: String) -> Result<(), ConfigError> {
+        usage(self.location, message)
+    }
+
+    fn is_single_string(&self) -> bool {
+        self.entry.kind == EntryKind::String && !self.entry.in_array
+    }
+
+    /// A `copy` or `copy-rw` entry, `<host>[=<sandbox>]`, into `inputs`.
+    fn copy(&self, inputs: &mut Vec<SandboxInput>) -> Result<(), ConfigError> {
+        let (entry, key) = (self.entry, &self.entry.key);
+        if entry.kind == EntryKind::EmptyArray {
+            return Ok(());
+        }
+        // A single string is accepted, as the 0.14 reader does
+        // (goccia-reference.md §13.13), though the documentation
+        // calls it an error.
+        if entry.kind != EntryKind::String {
+            return self.usage(format!(
+                "\"{key}\" must be a string or an array of strings in the --copy grammar \
+                 <host>[=<sandbox>]"
+            ));
+        }
+        if pascal_trim(&entry.value).is_empty() {
+            return self.usage(format!("\"{key}\" has an empty entry"));
+        }
+        let (host, target) = match entry.value.split_once('=') {
+            Some((host, target)) => (host, Some(target.to_owned())),
+            None => (entry.value.as_str(), None),
+        };
+        if host.is_empty() {
+            return self.usage(format!(
+                "\"{key}\" entry \"{}\" names no host path",
+                entry.value
+            ));
+        }
+        if self.overridden {
+            // Checked like the nearest file's value, then dropped.
+            return Ok(());
+        }
+        inputs.push(SandboxInput {
+            spec: entry.value.clone(),
+            host: absolute_path(host, declaring_dir(self.location), self.env),
+            sandbox: target,
+            source: Arc::from(self.location),
+        });
+        Ok(())
+    }
+
+    /// `entry`: a sandbox path, as written.
+    fn entry(&self, request: &mut SandboxRequest) -> Result<(), ConfigError> {
+        if !self.is_single_string() {
+            return self.usage(format!("\"{}\" must be a string", self.entry.key));
+        }
+        if !self.overridden {
+            request.entry = Some(self.entry.value.clone());
+        }
+        Ok(())
+    }
+
+    /// `diff`: true, false, "json" or "unified".
+    fn diff(&self, request: &mut SandboxRequest) -> Result<(), ConfigError> {
+        let entry = self.entry;
+        let diff = match (entry.kind, entry.in_array, entry.value.as_str()) {
+            (EntryKind::Boolean, false, "true") => Some(SandboxDiff::Default),
+            (EntryKind::Boolean, false, _) => None,
+            (EntryKind::String, false, "json") => Some(SandboxDiff::Json),
+            (EntryKind::String, false, "unified") => Some(SandboxDiff::Unified),
             _ => {
-                if !is_single_string {
-                    return usage(format!("\"{key}\" must be a string"));
-                }
-                if pascal_trim(&entry.value).is_empty() {
-                    return usage(format!("\"{key}\" names no file"));
-                }
-                if !overridden {
-                    request.diff_file = Some(absolute_path(&entry.value, dir, env));
-                    request.diff_file_source = Some(Arc::from(location));
-                }
+                return self.usage(format!(
+                    "\"{}\" must be true, false, \"json\", or \"unified\"",
+                    entry.key
+                ));
             }
+        };
+        // `false` leaves an earlier value of the same file in place.
+        if !self.overridden && diff.is_some() {
+            request.diff = diff;
+        }
+        Ok(())
+    }
+
+    /// `diff-file`: a host path, made absolute.
+    fn diff_file(&self, request: &mut SandboxRequest) -> Result<(), ConfigError> {
+        let (entry, key) = (self.entry, &self.entry.key);
+        if !self.is_single_string() {
+            return self.usage(format!("\"{key}\" must be a string"));
+        }
+        if pascal_trim(&entry.value).is_empty() {
+            return self.usage(format!("\"{key}\" names no file"));
+        }
+        if !self.overridden {
+            let dir = declaring_dir(self.location);
+            request.diff_file = Some(absolute_path(&entry.value, dir, self.env));
+            request.diff_file_source = Some(Arc::from(self.location));
         }
         Ok(())
     }

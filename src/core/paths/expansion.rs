@@ -211,20 +211,57 @@ pub fn lexical_path(p: &str, cwd: &str) -> String {
 /// one bounded by `Int64`, others by `QWord`), then truncated to 32 bits. A
 /// NUL ends the number early; text longer than 255 bytes is refused.
 pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
-    let s = text.as_bytes();
+    let s = PascalStr(text.as_bytes());
     let len = s.len();
     if len == 0 || len > 255 {
         return None;
     }
-    // 1-based like the Pascal original; past the end reads as NUL.
-    let at = |i: usize| if (1..=len).contains(&i) { s[i - 1] } else { 0 };
+    let (negative, base, mut code) = sign_and_base(&s);
+    while code < len && s.at(code) == b'0' {
+        code += 1;
+    }
+    if code > len {
+        return None;
+    }
+    if s.at(code) == 0 {
+        return (code > 1 && s.at(code - 1) == b'0').then_some(0);
+    }
+    let value = digits(&s, code, base, negative)?;
+    let mut result = value as i64;
+    if negative {
+        result = result.wrapping_neg();
+    }
+    // Truncation to Longint, as the assignment of the 64-bit result does.
+    Some(result as i32)
+}
 
+/// Text read 1-based like the Pascal original; past the end reads as NUL.
+struct PascalStr<'a>(&'a [u8]);
+
+impl PascalStr<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        if (1..=self.0.len()).contains(&i) {
+            self.0[i - 1]
+        } else {
+            0
+        }
+    }
+}
+
+/// Past leading spaces and tabs, an optional sign and a base prefix:
+/// whether the number is negative, its base, and where its digits start.
+fn sign_and_base(s: &PascalStr<'_>) -> (bool, u64, usize) {
+    let len = s.len();
     let mut code = 1;
-    while code <= len && matches!(at(code), b' ' | b'\t') {
+    while code <= len && matches!(s.at(code), b' ' | b'\t') {
         code += 1;
     }
     let mut negative = false;
-    match at(code) {
+    match s.at(code) {
         b'-' => {
             negative = true;
             code += 1;
@@ -234,7 +271,7 @@ pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
     }
     let mut base: u64 = 10;
     if code <= len {
-        match at(code) {
+        match s.at(code) {
             b'$' | b'x' | b'X' => {
                 base = 16;
                 code += 1;
@@ -247,23 +284,21 @@ pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
                 base = 8;
                 code += 1;
             }
-            b'0' if code < len && matches!(at(code + 1), b'x' | b'X') => {
+            b'0' if code < len && matches!(s.at(code + 1), b'x' | b'X') => {
                 base = 16;
                 code += 2;
             }
             _ => {}
         }
     }
-    while code < len && at(code) == b'0' {
-        code += 1;
-    }
-    if code > len {
-        return None;
-    }
-    if at(code) == 0 {
-        return (code > 1 && at(code - 1) == b'0').then_some(0);
-    }
+    (negative, base, code)
+}
 
+/// The digits from `code` in `base`, up to the end or a NUL, accumulated
+/// in 64 bits: a decimal value bounded by `Int64` (one more when
+/// `negative`), others by `QWord`. `None` for a digit outside the base or
+/// an overflow.
+fn digits(s: &PascalStr<'_>, mut code: usize, base: u64, negative: bool) -> Option<u64> {
     let max_prev = u64::MAX / base;
     let max_new = if base == 10 {
         i64::MAX as u64 + u64::from(negative)
@@ -271,8 +306,8 @@ pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
         u64::MAX
     };
     let mut value: u64 = 0;
-    while code <= len {
-        let c = at(code);
+    while code <= s.len() {
+        let c = s.at(code);
         let digit = match c {
             b'0'..=b'9' => u64::from(c - b'0'),
             b'a'..=b'f' => u64::from(c - b'a' + 10),
@@ -288,12 +323,7 @@ pub fn fpc_try_str_to_int(text: &str) -> Option<i32> {
         value = shifted + digit;
         code += 1;
     }
-    let mut result = value as i64;
-    if negative {
-        result = result.wrapping_neg();
-    }
-    // Truncation to Longint, as the assignment of the 64-bit result does.
-    Some(result as i32)
+    Some(value)
 }
 
 #[cfg(test)]

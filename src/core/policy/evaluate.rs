@@ -74,84 +74,95 @@ pub fn evaluate_with_grant(
     };
     let grant = grant.or_else(|| policy.grants.get(level).copied());
     let is_read = READ_LEVELS.contains(&level);
-
-    if let Some(cls) = class {
-        let name = cls.as_str();
-        if matches!(cls, Class::PersonalDataPath | Class::DeniedRoot) {
-            // A denied root is the operator's explicit switch: say which one
-            // matched, so a reviewer can tell `~/.ssh` from the store.
-            let root = match (cls, &target) {
-                (Class::DeniedRoot, Some(t)) => denied_root_holding(policy, t)
-                    .map(|r| format!(" (denied root {r})"))
-                    .unwrap_or_default(),
-                _ => String::new(),
-            };
-            return decide(
-                Verdict::Denied,
-                format!("target classified {name} \u{2014} denied at any risk level{root}"),
-                Some(level),
-                class,
-            );
-        }
-        if is_read {
-            if !matches!(cls, Class::ApprovedWorkspace | Class::SystemPath) {
-                return decide(
-                    Verdict::Denied,
-                    format!("{name} not readable at {risk}"),
-                    Some(level),
-                    class,
-                );
-            }
-            if grant == Some(Grant::Allow) {
-                return decide(
-                    Verdict::Allowed,
-                    format!("{name} read at {risk}"),
-                    Some(level),
-                    class,
-                );
-            }
-            // Not allowed outright: fall through to the grant, as for
-            // every other level (§11.8).
-        } else if cls != Class::ApprovedWorkspace {
-            return decide(
-                Verdict::Denied,
-                format!(
-                    "{name} outside approved workspace \u{2014} writes/effects only inside workspace"
-                ),
-                Some(level),
-                class,
-            );
-        }
+    if let Some(cls) = class
+        && let Some((verdict, reason)) =
+            class_verdict(policy, cls, target.as_ref(), risk, is_read, grant)
+    {
+        return decide(verdict, reason, Some(level), class);
     }
+    let (verdict, reason, reported) = grant_verdict(level, risk, grant, class);
+    decide(verdict, reason, Some(level), reported)
+}
 
+/// What the target's class decides before the grant: denied and personal
+/// paths at every level, what a read level may not read, writes outside
+/// the workspace, and a read level's allowed read. `None`: the grant
+/// decides.
+fn class_verdict(
+    policy: &Policy,
+    cls: Class,
+    target: Option<&ResolvedTarget>,
+    risk: &str,
+    is_read: bool,
+    grant: Option<Grant>,
+) -> Option<(Verdict, String)> {
+    let name = cls.as_str();
+    if matches!(cls, Class::PersonalDataPath | Class::DeniedRoot) {
+        // A denied root is the operator's explicit switch: say which one
+        // matched, so a reviewer can tell `~/.ssh` from the store.
+        let root = match (cls, target) {
+            (Class::DeniedRoot, Some(t)) => denied_root_holding(policy, t)
+                .map(|r| format!(" (denied root {r})"))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        return Some((
+            Verdict::Denied,
+            format!("target classified {name} \u{2014} denied at any risk level{root}"),
+        ));
+    }
+    if is_read {
+        if !matches!(cls, Class::ApprovedWorkspace | Class::SystemPath) {
+            return Some((Verdict::Denied, format!("{name} not readable at {risk}")));
+        }
+        if grant == Some(Grant::Allow) {
+            return Some((Verdict::Allowed, format!("{name} read at {risk}")));
+        }
+        // Not allowed outright: fall through to the grant, as for
+        // every other level (§11.8).
+    } else if cls != Class::ApprovedWorkspace {
+        return Some((
+            Verdict::Denied,
+            format!(
+                "{name} outside approved workspace \u{2014} writes/effects only inside workspace"
+            ),
+        ));
+    }
+    None
+}
+
+/// What the level's grant decides, with the class reported: the target's,
+/// or `APPROVED_WORKSPACE` without one, when the grant allows or asks.
+fn grant_verdict(
+    level: &str,
+    risk: &str,
+    grant: Option<Grant>,
+    class: Option<Class>,
+) -> (Verdict, String, Option<Class>) {
     let reported = class.or(Some(Class::ApprovedWorkspace));
     match grant {
-        Some(Grant::Allow) => decide(
+        Some(Grant::Allow) => (
             Verdict::Allowed,
             format!("{level} granted at {risk}"),
-            Some(level),
             reported,
         ),
-        Some(Grant::NeedsAuth) => decide(
+        Some(Grant::NeedsAuth) => (
             Verdict::NeedsAuth,
             format!("{level} requires explicit authorization at {risk}"),
-            Some(level),
             reported,
         ),
         // `deny` is a valid grant, and the reason says so; the reference
         // calls every value but allow/needs_auth "unknown".
-        Some(Grant::Deny) => decide(
+        Some(Grant::Deny) => (
             Verdict::Denied,
             format!("{level} denied by its grant \"deny\" at {risk}"),
-            Some(level),
             class,
         ),
         // No grant for the level: the reference's text, where a missing
         // grant reads `undefined`.
-        None => decide(
+        None => (
             Verdict::Denied,
             format!("unknown grant \"undefined\" for {level} (default denial)"),
-            Some(level),
             class,
         ),
     }

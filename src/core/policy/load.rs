@@ -190,12 +190,49 @@ pub fn parse_policy(
     store_dir: &Path,
 ) -> Result<Policy, PolicyError> {
     let path = source.to_string();
+    let doc = read_document(bytes, &path)?;
+    let reading = Reading {
+        path,
+        doc: &doc,
+        env,
+        anchors,
+    };
+    let approved_workspaces = reading.root_list("approved_workspaces")?;
+    let system_read_only_roots = reading.root_list("system_read_only_roots")?;
+    let personal_data_roots = reading.root_list("personal_data_roots")?;
+    let mut denied_roots = reading.root_list("denied_roots")?;
+    let store = deny_store_dir(&mut denied_roots, store_dir, env);
+    let grants = reading.grants()?;
+    let risk_to_level: BTreeMap<String, String> =
+        reading.string_map("risk_to_level")?.into_iter().collect();
+    let requests = reading.requests()?;
+    let rules = reading.rules(&risk_to_level)?;
+    Ok(Policy {
+        rules,
+        sha256: sha256_hex(bytes),
+        anchors: anchors.to_vec(),
+        source,
+        approved_workspaces,
+        system_read_only_roots,
+        personal_data_roots,
+        denied_roots,
+        grants,
+        risk_to_level,
+        requests,
+        shown: with_store_dir(doc.clone(), &store),
+    })
+}
+
+/// The policy file's JSON document, checked as a whole: UTF-8 without a
+/// byte order mark, JSON, an object without duplicate or unknown keys, and
+/// a string `schema_version` if any.
+fn read_document(bytes: &[u8], path: &str) -> Result<Json, PolicyError> {
     let bad_json = |problem: String| PolicyError::InvalidJson {
-        path: path.clone(),
+        path: path.to_string(),
         problem,
     };
     let invalid = |problem: String| PolicyError::Invalid {
-        path: path.clone(),
+        path: path.to_string(),
         problem,
     };
     if bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -216,173 +253,195 @@ pub fn parse_policy(
             )));
         }
     }
-
     // The seed's own tooling stamps its policy files with a version string;
     // it changes nothing here, but anything else there is a mistake.
     match doc.get("schema_version") {
         None | Some(Json::String(_)) => {}
         Some(_) => return Err(invalid("schema_version must be a string".into())),
     }
+    Ok(doc)
+}
 
-    let root_list = |key: &str| -> Result<Vec<Root>, PolicyError> {
-        match doc.get(key) {
-            None => Ok(Vec::new()),
-            Some(Json::Array(items)) => items
-                .iter()
-                .map(|item| match item {
-                    Json::String(s) if !s.is_empty() => {
-                        resolve_root(s, env, anchors).map_err(&invalid)
-                    }
-                    _ => Err(invalid(format!(
-                        "{key} must be an array of non-empty strings"
-                    ))),
-                })
-                .collect::<Result<Vec<Vec<Root>>, _>>()
-                .map(|roots| roots.into_iter().flatten().collect()),
-            Some(_) => Err(invalid(format!(
-                "{key} must be an array of non-empty strings"
-            ))),
-        }
-    };
-    let approved_workspaces = root_list("approved_workspaces")?;
-    let system_read_only_roots = root_list("system_read_only_roots")?;
-    let personal_data_roots = root_list("personal_data_roots")?;
-    let mut denied_roots = root_list("denied_roots")?;
+/// The trust store's directory, always a denied root: added to
+/// `denied_roots` unless already listed (the defaults name
+/// `~/.config/goccia`). Returns it as added, empty when not added (or when
+/// there is no store directory), for the policy as shown.
+fn deny_store_dir(denied_roots: &mut Vec<Root>, store_dir: &Path, env: &Env) -> String {
     let mut store = store_dir.to_string_lossy().into_owned();
     if !store.is_empty() {
         let root = Root::new(&store, lexical_path(&store, &env.cwd));
-        // Already listed (the defaults name `~/.config/goccia`): nothing to add.
         if denied_roots.iter().any(|r| r.lexical == root.lexical) {
             store.clear();
         } else {
             denied_roots.push(root);
         }
     }
+    store
+}
 
-    let string_map = |key: &'static str| -> Result<Vec<(String, String)>, PolicyError> {
-        let members = match doc.get(key) {
+/// One policy document being validated, member by member; every problem
+/// names the file (`path`).
+struct Reading<'a> {
+    path: String,
+    doc: &'a Json,
+    env: &'a Env,
+    anchors: &'a [String],
+}
+
+impl Reading<'_> {
+    fn invalid(&self, problem: String) -> PolicyError {
+        PolicyError::Invalid {
+            path: self.path.clone(),
+            problem,
+        }
+    }
+
+    /// A list of roots (absent: none), each resolved.
+    fn root_list(&self, key: &str) -> Result<Vec<Root>, PolicyError> {
+        let not_strings = || self.invalid(format!("{key} must be an array of non-empty strings"));
+        match self.doc.get(key) {
+            None => Ok(Vec::new()),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Json::String(s) if !s.is_empty() => {
+                        resolve_root(s, self.env, self.anchors).map_err(|e| self.invalid(e))
+                    }
+                    _ => Err(not_strings()),
+                })
+                .collect::<Result<Vec<Vec<Root>>, _>>()
+                .map(|roots| roots.into_iter().flatten().collect()),
+            Some(_) => Err(not_strings()),
+        }
+    }
+
+    /// A required object of non-empty strings, in the file's order.
+    fn string_map(&self, key: &'static str) -> Result<Vec<(String, String)>, PolicyError> {
+        let members = match self.doc.get(key) {
             None => {
                 return Err(PolicyError::Missing {
-                    path: path.clone(),
+                    path: self.path.clone(),
                     key,
                 });
             }
             Some(Json::Object(m)) => m,
-            Some(_) => return Err(invalid(format!("{key} must be an object of strings"))),
+            Some(_) => return Err(self.invalid(format!("{key} must be an object of strings"))),
         };
         members
             .iter()
             .map(|(k, v)| match v {
                 Json::String(s) if !s.is_empty() => Ok((k.clone(), s.clone())),
-                _ => Err(invalid(format!(
+                _ => Err(self.invalid(format!(
                     "{key}.{} must be a non-empty string",
                     quote_json_string(k)
                 ))),
             })
             .collect()
-    };
+    }
 
-    let mut grants = BTreeMap::new();
-    for (level, value) in string_map("grants")? {
-        let grant = match value.as_str() {
-            "allow" => Grant::Allow,
-            "needs_auth" => Grant::NeedsAuth,
-            "deny" => Grant::Deny,
+    /// `grants`: level -> allow, needs_auth or deny.
+    fn grants(&self) -> Result<BTreeMap<String, Grant>, PolicyError> {
+        let mut grants = BTreeMap::new();
+        for (level, value) in self.string_map("grants")? {
+            let grant = match value.as_str() {
+                "allow" => Grant::Allow,
+                "needs_auth" => Grant::NeedsAuth,
+                "deny" => Grant::Deny,
+                other => {
+                    return Err(self.invalid(format!(
+                        "grant {} for {level} must be allow, needs_auth or deny",
+                        quote_json_string(other)
+                    )));
+                }
+            };
+            grants.insert(level, grant);
+        }
+        Ok(grants)
+    }
+
+    /// A request kind named in `section` (`requests`, `rules`).
+    fn kind(&self, section: &str, name: &str) -> Result<RequestKind, PolicyError> {
+        RequestKind::from_name(name).ok_or_else(|| {
+            self.invalid(format!(
+                "{section}: unknown request kind {} (known: {})",
+                quote_json_string(name),
+                RequestKind::ALL.map(RequestKind::name).join(", ")
+            ))
+        })
+    }
+
+    /// `requests` (optional): request kind -> risk class.
+    fn requests(&self) -> Result<BTreeMap<RequestKind, String>, PolicyError> {
+        let mut requests = BTreeMap::new();
+        if self.doc.get("requests").is_some() {
+            for (name, risk) in self.string_map("requests")? {
+                requests.insert(self.kind("requests", &name)?, risk);
+            }
+        }
+        Ok(requests)
+    }
+
+    /// `rules` (optional): request kind -> pattern -> risk class or verdict,
+    /// without conflicting rules.
+    fn rules(&self, risk_to_level: &BTreeMap<String, String>) -> Result<Vec<Rule>, PolicyError> {
+        let kinds = match self.doc.get("rules") {
+            None => return Ok(Vec::new()),
+            Some(Json::Object(kinds)) => kinds,
+            Some(_) => {
+                return Err(
+                    self.invalid("rules must be an object, request kind -> patterns".into())
+                );
+            }
+        };
+        let mut rules = Vec::new();
+        for (name, patterns) in kinds {
+            let kind = self.kind("rules", name)?;
+            let Json::Object(patterns) = patterns else {
+                return Err(self.invalid(format!(
+                    "rules.{} must be an object, pattern -> risk class or allow, needs_auth, deny",
+                    quote_json_string(name)
+                )));
+            };
+            for (pattern, value) in patterns {
+                let outcome = self.rule_outcome(name, pattern, value, risk_to_level)?;
+                let resolve = |p: &str| resolve_root(p, self.env, self.anchors);
+                let rule = Rule::parse(kind, pattern, outcome, &resolve);
+                rules.push(rule.map_err(|e| self.invalid(e))?);
+            }
+        }
+        check_conflicts(&rules).map_err(|e| self.invalid(e))?;
+        Ok(rules)
+    }
+
+    /// What the rule `name` `pattern` maps to: a verdict, or a risk class
+    /// of `risk_to_level`.
+    fn rule_outcome(
+        &self,
+        name: &str,
+        pattern: &str,
+        value: &Json,
+        risk_to_level: &BTreeMap<String, String>,
+    ) -> Result<Outcome, PolicyError> {
+        let Json::String(v) = value else {
+            return Err(self.invalid(format!(
+                "rule {name} {} must map to a string",
+                quote_json_string(pattern)
+            )));
+        };
+        Ok(match v.as_str() {
+            "allow" => Outcome::Verdict(Grant::Allow),
+            "needs_auth" => Outcome::Verdict(Grant::NeedsAuth),
+            "deny" => Outcome::Verdict(Grant::Deny),
+            risk if risk_to_level.contains_key(risk) => Outcome::Risk(risk.to_string()),
             other => {
-                return Err(invalid(format!(
-                    "grant {} for {level} must be allow, needs_auth or deny",
+                return Err(self.invalid(format!(
+                    "rule {name} {} maps to {}, neither a risk class of risk_to_level nor allow, needs_auth or deny",
+                    quote_json_string(pattern),
                     quote_json_string(other)
                 )));
             }
-        };
-        grants.insert(level, grant);
+        })
     }
-    let risk_to_level: BTreeMap<String, String> =
-        string_map("risk_to_level")?.into_iter().collect();
-
-    let mut requests = BTreeMap::new();
-    if doc.get("requests").is_some() {
-        for (name, risk) in string_map("requests")? {
-            let kind = RequestKind::from_name(&name).ok_or_else(|| {
-                invalid(format!(
-                    "requests: unknown request kind {} (known: {})",
-                    quote_json_string(&name),
-                    RequestKind::ALL.map(RequestKind::name).join(", ")
-                ))
-            })?;
-            requests.insert(kind, risk);
-        }
-    }
-
-    let mut rules = Vec::new();
-    match doc.get("rules") {
-        None => {}
-        Some(Json::Object(kinds)) => {
-            for (name, patterns) in kinds {
-                let kind = RequestKind::from_name(name).ok_or_else(|| {
-                    invalid(format!(
-                        "rules: unknown request kind {} (known: {})",
-                        quote_json_string(name),
-                        RequestKind::ALL.map(RequestKind::name).join(", ")
-                    ))
-                })?;
-                let Json::Object(patterns) = patterns else {
-                    return Err(invalid(format!(
-                        "rules.{} must be an object, pattern -> risk class or allow, needs_auth, deny",
-                        quote_json_string(name)
-                    )));
-                };
-                for (pattern, value) in patterns {
-                    let outcome = match value {
-                        Json::String(v) => match v.as_str() {
-                            "allow" => Outcome::Verdict(Grant::Allow),
-                            "needs_auth" => Outcome::Verdict(Grant::NeedsAuth),
-                            "deny" => Outcome::Verdict(Grant::Deny),
-                            risk if risk_to_level.contains_key(risk) => {
-                                Outcome::Risk(risk.to_string())
-                            }
-                            other => {
-                                return Err(invalid(format!(
-                                    "rule {name} {} maps to {}, neither a risk class of risk_to_level nor allow, needs_auth or deny",
-                                    quote_json_string(pattern),
-                                    quote_json_string(other)
-                                )));
-                            }
-                        },
-                        _ => {
-                            return Err(invalid(format!(
-                                "rule {name} {} must map to a string",
-                                quote_json_string(pattern)
-                            )));
-                        }
-                    };
-                    let resolve = |p: &str| resolve_root(p, env, anchors);
-                    rules.push(Rule::parse(kind, pattern, outcome, &resolve).map_err(&invalid)?);
-                }
-            }
-            check_conflicts(&rules).map_err(&invalid)?;
-        }
-        Some(_) => {
-            return Err(invalid(
-                "rules must be an object, request kind -> patterns".into(),
-            ));
-        }
-    }
-
-    Ok(Policy {
-        rules,
-        sha256: sha256_hex(bytes),
-        anchors: anchors.to_vec(),
-        source,
-        approved_workspaces,
-        system_read_only_roots,
-        personal_data_roots,
-        denied_roots,
-        grants,
-        risk_to_level,
-        requests,
-        shown: with_store_dir(doc.clone(), &store),
-    })
 }
 
 /// Expands one root: a fixed one (absolute, `~`) to itself, a relative one to

@@ -81,6 +81,28 @@ pub struct ReportContext<'a> {
 /// The §12.1 message (without `Error: ` and without a final newline) for the
 /// blocking configs, given in byte order of their keys.
 pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> String {
+    let mut out = blocking_configs(blocking, ctx);
+    out.push('\n');
+    let mut trust_cmd = vec!["goccia-trust".to_string()];
+    // A store problem changes what follows "Nothing was run." on its line.
+    out.push_str("Nothing was run. ");
+    out.push_str(&trust_lead(ctx, &mut trust_cmd));
+    if let Some(typed) = ctx.trust_store_as_typed
+        && !matches!(ctx.store_problem, Some(StoreProblem::CannotLocate(_)))
+    {
+        trust_cmd.push(shell_quote(&format!("--trust-store={typed}")));
+    }
+    trust_cmd.extend(trust_paths(blocking, ctx));
+    out.push_str(&format!("  {}", trust_cmd.join(" ")));
+    if ctx.suggest_runs {
+        out.push_str(&run_suggestions(ctx));
+    }
+    out
+}
+
+/// The count, then each blocking config: its path, its state (changed
+/// since when, or never trusted) and its request lines.
+fn blocking_configs(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> String {
     let n = blocking.len();
     let mut out = if n == 1 {
         "1 config file requests permissions that have not been trusted:\n".to_string()
@@ -104,62 +126,59 @@ pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> 
             out.push('\n');
         }
     }
-    out.push('\n');
+    out
+}
 
-    let mut trust_cmd = vec!["goccia-trust".to_string()];
-    // A store problem changes what follows "Nothing was run." on its line.
-    out.push_str("Nothing was run. ");
+/// The rest of the "Nothing was run." line: how to trust, by the store's
+/// state. A store that cannot be located needs one named in `trust_cmd`.
+fn trust_lead(ctx: &ReportContext<'_>, trust_cmd: &mut Vec<String>) -> String {
     match &ctx.store_problem {
         Some(StoreProblem::CannotLocate(reason)) => {
-            out.push_str(&format!(
-                "The per-user trust store cannot be located ({reason}); to trust these requests, name a store:\n"
-            ));
             trust_cmd.push("--trust-store=<path>".to_string());
+            format!(
+                "The per-user trust store cannot be located ({reason}); to trust these requests, name a store:\n"
+            )
         }
         Some(StoreProblem::Unreadable(problem)) => {
-            out.push_str(&format!(
-                "{}. Then, to trust these requests:\n",
-                upper_first(problem)
-            ));
+            format!("{}. Then, to trust these requests:\n", upper_first(problem))
         }
-        None => out.push_str(&format!(
+        None => format!(
             "To trust these requests (stored in {}):\n",
             ctx.store_path.unwrap_or_default()
-        )),
+        ),
     }
-    if let Some(typed) = ctx.trust_store_as_typed
-        && !matches!(ctx.store_problem, Some(StoreProblem::CannotLocate(_)))
-    {
-        trust_cmd.push(shell_quote(&format!("--trust-store={typed}")));
+}
+
+/// The `--trust` arguments of the suggested command: each config's path,
+/// or, for more than three, their common directory.
+fn trust_paths(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> Vec<String> {
+    if blocking.len() <= 3 {
+        return blocking
+            .iter()
+            .flat_map(|report| ["--trust".to_string(), shell_quote(&report.display_path)])
+            .collect();
     }
-    if n > 3 {
-        let common = common_directory(blocking.iter().map(|r| r.key.as_str()));
-        let shown = if common == ctx.env.cwd {
-            common.clone()
-        } else {
-            display_path(&common, &ctx.env.cwd)
-        };
-        let shown = if shown.ends_with('/') {
-            shown
-        } else {
-            format!("{shown}/")
-        };
-        trust_cmd.push("--trust".to_string());
-        trust_cmd.push(shell_quote(&shown));
+    let common = common_directory(blocking.iter().map(|r| r.key.as_str()));
+    let shown = if common == ctx.env.cwd {
+        common.clone()
     } else {
-        for report in blocking {
-            trust_cmd.push("--trust".to_string());
-            trust_cmd.push(shell_quote(&report.display_path));
-        }
-    }
+        display_path(&common, &ctx.env.cwd)
+    };
+    let shown = if shown.ends_with('/') {
+        shown
+    } else {
+        format!("{shown}/")
+    };
+    vec!["--trust".to_string(), shell_quote(&shown)]
+}
+
+/// The two runs of the same command line that need no trust: accepting the
+/// requests once (`-P`), or command-line grants only.
+fn run_suggestions(ctx: &ReportContext<'_>) -> String {
     let args: Vec<String> = ctx.original_args.iter().map(|a| shell_quote(a)).collect();
     let args = args.join(" ");
-    out.push_str(&format!("  {}", trust_cmd.join(" ")));
-    if !ctx.suggest_runs {
-        return out;
-    }
-    out.push_str("\nTo accept them for this run only:\n");
     let runner = shell_quote(ctx.runner);
+    let mut out = String::from("\nTo accept them for this run only:\n");
     out.push_str(&format!("  {runner} -P {args}\n"));
     out.push_str("To run with command-line grants only:\n");
     out.push_str(&format!("  {runner} --ignore-config-permissions {args}"));

@@ -386,85 +386,11 @@ impl<'p> Walker<'p> {
         if (self.stop)() {
             return;
         }
-        // Index into CONFIG_NAMES of the best config seen so far, and
-        // every config name seen (a bit per index).
-        let mut best: Option<usize> = None;
-        let mut seen: u8 = 0;
+        let mut configs = ConfigNames::default();
         let mut entry = |name: &OsStr, kind: std::io::Result<Kind>, this: Option<&Arc<Parent>>| {
-            let bytes = name.as_encoded_bytes();
-            if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
-                return;
+            if let Some(child) = self.entry(&dir, name, kind, this, &mut configs) {
+                scope.spawn(move |scope| self.walk(scope, child));
             }
-            let kind = match kind {
-                Ok(kind) => kind,
-                Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
-            };
-            let is_dir = match kind {
-                Kind::Dir => true,
-                Kind::Other => false,
-                // What the link points to.
-                Kind::Link => match fs::metadata(dir.real.join(name)) {
-                    Ok(meta) => meta.is_dir(),
-                    // Dangling or looping: neither a file nor a directory.
-                    Err(e)
-                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
-                            || e.raw_os_error() == Some(libc::ELOOP) =>
-                    {
-                        return;
-                    }
-                    Err(e) => return self.unreadable(&dir.lexical().join(name), io_reason(&e)),
-                },
-            };
-            if !is_dir {
-                let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == bytes);
-                if let Some(r) = rank {
-                    seen |= 1 << r;
-                }
-                best = match (best, rank) {
-                    (Some(b), Some(r)) => Some(b.min(r)),
-                    (b, r) => b.or(r),
-                };
-                return;
-            }
-            let lexical = match (&dir.lexical, kind) {
-                (None, Kind::Dir) => None,
-                _ => Some(dir.lexical().join(name)),
-            };
-            let real = if kind == Kind::Link {
-                let through = dir.real.join(name);
-                let resolved = match through.to_str() {
-                    Some(s) => crate::core::paths::realpath::realpath(s).map(PathBuf::from),
-                    None => fs::canonicalize(&through),
-                };
-                match resolved {
-                    Ok(real) => real,
-                    Err(e) => {
-                        return self.unreadable(&dir.lexical().join(name), io_reason(&e));
-                    }
-                }
-            } else {
-                dir.real.join(name)
-            };
-            if kind == Kind::Link && !self.inside(&real) {
-                let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
-                list.push(NotFollowed {
-                    link: path_text(&dir.lexical().join(name)),
-                    target: path_text(&real),
-                });
-                return;
-            }
-            let from = if kind == Kind::Link {
-                None
-            } else {
-                this.cloned()
-            };
-            let child = Dir {
-                lexical,
-                real,
-                from,
-                entry: kind == Kind::Dir,
-            };
-            scope.spawn(move |scope| self.walk(scope, child));
         };
         let listed = list_dir(
             &dir.real,
@@ -481,34 +407,160 @@ impl<'p> Walker<'p> {
             Ok(Listing::Taken) => return,
             Err(e) => return self.unreadable(dir.lexical(), io_reason(&e)),
         }
-        if let Some(rank) = best {
-            let name = CONFIG_NAMES[rank];
-            for (r, other) in CONFIG_NAMES.iter().enumerate().skip(rank + 1) {
-                if seen & (1 << r) != 0 {
-                    self.shadowed
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(Shadowed {
-                            path: path_text(&dir.lexical().join(other)),
-                            by: path_text(&dir.lexical().join(name)),
-                        });
-                }
-            }
-            match dir.real.to_str() {
-                Some(real) => {
-                    let key = config_key(dir.lexical().to_str(), real, name);
-                    self.keys
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(key);
-                    self.configs.fetch_add(1, Ordering::Relaxed);
-                }
-                None => self.unreadable(&dir.lexical().join(name), NOT_UTF8_KEY.into()),
-            }
+        if let Some(rank) = configs.best {
+            self.found_config(&dir, rank, configs.seen);
         }
         if self.dirs.fetch_add(1, Ordering::Relaxed) % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
             (self.progress)(self.counts());
         }
+    }
+
+    /// One entry of `dir` (`this` when `dir` is held open): a file is noted
+    /// in `configs` by its name; a directory, or a link to one inside the
+    /// roots, is returned to be walked. What cannot be read is reported; a
+    /// link leading outside the roots is reported as not followed.
+    fn entry(
+        &self,
+        dir: &Dir,
+        name: &OsStr,
+        kind: std::io::Result<Kind>,
+        this: Option<&Arc<Parent>>,
+        configs: &mut ConfigNames,
+    ) -> Option<Dir> {
+        let bytes = name.as_encoded_bytes();
+        if SKIPPED_NAMES.iter().any(|s| s.as_bytes() == bytes) {
+            return None;
+        }
+        let kind = match kind {
+            Ok(kind) => kind,
+            Err(e) => {
+                self.unreadable(&dir.lexical().join(name), io_reason(&e));
+                return None;
+            }
+        };
+        if !self.is_dir(dir, name, kind)? {
+            configs.note(bytes);
+            return None;
+        }
+        let lexical = match (&dir.lexical, kind) {
+            (None, Kind::Dir) => None,
+            _ => Some(dir.lexical().join(name)),
+        };
+        let real = if kind == Kind::Link {
+            self.link_target(dir, name)?
+        } else {
+            dir.real.join(name)
+        };
+        if kind == Kind::Link && !self.inside(&real) {
+            let mut list = self.not_followed.lock().unwrap_or_else(|e| e.into_inner());
+            list.push(NotFollowed {
+                link: path_text(&dir.lexical().join(name)),
+                target: path_text(&real),
+            });
+            return None;
+        }
+        let from = if kind == Kind::Link {
+            None
+        } else {
+            this.cloned()
+        };
+        Some(Dir {
+            lexical,
+            real,
+            from,
+            entry: kind == Kind::Dir,
+        })
+    }
+
+    /// Whether the entry is a directory; for a link, whether what it points
+    /// to is. `None` for a dangling or looping link (neither a file nor a
+    /// directory: skipped) and for one that cannot be read (reported).
+    fn is_dir(&self, dir: &Dir, name: &OsStr, kind: Kind) -> Option<bool> {
+        match kind {
+            Kind::Dir => Some(true),
+            Kind::Other => Some(false),
+            Kind::Link => match fs::metadata(dir.real.join(name)) {
+                Ok(meta) => Some(meta.is_dir()),
+                Err(e)
+                    if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+                        || e.raw_os_error() == Some(libc::ELOOP) =>
+                {
+                    None
+                }
+                Err(e) => {
+                    self.unreadable(&dir.lexical().join(name), io_reason(&e));
+                    None
+                }
+            },
+        }
+    }
+
+    /// Where the link `name` in `dir` leads, resolved; `None` (reported)
+    /// when it cannot be resolved.
+    fn link_target(&self, dir: &Dir, name: &OsStr) -> Option<PathBuf> {
+        let through = dir.real.join(name);
+        let resolved = match through.to_str() {
+            Some(s) => crate::core::paths::realpath::realpath(s).map(PathBuf::from),
+            None => fs::canonicalize(&through),
+        };
+        match resolved {
+            Ok(real) => Some(real),
+            Err(e) => {
+                self.unreadable(&dir.lexical().join(name), io_reason(&e));
+                None
+            }
+        }
+    }
+
+    /// The config of `dir`, CONFIG_NAMES[`rank`], found: every other config
+    /// name `seen` there that it shadows is reported, and its key kept (or
+    /// reported unreadable when the directory's path is not UTF-8).
+    fn found_config(&self, dir: &Dir, rank: usize, seen: u8) {
+        let name = CONFIG_NAMES[rank];
+        for (r, other) in CONFIG_NAMES.iter().enumerate().skip(rank + 1) {
+            if seen & (1 << r) != 0 {
+                self.shadowed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Shadowed {
+                        path: path_text(&dir.lexical().join(other)),
+                        by: path_text(&dir.lexical().join(name)),
+                    });
+            }
+        }
+        match dir.real.to_str() {
+            Some(real) => {
+                let key = config_key(dir.lexical().to_str(), real, name);
+                self.keys
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(key);
+                self.configs.fetch_add(1, Ordering::Relaxed);
+            }
+            None => self.unreadable(&dir.lexical().join(name), NOT_UTF8_KEY.into()),
+        }
+    }
+}
+
+/// The config names among a directory's files: the index into
+/// CONFIG_NAMES of the best one, and every one seen (a bit per index).
+#[derive(Default)]
+struct ConfigNames {
+    best: Option<usize>,
+    seen: u8,
+}
+
+impl ConfigNames {
+    /// A file of the directory, by name.
+    fn note(&mut self, name: &[u8]) {
+        let rank = CONFIG_NAMES.iter().position(|c| c.as_bytes() == name);
+        if let Some(r) = rank {
+            self.seen |= 1 << r;
+        }
+        self.best = match (self.best, rank) {
+            (Some(b), Some(r)) => Some(b.min(r)),
+            (b, r) => b.or(r),
+        };
     }
 }
 

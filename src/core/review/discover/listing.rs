@@ -198,23 +198,7 @@ mod unix {
         } else {
             FLAGS
         };
-        let mut raw = -1;
-        if let (Some(parent), Some(name)) = (from, real.file_name()) {
-            let name = CString::new(name.as_bytes())
-                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-            // SAFETY: the parent's descriptor is open while it lives;
-            // `name` is NUL-terminated.
-            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), flags) };
-        }
-        if raw < 0 {
-            // By path: at the top, and whenever opening by name failed,
-            // so that errors are those of the path (a link in place of the
-            // directory fails here too: ELOOP or ENOTDIR).
-            let path = CString::new(real.as_os_str().as_bytes())
-                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-            // SAFETY: `path` is a NUL-terminated string that outlives the call.
-            raw = unsafe { libc::open(path.as_ptr(), flags) };
-        }
+        let raw = open_raw(real, from, flags)?;
         if raw < 0 {
             let error = io::Error::last_os_error();
             // Claimed by path, so that a directory that cannot be opened
@@ -227,6 +211,42 @@ mod unix {
         }
         // SAFETY: `raw` is a descriptor just opened and owned by no one else.
         let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+        if !claim(device_and_inode(&fd)?) {
+            return Ok(Listing::Taken);
+        }
+        let this = hold_open(fd, held);
+        let (fd, shared) = match &this {
+            Ok(parent) => (&parent.fd, Some(parent)),
+            Err(fd) => (fd, None),
+        };
+        Ok(Listing::Read(read_entries(reader, fd, shared, each)))
+    }
+
+    /// Opens the directory with `flags`: by name under its parent's
+    /// descriptor when there is one; by path at the top, and whenever
+    /// opening by name failed, so that errors are those of the path (a link
+    /// in place of the directory fails here too: ELOOP or ENOTDIR). The raw
+    /// descriptor, negative (with `errno` set) when it could not be opened.
+    fn open_raw(real: &Path, from: Option<&Parent>, flags: libc::c_int) -> io::Result<libc::c_int> {
+        let mut raw = -1;
+        if let (Some(parent), Some(name)) = (from, real.file_name()) {
+            let name = CString::new(name.as_bytes())
+                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+            // SAFETY: the parent's descriptor is open while it lives;
+            // `name` is NUL-terminated.
+            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), flags) };
+        }
+        if raw < 0 {
+            let path = CString::new(real.as_os_str().as_bytes())
+                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+            // SAFETY: `path` is a NUL-terminated string that outlives the call.
+            raw = unsafe { libc::open(path.as_ptr(), flags) };
+        }
+        Ok(raw)
+    }
+
+    /// Which directory `fd` is, for the walk's loop detection.
+    fn device_and_inode(fd: &OwnedFd) -> io::Result<(u64, u64)> {
         // SAFETY: `stat` is plain data; fstat fills it or fails.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
         // SAFETY: `fd` is open and `st` is a valid, writable stat.
@@ -234,11 +254,14 @@ mod unix {
             return Err(io::Error::last_os_error());
         }
         #[allow(clippy::unnecessary_cast)] // dev_t and ino_t differ by target
-        if !claim((st.st_dev as u64, st.st_ino as u64)) {
-            return Ok(Listing::Taken);
-        }
-        // Kept open for the subdirectories while few are.
-        let this = if held.fetch_add(1, Ordering::Relaxed) < HELD_OPEN {
+        let id = (st.st_dev as u64, st.st_ino as u64);
+        Ok(id)
+    }
+
+    /// Kept open for the subdirectories while few are (`held` counts them);
+    /// otherwise given back, to be closed once listed.
+    fn hold_open(fd: OwnedFd, held: &Arc<AtomicUsize>) -> Result<Arc<Parent>, OwnedFd> {
+        if held.fetch_add(1, Ordering::Relaxed) < HELD_OPEN {
             Ok(Arc::new(Parent {
                 fd,
                 held: Arc::clone(held),
@@ -246,12 +269,19 @@ mod unix {
         } else {
             held.fetch_sub(1, Ordering::Relaxed);
             Err(fd)
-        };
-        let (fd, shared) = match &this {
-            Ok(parent) => (&parent.fd, Some(parent)),
-            Err(fd) => (fd, None),
-        };
-        let error = reader(fd, &mut |name, d_type| {
+        }
+    }
+
+    /// Every entry but `.` and `..`, with its kind (asked of the file
+    /// system when the listing does not say), to `each`; the error that
+    /// stopped the listing, if one did.
+    fn read_entries(
+        reader: Reader,
+        fd: &OwnedFd,
+        shared: Option<&Arc<Parent>>,
+        each: Each<'_>,
+    ) -> Option<io::Error> {
+        reader(fd, &mut |name, d_type| {
             let name_bytes = name.to_bytes();
             if name_bytes == b"." || name_bytes == b".." {
                 return;
@@ -263,8 +293,7 @@ mod unix {
                 _ => kind_at(fd, name),
             };
             each(OsStr::from_bytes(name_bytes), kind, shared);
-        });
-        Ok(Listing::Read(error))
+        })
     }
 
     /// Linux's [`Reader`]: `getdents64` into a buffer on the stack.

@@ -1,0 +1,66 @@
+//! What each `policy` verb decided and did, before anything is printed: one
+//! result per verb, the same whatever the output, which
+//! `print::json::policy` renders (and `print::text::policy` for the roots
+//! `policy show` explains on stderr). A file of its own, below both the
+//! command (`cli::policy`) and its printers, so that neither imports the
+//! other.
+
+use serde::Serialize;
+
+use crate::core::exit;
+use crate::core::policy::Decision;
+
+/// `policy records`: the newest run summary as written (`--last`), or the
+/// list of every run, oldest first.
+pub enum Records {
+    Last(String),
+    List(Vec<RunListed>),
+}
+
+/// One run in the `policy records` list: the summary's own fields (null
+/// where it has none) and the file it was read from.
+#[derive(Serialize)]
+pub struct RunListed {
+    pub id: serde_json::Value,
+    pub path: String,
+    pub policy: serde_json::Value,
+    pub policy_sha256: serde_json::Value,
+    pub counts: serde_json::Value,
+    pub executed: serde_json::Value,
+}
+
+/// `policy run`: the operation's decision and, when it was ALLOWED, what
+/// running it did. `record` is the decision record's path, written before
+/// anything ran.
+pub enum RunOutcome {
+    /// Not ALLOWED: nothing ran.
+    NotExecuted { decision: Decision, record: String },
+    /// The target was read whole.
+    Read {
+        bytes: u64,
+        content_sha256: String,
+        record: String,
+    },
+    /// The command ran to its end, or to the time limit.
+    Spawned {
+        exit_code: Option<i32>,
+        signal: Option<String>,
+        timed_out: bool,
+        record: String,
+    },
+    /// ALLOWED, but the file could not be read or the command not started.
+    Failed { error: String, record: String },
+}
+
+impl RunOutcome {
+    /// The verdict's code when nothing ran; the child's code when it ran (1
+    /// when a signal ended it); 1 when running failed.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunOutcome::NotExecuted { decision, .. } => decision.verdict.exit_code(),
+            RunOutcome::Read { .. } => exit::SUCCESS,
+            RunOutcome::Spawned { exit_code, .. } => exit_code.map_or(exit::FAILURE, |c| c as u8),
+            RunOutcome::Failed { .. } => exit::FAILURE,
+        }
+    }
+}
