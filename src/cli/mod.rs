@@ -4,6 +4,7 @@ pub mod args;
 pub mod check;
 pub mod ci_out;
 pub mod diff;
+pub mod diff_outcome;
 pub mod error;
 pub mod generate;
 pub mod hook;
