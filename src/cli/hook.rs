@@ -8,7 +8,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::cli::status::findings;
+use crate::cli::status_outcome::findings;
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;

@@ -19,6 +19,7 @@ pub mod print;
 pub mod report;
 pub mod scan;
 pub mod status;
+pub mod status_outcome;
 pub mod streams;
 pub mod terminal;
 pub mod trust;
