@@ -8,6 +8,7 @@ pub mod diff_outcome;
 pub mod error;
 pub mod generate;
 pub mod hook;
+pub mod hook_outcome;
 pub mod ignore;
 pub mod inspect;
 pub mod json_out;
