@@ -31,20 +31,33 @@ pub fn print_not_followed(
 /// A `Warning: ` line on stderr per unreadable path, then their count.
 /// Returns whether there was any (the command then exits 1).
 pub fn warn_unreadable(found: &Discovery, paths: &[String], env: &Env, io: &mut Io<'_>) -> bool {
-    for u in &found.unreadable {
-        io.warn(format_args!(
-            "cannot read {}: {}",
-            display_path(&u.path, &env.cwd),
-            u.reason
-        ));
+    for w in unreadable_warnings(found, paths, env) {
+        io.warn(w);
     }
+    !found.unreadable.is_empty()
+}
+
+/// The texts of [`warn_unreadable`]'s lines (without `Warning: `), for a
+/// command that decides before it prints.
+pub fn unreadable_warnings(found: &Discovery, paths: &[String], env: &Env) -> Vec<String> {
+    let mut out: Vec<String> = found
+        .unreadable
+        .iter()
+        .map(|u| {
+            format!(
+                "cannot read {}: {}",
+                display_path(&u.path, &env.cwd),
+                u.reason
+            )
+        })
+        .collect();
     let n = found.unreadable.len();
     if n > 0 {
         let what = if n == 1 { "path" } else { "paths" };
-        io.warn(format_args!(
+        out.push(format!(
             "{n} {what} under {} could not be read; a config there was not reviewed",
             describe_targets(paths, env)
         ));
     }
-    n > 0
+    out
 }

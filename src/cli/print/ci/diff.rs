@@ -1,1 +1,178 @@
-//! `diff`'s result as ci.
+//! `diff --format sarif|github`: one finding per widened, broken or
+//! narrowed config (unchanged ones are not findings), at the place the
+//! result gives it (`cli::diff_outcome::Place`: the request's line at HEAD), then
+//! one per path at HEAD that was not read; written through `cli::ci_out`.
+
+use crate::cli::Io;
+use crate::cli::ci_out::{Finding, Log, Rule};
+use crate::cli::diff_outcome::{DiffResult, Place};
+use crate::cli::print::text::diff::relinked;
+use crate::core::review::value_diff::Change;
+use crate::core::revision::compare::{
+    ConfigDiff, DiffValue, NotRead, RevisionDiff, Status, Verdict,
+};
+use crate::sanitize::clean;
+
+/// Workflow commands (`github`), else the SARIF log, on stdout.
+pub fn print(r: &DiffResult, github: bool, io: &mut Io<'_>) -> std::io::Result<()> {
+    let found = findings(r);
+    let not_read = notes(&r.diff);
+    let log = Log {
+        rules: &Rule::DIFF,
+        findings: &found,
+        src_root: &r.root,
+        not_read: &not_read,
+    };
+    log.write(github, io)
+}
+
+/// The findings, in the configs' order, then what was not read.
+pub fn findings(r: &DiffResult) -> Vec<Finding> {
+    let diff = &r.diff;
+    let span = format!("from {} to {}", clean(&diff.base), clean(&diff.head));
+    let mut out: Vec<Finding> = r
+        .configs()
+        .filter_map(|l| Some(finding(diff, &span, l.config, l.at_head.place.as_ref()?)))
+        .collect();
+    out.extend(diff.not_read.iter().map(|n| not_read(diff, n)));
+    out
+}
+
+/// A rule, its message, and what identifies the finding.
+type Said = (Rule, String, String);
+
+fn finding(diff: &RevisionDiff, span: &str, c: &ConfigDiff, place: &Place) -> Finding {
+    let (rule, message, identity) = match c.verdict {
+        Verdict::Broken => broken(diff, c),
+        Verdict::Widened if c.status == Status::Removed => removed(span, c, place),
+        Verdict::Widened => widened(diff, span, c),
+        // An unchanged config has no place, so no finding.
+        Verdict::Narrowed | Verdict::Same => narrowed(span, c),
+    };
+    Finding {
+        rule,
+        path: place.path.clone(),
+        line: place.line,
+        message,
+        state: None,
+        status: Some(c.status.name()),
+        identity,
+    }
+}
+
+fn changed(c: &ConfigDiff) -> impl Iterator<Item = &DiffValue> + Clone {
+    c.values.iter().filter(|v| v.change != Change::Unchanged)
+}
+
+fn broken(diff: &RevisionDiff, c: &ConfigDiff) -> Said {
+    let error = c.head_error.as_ref().or(c.base_error.as_ref());
+    let message = format!(
+        "{} ({}) does not load at {}: {}",
+        clean(&c.path),
+        c.status.name(),
+        clean(&diff.head),
+        clean(error.map_or("", |e| e.message.as_str()))
+    );
+    (Rule::Broken, message, c.status.name().to_string())
+}
+
+/// A removed config that widened: the parent its directory now falls
+/// under allows more (the values it gains), or its directory became a link.
+fn removed(span: &str, c: &ConfigDiff, place: &Place) -> Said {
+    let detail = match (&c.now_under, &c.relinked) {
+        (Some(parent), _) => format!(
+            "its directory now falls under {}, which allows more:\n{}",
+            clean(parent),
+            value_lines(place.gained.iter()).join("\n")
+        ),
+        (None, Some(link)) => clean(&relinked(link)).into_owned(),
+        (None, None) => value_lines(changed(c)).join("\n"),
+    };
+    let shown = clean(&c.path);
+    (
+        Rule::Widened,
+        format!("{shown} (removed) widened permissions {span}: {detail}"),
+        format!("{shown} (removed): {detail}"),
+    )
+}
+
+/// An added or changed config that widened: its widening values first.
+fn widened(diff: &RevisionDiff, span: &str, c: &ConfigDiff) -> Said {
+    let mut message = format!(
+        "{} ({}) widened permissions {span}",
+        clean(&c.path),
+        c.status.name()
+    );
+    if let Some(e) = &c.base_error {
+        message.push_str(&format!(
+            " (it did not load at {}: {})",
+            clean(&diff.base),
+            clean(&e.message)
+        ));
+    }
+    let values = changed(c).filter(|v| v.widens);
+    let lines = value_lines(values.chain(changed(c).filter(|v| !v.widens)));
+    with_lines(Rule::Widened, message, lines)
+}
+
+fn narrowed(span: &str, c: &ConfigDiff) -> Said {
+    let message = format!(
+        "{} ({}) narrowed permissions {span}",
+        clean(&c.path),
+        c.status.name()
+    );
+    with_lines(Rule::Narrowed, message, value_lines(changed(c)))
+}
+
+/// The message followed by one value a line; the values identify it.
+fn with_lines(rule: Rule, mut message: String, lines: Vec<String>) -> Said {
+    for l in &lines {
+        message.push('\n');
+        message.push_str(l);
+    }
+    (rule, message, lines.join("\n"))
+}
+
+fn value_lines<'a>(values: impl Iterator<Item = &'a DiffValue>) -> Vec<String> {
+    values.map(value_line).collect()
+}
+
+/// One value's line: where CI writes a value, and only here.
+fn value_line(v: &DiffValue) -> String {
+    let mark = if v.widens { "  (widens)" } else { "" };
+    format!(
+        "{}: {} {}{mark}",
+        clean(&v.request),
+        v.change.sign(),
+        clean(&v.shown())
+    )
+}
+
+fn not_read(diff: &RevisionDiff, n: &NotRead) -> Finding {
+    Finding {
+        rule: Rule::NotRead,
+        path: n.path.clone(),
+        line: None,
+        message: format!(
+            "{} at {}; the comparison is incomplete",
+            clean(&n.message),
+            clean(&diff.head)
+        ),
+        state: None,
+        status: None,
+        identity: clean(&n.message).into_owned(),
+    }
+}
+
+/// What either side could not read, each line naming its side.
+fn notes(diff: &RevisionDiff) -> Vec<String> {
+    let base = diff
+        .base_notes
+        .iter()
+        .map(|n| format!("{}: {n}", diff.base));
+    let head = diff
+        .head_notes
+        .iter()
+        .map(|n| format!("{}: {n}", diff.head));
+    base.chain(head).collect()
+}

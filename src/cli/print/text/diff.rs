@@ -1,1 +1,139 @@
-//! `diff`'s result as text.
+//! `diff`'s result as text: every config-derived value escaped whole (a
+//! newline or an escape sequence in a path scope cannot forge a line, on a
+//! terminal or in a CI log), the verdicts and signs coloured from the data.
+
+use std::fmt::Write as _;
+
+use crate::cli::Io;
+use crate::cli::diff_outcome::{DiffResult, Listed};
+use crate::cli::paint::{mark, styled};
+use crate::core::revision::compare::{DiffValue, RevisionDiff, Status, Verdict};
+use crate::sanitize::clean;
+use crate::tui::theme::Role;
+
+pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
+    io.out.write_all(render(r).as_bytes())
+}
+
+fn render(r: &DiffResult) -> String {
+    let diff = &r.diff;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Permission diff of {} from {} to {}",
+        clean(&r.root),
+        clean(&diff.base),
+        clean(&diff.head)
+    );
+    if r.working_tree() {
+        out.push_str("(symlink targets are resolved on disk for the working tree only)\n");
+    }
+    for l in r.listed() {
+        config(&mut out, diff, l);
+    }
+    notes(&mut out, diff);
+    let _ = writeln!(out, "\n{}", summary(diff));
+    if diff.incomplete() {
+        let _ = writeln!(out, "{}", incomplete(diff));
+    }
+    out
+}
+
+/// One config: its status and verdict, why, and its values.
+fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
+    let c = l.config;
+    let verdict = format!("({})", c.verdict.name());
+    let verdict = match c.verdict {
+        Verdict::Widened => mark(Role::Untrusted, &verdict),
+        Verdict::Broken => mark(Role::Error, &verdict),
+        Verdict::Narrowed => mark(Role::Trusted, &verdict),
+        Verdict::Same => verdict,
+    };
+    let _ = write!(out, "\n{} {} {verdict}\n", c.status.name(), clean(&c.path));
+    if let Some(e) = &c.base_error {
+        let _ = writeln!(out, "  at {}: {}", clean(&diff.base), clean(&e.message));
+    }
+    if let Some(e) = &c.head_error {
+        let _ = writeln!(out, "  at {}: {}", clean(&diff.head), clean(&e.message));
+    }
+    if let Some(p) = &c.now_under {
+        let _ = writeln!(
+            out,
+            "  its directory now falls under {}, which allows more",
+            clean(p)
+        );
+    }
+    if let Some(link) = &c.relinked {
+        let _ = writeln!(out, "  {}", clean(&relinked(link)));
+    }
+    for (request, values) in l.groups() {
+        let _ = writeln!(out, "  {}", clean(request));
+        for v in values {
+            value_line(out, v.value);
+        }
+    }
+}
+
+/// One value's line: where text writes a value, and only here.
+fn value_line(out: &mut String, v: &DiffValue) {
+    let widens = if v.widens { "  (widens)" } else { "" };
+    let sign = v.change.sign().to_string();
+    let sign = match v.change.emphasis() {
+        Some(e) => styled(e, &sign),
+        None => sign,
+    };
+    let _ = writeln!(out, "    {sign} {}{widens}", clean(&v.shown()));
+}
+
+/// Every note of either side, then what HEAD holds that was not read.
+fn notes(out: &mut String, diff: &RevisionDiff) {
+    for (label, notes) in [
+        (&diff.base, &diff.base_notes),
+        (&diff.head, &diff.head_notes),
+    ] {
+        for n in notes {
+            let _ = writeln!(out, "note ({}): {}", clean(label), clean(n));
+        }
+    }
+    for n in &diff.not_read {
+        let _ = writeln!(
+            out,
+            "not read ({}): {}",
+            clean(&diff.head),
+            clean(&n.message)
+        );
+    }
+}
+
+/// `N configs changed: W widened, N narrowed, B broken` (markdown's too).
+pub fn summary(diff: &RevisionDiff) -> String {
+    let changed = diff
+        .configs
+        .iter()
+        .filter(|c| c.status != Status::Unchanged)
+        .count();
+    format!(
+        "{changed} config{} changed: {} widened, {} narrowed, {} broken",
+        if changed == 1 { "" } else { "s" },
+        diff.count(Verdict::Widened),
+        diff.count(Verdict::Narrowed),
+        diff.count(Verdict::Broken)
+    )
+}
+
+/// What a config removed because its directory became a link means (the
+/// CI message's too); not escaped.
+pub fn relinked(link: &str) -> String {
+    format!("its directory is now a symbolic link ({link}): its files are whatever that leads to")
+}
+
+/// The line that says the comparison is incomplete (markdown's too); not
+/// escaped.
+pub fn incomplete(diff: &RevisionDiff) -> String {
+    let n = diff.not_read.len();
+    format!(
+        "incomplete: {n} path{} at {} not read; a config may hide there",
+        if n == 1 { "" } else { "s" },
+        diff.head
+    )
+}

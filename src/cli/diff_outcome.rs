@@ -1,0 +1,295 @@
+//! `diff`'s result ([`DiffResult`]): the comparison of two revisions and
+//! what the printers need of the two snapshots, decided once whatever the
+//! format, with no output. Below both `cli::diff` (which reads the
+//! revisions and picks the printer) and `cli::print` (which renders it).
+//!
+//! Each printer writes one value of a config in one function (its
+//! `value`/`value_line`), so a field added to [`DiffValue`] is written
+//! there once per format.
+
+use crate::cli::json_out::is_unscoped;
+use crate::core::config::block::sha256_hex;
+use crate::core::config::json::{self as config_json, Json};
+use crate::core::exit;
+use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
+use crate::core::review::locate::{line_of_request, request_line_in_text};
+use crate::core::review::value_diff::Change;
+use crate::core::revision::compare::{
+    ConfigDiff, DiffValue, RevisionDiff, Status, Verdict, compare, judged_values,
+};
+use crate::core::revision::{ConfigAt, Snapshot};
+
+/// `diff`'s result: the comparison of the two revisions and what the
+/// printers need of the two snapshots, decided once whatever the format.
+/// Computing it writes nothing.
+#[derive(Debug, Clone)]
+pub struct DiffResult {
+    /// The repository's root; every path is relative to it.
+    pub root: String,
+    /// The comparison: every config of either side, what either side could
+    /// not read (its notes), and what HEAD holds that was not read.
+    pub diff: RevisionDiff,
+    /// What the snapshots tell of each config of `diff.configs`, in the
+    /// same order.
+    pub at_head: Vec<AtHead>,
+    /// `--all`: unchanged configs and values are listed too.
+    pub all: bool,
+    /// 1 when something widened, a config no longer loads or the
+    /// comparison is incomplete (0 with `--exit-zero`), else 0.
+    pub code: u8,
+}
+
+/// What the two snapshots tell of one config beyond its comparison.
+#[derive(Debug, Clone)]
+pub struct AtHead {
+    /// The SHA-256 of the config's normalized block at HEAD, as computed
+    /// for this checkout: what `trust --expect` pins. `None` when it does
+    /// not load or is gone at HEAD.
+    pub sha256: Option<String>,
+    /// For each of the config's values, in the same order: whether its
+    /// request is unscoped (the boolean `true`, a sandbox with no inputs)
+    /// at the side the value belongs to (a removed value the base's, any
+    /// other the head's).
+    pub unscoped: Vec<bool>,
+    /// Where CI shows the config's finding; `None` when it is unchanged.
+    pub place: Option<Place>,
+}
+
+/// Where CI shows a config's finding (see `print::ci::diff`).
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The config, or for a removed config whose directory now falls
+    /// under a parent that allows more, that parent.
+    pub path: String,
+    /// The line at HEAD of the first request concerned, else of `extends`;
+    /// `None` for a broken config or one gone at HEAD.
+    pub line: Option<usize>,
+    /// For a removed config now under a parent: the values the parent
+    /// allows that the removed config did not.
+    pub gained: Vec<DiffValue>,
+}
+
+/// One config as a printer lists it.
+#[derive(Clone, Copy)]
+pub struct Listed<'a> {
+    pub config: &'a ConfigDiff,
+    pub at_head: &'a AtHead,
+    /// Unchanged values are listed too (`--all`).
+    all: bool,
+}
+
+/// One value of a config as a printer lists it.
+#[derive(Clone, Copy)]
+pub struct ListedValue<'a> {
+    pub value: &'a DiffValue,
+    /// See [`AtHead::unscoped`].
+    pub unscoped: bool,
+}
+
+impl DiffResult {
+    /// Compares the two sides. `exit_zero`: `--exit-zero`.
+    pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool) -> DiffResult {
+        let diff = compare(sides.base, sides.head);
+        let at_head = diff.configs.iter().map(|c| sides.at_head(c)).collect();
+        let flagged = diff.widened() || diff.broken() || diff.incomplete();
+        let code = if flagged && !exit_zero {
+            exit::FAILURE
+        } else {
+            exit::SUCCESS
+        };
+        DiffResult {
+            root: sides.root.to_string(),
+            diff,
+            at_head,
+            all,
+            code,
+        }
+    }
+
+    /// Whether HEAD is the working tree.
+    pub fn working_tree(&self) -> bool {
+        self.diff.head == "working tree"
+    }
+
+    /// Every config of either side, in order.
+    pub fn configs(&self) -> impl Iterator<Item = Listed<'_>> {
+        self.diff
+            .configs
+            .iter()
+            .zip(&self.at_head)
+            .map(|(config, at_head)| Listed {
+                config,
+                at_head,
+                all: self.all,
+            })
+    }
+
+    /// The configs text, JSON and markdown list: changed ones always,
+    /// unchanged ones only with `--all`.
+    pub fn listed(&self) -> impl Iterator<Item = Listed<'_>> {
+        self.configs()
+            .filter(|l| l.all || l.config.status != Status::Unchanged)
+    }
+}
+
+impl<'a> Listed<'a> {
+    /// The values of the config, request by request: changed ones always,
+    /// unchanged ones only with `--all`.
+    pub fn groups(&self) -> Vec<(&'a str, Vec<ListedValue<'a>>)> {
+        let mut out: Vec<(&str, Vec<ListedValue>)> = Vec::new();
+        let values = self.config.values.iter().zip(&self.at_head.unscoped);
+        for (value, &unscoped) in values {
+            if !self.all && value.change == Change::Unchanged {
+                continue;
+            }
+            let v = ListedValue { value, unscoped };
+            match out.last_mut() {
+                Some((r, vs)) if *r == value.request => vs.push(v),
+                _ => out.push((&value.request, vec![v])),
+            }
+        }
+        out
+    }
+}
+
+/// The two snapshots compared, and where HEAD's files are.
+pub struct Sides<'a> {
+    pub base: &'a Snapshot,
+    pub head: &'a Snapshot,
+    /// The repository's root.
+    pub root: &'a str,
+    /// HEAD is the working tree: its files are read on disk.
+    pub working_tree: bool,
+}
+
+impl Sides<'_> {
+    fn at_head(&self, c: &ConfigDiff) -> AtHead {
+        AtHead {
+            sha256: match self.head.configs.get(&c.path) {
+                Some(ConfigAt::Loaded { block, .. }) => Some(sha256_hex(block.as_bytes())),
+                _ => None,
+            },
+            unscoped: self.unscoped(c),
+            place: self.place(c),
+        }
+    }
+
+    /// [`AtHead::unscoped`].
+    fn unscoped(&self, c: &ConfigDiff) -> Vec<bool> {
+        let (base_block, head_block) = (block_at(self.base, &c.path), block_at(self.head, &c.path));
+        c.values
+            .iter()
+            .map(|v| {
+                let side = match v.change {
+                    Change::Removed => &base_block,
+                    Change::Retargeted => &None,
+                    Change::Added | Change::Unchanged => &head_block,
+                };
+                side.as_ref().is_some_and(|b| is_unscoped(b, &v.request))
+            })
+            .collect()
+    }
+
+    /// Where CI shows a widened, broken or narrowed config, on the line of
+    /// the request at HEAD:
+    /// * widened (added or changed): the first request that gained a value,
+    ///   else `extends` (the value came from its chain);
+    /// * widened by removal: the config is gone at HEAD, so the finding is
+    ///   on the parent config its directory now falls under, at the first
+    ///   request that allows more than the removed one did;
+    /// * broken: the config's file, without a line (it does not parse, or
+    ///   is not a file at HEAD);
+    /// * narrowed: the first changed request; a removed config has no file
+    ///   at HEAD, so only its path (no line).
+    fn place(&self, c: &ConfigDiff) -> Option<Place> {
+        let changed = c.values.iter().filter(|v| v.change != Change::Unchanged);
+        let (requests, line_in): (Vec<&str>, Option<&str>) = match c.verdict {
+            Verdict::Same => return None,
+            Verdict::Broken => (Vec::new(), None),
+            Verdict::Widened if c.status == Status::Removed => {
+                return Some(self.removed_place(c));
+            }
+            Verdict::Widened => (
+                changed
+                    .filter(|v| v.widens)
+                    .map(|v| v.request.as_str())
+                    .collect(),
+                Some(c.path.as_str()),
+            ),
+            Verdict::Narrowed => (
+                changed.map(|v| v.request.as_str()).collect(),
+                (c.status != Status::Removed).then_some(c.path.as_str()),
+            ),
+        };
+        Some(Place {
+            path: c.path.clone(),
+            line: line_in.and_then(|p| self.line_at_head(p, &requests)),
+            gained: Vec::new(),
+        })
+    }
+
+    /// [`Sides::place`] of a removed config that widened.
+    fn removed_place(&self, c: &ConfigDiff) -> Place {
+        let Some(parent) = &c.now_under else {
+            return Place {
+                path: c.path.clone(),
+                line: None,
+                gained: Vec::new(),
+            };
+        };
+        let gained: Vec<DiffValue> = judged_values(
+            values_of(self.base, &c.path),
+            values_of(self.head, parent),
+            &[],
+        )
+        .into_iter()
+        .filter(|v| v.widens)
+        .collect();
+        let requests: Vec<&str> = gained.iter().map(|v| v.request.as_str()).collect();
+        Place {
+            path: parent.clone(),
+            line: self.line_at_head(parent, &requests),
+            gained,
+        }
+    }
+
+    /// The line at HEAD of the first of `requests` written in config
+    /// `path`, else (the value comes from the `extends` chain) the line of
+    /// `extends`.
+    fn line_at_head(&self, path: &str, requests: &[&str]) -> Option<usize> {
+        let text = self.head_text(path)?;
+        request_line_in_text(&text, requests).or_else(|| line_of_request(&text, "extends"))
+    }
+
+    /// The text of config `path` at HEAD: the revision's blob as read, or
+    /// for the working tree the file on disk; `None` when there is none
+    /// (removed, a link in the tree, unreadable).
+    fn head_text(&self, path: &str) -> Option<String> {
+        if self.working_tree {
+            let abs = if self.root == "/" {
+                format!("/{path}")
+            } else {
+                format!("{}/{path}", self.root)
+            };
+            let bytes = read_regular(abs, CONFIG_MAX_BYTES).ok()?;
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        } else {
+            self.head.texts.get(path).cloned()
+        }
+    }
+}
+
+/// The block of config `path` at one side, parsed, when it loads there.
+fn block_at(snap: &Snapshot, path: &str) -> Option<Json> {
+    match snap.configs.get(path) {
+        Some(ConfigAt::Loaded { block, .. }) => config_json::parse(block).ok(),
+        _ => None,
+    }
+}
+
+fn values_of<'a>(snap: &'a Snapshot, path: &str) -> &'a [(String, Vec<String>)] {
+    match snap.configs.get(path) {
+        Some(ConfigAt::Loaded { values, .. }) => values,
+        _ => &[],
+    }
+}

@@ -1,0 +1,177 @@
+//! `hook`'s results: what each hook is (`status`), will be (`install`'s
+//! plan) or became (`install`, `uninstall`), and the notice `hook run`
+//! gives; decided with no output, below both `cli::hook` and
+//! `cli::print`.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::cli::CliError;
+use crate::cli::status_outcome::{StatusFindings, findings};
+use crate::core::env::Env;
+use crate::core::revision::hooks::{
+    HOOK_NAMES, HookState, HooksDir, InstallStep, Removed, apply, hook_path, hook_state,
+    install_step, uninstall,
+};
+
+/// One hook of the directory and what it is, will be or became.
+#[derive(Debug, Clone)]
+pub struct Hook<T> {
+    /// `post-merge`, `post-checkout` or `post-rewrite`.
+    pub name: &'static str,
+    pub path: String,
+    pub what: T,
+}
+
+fn each<T>(d: &HooksDir, what: impl Fn(&str) -> T) -> Vec<Hook<T>> {
+    HOOK_NAMES
+        .iter()
+        .map(|n| Hook {
+            name: n,
+            path: hook_path(&d.dir, n),
+            what: what(n),
+        })
+        .collect()
+}
+
+/// `hook install`'s plan: every hook judged before any is written, so a
+/// refusal writes nothing.
+pub struct InstallPlan {
+    pub dir: HooksDir,
+    pub steps: Vec<Hook<InstallStep>>,
+}
+
+impl InstallPlan {
+    pub fn new(dir: HooksDir) -> InstallPlan {
+        let steps = each(&dir, |n| install_step(&dir.dir, n));
+        InstallPlan { dir, steps }
+    }
+
+    /// The hooks that cannot take the notice, with why.
+    pub fn refused(&self) -> Vec<(&Hook<InstallStep>, &str)> {
+        self.steps
+            .iter()
+            .filter_map(|h| match &h.what {
+                InstallStep::Refuse(why) => Some((h, why.as_str())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Carries out the steps in order, up to the first that fails; returns
+    /// how many were carried out, and the failure.
+    pub fn apply(&self) -> (usize, Option<CliError>) {
+        for (i, h) in self.steps.iter().enumerate() {
+            if let Err(e) = apply(&self.dir.dir, h.name, &h.what) {
+                let e = CliError::failed(format!("cannot write {}: {e}", h.path));
+                return (i, Some(e));
+            }
+        }
+        (self.steps.len(), None)
+    }
+}
+
+/// `hook uninstall`'s result: what became of each hook, up to one that
+/// could not be changed.
+pub struct Removal {
+    pub dir: HooksDir,
+    pub hooks: Vec<Hook<Removed>>,
+    pub failed: Option<CliError>,
+}
+
+impl Removal {
+    pub fn run(dir: HooksDir) -> Removal {
+        let mut hooks = Vec::new();
+        for n in HOOK_NAMES {
+            let path = hook_path(&dir.dir, n);
+            match uninstall(&dir.dir, n) {
+                Ok(what) => hooks.push(Hook {
+                    name: n,
+                    path,
+                    what,
+                }),
+                Err(e) => {
+                    let failed = CliError::failed(format!("cannot change {path}: {e}"));
+                    return Removal {
+                        dir,
+                        hooks,
+                        failed: Some(failed),
+                    };
+                }
+            }
+        }
+        Removal {
+            dir,
+            hooks,
+            failed: None,
+        }
+    }
+}
+
+/// `hook status`'s result: where the hooks are and what each is.
+pub struct HooksStatus {
+    pub dir: HooksDir,
+    pub hooks: Vec<Hook<HookState>>,
+}
+
+impl HooksStatus {
+    pub fn read(dir: HooksDir) -> HooksStatus {
+        let hooks = each(&dir, |n| hook_state(&dir.dir, n));
+        HooksStatus { dir, hooks }
+    }
+}
+
+/// How long the hooks' check may take: `GOCCIA_TRUST_HOOK_TIME_LIMIT_MS`,
+/// else one second.
+fn time_limit() -> Duration {
+    std::env::var("GOCCIA_TRUST_HOOK_TIME_LIMIT_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_secs(1))
+}
+
+/// `hook run`'s result: what the hook has to say. The hook exits 0
+/// whatever it is.
+pub enum Notice {
+    /// Nothing to check: a checkout of files, or of the same commit.
+    Nothing,
+    /// Not in a repository: why.
+    NotRepository(String),
+    /// The check ran: `status --tree` of the repository.
+    Checked(Box<StatusFindings>),
+    /// The check failed: why.
+    Failed(String),
+    /// The check took longer than the time limit and was given up.
+    Skipped(Duration),
+}
+
+/// The hooks' notice: `status --tree` of the repository, within the time
+/// limit. It informs and never fails a pull.
+pub fn notice(trust_store: Option<&str>, name: &str, args: &[String], env: &Env) -> Notice {
+    // post-checkout's third argument is 0 for a checkout of files, and
+    // the same commit before and after changes nothing.
+    if name == "post-checkout"
+        && (args.get(2).is_some_and(|f| f == "0") || args.first() == args.get(1) && args.len() >= 2)
+    {
+        return Notice::Nothing;
+    }
+    let root = match crate::core::revision::git::toplevel(&env.cwd) {
+        Ok(root) => root,
+        Err(e) => return Notice::NotRepository(e.to_string()),
+    };
+    let (send, recv) = mpsc::channel();
+    let (store2, env2) = (trust_store.map(str::to_string), env.clone());
+    // The check runs apart so the hook can give up on it: the process
+    // ends when the hook does, and the check only reads.
+    std::thread::spawn(move || {
+        let _ = send.send(findings(store2.as_deref(), &root, true, &env2));
+    });
+    let limit = time_limit();
+    match recv.recv_timeout(limit) {
+        Ok(Ok(f)) => Notice::Checked(Box::new(f)),
+        Ok(Err(CliError::Message { message, .. })) => Notice::Failed(message),
+        Ok(Err(_)) => Notice::Failed("an error".to_string()),
+        Err(_) => Notice::Skipped(limit),
+    }
+}

@@ -1,0 +1,155 @@
+//! `status`'s result ([`StatusResult`]) and what it is made of
+//! ([`findings`], which the git hooks' notice uses too): decided with no
+//! output, below both `cli::status` and `cli::print`.
+
+use rayon::prelude::*;
+
+use crate::cli::walk::unreadable_warnings;
+use crate::cli::{CliError, issues_text, store_issues};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::expand_without_trailing_separator;
+use crate::core::paths::key::TrustKey;
+use crate::core::review::check::governing_config;
+use crate::core::review::discover::{Discovery, discover_paths};
+use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
+use crate::core::review::notice::Tally;
+use crate::core::review::report::ConfigReport;
+use crate::core::review::scan::report_for;
+use crate::core::store::{Store, locate_store, read_store};
+
+/// What `status` found: the reports, the walk (with `--tree`), and why the
+/// store could not be used.
+pub struct StatusFindings {
+    pub reports: Vec<ConfigReport>,
+    pub found: Option<Discovery>,
+    pub store_error: Option<String>,
+    pub store_warnings: Vec<String>,
+    /// The ignore list could not be read: nothing counts as ignored.
+    pub ignore_problem: Option<String>,
+}
+
+impl StatusFindings {
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::of(&self.reports);
+        t.unreadable = self.found.as_ref().map_or(0, |f| f.unreadable.len());
+        t.store_unreadable = self.store_error.is_some();
+        t
+    }
+}
+
+/// Reads the store once and the configs `status` looks at: the one
+/// governing `path`, or with `tree` every config under it.
+pub fn findings(
+    trust_store: Option<&str>,
+    path: &str,
+    tree: bool,
+    env: &Env,
+) -> Result<StatusFindings, CliError> {
+    let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
+    if std::fs::metadata(&expanded).is_err() {
+        return Err(CliError::failed(format!(
+            "{path}: no such file or directory"
+        )));
+    }
+    let (store, store_error, store_warnings) = match locate_store(trust_store, env) {
+        Err(e) => (Store::default(), Some(e.to_string()), Vec::new()),
+        Ok(loc) => {
+            let warnings = issues_text(&store_issues(&loc, &[path.to_string()], env));
+            match read_store(&loc.path) {
+                Ok(s) => (s, None, warnings),
+                Err(e) => (Store::default(), Some(e.to_string()), warnings),
+            }
+        }
+    };
+    let (keys, found): (Vec<TrustKey>, Option<Discovery>) = if tree {
+        let found = discover_paths(&[path.to_string()], env, &|_| {}, &|| false)
+            .map_err(CliError::failed)?;
+        (found.keys.clone(), Some(found))
+    } else {
+        (governing_config(path, env).into_iter().collect(), None)
+    };
+    // Without a store there is nothing to compare with: a config would
+    // show as never trusted, which is not known. The notice says the store
+    // is unreadable instead, and the configs are not read.
+    // A config refused on purpose (`ignore`) gives no notice until it
+    // changes; an ignore list that cannot be read ignores nothing.
+    let (ignores, ignore_problem) = match ignore_dir(env) {
+        Some(dir) => load_ignores(&dir),
+        None => (IgnoreList::default(), None),
+    };
+    let reports = if store_error.is_some() {
+        Vec::new()
+    } else {
+        keys.par_iter()
+            .map(|k| {
+                let mut r = report_for(k, env, &store);
+                ignores.apply(&mut r);
+                r
+            })
+            .collect()
+    };
+    Ok(StatusFindings {
+        reports,
+        found,
+        store_error,
+        store_warnings,
+        ignore_problem,
+    })
+}
+
+/// `status`'s result: what was found, the warnings to give, the notice
+/// and the exit code, the same whatever the format. Computing it writes
+/// nothing.
+pub struct StatusResult {
+    /// PATH as given (default `.`).
+    pub path: String,
+    /// `--tree`.
+    pub tree: bool,
+    pub found: StatusFindings,
+    /// Every `Warning:` line, in order: the store's warnings, the ignore
+    /// list's problem, why the store cannot be used, each config's error,
+    /// each path the walk could not read.
+    pub warnings: Vec<String>,
+    pub tally: Tally,
+    /// The one line (`goccia: 1 changed, ...`); `None` when nothing needs
+    /// review.
+    pub notice: Option<String>,
+    /// 1 when something needs review or cannot be judged, else 0.
+    pub code: u8,
+}
+
+impl StatusResult {
+    /// What `found` says about PATH (`path`, as given), and with `tree`
+    /// about the tree under it.
+    pub fn of(path: String, tree: bool, found: StatusFindings, env: &Env) -> StatusResult {
+        let mut warnings = found.store_warnings.clone();
+        warnings.extend(found.ignore_problem.clone());
+        if let Some(e) = &found.store_error {
+            warnings.push(format!("{e}; no config can be judged"));
+        }
+        warnings.extend(
+            found
+                .reports
+                .iter()
+                .filter_map(|r| Some(r.error()?.to_string())),
+        );
+        if let Some(walk) = &found.found {
+            warnings.extend(unreadable_warnings(walk, std::slice::from_ref(&path), env));
+        }
+        let tally = found.tally();
+        StatusResult {
+            notice: tally.line(),
+            code: if tally.any() {
+                exit::FAILURE
+            } else {
+                exit::SUCCESS
+            },
+            path,
+            tree,
+            found,
+            warnings,
+            tally,
+        }
+    }
+}
