@@ -14,7 +14,9 @@ must not change any output shows no difference.
 The trees are rebuilt at one fixed place (/tmp/goccia-output-snapshot, or
 --work DIR) so that the absolute paths in the outputs are the same in both
 runs; a lock keeps two runs from sharing it. Timestamps (trustedAt, record
-times) are replaced by <TIME>. It measures nothing and checks nothing: it
+times) are replaced by <TIME>, the build's commit and date by <COMMIT> <DATE>.
+Build the binary with `cargo build`: one built by `cargo test` wraps help
+text differently (a dev-dependency enables clap's `wrap_help`). It measures nothing and checks nothing: it
 fails only when it cannot set up the trees.
 
 Needs git and python3; `script` (util-linux) for the runs on a terminal.
@@ -30,6 +32,8 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIME = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?")
+# The build's own commit and date (`--version`, the manual's VERSION).
+BUILD = re.compile(rb"\(([0-9a-f]{7,40}) (\d{4}\\?-\d\d\\?-\d\d)\)")
 ENV_KEEP = ("PATH", "LANG", "LC_ALL")
 
 
@@ -132,7 +136,7 @@ class Snapshot:
         base = os.path.join(self.outdir, name)
         for ext, data in (("out", out), ("err", err), ("code", b"%d\n" % code)):
             with open(f"{base}.{ext}", "wb") as f:
-                f.write(TIME.sub(b"<TIME>", data))
+                f.write(BUILD.sub(b"(<COMMIT> <DATE>)", TIME.sub(b"<TIME>", data)))
 
     def cli(self, name, *args, store="store/trust.json", cwd=None, stdin=b"", **env):
         argv = [self.bin]

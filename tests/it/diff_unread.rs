@@ -511,3 +511,39 @@ fn diff_json_carries_the_head_hash_of_this_checkout() {
         assert_eq!(of(&v, "pkg/goccia.json"), Value::Null, "{v}");
     }
 }
+
+/// The incomplete line names HEAD as the user typed it, and a branch name is
+/// chosen by whoever pushed it (`diff main "$GITHUB_HEAD_REF"`): in the
+/// markdown comment it is a code span like every other revision name, never
+/// HTML or markdown.
+#[test]
+fn the_incomplete_line_writes_a_hostile_revision_name_as_code() {
+    let r = base_repo();
+    let commit = wide_submodule_commit(&r);
+    let branch = "x<img/src=x/onerror=alert(1)>_y_";
+    git(&r.t.work, &["checkout", "-q", "-b", branch]);
+    git(
+        &r.t.work,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{commit},vendor/lib"),
+        ],
+    );
+    git(&r.t.work, &["commit", "-q", "-m", "add a submodule"]);
+    let out = r.diff(&["main", branch, "--format", "markdown"]);
+    assert_eq!(out.code, 1, "{out}");
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("incomplete: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(
+        line,
+        format!("incomplete: 1 path at `{branch}` not read; a config may hide there")
+    );
+    for l in out.stdout.lines() {
+        assert!(!outside_code_spans(l).contains('<'), "{l}");
+    }
+}

@@ -120,7 +120,7 @@ fn not_read(out: &mut String, diff: &RevisionDiff) {
         let _ = write!(
             out,
             "\n#### Not read: the comparison is incomplete\n\n{}\n\n",
-            incomplete(diff)
+            incomplete(diff, |r| md_code(r, false))
         );
         for n in &diff.not_read {
             let _ = writeln!(out, "- {}", md_code(&n.message, false));

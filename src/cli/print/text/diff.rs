@@ -34,7 +34,7 @@ fn render(r: &DiffResult) -> String {
     notes(&mut out, diff);
     let _ = writeln!(out, "\n{}", summary(diff));
     if diff.incomplete() {
-        let _ = writeln!(out, "{}", incomplete(diff));
+        let _ = writeln!(out, "{}", incomplete(diff, |r| clean(r).into_owned()));
     }
     out
 }
@@ -127,13 +127,14 @@ pub fn relinked(link: &str) -> String {
     format!("its directory is now a symbolic link ({link}): its files are whatever that leads to")
 }
 
-/// The line that says the comparison is incomplete (markdown's too); not
-/// escaped.
-pub fn incomplete(diff: &RevisionDiff) -> String {
+/// The line that says the comparison is incomplete (markdown's too), with
+/// HEAD's name as `revision` writes it: the name is typed by the user but
+/// may be a branch someone else chose, so each format escapes it its way.
+pub fn incomplete(diff: &RevisionDiff, revision: impl Fn(&str) -> String) -> String {
     let n = diff.not_read.len();
     format!(
         "incomplete: {n} path{} at {} not read; a config may hide there",
         if n == 1 { "" } else { "s" },
-        diff.head
+        revision(&diff.head)
     )
 }
