@@ -361,5 +361,7 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
     .map(|u| u.value)
 }
 
+pub mod outcome;
+
 #[cfg(test)]
 mod tests;
