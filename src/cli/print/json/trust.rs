@@ -1,6 +1,7 @@
 //! `trust`'s result as json (schemas/trust.schema.json): what was listed,
 //! what became of each listed config, and what the listing's notes say as
-//! data (links not followed, shadowed and missing configs, ignored ones).
+//! data (links not followed, shadowed and missing configs, ignored ones:
+//! issue 30).
 
 use serde::Serialize;
 
@@ -35,6 +36,39 @@ pub struct JsonTrust {
     pub already_trusted: usize,
     pub not_followed: Vec<JsonNotFollowed>,
     pub store_warnings: Vec<String>,
+    /// Config files a higher-priority one in the same directory shadows:
+    /// GocciaScript never reads them; neither trusted nor hashed.
+    pub shadowed: Vec<JsonShadowed>,
+    /// Store entries at or under the paths whose config is gone.
+    pub missing: Vec<JsonMissing>,
+    /// New or changed configs left out because they are ignored as they
+    /// are now (a config file named on the command line never is).
+    pub ignored: Vec<JsonIgnored>,
+}
+
+/// One `shadowed` member: the file, and the one GocciaScript reads instead.
+#[derive(Serialize)]
+pub struct JsonShadowed {
+    pub path: String,
+    pub by: String,
+}
+
+/// One `missing` member: the entry's key and when it was trusted.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonMissing {
+    pub key: String,
+    pub trusted_at: String,
+}
+
+/// One `ignored` member: the config left out, as it is now.
+#[derive(Serialize)]
+pub struct JsonIgnored {
+    pub key: String,
+    pub path: String,
+    /// `new` or `changed`.
+    pub change: &'static str,
+    pub sha256: String,
 }
 
 /// One listed config of `trust --json` and its outcome: `recorded`,
@@ -98,6 +132,23 @@ pub fn print(
             .map(JsonNotFollowed::from)
             .collect(),
         store_warnings: listing.store_warnings.clone(),
+        shadowed: plan
+            .shadowed
+            .iter()
+            .map(|s| JsonShadowed {
+                path: s.path.clone(),
+                by: s.by.clone(),
+            })
+            .collect(),
+        missing: plan
+            .missing
+            .iter()
+            .map(|(key, trusted_at)| JsonMissing {
+                key: key.clone(),
+                trusted_at: trusted_at.clone(),
+            })
+            .collect(),
+        ignored: listing.ignored.iter().map(|c| ignored(c, env)).collect(),
     };
     io.out.write_all(to_json(&doc).as_bytes())
 }
@@ -113,7 +164,7 @@ fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
     JsonTrusted {
         key: s.key.as_str().to_string(),
         path: display_path(s.key.as_str(), &env.cwd),
-        change: if c.changed { "changed" } else { "new" },
+        change: change(c),
         sha256: s.sha256.clone(),
         requests: requests_of(&s.block_json),
         lines: s.lines.clone(),
@@ -123,6 +174,22 @@ fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
         outcome: "wouldRecord",
         reason: None,
     }
+}
+
+/// A config left out as ignored.
+fn ignored(c: &TrustCandidate, env: &Env) -> JsonIgnored {
+    let key = c.snapshot.key.as_str();
+    JsonIgnored {
+        key: key.to_string(),
+        path: display_path(key, &env.cwd),
+        change: change(c),
+        sha256: c.snapshot.sha256.clone(),
+    }
+}
+
+/// `new` or `changed`.
+fn change(c: &TrustCandidate) -> &'static str {
+    if c.changed { "changed" } else { "new" }
 }
 
 /// The gate's decision on each config; what it did not allow is `leftOut`.
