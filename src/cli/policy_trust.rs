@@ -1,8 +1,9 @@
-//! `trust --yes --policy FILE [--expect SHA256]... PATH...` and
-//! `scan --policy FILE`: CI trust bootstrap gated by a reviewed policy. Only
-//! configs whose every request the policy ALLOWS (and, with `--expect`,
-//! whose block hash was reviewed) are recorded; every decision is recorded
-//! before anything is trusted.
+//! The policy side of `trust --yes --policy FILE [--expect SHA256]...
+//! PATH...` and `scan --policy FILE`: the policy (given or shipped, its
+//! provenance checked), the decision records of a gated trust (every
+//! decision is recorded before anything is trusted), and `scan --policy`.
+//! The gated trust itself runs in `cli::trust`, which imports this file,
+//! never the other way round.
 
 use std::path::{Path, PathBuf};
 

@@ -8,6 +8,7 @@
 //! `--expect` judge the listing first (`cli::policy_trust`).
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
 use crate::cli::policy_trust;
@@ -26,7 +27,6 @@ use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, NothingToDo, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 use crate::core::store::{Store, StoreLocation};
-use std::path::Path;
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     check_args(args, env)?;
@@ -59,7 +59,7 @@ fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 
 /// The new and changed configs under the paths, with the ignored ones
 /// left out (and said, on stderr, in every format).
-pub fn list(
+fn list(
     args: &TrustArgs,
     loc: StoreLocation,
     store: Store,
@@ -218,7 +218,7 @@ fn ask(count: usize, reader: &Reader, io: &mut Io<'_>) -> std::io::Result<bool> 
 
 /// Records what was shown, re-checked under the store lock; a config that
 /// changed since is left out (exit 1).
-pub fn record(loc: &StoreLocation, shown: &[Shown], env: &Env) -> Result<TrustOutcome, CliError> {
+fn record(loc: &StoreLocation, shown: &[Shown], env: &Env) -> Result<TrustOutcome, CliError> {
     let commit =
         trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
     let shown = shown.iter().map(|s| s.key.clone()).collect();

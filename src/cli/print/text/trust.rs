@@ -14,7 +14,7 @@ use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path, shell_quote};
 use crate::core::policy::Policy;
-use crate::core::policy::{OperationDecision, RequestKind, Verdict};
+use crate::core::policy::{OperationDecision, RequestKind};
 use crate::core::review::destination::with_destinations;
 use crate::core::review::trust::outcome::{
     Gate, GateEnd, Judged, NothingToDo, TrustListing, TrustOutcome,
@@ -355,17 +355,12 @@ pub fn gate_end(
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
     let store = &listing.loc.path;
-    match &end.outcome {
-        _ if listing.dry_run => {
-            let allowed = gate
-                .judged
-                .iter()
-                .filter(|j| j.verdict == Verdict::Allowed)
-                .count();
-            dry_run(allowed, store, io)?;
-        }
-        Some(o) => recorded(o, store, io)?,
-        None => declined(io)?,
+    if listing.dry_run {
+        dry_run(gate.allowed().count(), store, io)?;
+    } else if let Some(o) = &end.outcome {
+        recorded(o, store, io)?;
+    } else {
+        declined(io)?;
     }
     if !end.needs.is_empty() {
         hand_off(end, trust_store, env, io)?;
