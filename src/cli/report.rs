@@ -3,24 +3,18 @@
 //! code, and the `--trust` listing, refusals and outcome lines. Shared here
 //! so `scan.rs`, `trust.rs` and `policy_trust.rs` do not import each other.
 
-use std::io::Write;
-
 use crate::cli::args::GlobalArgs;
 use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
-use crate::cli::{CliError, CliResult, Io, issues_text, print_store_warnings, store_issues};
+use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::paths::display::{count_config_files, display_path};
-use crate::core::paths::key::trust_key_for_path;
 use crate::core::review::destination::{ShownLine, with_destinations};
-use crate::core::review::ignore::{IgnoreList, ignore_dir, leave_out_ignored, load_ignores};
+use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::report::report_values;
 use crate::core::review::report::{ConfigReport, ConfigState};
-use crate::core::review::trust::{PlanError, TrustCommit, TrustPlan};
 use crate::core::review::value_diff::render_text;
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
-use crate::tui::theme::Role;
 use crate::tui::views::detail::state_role;
 
 /// The store for a read-only command: any problem is reported and the store
@@ -160,184 +154,6 @@ pub fn render_row(
     }
 }
 
-/// `Trusted N …` for what was recorded, and one `Refused:` line on stderr
-/// for each config that changed since it was listed (exit 1 then).
-pub fn report_commit(commit: &TrustCommit, store_path: &str, io: &mut Io<'_>) -> CliResult {
-    for r in &commit.refused {
-        let path = Values.text(&r.display_path).into_owned();
-        let _ = writeln!(io.err, "Refused: {path} changed since shown; not trusted");
-    }
-    if commit.recorded > 0 {
-        writeln!(
-            io.out,
-            "Trusted {} in {}",
-            count_config_files(commit.recorded),
-            Values.text(store_path)
-        )?;
-    } else {
-        writeln!(io.out, "Nothing was trusted.")?;
-    }
-    if commit.refused.is_empty() {
-        Ok(exit::SUCCESS)
-    } else {
-        Ok(exit::FAILURE)
-    }
-}
-
-/// A config that fails to load fails the command with its own error and exit
-/// class; a walk failure is exit 1.
-pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> CliError {
-    // Each quotes paths and text from the tree under review.
-    match e {
-        PlanError::Config(c) => CliError::new(c.class.code(), c),
-        PlanError::Discover(d) => CliError::new(exit::FAILURE, d),
-        PlanError::Unreadable { items, .. } => {
-            for u in items {
-                io.warn(format_args!("cannot read {}: {}", u.path, u.reason));
-            }
-            CliError::new(exit::FAILURE, e)
-        }
-    }
-}
-
-/// `No config under … requests permissions` and the already-trusted lines.
-pub fn print_nothing_to_do(
-    plan: &TrustPlan,
-    targets: &str,
-    io: &mut Io<'_>,
-) -> Result<Option<u8>, CliError> {
-    let targets = Values.text(targets);
-    if plan.candidates.is_empty() && plan.left_out > 0 {
-        writeln!(
-            io.out,
-            "Nothing to trust under {targets}: {} ignored (unignore, or name a config file to trust it)",
-            count_config_files(plan.left_out)
-        )?;
-        print_not_followed(plan, io)?;
-        return Ok(Some(exit::SUCCESS));
-    }
-    if plan.requesting() == 0 {
-        writeln!(io.out, "No config under {targets} requests permissions")?;
-        print_not_followed(plan, io)?;
-        return Ok(Some(exit::SUCCESS));
-    }
-    if plan.candidates.is_empty() {
-        if plan.unchanged == 1 {
-            writeln!(io.out, "The config file under {targets} is already trusted")?;
-        } else {
-            writeln!(
-                io.out,
-                "All {} config files under {targets} are already trusted",
-                plan.unchanged
-            )?;
-        }
-        print_not_followed(plan, io)?;
-        return Ok(Some(exit::SUCCESS));
-    }
-    Ok(None)
-}
-
-/// The listing of §15.2 on stdout, escaped as stdout's rule says.
-pub fn print_listing(
-    plan: &TrustPlan,
-    targets: &str,
-    env: &Env,
-    by_value: Option<&Store>,
-    io: &mut Io<'_>,
-) -> std::io::Result<()> {
-    print_listing_to(plan, targets, env, by_value, io.out)
-}
-
-/// The listing of §15.2, ending with its always-present empty line, each
-/// scope that leads elsewhere followed by its destination; config text
-/// escaped. With `by_value` (the store, for a listing a person reads on a
-/// terminal), a changed config shows its values against the stored block,
-/// runs of unchanged ones collapsed, as `scan` and the TUI show them
-/// (issue 30); without, GocciaScript's lines, byte for byte.
-pub fn print_listing_to(
-    plan: &TrustPlan,
-    targets: &str,
-    env: &Env,
-    by_value: Option<&Store>,
-    w: &mut dyn Write,
-) -> std::io::Result<()> {
-    let values = Values;
-    use rayon::prelude::*;
-    writeln!(w, "Permission requests under {}:", values.text(targets))?;
-    // Each config's lines are made on every thread and written in order:
-    // a listing of 10,000 configs is most of what `--trust` does alone.
-    let shown: Vec<String> = plan
-        .candidates
-        .par_iter()
-        .map(|c| {
-            let shown = display_path(c.snapshot.key.as_str(), &env.cwd);
-            let tag = if c.changed {
-                mark(Role::Changed, "(changed)")
-            } else {
-                mark(Role::Untrusted, "(new)")
-            };
-            let mut text = format!("\n  {} {tag}\n", values.text(&shown));
-            if let Some(store) = by_value {
-                let items = c.values(store.get(c.snapshot.key.as_str()));
-                if !items.is_empty() {
-                    text.push_str(&render_text(
-                        &items,
-                        UNCHANGED_KEPT,
-                        &|s| values.text(s).into_owned(),
-                        STYLED,
-                    ));
-                    return text;
-                }
-            }
-            let lines = values.lines(&c.lines);
-            let targets = values.pairs(&c.snapshot.targets.to_pairs());
-            for line in with_destinations(&lines, &targets) {
-                text.push_str(&line.render_styled(STYLED));
-                text.push('\n');
-            }
-            text
-        })
-        .collect();
-    for text in &shown {
-        w.write_all(text.as_bytes())?;
-    }
-    listing_end(plan, w)
-}
-
-/// The end of every `--trust` listing: the skipped count, when any, then the
-/// empty line that always precedes the ending (§15.2 steps 3 and 4).
-pub fn print_listing_end(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    listing_end(plan, io.out)
-}
-
-fn listing_end(plan: &TrustPlan, w: &mut dyn Write) -> std::io::Result<()> {
-    let values = Values;
-    if !plan.notes.is_empty() {
-        writeln!(w)?;
-        for line in &plan.notes {
-            writeln!(w, "  {}", values.text(line))?;
-        }
-    }
-    if plan.unchanged > 0 {
-        writeln!(
-            w,
-            "\n  {} more already trusted and unchanged.",
-            plan.unchanged
-        )?;
-    }
-    writeln!(w)
-}
-
-/// The directory links out of the paths, which were not walked: our
-/// addition to GocciaScript's lines, so nothing behind them passes unseen.
-fn print_not_followed(plan: &TrustPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    let values = Values;
-    for line in &plan.notes {
-        writeln!(io.out, "{}", values.text(line))?;
-    }
-    Ok(())
-}
-
 /// The ignore list (`ignore`), for a command that shows states or trusts
 /// directories. A list that cannot be read or could have been written by
 /// someone else is a `Warning: ` and ignores nothing (fail closed: it
@@ -351,34 +167,4 @@ pub fn ignores_warned(env: &Env, io: &mut Io<'_>) -> IgnoreList {
         io.warn(problem);
     }
     list
-}
-
-/// Takes the ignored configs out of a `--trust` plan, unless the config
-/// file itself was named, saying on stderr which were left out.
-pub fn leave_out_ignored_said(
-    plan: &mut TrustPlan,
-    paths: &[String],
-    env: &Env,
-    io: &mut Io<'_>,
-) -> Result<(), CliError> {
-    let ignores = ignores_warned(env, io);
-    if ignores.ignored.is_empty() {
-        return Ok(());
-    }
-    let named: Vec<String> = paths
-        .iter()
-        .filter(|p| {
-            let expanded = crate::core::paths::expand_file_name(p, &env.cwd, &env.home);
-            std::fs::metadata(expanded).is_ok_and(|m| !m.is_dir())
-        })
-        .map(|p| trust_key_for_path(p, env).0)
-        .collect();
-    for key in leave_out_ignored(plan, &ignores, &named) {
-        writeln!(
-            io.err,
-            "Left out (ignored; name the config file to trust it): {}",
-            Values.text(&display_path(&key, &env.cwd))
-        )?;
-    }
-    Ok(())
 }

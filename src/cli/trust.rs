@@ -1,55 +1,50 @@
 //! `trust PATH... [--yes] [--dry-run]`, also spelled `--trust PATH [--yes]`:
 //! list what each config asks for and what changed, confirm, record
 //! (goccia-reference.md §12.2, §15.1–§15.3).
+//!
+//! The steps, each deciding before anything is printed: list (a
+//! [`TrustListing`]), print it in the chosen format, ask when a person is
+//! there to answer, record (a [`TrustOutcome`]), print that. `--policy` and
+//! `--expect` judge the listing first (`cli::policy_trust`).
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
-use crate::cli::json_out::{CHANGED_SINCE_SHOWN, JsonTrust, to_json};
-use crate::cli::report::{
-    plan_failure, print_listing, print_listing_to, print_nothing_to_do, report_commit,
-};
-use crate::cli::terminal::Values;
+use crate::cli::policy_trust;
+use crate::cli::print::text::trust::Reader;
+use crate::cli::print::{json, text};
+use crate::cli::report::ignores_warned;
 use crate::cli::{
     CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
 };
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::paths::display::{count_config_files, describe_targets};
+use crate::core::paths::display::{describe_targets, shell_quote};
+use crate::core::paths::key::trust_key_for_path;
 use crate::core::paths::{expand_file_name, pascal_trim};
+use crate::core::review::ignore::leave_out_ignored;
+use crate::core::review::trust::outcome::{Gate, GateEnd, NothingToDo, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
+use crate::core::store::{Store, StoreLocation};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    if !args.json {
-        return trust(g, args, env, io, None);
+    check_args(args, env)?;
+    if args.policy.is_some() || !args.expect.is_empty() {
+        return trust_with_policy(g, args, env, io);
     }
-    // `--json`: the same run with its text on stdout thrown away, then one
-    // document of what became of each listed config. Warnings and errors
-    // still go to stderr.
-    let mut doc = JsonTrust {
-        dry_run: args.dry_run,
-        ..JsonTrust::default()
-    };
-    let code = {
-        let mut sink = std::io::sink();
-        let mut quiet = Io {
-            out: &mut sink,
-            err: &mut *io.err,
-            escaping: io.escaping,
-        };
-        trust(g, args, env, &mut quiet, Some(&mut doc))?
-    };
-    io.out.write_all(to_json(&doc).as_bytes())?;
-    Ok(code)
+    // A dry run writes nothing: an unsafe store is only a warning there.
+    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
+    let listing = list(args, loc, store, env, io)?;
+    let result = trust_listed(args, &listing, env, io);
+    // The process ends right after: what was listed is left to it rather
+    // than freed string by string on this one thread (as `list` does).
+    std::mem::forget(listing);
+    result
 }
 
-fn trust(
-    g: &GlobalArgs,
-    args: &TrustArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-    mut doc: Option<&mut JsonTrust>,
-) -> CliResult {
+/// The paths are given, well formed and exist.
+fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
     if let Err(e) = check_paths("--trust", &args.paths) {
         return Err(CliError::usage(e.0));
     }
@@ -59,102 +54,270 @@ fn trust(
             return Err(CliError::failed(format!("--trust path not found: {path}")));
         }
     }
-    if args.policy.is_some() || !args.expect.is_empty() {
-        return crate::cli::policy_trust::trust_with_policy(g, args, env, io, doc);
+    Ok(())
+}
+
+/// The new and changed configs under the paths, with the ignored ones
+/// left out (and said, on stderr, in every format).
+fn list(
+    args: &TrustArgs,
+    loc: StoreLocation,
+    store: Store,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<TrustListing, CliError> {
+    let mut plan =
+        plan_trust(&args.paths, env, &store).map_err(|e| text::trust::plan_failure(&e, io))?;
+    let ignores = ignores_warned(env, io);
+    let ignored = if ignores.ignored.is_empty() {
+        Vec::new()
+    } else {
+        leave_out_ignored(&mut plan, &ignores, &named_files(&args.paths, env))
+    };
+    let listing = TrustListing {
+        store_warnings: issues_text(&store_issues(&loc, &args.paths, env)),
+        targets: describe_targets(&args.paths, env),
+        loc,
+        store,
+        plan,
+        ignored,
+        dry_run: args.dry_run,
+    };
+    text::trust::left_out(&listing, env, io)?;
+    Ok(listing)
+}
+
+/// The trust keys of the paths that name a config file, not a directory:
+/// those are trusted even when ignored.
+fn named_files(paths: &[String], env: &Env) -> Vec<String> {
+    paths
+        .iter()
+        .filter(|p| {
+            let expanded = expand_file_name(p, &env.cwd, &env.home);
+            std::fs::metadata(expanded).is_ok_and(|m| !m.is_dir())
+        })
+        .map(|p| trust_key_for_path(p, env).0)
+        .collect()
+}
+
+/// Lists, asks (or takes `--yes`), records and reports, in the chosen
+/// format.
+fn trust_listed(args: &TrustArgs, listing: &TrustListing, env: &Env, io: &mut Io<'_>) -> CliResult {
+    if let Some(nothing) = listing.nothing_to_do() {
+        return finish(args, listing, Finish::Nothing(nothing), env, io);
     }
-    // A dry run writes nothing: an unsafe store is only a warning there.
-    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
-    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| plan_failure(&e, io))?;
-    crate::cli::report::leave_out_ignored_said(&mut plan, &args.paths, env, io)?;
-    if let Some(d) = doc.as_deref_mut() {
-        d.store = loc.path.clone();
-        d.store_warnings = issues_text(&store_issues(&loc, &args.paths, env));
-        d.listed(&plan, &store, env);
-    }
-    let targets = describe_targets(&args.paths, env);
-    if let Some(code) = print_nothing_to_do(&plan, &targets, io)? {
-        return Ok(code);
-    }
-    // A person answers a prompt only when stdin is a terminal and the
-    // listing can reach one: the listing and prompt go to stderr when
-    // stdout is a file or a pipe (`| tee` would otherwise show them twice).
-    let prompting = !args.yes
-        && !args.dry_run
-        && !args.json
-        && std::io::stdin().is_terminal()
-        && (io.escaping.stdout_is_terminal() || io.escaping.stderr_is_terminal());
+    let reader = reader(args, io);
     // `--quiet` never hides what a person is asked about, nor what
     // `--yes` records.
-    if prompting || (args.yes && !args.dry_run) {
+    if reader.prompting || (args.yes && !args.dry_run) {
         io.escaping.unmute();
     }
-    let listing_on_stderr = prompting && !io.escaping.stdout_is_terminal();
-    let count = count_config_files(plan.candidates.len());
-    // A person reading the listing on a terminal gets a changed config
-    // value by value (issue 30); a pipe or a file, GocciaScript's lines.
-    let on_terminal = if listing_on_stderr {
-        io.escaping.stderr_is_terminal()
-    } else {
-        io.escaping.stdout_is_terminal()
-    };
-    let by_value = on_terminal.then_some(&store);
-    if listing_on_stderr {
-        print_listing_to(&plan, &targets, env, by_value, io.err)?;
-    } else {
-        print_listing(&plan, &targets, env, by_value, io)?;
+    if !args.json {
+        text::trust::listing(listing, &reader, env, io)?;
     }
     if args.dry_run {
-        writeln!(
-            io.out,
-            "Dry run: {count} would be trusted in {}; nothing was written",
-            Values.text(&loc.path)
-        )?;
-        return Ok(exit::SUCCESS);
+        return finish(args, listing, Finish::DryRun, env, io);
     }
-    // The listing is delivered before anything is recorded: a reader gone,
-    // or a stdout that cannot take it, stops the trust here.
-    io.out.flush()?;
+    if !args.json {
+        // The listing is delivered before anything is recorded: a reader
+        // gone, or a stdout that cannot take it, stops the trust here.
+        io.out.flush()?;
+    }
     if !args.yes {
-        if !prompting {
+        if !reader.prompting {
             return Err(CliError::usage(
                 "--trust needs confirmation; re-run with --yes to trust without a prompt",
             ));
         }
-        let prompt: &mut dyn Write = if listing_on_stderr { io.err } else { io.out };
-        write!(prompt, "Trust {count}? [y/N] ")?;
-        prompt.flush()?;
-        let mut answer = String::new();
-        let _ = std::io::stdin().lock().read_line(&mut answer);
-        let answer = pascal_trim(&answer).to_ascii_lowercase();
-        if answer != "y" && answer != "yes" {
-            writeln!(io.out, "Nothing was trusted.")?;
+        if !ask(listing.plan.candidates.len(), &reader, io)? {
+            text::trust::declined(io)?;
             return Ok(exit::FAILURE);
         }
     }
-    let shown: Vec<Shown> = plan
+    let shown: Vec<Shown> = listing
+        .plan
         .candidates
         .iter()
         .map(|c| Shown::of_snapshot(&c.snapshot))
         .collect();
-    let result = match trust_as_shown(&loc, &shown, env, WhenChanged::LeaveOut) {
-        Ok(commit) => {
-            if let Some(d) = doc {
-                for s in &shown {
-                    if commit.refused.iter().any(|r| r.key == s.key) {
-                        d.set_outcome(&s.key, "refused", Some(CHANGED_SINCE_SHOWN.into()));
-                    } else {
-                        d.set_outcome(&s.key, "recorded", None);
-                    }
-                }
-            }
-            report_commit(&commit, &loc.path, io)
-        }
-        Err(e) => Err(store_failure(&e)),
-    };
-    // The process ends right after: what was listed is left to it rather
-    // than freed string by string on this one thread (as `list` does).
-    std::mem::forget(plan);
+    let outcome = record(&listing.loc, &shown, env)?;
     std::mem::forget(shown);
-    std::mem::forget(store);
-    result
+    finish(args, listing, Finish::Recorded(&outcome), env, io)
+}
+
+/// Who reads the listing, and where it goes: a person answers a prompt
+/// only when stdin is a terminal and the listing can reach one; the
+/// listing and prompt go to stderr when stdout is a file or a pipe (`|
+/// tee` would otherwise show them twice).
+fn reader(args: &TrustArgs, io: &Io<'_>) -> Reader {
+    let escaping = io.escaping;
+    let prompting = !args.yes
+        && !args.dry_run
+        && !args.json
+        && std::io::stdin().is_terminal()
+        && (escaping.stdout_is_terminal() || escaping.stderr_is_terminal());
+    let on_stderr = prompting && !escaping.stdout_is_terminal();
+    let on_terminal = if on_stderr {
+        escaping.stderr_is_terminal()
+    } else {
+        escaping.stdout_is_terminal()
+    };
+    Reader {
+        prompting,
+        on_stderr,
+        on_terminal,
+    }
+}
+
+/// How a listing ended.
+enum Finish<'a> {
+    Nothing(NothingToDo),
+    DryRun,
+    Recorded(&'a TrustOutcome),
+}
+
+/// The end of a plain trust, in the chosen format; returns its exit code.
+fn finish(
+    args: &TrustArgs,
+    listing: &TrustListing,
+    end: Finish<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
+    let outcome = match end {
+        Finish::Recorded(o) => {
+            text::trust::refused(o, io);
+            Some(o)
+        }
+        _ => None,
+    };
+    if args.json {
+        json::trust::print(listing, None, outcome, env, io)?;
+    } else {
+        match end {
+            Finish::Nothing(nothing) => text::trust::nothing_to_do(nothing, listing, io)?,
+            Finish::DryRun => {
+                text::trust::dry_run(listing.plan.candidates.len(), &listing.loc.path, io)?
+            }
+            Finish::Recorded(o) => text::trust::recorded(o, &listing.loc.path, io)?,
+        }
+    }
+    Ok(outcome.map_or(exit::SUCCESS, |o| o.code))
+}
+
+/// Asks `Trust N config files? [y/N]` where the listing went; `y` or `yes`
+/// (any case, trimmed) is a yes, anything else (end of input too) a no.
+fn ask(count: usize, reader: &Reader, io: &mut Io<'_>) -> std::io::Result<bool> {
+    let prompt: &mut dyn Write = if reader.on_stderr { io.err } else { io.out };
+    text::trust::prompt(count, prompt)?;
+    let mut answer = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut answer);
+    let answer = pascal_trim(&answer).to_ascii_lowercase();
+    Ok(answer == "y" || answer == "yes")
+}
+
+/// Records what was shown, re-checked under the store lock; a config that
+/// changed since is left out (exit 1).
+fn record(loc: &StoreLocation, shown: &[Shown], env: &Env) -> Result<TrustOutcome, CliError> {
+    let commit =
+        trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
+    let shown = shown.iter().map(|s| s.key.clone()).collect();
+    Ok(TrustOutcome::new(shown, commit))
+}
+
+/// `--expect` values, lower-cased; anything but 64 hex digits is refused.
+fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
+    values
+        .iter()
+        .map(|v| {
+            if v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(v.to_ascii_lowercase())
+            } else {
+                Err(format!(
+                    "--expect needs a block SHA-256 (64 hex digits), got {}",
+                    shell_quote(v)
+                ))
+            }
+        })
+        .collect()
+}
+
+/// `--policy`/`--expect`: the listing judged, every decision recorded,
+/// and only what the gate allows trusted.
+fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    // `--quiet` never hides what `--yes` records (the verdicts say what).
+    if args.yes && !args.dry_run {
+        io.escaping.unmute();
+    }
+    if !args.yes && !args.dry_run {
+        return Err(CliError::usage(
+            "--policy and --expect gate unattended trust; add --yes (or --dry-run to see the verdicts)",
+        ));
+    }
+    let expected = expected_hashes(&args.expect).map_err(CliError::usage)?;
+    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
+    let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
+    let listing = list(args, loc, store, env, io)?;
+    let mut gate = Gate {
+        policy,
+        expected,
+        judged: Vec::new(),
+    };
+    if let Some(nothing) = listing.nothing_to_do() {
+        if args.json {
+            json::trust::print(&listing, Some(&gate), None, env, io)?;
+        } else {
+            text::trust::nothing_to_do(nothing, &listing, io)?;
+        }
+        return Ok(exit::SUCCESS);
+    }
+    gate.judge(&listing, env);
+    let end = gate_listed(args, &listing, &gate, &records, env, io)?;
+    if let Some(o) = &end.outcome {
+        text::trust::refused(o, io);
+    }
+    if args.json {
+        json::trust::print(&listing, Some(&gate), end.outcome.as_ref(), env, io)?;
+    } else {
+        text::trust::gate_end(&end, &gate, &listing, g.trust_store.as_deref(), env, io)?;
+    }
+    Ok(end.code)
+}
+
+/// Records the decisions (not on a dry run), lists the verdicts as text,
+/// trusts what the gate allowed, and marks its records; what it comes to.
+fn gate_listed(
+    args: &TrustArgs,
+    listing: &TrustListing,
+    gate: &Gate<'_>,
+    records: &Path,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<GateEnd, CliError> {
+    let written = if args.dry_run {
+        None
+    } else {
+        Some(policy_trust::write_records(records, gate)?)
+    };
+    if !args.json {
+        text::trust::gate_listing(gate, listing, args.verbose, env, io)?;
+    }
+    let mut outcome = None;
+    if let Some(written) = written
+        && gate.allowed().next().is_some()
+    {
+        if !args.json {
+            // The listing is delivered first: a stdout that cannot take it
+            // stops the trust here.
+            io.out.flush()?;
+        }
+        let shown: Vec<Shown> = gate
+            .allowed()
+            .map(|j| Shown::of_snapshot(j.snapshot))
+            .collect();
+        let o = record(&listing.loc, &shown, env)?;
+        policy_trust::mark_trusted(gate, written, &o, &listing.loc.path)?;
+        outcome = Some(o);
+    }
+    Ok(GateEnd::new(gate, outcome, env))
 }

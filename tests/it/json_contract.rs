@@ -949,3 +949,75 @@ fn an_ignored_config_and_list_ignored_validate() {
     assert_eq!(doc["ignored"][0]["current"], true);
     assert_eq!(doc["file"], "$ROOT/state/ignored.json");
 }
+
+/// `trust --json` says as data what the text listing says in its notes
+/// (issue 30): a config file shadowed by a higher-priority one, a trusted
+/// config now gone, and a config left out as ignored; with and without
+/// `--policy`, and when the ignored config was all there was to list.
+#[test]
+fn trust_json_lists_shadowed_missing_and_ignored_configs() {
+    let env = TestEnv::new();
+    env.write(
+        "app/goccia.toml",
+        "[permissions]\n\"allow-net\" = [\"a.test\"]\n",
+    );
+    env.write("app/goccia.json", r#"{"permissions": {"allow-ffi": true}}"#);
+    env.write(
+        "gone/goccia.json",
+        r#"{"permissions": {"allow-net": ["g.test"]}}"#,
+    );
+    env.write(
+        "skip/goccia.json",
+        r#"{"permissions": {"allow-net": ["s.test"]}}"#,
+    );
+    assert_eq!(env.run(&["trust", "--yes", "gone"]).code, 0);
+    std::fs::remove_file(env.work.join("gone/goccia.json")).unwrap();
+    assert_eq!(env.run(&["ignore", "skip"]).code, 0);
+
+    let policy = write_policy(&env);
+    let plain = env.run(&["trust", "--dry-run", "--json", "."]);
+    let gated = env.run(&["trust", "--dry-run", "--json", "--policy", &policy, "."]);
+    for out in [&plain, &gated] {
+        assert!(
+            out.stderr
+                .contains("Left out (ignored; name the config file to trust it): skip/goccia.json"),
+            "{out}"
+        );
+        let doc = valid("trust", &out.stdout);
+        let listed: Vec<&str> = doc["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, ["app/goccia.toml"], "{doc}");
+        assert_eq!(
+            doc["shadowed"],
+            serde_json::json!([{
+                "path": "$ROOT/work/app/goccia.json",
+                "by": "$ROOT/work/app/goccia.toml"
+            }]),
+            "{doc}"
+        );
+        let missing = doc["missing"].as_array().unwrap();
+        assert_eq!(missing.len(), 1, "{doc}");
+        assert_eq!(missing[0]["key"], "$ROOT/work/gone/goccia.json", "{doc}");
+        assert!(missing[0]["trustedAt"].is_string(), "{doc}");
+        let ignored = doc["ignored"].as_array().unwrap();
+        assert_eq!(ignored.len(), 1, "{doc}");
+        assert_eq!(ignored[0]["key"], "$ROOT/work/skip/goccia.json", "{doc}");
+        assert_eq!(ignored[0]["path"], "skip/goccia.json", "{doc}");
+        assert_eq!(ignored[0]["change"], "new", "{doc}");
+        assert_eq!(ignored[0]["sha256"].as_str().unwrap().len(), 64, "{doc}");
+    }
+
+    // Only the ignored config under the path: nothing is listed, and the
+    // document still names it.
+    let out = env.run(&["trust", "--dry-run", "--json", "skip"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("trust", &out.stdout);
+    assert_eq!(doc["configs"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["ignored"][0]["path"], "skip/goccia.json", "{doc}");
+    assert_eq!(doc["shadowed"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["missing"], serde_json::json!([]), "{doc}");
+}

@@ -103,24 +103,21 @@ pub fn ignore_dir(env: &crate::core::env::Env) -> Option<PathBuf> {
 /// Takes out of `plan` the candidates that are ignored as they are now,
 /// except those whose key is in `named` (config files named explicitly:
 /// `trust dir/goccia.json` trusts it, `trust dir` does not). Returns the
-/// keys left out, in key order.
+/// candidates left out, in key order.
 pub fn leave_out_ignored(
     plan: &mut crate::core::review::trust::TrustPlan,
     ignores: &IgnoreList,
     named: &[String],
-) -> Vec<String> {
-    let mut left_out = Vec::new();
-    plan.candidates.retain(|c| {
-        let key = c.snapshot.key.as_str();
-        let out =
-            ignores.is_ignored(key, Some(&c.snapshot.sha256)) && !named.iter().any(|n| n == key);
-        if out {
-            left_out.push(key.to_string());
-        }
-        !out
-    });
-    plan.left_out += left_out.len();
-    left_out
+) -> Vec<crate::core::review::trust::TrustCandidate> {
+    let (out, kept) = std::mem::take(&mut plan.candidates)
+        .into_iter()
+        .partition::<Vec<_>, _>(|c| {
+            let key = c.snapshot.key.as_str();
+            ignores.is_ignored(key, Some(&c.snapshot.sha256)) && !named.iter().any(|n| n == key)
+        });
+    plan.candidates = kept;
+    plan.left_out += out.len();
+    out
 }
 
 /// The ignore file in `state_dir`.

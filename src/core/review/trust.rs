@@ -13,7 +13,7 @@ use crate::core::error::ConfigError;
 use crate::core::paths::display::{describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
 use crate::core::paths::key::{is_under, trust_key_for_directory, trust_key_for_path};
-use crate::core::review::discover::{DiscoverError, Unreadable, discover_paths};
+use crate::core::review::discover::{DiscoverError, Shadowed, Unreadable, discover_paths};
 use crate::core::review::listing::config_exists;
 use crate::core::review::report::ConfigState;
 use crate::core::review::report::{ConfigReport, DiffLine, moved_targets};
@@ -74,6 +74,11 @@ pub struct TrustPlan {
     pub notes: Vec<String>,
     /// The same links as data (`trust --json`).
     pub not_followed_links: Vec<crate::core::review::discover::NotFollowed>,
+    /// The shadowed config files as data, in path order (`trust --json`).
+    pub shadowed: Vec<Shadowed>,
+    /// The trusted configs under the paths that are gone, as data: each
+    /// key and when it was trusted, in the store's order (`trust --json`).
+    pub missing: Vec<(String, String)>,
 }
 
 impl TrustPlan {
@@ -124,12 +129,16 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         .iter()
         .map(|n| n.describe(&env.cwd, &targets));
     let shadowed = found.shadowed.iter().map(|s| s.describe(&env.cwd));
-    let missing = missing_under(store, paths, env)
+    let missing: Vec<(String, String)> = missing_under(store, paths, env)
         .into_iter()
-        .map(|(key, _)| missing_line(key, &env.cwd));
+        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
+        .collect();
+    let missing_lines = missing.iter().map(|(key, _)| missing_line(key, &env.cwd));
     let mut plan = TrustPlan {
-        notes: not_followed.chain(shadowed).chain(missing).collect(),
+        notes: not_followed.chain(shadowed).chain(missing_lines).collect(),
         not_followed_links: found.not_followed.clone(),
+        shadowed: found.shadowed.clone(),
+        missing,
         ..TrustPlan::default()
     };
     for result in loaded {
@@ -360,6 +369,8 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
     })
     .map(|u| u.value)
 }
+
+pub mod outcome;
 
 #[cfg(test)]
 mod tests;

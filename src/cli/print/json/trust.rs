@@ -1,1 +1,226 @@
-//! `trust`'s result as json.
+//! `trust`'s result as json (schemas/trust.schema.json): what was listed,
+//! what became of each listed config, and what the listing's notes say as
+//! data (links not followed, shadowed and missing configs, ignored ones:
+//! issue 30).
+
+use serde::Serialize;
+
+use crate::cli::Io;
+use crate::cli::json_out::{
+    JsonDestination, JsonDiffItem, JsonNotFollowed, JsonPolicy, JsonPolicyFile, JsonRequest,
+    Schema, destinations_of, diff_items, requests_of, to_json,
+};
+use crate::core::env::Env;
+use crate::core::paths::display::display_path;
+use crate::core::review::trust::TrustCandidate;
+use crate::core::review::trust::outcome::{Gate, TrustListing, TrustOutcome};
+use crate::core::store::Store;
+
+/// Why `trust --json` reports a config `refused` (the plain and the
+/// policy-gated trust).
+pub const CHANGED_SINCE_SHOWN: &str = "changed since shown; not trusted";
+
+/// `trust --json`: what was listed, and for each config what became of it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonTrust {
+    pub schema: Schema,
+    pub store: String,
+    pub dry_run: bool,
+    /// The policy the verdicts come from (`--policy`, `--expect`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<JsonPolicyFile>,
+    /// The new and changed configs, in key byte order.
+    pub configs: Vec<JsonTrusted>,
+    /// Requesting configs already trusted and unchanged (not listed).
+    pub already_trusted: usize,
+    pub not_followed: Vec<JsonNotFollowed>,
+    pub store_warnings: Vec<String>,
+    /// Config files a higher-priority one in the same directory shadows:
+    /// GocciaScript never reads them; neither trusted nor hashed.
+    pub shadowed: Vec<JsonShadowed>,
+    /// Store entries at or under the paths whose config is gone.
+    pub missing: Vec<JsonMissing>,
+    /// New or changed configs left out because they are ignored as they
+    /// are now (a config file named on the command line never is).
+    pub ignored: Vec<JsonIgnored>,
+}
+
+/// One `shadowed` member: the file, and the one GocciaScript reads instead.
+#[derive(Serialize)]
+pub struct JsonShadowed {
+    pub path: String,
+    pub by: String,
+}
+
+/// One `missing` member: the entry's key and when it was trusted.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonMissing {
+    pub key: String,
+    pub trusted_at: String,
+}
+
+/// One `ignored` member: the config left out, as it is now.
+#[derive(Serialize)]
+pub struct JsonIgnored {
+    pub key: String,
+    pub path: String,
+    /// `new` or `changed`.
+    pub change: &'static str,
+    pub sha256: String,
+}
+
+/// One listed config of `trust --json` and its outcome: `recorded`,
+/// `wouldRecord` (`--dry-run`), `refused` (it changed between the listing
+/// and the write, so what was shown is not what is there) or `leftOut` (the
+/// policy did not allow it, or its hash is not among `--expect`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonTrusted {
+    pub key: String,
+    pub path: String,
+    /// `new` or `changed`.
+    pub change: &'static str,
+    pub sha256: String,
+    pub requests: Vec<JsonRequest>,
+    pub lines: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<Vec<JsonDiffItem>>,
+    pub destinations: Vec<JsonDestination>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<JsonPolicy>,
+    pub outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The document of a trust, as far as it went: listed (and judged, with
+/// `gate`), and recorded when there is an `outcome`.
+pub fn print(
+    listing: &TrustListing,
+    gate: Option<&Gate<'_>>,
+    outcome: Option<&TrustOutcome>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
+    let plan = &listing.plan;
+    let mut configs: Vec<JsonTrusted> = plan
+        .candidates
+        .iter()
+        .map(|c| trusted(c, &listing.store, env))
+        .collect();
+    if let Some(gate) = gate {
+        judged(&mut configs, gate);
+    }
+    if let Some(outcome) = outcome {
+        recorded(&mut configs, outcome);
+    }
+    let doc = JsonTrust {
+        schema: Schema::default(),
+        store: listing.loc.path.clone(),
+        dry_run: listing.dry_run,
+        policy: gate.map(|g| JsonPolicyFile {
+            path: g.policy.source.to_string(),
+            sha256: g.policy.sha256.clone(),
+        }),
+        configs,
+        already_trusted: plan.unchanged,
+        not_followed: plan
+            .not_followed_links
+            .iter()
+            .map(JsonNotFollowed::from)
+            .collect(),
+        store_warnings: listing.store_warnings.clone(),
+        shadowed: plan
+            .shadowed
+            .iter()
+            .map(|s| JsonShadowed {
+                path: s.path.clone(),
+                by: s.by.clone(),
+            })
+            .collect(),
+        missing: plan
+            .missing
+            .iter()
+            .map(|(key, trusted_at)| JsonMissing {
+                key: key.clone(),
+                trusted_at: trusted_at.clone(),
+            })
+            .collect(),
+        ignored: listing.ignored.iter().map(|c| ignored(c, env)).collect(),
+    };
+    io.out.write_all(to_json(&doc).as_bytes())
+}
+
+/// A listed config, `wouldRecord` until its outcome is known.
+fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
+    let s = &c.snapshot;
+    let targets = s.targets.to_pairs();
+    let diff = store
+        .get(s.key.as_str())
+        .filter(|_| c.changed)
+        .map(|stored| diff_items(&stored.block, &s.block_json, &targets, &c.lines));
+    JsonTrusted {
+        key: s.key.as_str().to_string(),
+        path: display_path(s.key.as_str(), &env.cwd),
+        change: change(c),
+        sha256: s.sha256.clone(),
+        requests: requests_of(&s.block_json),
+        lines: s.lines.clone(),
+        diff,
+        destinations: destinations_of(&c.lines, &targets),
+        policy: None,
+        outcome: "wouldRecord",
+        reason: None,
+    }
+}
+
+/// A config left out as ignored.
+fn ignored(c: &TrustCandidate, env: &Env) -> JsonIgnored {
+    let key = c.snapshot.key.as_str();
+    JsonIgnored {
+        key: key.to_string(),
+        path: display_path(key, &env.cwd),
+        change: change(c),
+        sha256: c.snapshot.sha256.clone(),
+    }
+}
+
+/// `new` or `changed`.
+fn change(c: &TrustCandidate) -> &'static str {
+    if c.changed { "changed" } else { "new" }
+}
+
+/// The gate's decision on each config; what it did not allow is `leftOut`.
+fn judged(configs: &mut [JsonTrusted], gate: &Gate<'_>) {
+    for j in &gate.judged {
+        let Some(c) = configs
+            .iter_mut()
+            .find(|c| c.key == j.snapshot.key.as_str())
+        else {
+            continue;
+        };
+        c.policy = Some(JsonPolicy::from(&j.decision));
+        if let Some(reason) = j.left_out_reason() {
+            c.outcome = "leftOut";
+            c.reason = Some(reason);
+        }
+    }
+}
+
+/// What the store did with each config handed to it.
+fn recorded(configs: &mut [JsonTrusted], outcome: &TrustOutcome) {
+    for key in &outcome.shown {
+        let Some(c) = configs.iter_mut().find(|c| c.key == *key) else {
+            continue;
+        };
+        if outcome.refused(key) {
+            c.outcome = "refused";
+            c.reason = Some(CHANGED_SINCE_SHOWN.into());
+        } else {
+            c.outcome = "recorded";
+            c.reason = None;
+        }
+    }
+}
