@@ -13,7 +13,7 @@ use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::report::report_values;
 use crate::core::review::report::{ConfigReport, ConfigState};
-use crate::core::review::value_diff::render_text;
+use crate::core::review::value_diff::{UNCHANGED_KEPT, render_text};
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
 use crate::tui::views::detail::state_role;
 
@@ -65,10 +65,6 @@ pub fn unreadable_exit(unreadable: bool) -> u8 {
         exit::SUCCESS
     }
 }
-
-/// Unchanged values shown around a change before a run of them is
-/// collapsed to `… N unchanged`.
-pub const UNCHANGED_KEPT: usize = 2;
 
 /// A readable table: state, path, summary; a changed config's lines below it.
 pub fn render_table(reports: &[ConfigReport]) -> String {

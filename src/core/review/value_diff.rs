@@ -300,6 +300,12 @@ pub enum Shown<'a> {
     Unchanged(usize),
 }
 
+/// Unchanged values shown around a change before a run of them is
+/// collapsed to `… N unchanged`, wherever a value-level diff is shown (the
+/// TUI's detail pane and confirmation, `scan` and the `trust` prompt on a
+/// terminal).
+pub const UNCHANGED_KEPT: usize = 2;
+
 /// Runs of more than `keep` unchanged values collapsed to a count.
 pub fn collapse(group: &[ValueChange], keep: usize) -> Vec<Shown<'_>> {
     fn flush<'a>(run: &mut Vec<&'a ValueChange>, out: &mut Vec<Shown<'a>>, keep: usize) {

@@ -7,14 +7,13 @@ use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, StoreEntryReport, report_values,
 };
-use crate::core::review::value_diff::{Change, Shown, ValueChange, collapse, group_by_request};
+use crate::core::review::value_diff::{
+    Change, Shown, UNCHANGED_KEPT, ValueChange, collapse, group_by_request,
+};
 use crate::tui::since::SinceOf;
 use crate::tui::state::{OtherRow, OtherState, State};
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-
-/// Unchanged values kept around a change before a run is collapsed.
-const UNCHANGED_KEPT: usize = 2;
 
 pub fn short_hash(h: &str) -> String {
     h.chars().take(12).collect::<String>() + if h.len() > 12 { "…" } else { "" }

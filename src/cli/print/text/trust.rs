@@ -7,7 +7,6 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use crate::cli::paint::{STYLED, mark};
-use crate::cli::report::UNCHANGED_KEPT;
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, Io};
 use crate::core::env::Env;
@@ -20,6 +19,7 @@ use crate::core::review::trust::outcome::{
     Gate, GateEnd, Judged, NothingToDo, TrustListing, TrustOutcome,
 };
 use crate::core::review::trust::{PlanError, TrustCandidate, TrustPlan};
+use crate::core::review::value_diff::UNCHANGED_KEPT;
 use crate::core::review::value_diff::render_text;
 use crate::core::store::Store;
 use crate::tui::theme::Role;
