@@ -13,12 +13,12 @@ use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
-use crate::core::review::results::CheckResult;
 use crate::core::env::Env;
 use crate::core::paths::expand_without_trailing_separator;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::check::{StoreProblem, governing_config};
 use crate::core::review::discover::{CONFIG_NAMES, discover_paths, io_reason};
+use crate::core::review::results::CheckResult;
 use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
 
@@ -69,7 +69,10 @@ pub fn decide(g: &GlobalArgs, args: &CheckArgs, env: &Env) -> Result<CheckResult
     keys.sort();
     keys.dedup();
     let (store, store_path, store_problem) = read_located(location);
-    let reports = keys.par_iter().map(|k| report_for(k, env, &store)).collect();
+    let reports = keys
+        .par_iter()
+        .map(|k| report_for(k, env, &store))
+        .collect();
     Ok(CheckResult {
         inputs,
         config_input,

@@ -9,13 +9,13 @@ use crate::cli::args::{GlobalArgs, InspectArgs};
 use crate::cli::print;
 use crate::cli::report::store_or_empty;
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
-use crate::core::review::results::InspectResult;
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
 use crate::core::review::check::governing_config;
 use crate::core::review::discover::shadowed_by;
 use crate::core::review::report::{ConfigState, moved_targets};
+use crate::core::review::results::InspectResult;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values};
 
@@ -69,9 +69,7 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
 fn config_key(config: &str, env: &Env) -> Result<TrustKey, CliError> {
     let expanded = expand_file_name(config, &env.cwd, &env.home);
     match std::fs::metadata(&expanded) {
-        Err(_) => Err(CliError::failed(format!(
-            "config file not found: {config}"
-        ))),
+        Err(_) => Err(CliError::failed(format!("config file not found: {config}"))),
         Ok(meta) if meta.is_dir() => governing_config(config, env).ok_or_else(|| {
             CliError::failed(format!("{config} is a directory; no config governs it"))
         }),

@@ -11,13 +11,13 @@ use crate::cli::print;
 use crate::cli::walk::Failed;
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::config::load_config;
-use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::ignore::{Ignored, ignore_dir, ignore_path, load_ignores};
 use crate::core::review::listing::{Detail, config_exists, list_entries};
 use crate::core::review::report::EntryStatus;
+use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 use crate::core::store::{locate_store, read_store};
 
 pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -90,13 +90,11 @@ pub fn decide_ignored(env: &Env) -> Result<IgnoredResult, CliError> {
         ));
     };
     let (list, problem) = load_ignores(&dir);
-    let now = |key: &str, ignored: &Ignored| {
-        match load_config(&TrustKey(key.to_string()), env) {
-            Ok(s) if s.sha256 == ignored.sha256 => IgnoredNow::Current,
-            Ok(_) => IgnoredNow::Changed,
-            Err(_) if config_exists(key) => IgnoredNow::Changed,
-            Err(_) => IgnoredNow::Missing,
-        }
+    let now = |key: &str, ignored: &Ignored| match load_config(&TrustKey(key.to_string()), env) {
+        Ok(s) if s.sha256 == ignored.sha256 => IgnoredNow::Current,
+        Ok(_) => IgnoredNow::Changed,
+        Err(_) if config_exists(key) => IgnoredNow::Changed,
+        Err(_) => IgnoredNow::Missing,
     };
     let rows = list
         .ignored

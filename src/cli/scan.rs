@@ -14,12 +14,12 @@ use crate::cli::print;
 use crate::cli::report::store_or_empty;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
-use crate::core::review::results::ScanResult;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::discover::discover_paths;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
+use crate::core::review::results::ScanResult;
 use crate::core::review::trust::missing_under;
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {

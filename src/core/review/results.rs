@@ -3,10 +3,10 @@
 //! once and the same whatever the output format. Each command's `decide`
 //! (in `cli`) fills one; the printers of `cli::print` only render it.
 
+use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::exit;
-use crate::core::config::ConfigSnapshot;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::check::StoreProblem;
 use crate::core::review::discover::Discovery;
@@ -137,7 +137,10 @@ impl CheckResult {
             exit::USAGE
         };
         exit::worst(
-            exit::worst(exit::worst_of(self.reports.iter().map(config_exit)), blocked),
+            exit::worst(
+                exit::worst_of(self.reports.iter().map(config_exit)),
+                blocked,
+            ),
             self.unreadable_exit(),
         )
     }
@@ -145,7 +148,9 @@ impl CheckResult {
     /// The store's problem as JSON's `storeError` says it.
     pub fn store_error(&self) -> Option<String> {
         self.store_problem.as_ref().map(|p| match p {
-            StoreProblem::CannotLocate(r) => format!("cannot locate the per-user trust store ({r})"),
+            StoreProblem::CannotLocate(r) => {
+                format!("cannot locate the per-user trust store ({r})")
+            }
             StoreProblem::Unreadable(m) => m.clone(),
         })
     }
@@ -218,4 +223,3 @@ pub struct IgnoreResult {
 pub struct UnignoreResult {
     pub paths: Vec<(String, Vec<String>)>,
 }
-

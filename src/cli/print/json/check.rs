@@ -51,7 +51,12 @@ pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         blocked: !blocking.is_empty(),
         store_error: result.store_error(),
         store_warnings: &result.store_warnings,
-        unreadable: result.found.unreadable.iter().map(JsonUnreadable::from).collect(),
+        unreadable: result
+            .found
+            .unreadable
+            .iter()
+            .map(JsonUnreadable::from)
+            .collect(),
         not_followed: result
             .found
             .not_followed

@@ -64,7 +64,11 @@ pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         store_error: result.store_error.as_deref(),
         store_warnings: &result.store_warnings,
         unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
-        not_followed: found.not_followed.iter().map(JsonNotFollowed::from).collect(),
+        not_followed: found
+            .not_followed
+            .iter()
+            .map(JsonNotFollowed::from)
+            .collect(),
         shadowed: found
             .shadowed
             .iter()
@@ -101,7 +105,8 @@ impl Serialize for Streamed<'_> {
         let keys = &self.result.found.keys;
         let mut seq = serializer.serialize_seq(Some(keys.len()))?;
         self.result.for_each_config(self.env, |r| {
-            self.worst.set(exit::worst(self.worst.get(), config_exit(&r)));
+            self.worst
+                .set(exit::worst(self.worst.get(), config_exit(&r)));
             seq.serialize_element(&JsonConfig {
                 viewed: Some(self.progress.is_viewed(&r.key, r.sha256())),
                 ..JsonConfig::from(&r)
