@@ -199,111 +199,127 @@ pub fn findings(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, r) in reports.iter().enumerate() {
-        let path = r.display_path.clone();
-        let quoted = shell_quote(&path);
         if let Some(e) = r.error() {
-            // GocciaScript's message names the config by its absolute path;
-            // where CI looks it is the path shown everywhere else.
-            let message = match e.message.strip_prefix(r.key.as_str()) {
-                Some(rest) if rest.starts_with(':') => format!("{path}{rest}"),
-                _ => e.message.clone(),
-            };
-            out.push(Finding {
-                rule: Rule::Error,
-                path,
-                line: None,
-                message: clean(&message).into_owned(),
-                state: Some(r.state),
-                status: None,
-                identity: String::new(),
-            });
+            out.push(error_finding(r, &e.message));
             continue;
         }
         if !r.state.needs_review() {
             continue;
         }
-        let lines: Vec<String> = r
-            .lines
-            .iter()
-            .map(|l| clean(l.render().trim_start()).into_owned())
-            .collect();
         let denied = decisions
             .and_then(|d| d.get(i))
             .and_then(Option::as_ref)
             .filter(|d| d.verdict == Verdict::Denied);
-        if let Some(d) = denied {
-            let ops: Vec<&crate::core::policy::OperationDecision> = d
-                .operations
-                .iter()
-                .filter(|o| o.decision.verdict == Verdict::Denied)
-                .collect();
-            let names: Vec<&str> = ops.iter().map(|o| o.operation.kind.name()).collect();
-            let line = request_line_in_file(&r.key, &names).or_else(|| report_line(r));
-            let reasons: Vec<String> = ops.iter().map(|o| clean(&o.line()).into_owned()).collect();
-            out.push(Finding {
-                rule: Rule::PolicyDenied,
-                path,
-                line,
-                message: format!(
-                    "{} ({}) is DENIED by the policy:\n{}",
-                    clean(&r.display_path),
-                    r.state.label(),
-                    reasons.join("\n")
-                ),
-                state: Some(r.state),
-                status: None,
-                identity: reasons.join("\n"),
-            });
-            continue;
-        }
-        let (rule, head) = match r.state {
-            ConfigState::Changed => {
-                let since = r
-                    .stored
-                    .as_ref()
-                    .map(|s| format!(" {}", s.trusted_at))
-                    .unwrap_or_default();
-                (
-                    Rule::Changed,
-                    format!("{} (changed since trusted{since})", clean(&r.display_path)),
-                )
-            }
-            _ => (
-                Rule::NeverTrusted,
-                format!("{} (never trusted)", clean(&r.display_path)),
-            ),
-        };
-        out.push(Finding {
-            rule,
-            path,
-            line: report_line(r),
-            message: format!(
-                "{head}\n{}\nReview and record it: goccia-trust trust {}",
-                lines.join("\n"),
-                clean(&quoted)
-            ),
-            state: Some(r.state),
-            status: None,
-            identity: lines.join("\n"),
+        out.push(match denied {
+            Some(d) => denied_finding(r, d),
+            None => review_finding(r),
         });
     }
-    for u in unreadable {
-        let path = display_path(&u.path, &env.cwd);
-        out.push(Finding {
-            rule: Rule::Error,
-            message: format!(
-                "cannot read {}: {}; a config may hide there",
-                clean(&path),
-                clean(&u.reason)
-            ),
-            path,
-            line: None,
-            state: None,
-            status: None,
-            identity: String::new(),
-        });
-    }
+    out.extend(unreadable.iter().map(|u| unreadable_finding(u, env)));
     out
+}
+
+/// A config that fails to load. GocciaScript's message names the config by
+/// its absolute path; where CI looks it is the path shown everywhere else.
+fn error_finding(r: &ConfigReport, error: &str) -> Finding {
+    let path = r.display_path.clone();
+    let message = match error.strip_prefix(r.key.as_str()) {
+        Some(rest) if rest.starts_with(':') => format!("{path}{rest}"),
+        _ => error.to_string(),
+    };
+    Finding {
+        rule: Rule::Error,
+        path,
+        line: None,
+        message: clean(&message).into_owned(),
+        state: Some(r.state),
+        status: None,
+        identity: String::new(),
+    }
+}
+
+/// A config awaiting review that the policy denies: each denied operation's
+/// reason, at the line of the first denied request.
+fn denied_finding(r: &ConfigReport, d: &ConfigDecision) -> Finding {
+    let ops: Vec<&crate::core::policy::OperationDecision> = d
+        .operations
+        .iter()
+        .filter(|o| o.decision.verdict == Verdict::Denied)
+        .collect();
+    let names: Vec<&str> = ops.iter().map(|o| o.operation.kind.name()).collect();
+    let line = request_line_in_file(&r.key, &names).or_else(|| report_line(r));
+    let reasons: Vec<String> = ops.iter().map(|o| clean(&o.line()).into_owned()).collect();
+    Finding {
+        rule: Rule::PolicyDenied,
+        path: r.display_path.clone(),
+        line,
+        message: format!(
+            "{} ({}) is DENIED by the policy:\n{}",
+            clean(&r.display_path),
+            r.state.label(),
+            reasons.join("\n")
+        ),
+        state: Some(r.state),
+        status: None,
+        identity: reasons.join("\n"),
+    }
+}
+
+/// A config never trusted or changed since: its lines and how to record it.
+fn review_finding(r: &ConfigReport) -> Finding {
+    let lines: Vec<String> = r
+        .lines
+        .iter()
+        .map(|l| clean(l.render().trim_start()).into_owned())
+        .collect();
+    let (rule, head) = match r.state {
+        ConfigState::Changed => {
+            let since = r
+                .stored
+                .as_ref()
+                .map(|s| format!(" {}", s.trusted_at))
+                .unwrap_or_default();
+            (
+                Rule::Changed,
+                format!("{} (changed since trusted{since})", clean(&r.display_path)),
+            )
+        }
+        _ => (
+            Rule::NeverTrusted,
+            format!("{} (never trusted)", clean(&r.display_path)),
+        ),
+    };
+    Finding {
+        rule,
+        path: r.display_path.clone(),
+        line: report_line(r),
+        message: format!(
+            "{head}\n{}\nReview and record it: goccia-trust trust {}",
+            lines.join("\n"),
+            clean(&shell_quote(&r.display_path))
+        ),
+        state: Some(r.state),
+        status: None,
+        identity: lines.join("\n"),
+    }
+}
+
+/// A path that could not be read: a config may hide there.
+fn unreadable_finding(u: &Unreadable, env: &Env) -> Finding {
+    let path = display_path(&u.path, &env.cwd);
+    Finding {
+        rule: Rule::Error,
+        message: format!(
+            "cannot read {}: {}; a config may hide there",
+            clean(&path),
+            clean(&u.reason)
+        ),
+        path,
+        line: None,
+        state: None,
+        status: None,
+        identity: String::new(),
+    }
 }
 
 /// Writes `findings` as GitHub workflow commands (`github`) or SARIF on

@@ -2,21 +2,24 @@
 //! stop being asked about them until they change. Recorded in the per-user
 //! state directory (`core::review::ignore`), never in the trust store:
 //! GocciaScript still refuses to run an ignored config.
+//!
+//! Each command plans (walks and loads, printing nothing), records, and
+//! hands its result to `cli::print::text::ignore`.
 
 use crate::cli::args::{GlobalArgs, IgnoreArgs, UnignoreArgs, check_paths};
-use crate::cli::report::store_or_empty_warned;
-use crate::cli::report::unreadable_exit;
-use crate::cli::terminal::Values;
-use crate::cli::walk::warn_unreadable;
-use crate::cli::{CliError, CliResult, Io};
+use crate::cli::print;
+use crate::cli::report::{store_or_empty, unreadable_exit};
+use crate::cli::walk::{Failed, unreadable_warnings};
+use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::paths::display::{describe_target, display_path};
+use crate::core::paths::display::describe_target;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::is_under;
 use crate::core::review::discover::discover_paths;
 use crate::core::review::ignore::{ignore_dir, update_ignores};
-use crate::core::review::report::ConfigState;
+use crate::core::review::report::ConfigReport;
+use crate::core::review::results::{IgnoreResult, UnignoreResult};
 use crate::core::review::scan::report_for;
 use crate::core::review::trust::untrust_root;
 use crate::core::store::utc_timestamp_now;
@@ -25,40 +28,81 @@ use crate::core::store::utc_timestamp_now;
 const NO_STATE_DIR: &str = "no state directory to keep the ignore list in (set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME)";
 
 pub fn run_ignore(g: &GlobalArgs, args: &IgnoreArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    if let Err(e) = check_paths("ignore", &args.paths) {
-        return Err(CliError::usage(e.0));
-    }
+    let (plan, dir) = plan_ignore(g, args, env).map_err(|f| f.print(io))?;
+    let result = record_ignore(plan, &dir).map_err(|f| f.print(io))?;
+    print::text::ignore::print_ignore(&result, io)?;
+    Ok(unreadable_exit(result.unreadable))
+}
+
+/// An `ignore` planned: the warnings so far, every config loaded.
+struct IgnorePlan {
+    warnings: Vec<String>,
+    reports: Vec<ConfigReport>,
+    unreadable: bool,
+}
+
+/// Every path is walked and every config loaded before anything is
+/// written: a path with no config fails the command, which then changes
+/// nothing.
+fn plan_ignore(
+    g: &GlobalArgs,
+    args: &IgnoreArgs,
+    env: &Env,
+) -> Result<(IgnorePlan, std::path::PathBuf), Failed> {
+    let bare = |e: CliError| Failed::bare(e);
+    check_paths("ignore", &args.paths).map_err(|e| bare(CliError::usage(e.0)))?;
     for path in &args.paths {
         let expanded = expand_file_name(path, &env.cwd, &env.home);
         if std::fs::metadata(&expanded).is_err() {
-            return Err(CliError::failed(format!("ignore path not found: {path}")));
+            return Err(bare(CliError::failed(format!(
+                "ignore path not found: {path}"
+            ))));
         }
     }
-    let dir = ignore_dir(env).ok_or_else(|| CliError::failed(NO_STATE_DIR))?;
-    let (store, _, store_error, _) = store_or_empty_warned(g, &args.paths, env, io);
+    let dir = ignore_dir(env).ok_or_else(|| bare(CliError::failed(NO_STATE_DIR)))?;
+    let (store, loc, store_error) = store_or_empty(g, env);
+    let mut warnings = loc
+        .as_ref()
+        .map(|l| issues_text(&store_issues(l, &args.paths, env)))
+        .unwrap_or_default();
     if let Some(problem) = store_error {
-        return Err(CliError::failed(problem));
+        let error = CliError::failed(problem);
+        return Err(Failed { warnings, error });
     }
-    // Every path is walked and every config loaded before anything is
-    // written: a path with no config fails the command, which then
-    // changes nothing.
     let mut reports = Vec::new();
     let mut unreadable = false;
     for path in &args.paths {
-        let found = discover_paths(std::slice::from_ref(path), env, &|_| {}, &|| false)
-            .map_err(|e| CliError::new(exit::FAILURE, e))?;
-        unreadable |= warn_unreadable(&found, std::slice::from_ref(path), env, io);
+        let paths = std::slice::from_ref(path);
+        let found = match discover_paths(paths, env, &|_| {}, &|| false) {
+            Ok(found) => found,
+            Err(e) => {
+                let error = CliError::new(exit::FAILURE, e);
+                return Err(Failed { warnings, error });
+            }
+        };
+        warnings.extend(unreadable_warnings(&found, paths, env));
+        unreadable |= !found.unreadable.is_empty();
         if found.keys.is_empty() {
-            return Err(CliError::failed(format!(
-                "ignore: no config at or under {path}"
-            )));
+            let error = CliError::failed(format!("ignore: no config at or under {path}"));
+            return Err(Failed { warnings, error });
         }
         reports.extend(found.keys.iter().map(|k| report_for(k, env, &store)));
     }
     reports.sort_by(|a, b| a.key.cmp(&b.key));
     reports.dedup_by(|a, b| a.key == b.key);
+    let plan = IgnorePlan {
+        warnings,
+        reports,
+        unreadable,
+    };
+    Ok((plan, dir))
+}
+
+/// Records each config that needs review in the ignore list.
+fn record_ignore(plan: IgnorePlan, dir: &std::path::Path) -> Result<IgnoreResult, Failed> {
     let now = utc_timestamp_now();
-    let added = update_ignores(&dir, |list| {
+    let reports = &plan.reports;
+    let added = update_ignores(dir, |list| {
         let added: Vec<bool> = reports
             .iter()
             .map(|r| match (r.state.needs_review(), r.sha256()) {
@@ -68,26 +112,35 @@ pub fn run_ignore(g: &GlobalArgs, args: &IgnoreArgs, env: &Env, io: &mut Io<'_>)
             .collect();
         let changed = added.iter().any(|a| *a);
         (added, changed)
+    });
+    let added = match added {
+        Ok(added) => added,
+        Err(e) => {
+            let error = CliError::failed(e);
+            let warnings = plan.warnings;
+            return Err(Failed { warnings, error });
+        }
+    };
+    let configs = reports
+        .iter()
+        .zip(added)
+        .map(|(r, added)| (r.display_path.clone(), r.state, added))
+        .collect();
+    Ok(IgnoreResult {
+        warnings: plan.warnings,
+        configs,
+        unreadable: plan.unreadable,
     })
-    .map_err(CliError::failed)?;
-    let values = Values;
-    for (r, added) in reports.iter().zip(added) {
-        let path = values.text(&r.display_path);
-        let line = match r.state {
-            ConfigState::NeverTrusted | ConfigState::Changed if added => format!("Ignored {path}"),
-            ConfigState::NeverTrusted | ConfigState::Changed | ConfigState::Ignored => {
-                format!("Already ignored {path}")
-            }
-            ConfigState::Trusted => format!("Not ignored (trusted; untrust it first) {path}"),
-            ConfigState::NoRequest => format!("Not ignored (asks for nothing) {path}"),
-            ConfigState::Error => format!("Not ignored (does not load) {path}"),
-        };
-        writeln!(io.out, "{line}")?;
-    }
-    Ok(unreadable_exit(unreadable))
 }
 
 pub fn run_unignore(_: &GlobalArgs, args: &UnignoreArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let result = unignore(args, env)?;
+    print::text::ignore::print_unignore(&result, env, io)?;
+    Ok(exit::SUCCESS)
+}
+
+/// Takes every ignored config at or under each path off the list.
+fn unignore(args: &UnignoreArgs, env: &Env) -> Result<UnignoreResult, CliError> {
     if let Err(e) = check_paths("unignore", &args.paths) {
         return Err(CliError::usage(e.0));
     }
@@ -114,23 +167,11 @@ pub fn run_unignore(_: &GlobalArgs, args: &UnignoreArgs, env: &Env, io: &mut Io<
         (removed, changed)
     })
     .map_err(CliError::failed)?;
-    let values = Values;
-    for (path, keys) in args.paths.iter().zip(&removed) {
-        if keys.is_empty() {
-            let target = describe_target(path, env);
-            writeln!(
-                io.out,
-                "No ignored config at or under {}",
-                values.text(&target)
-            )?;
-        }
-        for k in keys {
-            writeln!(
-                io.out,
-                "Unignored {}",
-                values.text(&display_path(k, &env.cwd))
-            )?;
-        }
-    }
-    Ok(exit::SUCCESS)
+    let paths = args
+        .paths
+        .iter()
+        .zip(removed)
+        .map(|(path, keys)| (describe_target(path, env), keys))
+        .collect();
+    Ok(UnignoreResult { paths })
 }

@@ -501,18 +501,7 @@ fn default_command(
     )
 }
 
-/// Locates and reads the store for a command that needs it whole (`--trust`,
-/// `--untrust`, `--list-trusted`): any problem is exit 1. Only reads: an
-/// unsafe store is a `Warning: ` (see [`load_store_for_write`]).
-pub fn load_store(
-    g: &GlobalArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> Result<(StoreLocation, Store), CliError> {
-    load_store_checked(g, &[], false, env, io)
-}
-
-/// [`load_store`] for a command that will write the store: a store, store
+/// Locates and reads the store for a command that will write it: a store, store
 /// directory or link destination someone else can write (or owns), or a
 /// `--trust-store` inside one of the `reviewed` trees, is refused with its
 /// fix (exit 1) before anything is listed, asked or written.

@@ -282,16 +282,6 @@ fn the_checker_sees_grouped_imports_and_cycles() {
 /// line to its closing brace (#27: split by meaning into named steps).
 const MAX_FN_LINES: usize = 80;
 
-/// Functions of other commands' files still longer than that while their
-/// reshaping (#27) is under way on other branches: each named with its
-/// file. Temporary: an entry goes once its function is split.
-const LONG_FUNCTIONS_ALLOWED_FOR_NOW: &[(&str, &str)] = &[
-    ("src/cli/check.rs", "run"),
-    ("src/cli/ci_out.rs", "findings"),
-    ("src/cli/inspect.rs", "run"),
-    ("src/cli/scan.rs", "run"),
-];
-
 /// One token of Rust source, as far as measuring functions needs: a word
 /// (identifier, keyword or number), a punctuation character, or a literal
 /// (string, raw string, char, byte), with the line it starts on. Comments
@@ -534,39 +524,17 @@ fn long_functions() -> Vec<(String, String, usize, usize)> {
 }
 
 /// No function of `src/cli` or `src/core` is longer than 80 lines (tests
-/// and the TUI, outside both, excepted), but for the allowance above; an
-/// allowance no longer needed fails too, so that it goes.
+/// and the TUI, outside both, excepted).
 #[test]
 fn no_function_in_cli_or_core_is_longer_than_80_lines() {
-    let found = long_functions();
-    let allowed = |file: &str, name: &str| {
-        LONG_FUNCTIONS_ALLOWED_FOR_NOW
-            .iter()
-            .any(|(f, n)| *f == file && *n == name)
-    };
-    let long: Vec<String> = found
+    let long: Vec<String> = long_functions()
         .iter()
-        .filter(|(file, name, _, _)| !allowed(file, name))
         .map(|(file, name, line, len)| format!("{file}:{line} fn {name}: {len} lines"))
         .collect();
     assert!(
         long.is_empty(),
         "functions longer than {MAX_FN_LINES} lines (split them by meaning into named steps):\n{}",
         long.join("\n")
-    );
-    let stale: Vec<String> = LONG_FUNCTIONS_ALLOWED_FOR_NOW
-        .iter()
-        .filter(|(f, n)| {
-            !found
-                .iter()
-                .any(|(file, name, _, _)| file == f && name == n)
-        })
-        .map(|(f, n)| format!("{f} fn {n}"))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "no longer longer than {MAX_FN_LINES} lines: remove from LONG_FUNCTIONS_ALLOWED_FOR_NOW:\n{}",
-        stale.join("\n")
     );
 }
 

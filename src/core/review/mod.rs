@@ -13,6 +13,7 @@ pub mod locate;
 pub mod notice;
 pub mod progress;
 pub mod report;
+pub mod results;
 pub mod scan;
 pub mod state_file;
 pub mod status;

@@ -1,1 +1,73 @@
-//! `check`'s result as json.
+//! `check`'s result as JSON: the inputs, their configs and whether a run
+//! would be blocked; a blocked run is also the command's error, as in text.
+
+use serde::Serialize;
+
+use crate::cli::json_out::{JsonConfig, Schema, to_json};
+use crate::cli::print::text::check::blocked;
+use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
+use crate::cli::{CliError, CliResult, Io};
+use crate::core::env::Env;
+use crate::core::review::results::CheckResult;
+
+#[derive(Serialize)]
+struct JsonInput<'a> {
+    input: &'a str,
+    config: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonCheck<'a> {
+    schema: Schema,
+    inputs: Vec<JsonInput<'a>>,
+    configs: Vec<JsonConfig>,
+    blocked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<String>,
+    store_warnings: &'a [String],
+    unreadable: Vec<JsonUnreadable>,
+    not_followed: Vec<JsonNotFollowed>,
+}
+
+pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    write_warnings(&result.store_warnings, io);
+    // The first config that fails to load ends the command, as in text.
+    if let Some(err) = result.load_error() {
+        return Err(CliError::new(err.class.code(), err));
+    }
+    let blocking = result.blocking();
+    let doc = JsonCheck {
+        schema: Schema::default(),
+        inputs: result
+            .inputs
+            .iter()
+            .map(|(input, config)| JsonInput {
+                input,
+                config: config.as_deref(),
+            })
+            .collect(),
+        configs: result.reports.iter().map(JsonConfig::from).collect(),
+        blocked: !blocking.is_empty(),
+        store_error: result.store_error(),
+        store_warnings: &result.store_warnings,
+        unreadable: result
+            .found
+            .unreadable
+            .iter()
+            .map(JsonUnreadable::from)
+            .collect(),
+        not_followed: result
+            .found
+            .not_followed
+            .iter()
+            .map(JsonNotFollowed::from)
+            .collect(),
+    };
+    io.out.write_all(to_json(&doc).as_bytes())?;
+    write_warnings(&result.unreadable, io);
+    if blocking.is_empty() {
+        return Ok(result.unreadable_exit());
+    }
+    Err(blocked(result, &blocking, env))
+}

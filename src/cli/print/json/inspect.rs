@@ -1,1 +1,90 @@
-//! `inspect`'s result as json.
+//! `inspect`'s result as JSON: the config as GocciaScript computes it, the
+//! store's entry and, for a changed config, its value-level diff.
+
+use serde::Serialize;
+
+use crate::cli::json_out::{
+    JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
+    diff_items, requests_of, to_json,
+};
+use crate::cli::walk::write_warnings;
+use crate::cli::{CliResult, Io};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::display::display_path;
+use crate::core::review::report::ConfigState;
+use crate::core::review::results::InspectResult;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonInspect<'a> {
+    schema: Schema,
+    key: &'a str,
+    path: String,
+    format: &'static str,
+    files: &'a [String],
+    /// The normalized block as an object.
+    block: serde_json::Value,
+    /// The normalized block exactly as hashed.
+    block_text: &'a str,
+    sha256: &'a str,
+    targets: &'a std::collections::BTreeMap<String, String>,
+    requests: Vec<JsonRequest>,
+    lines: &'a [String],
+    requests_grants: bool,
+    state: &'static str,
+    stored: Option<JsonStored>,
+    /// A changed config's value-level diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<Vec<JsonDiffItem>>,
+    destinations: Vec<JsonDestination>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<&'a str>,
+    store_warnings: &'a [String],
+    /// The config GocciaScript reads instead of this one, beside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shadowed_by: Option<&'a str>,
+}
+
+pub fn print(result: &InspectResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    write_warnings(&result.store_warnings, io);
+    let snapshot = &result.snapshot;
+    let comparison = &result.comparison;
+    let stored = result.stored.as_ref();
+    let doc = JsonInspect {
+        schema: Schema::default(),
+        key: result.key.as_str(),
+        path: display_path(result.key.as_str(), &env.cwd),
+        format: snapshot.format(),
+        files: &snapshot.files,
+        block: block_value(&snapshot.block_json),
+        block_text: snapshot.block.as_str(),
+        sha256: &snapshot.sha256,
+        targets: &snapshot.targets.map,
+        requests: requests_of(&snapshot.block_json),
+        lines: &snapshot.lines,
+        requests_grants: snapshot.requests_grants(),
+        state: comparison.state.json_name(),
+        stored: stored.map(|s| JsonStored {
+            sha256: s.sha256.clone(),
+            trusted_at: s.trusted_at.clone(),
+            trusted_by: s.trusted_by.clone(),
+        }),
+        diff: stored
+            .filter(|_| comparison.state == ConfigState::Changed)
+            .map(|s| {
+                diff_items(
+                    &s.block,
+                    &snapshot.block_json,
+                    &snapshot.targets.to_pairs(),
+                    &comparison.lines,
+                )
+            }),
+        destinations: destinations_of(&comparison.lines, &snapshot.targets.to_pairs()),
+        store_error: result.store_error.as_deref(),
+        store_warnings: &result.store_warnings,
+        shadowed_by: result.shadowed.as_deref(),
+    };
+    io.out.write_all(to_json(&doc).as_bytes())?;
+    Ok(exit::SUCCESS)
+}

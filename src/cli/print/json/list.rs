@@ -1,1 +1,109 @@
-//! `list`'s result as json.
+//! `list`'s result as JSON: every entry with its status and, for a changed
+//! one, its value-level diff; `list --ignored`'s as the list's entries.
+
+use serde::Serialize;
+
+use crate::cli::json_out::{JsonDiffItem, JsonEntry, Schema, diff_items, to_json};
+use crate::cli::walk::write_warnings;
+use crate::cli::{CliResult, Io};
+use crate::core::config::load_config;
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::display::display_path;
+use crate::core::paths::key::TrustKey;
+use crate::core::review::report::{EntryStatus, StoreEntryReport};
+use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
+use crate::core::store::StoredEntry;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonList<'a> {
+    schema: Schema,
+    store: &'a str,
+    entries: Vec<JsonEntry>,
+    /// Also on stderr; JSON readers see them here.
+    store_warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonIgnoredList<'a> {
+    schema: Schema,
+    file: &'a str,
+    ignored: Vec<JsonIgnored<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonIgnored<'a> {
+    key: &'a str,
+    path: String,
+    sha256: &'a str,
+    ignored_at: &'a str,
+    /// Whether the config as it is now still has that sha256 (else its
+    /// ignore no longer applies).
+    current: bool,
+}
+
+/// The document; returns the exit code of `result`.
+pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    write_warnings(&result.store_warnings, io);
+    let doc = JsonList {
+        schema: Schema::default(),
+        store: &result.location.path,
+        entries: result
+            .reports
+            .iter()
+            .map(|r| {
+                let stored = result.store.get(&r.key);
+                JsonEntry::new(r, stored, entry_diff(r, stored, env))
+            })
+            .collect(),
+        store_warnings: &result.store_warnings,
+    };
+    io.out.write_all(to_json(&doc).as_bytes())?;
+    Ok(result.exit_code)
+}
+
+/// A changed entry's value-level diff: the stored block against the config
+/// as it is now (read again; it changed, so it loads).
+fn entry_diff(
+    r: &StoreEntryReport,
+    stored: Option<&StoredEntry>,
+    env: &Env,
+) -> Option<Vec<JsonDiffItem>> {
+    if r.status != EntryStatus::Changed {
+        return None;
+    }
+    let stored = stored?;
+    let now = load_config(&TrustKey(r.key.clone()), env).ok()?;
+    Some(diff_items(
+        &stored.block,
+        &now.block_json,
+        &now.targets.to_pairs(),
+        &r.lines,
+    ))
+}
+
+pub fn print_ignored(result: &IgnoredResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    if let Some(problem) = &result.problem {
+        io.warn(problem);
+    }
+    let doc = JsonIgnoredList {
+        schema: Schema::default(),
+        file: &result.file,
+        ignored: result
+            .rows
+            .iter()
+            .map(|(key, i, now)| JsonIgnored {
+                key,
+                path: display_path(key, &env.cwd),
+                sha256: &i.sha256,
+                ignored_at: &i.ignored_at,
+                current: *now == IgnoredNow::Current,
+            })
+            .collect(),
+    };
+    io.out.write_all(to_json(&doc).as_bytes())?;
+    Ok(exit::SUCCESS)
+}

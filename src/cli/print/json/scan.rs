@@ -1,1 +1,117 @@
-//! `scan`'s result as json.
+//! `scan`'s result as JSON: the document of the JSON contract, its configs
+//! loaded, converted and written one by one as the array is written.
+
+use std::cell::Cell;
+
+use serde::Serialize;
+use serde::ser::SerializeSeq;
+
+use crate::cli::json_out::{JsonConfig, Schema, write_json};
+use crate::cli::print::text::scan::warnings;
+use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
+use crate::cli::{CliResult, Io};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::review::progress::Progress;
+use crate::core::review::results::{ScanResult, config_exit};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonScan<'a> {
+    schema: Schema,
+    configs: Streamed<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_error: Option<&'a str>,
+    store_warnings: &'a [String],
+    unreadable: Vec<JsonUnreadable>,
+    not_followed: Vec<JsonNotFollowed>,
+    /// Config files a higher-priority one in the same directory shadows.
+    shadowed: Vec<JsonShadowed<'a>>,
+    /// Trusted configs under the paths that are gone.
+    missing: Vec<JsonMissing<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonShadowed<'a> {
+    path: &'a str,
+    by: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonMissing<'a> {
+    key: &'a str,
+    trusted_at: &'a str,
+}
+
+pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    warnings(result, io);
+    // The TUI's viewed marks; unreadable progress is named and ignored.
+    let none = (Progress::default(), None);
+    let (progress, problem) = result.progress.as_ref().unwrap_or(&none);
+    if let Some(p) = problem {
+        io.warn(p);
+    }
+    let found = &result.found;
+    let doc = JsonScan {
+        schema: Schema::default(),
+        configs: Streamed {
+            result,
+            env,
+            progress,
+            worst: Cell::new(exit::SUCCESS),
+        },
+        store_error: result.store_error.as_deref(),
+        store_warnings: &result.store_warnings,
+        unreadable: found.unreadable.iter().map(JsonUnreadable::from).collect(),
+        not_followed: found
+            .not_followed
+            .iter()
+            .map(JsonNotFollowed::from)
+            .collect(),
+        shadowed: found
+            .shadowed
+            .iter()
+            .map(|s| JsonShadowed {
+                path: &s.path,
+                by: &s.by,
+            })
+            .collect(),
+        missing: result
+            .missing
+            .iter()
+            .map(|(key, trusted_at)| JsonMissing { key, trusted_at })
+            .collect(),
+    };
+    write_json(io.out, &doc)?;
+    let worst = doc.configs.worst.get();
+    write_warnings(&result.unreadable, io);
+    Ok(result.exit_code(worst))
+}
+
+/// The configs of `scan --json`, each loaded, converted and written in key
+/// order as the array is written; `worst` gathers the exit code of their
+/// errors meanwhile.
+struct Streamed<'a> {
+    result: &'a ScanResult,
+    env: &'a Env,
+    /// The TUI's viewed marks.
+    progress: &'a Progress,
+    worst: Cell<u8>,
+}
+
+impl Serialize for Streamed<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let keys = &self.result.found.keys;
+        let mut seq = serializer.serialize_seq(Some(keys.len()))?;
+        self.result.for_each_config(self.env, |r| {
+            self.worst
+                .set(exit::worst(self.worst.get(), config_exit(&r)));
+            seq.serialize_element(&JsonConfig {
+                viewed: Some(self.progress.is_viewed(&r.key, r.sha256())),
+                ..JsonConfig::from(&r)
+            })
+        })?;
+        seq.end()
+    }
+}

@@ -1,1 +1,78 @@
-//! `check`'s result as text.
+//! `check`'s result as text: each config and its state when nothing would
+//! block the run, else GocciaScript's report (goccia-reference.md §12.1) as
+//! the command's error.
+
+use crate::cli::paint::{STYLED, mark};
+use crate::cli::terminal::Values;
+use crate::cli::walk::{write_not_followed, write_warnings};
+use crate::cli::{CliError, CliResult, Io};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::review::check::{ReportContext, StoreProblem, untrusted_report};
+use crate::core::review::destination::destinations;
+use crate::core::review::report::ConfigReport;
+use crate::core::review::results::CheckResult;
+use crate::tui::views::detail::state_role;
+
+pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    write_warnings(&result.store_warnings, io);
+    // Every config is loaded before anything runs: the first that fails
+    // ends the command with its own error and exit class.
+    if let Some(err) = result.load_error() {
+        return Err(CliError::new(err.class.code(), err));
+    }
+    write_warnings(&result.unreadable, io);
+    let blocking = result.blocking();
+    if !blocking.is_empty() {
+        write_not_followed(&result.not_followed, io)?;
+        return Err(blocked(result, &blocking, env));
+    }
+    let values = Values;
+    for r in &result.reports {
+        let r = values.report(r);
+        let state = mark(state_role(r.state), &format!("({})", r.state.label()));
+        writeln!(io.out, "{} {state}", r.display_path)?;
+        for d in destinations(&r.lines, r.targets()) {
+            writeln!(io.out, "{}", d.render())?;
+        }
+    }
+    write_not_followed(&result.not_followed, io)?;
+    // A config may hide in what could not be read: that fails the check.
+    Ok(result.unreadable_exit())
+}
+
+/// GocciaScript's report of the configs that block the run, as the error
+/// of the command: exit 2, which wins over what could not be read (exit 1,
+/// which the `Warning: ` lines already named). Every value in its lines is
+/// escaped here, as it is made of config paths, the store's path and
+/// problem, and arguments.
+pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], env: &Env) -> CliError {
+    let values = Values;
+    let text = |s: &str| values.text(s).into_owned();
+    let store_path = result.store_path.as_deref().map(text);
+    let typed = result.trust_store_as_typed.as_deref().map(text);
+    let inputs: Vec<String> = result.args.iter().map(|a| text(a)).collect();
+    let runner = text(&result.runner);
+    let ctx = ReportContext {
+        env,
+        store_path: store_path.as_deref(),
+        store_problem: result.store_problem.as_ref().map(|p| match p {
+            StoreProblem::CannotLocate(r) => StoreProblem::CannotLocate(text(r)),
+            StoreProblem::Unreadable(m) => StoreProblem::Unreadable(text(m)),
+        }),
+        trust_store_as_typed: typed.as_deref(),
+        original_args: &inputs,
+        runner: &runner,
+        suggest_runs: !result.config_input,
+        style: STYLED,
+    };
+    let shown: Vec<ConfigReport> = blocking
+        .iter()
+        .map(|r| values.report(r).into_owned())
+        .collect();
+    let shown: Vec<&ConfigReport> = shown.iter().collect();
+    CliError::report(
+        exit::worst(exit::USAGE, result.unreadable_exit()),
+        untrusted_report(&shown, &ctx),
+    )
+}

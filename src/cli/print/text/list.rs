@@ -1,1 +1,51 @@
-//! `list`'s result as text.
+//! `list`'s result as text: GocciaScript's `--list-trusted` listing
+//! (goccia-reference.md §12.4); `list --ignored`'s as one block per config.
+
+use crate::cli::paint::STYLED;
+use crate::cli::terminal::Values;
+use crate::cli::walk::write_warnings;
+use crate::cli::{CliResult, Io};
+use crate::core::exit;
+use crate::core::review::listing::render_list_trusted;
+use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
+
+/// The listing; returns the exit code of `result`.
+pub fn print(result: &ListResult, io: &mut Io<'_>) -> CliResult {
+    write_warnings(&result.store_warnings, io);
+    let values = Values;
+    let shown: Vec<_> = result.reports.iter().map(|e| values.entry(e)).collect();
+    let text = render_list_trusted(&values.text(&result.location.path), &shown, STYLED);
+    io.out.write_all(text.as_bytes())?;
+    Ok(result.exit_code)
+}
+
+/// Every ignored config with the sha256 it was ignored with and when;
+/// `(changed)` when the config is no longer that one (it asks again),
+/// `(missing)` when it is gone.
+pub fn print_ignored(result: &IgnoredResult, io: &mut Io<'_>) -> CliResult {
+    if let Some(problem) = &result.problem {
+        io.warn(problem);
+    }
+    let values = Values;
+    let file = values.text(&result.file);
+    if result.rows.is_empty() {
+        writeln!(io.out, "No ignored configs in {file}")?;
+        return Ok(exit::SUCCESS);
+    }
+    writeln!(io.out, "Ignored configs in {file}:")?;
+    for (key, ignored, now) in &result.rows {
+        let mark = match now {
+            IgnoredNow::Current => "",
+            IgnoredNow::Changed => " (changed)",
+            IgnoredNow::Missing => " (missing)",
+        };
+        writeln!(io.out, "  {}{mark}", values.text(key))?;
+        writeln!(io.out, "    sha256: {}", values.text(&ignored.sha256))?;
+        writeln!(
+            io.out,
+            "    ignored at: {}",
+            values.text(&ignored.ignored_at)
+        )?;
+    }
+    Ok(exit::SUCCESS)
+}

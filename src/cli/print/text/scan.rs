@@ -1,1 +1,82 @@
-//! `scan`'s result as text.
+//! `scan`'s result as text: the table, written a batch of rows at a time,
+//! then the links not followed, the shadowed configs and the missing ones.
+
+use crate::cli::report::{NO_CONFIGS, render_row, table_header, table_width};
+
+use crate::cli::terminal::Values;
+use crate::cli::walk::{write_not_followed, write_warnings};
+use crate::cli::{CliError, CliResult, Io};
+use crate::core::env::Env;
+use crate::core::exit;
+use crate::core::paths::display::display_path;
+use crate::core::review::results::{ScanResult, config_exit};
+use crate::core::review::trust::missing_line;
+
+pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+    warnings(result, io);
+    if let Some(problem) = &result.store_error {
+        io.warn(format_args!("{problem}; every config counts as untrusted"));
+    }
+    let worst = write_table(result, env, io)?;
+    write_not_followed(&result.not_followed, io)?;
+    let values = Values;
+    for s in &result.found.shadowed {
+        writeln!(io.out, "{}", values.text(&s.describe(&env.cwd)))?;
+    }
+    for (key, _) in &result.missing {
+        writeln!(io.out, "{}", values.text(&missing_line(key, &env.cwd)))?;
+    }
+    write_warnings(&result.unreadable, io);
+    Ok(result.exit_code(worst))
+}
+
+/// The warnings every format of a scan says first, on stderr: the store's,
+/// then the ignore list's.
+pub fn warnings(result: &ScanResult, io: &mut Io<'_>) {
+    write_warnings(&result.store_warnings, io);
+    if let Some(problem) = &result.ignore_problem {
+        io.warn(problem);
+    }
+}
+
+/// The readable table, written a batch of rows at a time (whole lines, as
+/// the stream's painter wants them); returns the exit code of the configs'
+/// errors. The CONFIG column is as wide as the widest path shown, known
+/// from the keys before any config is loaded (a report's `display_path` is
+/// its key's).
+fn write_table(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> Result<u8, CliError> {
+    let keys = &result.found.keys;
+    if keys.is_empty() {
+        io.out.write_all(NO_CONFIGS.as_bytes())?;
+        return Ok(exit::SUCCESS);
+    }
+    let values = Values;
+    // On a terminal a changed config shows its values (issue 12); piped,
+    // GocciaScript's lines as before.
+    let by_value = io.escaping.stdout_is_terminal();
+    let width = table_width(keys.iter().map(|k| {
+        values
+            .text(&display_path(k.as_str(), &env.cwd))
+            .chars()
+            .count()
+    }));
+    let mut pending = table_header(width);
+    let mut worst = exit::SUCCESS;
+    result.for_each_config(env, |r| {
+        worst = exit::worst(worst, config_exit(&r));
+        let shown = values.report(&r);
+        render_row(
+            &mut pending,
+            &shown,
+            by_value.then_some((&r, values)),
+            width,
+        );
+        if pending.len() >= 1 << 16 {
+            io.out.write_all(pending.as_bytes())?;
+            pending.clear();
+        }
+        Ok::<_, CliError>(())
+    })?;
+    io.out.write_all(pending.as_bytes())?;
+    Ok(worst)
+}
