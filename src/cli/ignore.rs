@@ -7,12 +7,13 @@
 //! hands its result to `cli::print::text::ignore`.
 
 use crate::cli::args::{GlobalArgs, IgnoreArgs, UnignoreArgs, check_paths};
+use crate::cli::load::store_or_empty;
 use crate::cli::print;
-use crate::cli::report::{store_or_empty, unreadable_exit};
 use crate::cli::walk::{Failed, unreadable_warnings};
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::exit::unreadable_exit;
 use crate::core::paths::display::describe_target;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::is_under;

@@ -6,8 +6,8 @@
 //! [`InspectResult`].
 
 use crate::cli::args::{GlobalArgs, InspectArgs};
+use crate::cli::load::store_or_empty;
 use crate::cli::print;
-use crate::cli::report::store_or_empty;
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;

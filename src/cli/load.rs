@@ -3,18 +3,10 @@
 //! GocciaScript treats it at run time) and the ignore list.
 
 use crate::cli::args::GlobalArgs;
-use crate::cli::paint::{STYLED, mark};
-use crate::cli::terminal::Values;
 use crate::cli::{Io, issues_text, print_store_warnings, store_issues};
 use crate::core::env::Env;
-use crate::core::exit;
-use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
-use crate::core::review::report::report_values;
-use crate::core::review::report::{ConfigReport, ConfigState};
-use crate::core::review::value_diff::{UNCHANGED_KEPT, render_text};
 use crate::core::store::{Store, StoreLocation, locate_store, read_store};
-use crate::tui::views::detail::state_role;
 
 /// The store for a read-only command: any problem is reported and the store
 /// treated as empty, as GocciaScript does at run time. The location is absent

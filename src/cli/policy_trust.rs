@@ -12,13 +12,15 @@ use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json};
+use crate::cli::load::store_or_empty_warned;
 use crate::cli::paint::mark;
-use crate::cli::report::{render_table, store_or_empty_warned, unreadable_exit, worst_exit};
+use crate::cli::print::text::table::render_table;
 use crate::cli::terminal::Values;
 use crate::cli::walk;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::exit::unreadable_exit;
 use crate::core::policy::gate::decide;
 use crate::core::policy::record::RecordError;
 use crate::core::policy::{
@@ -28,6 +30,7 @@ use crate::core::policy::{
 };
 use crate::core::review::discover::{Discovery, discover_paths};
 use crate::core::review::report::ConfigReport;
+use crate::core::review::report::worst_exit;
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::trust::outcome::{Gate, TrustOutcome};
 use crate::core::store::StoreLocation;
@@ -255,7 +258,7 @@ fn judge_tree(
         env,
     )?;
     let found = discover_paths(&paths, env, &|_| {}, &|| false).map_err(CliError::failed)?;
-    let ignores = crate::cli::report::ignores_warned(env, io);
+    let ignores = crate::cli::load::ignores_warned(env, io);
     let (reports, decisions) = found
         .keys
         .par_iter()

@@ -10,8 +10,8 @@
 //! so a scan holds its reports a batch at a time, not all at once.
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
+use crate::cli::load::store_or_empty;
 use crate::cli::print;
-use crate::cli::report::store_or_empty;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;

@@ -11,10 +11,10 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
+use crate::cli::load::ignores_warned;
 use crate::cli::policy_trust;
 use crate::cli::print::text::trust::Reader;
 use crate::cli::print::{json, text};
-use crate::cli::report::ignores_warned;
 use crate::cli::{
     CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
 };

@@ -43,6 +43,11 @@ pub fn worst_of(codes: impl IntoIterator<Item = u8>) -> u8 {
     codes.into_iter().fold(SUCCESS, worst)
 }
 
+/// What a walk that could not read part of a PATH adds to the exit code.
+pub fn unreadable_exit(unreadable: bool) -> u8 {
+    if unreadable { FAILURE } else { SUCCESS }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

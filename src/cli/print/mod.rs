@@ -11,7 +11,7 @@
 //! (`cli::terminal`) escapes whatever is left on every stream.
 //!
 //! Shared parts of one format stay with it: `cli::json_out` (the JSON
-//! contract's types), `cli::ci_out` (SARIF and annotations), `cli::report`
+//! contract's types), `cli::ci_out` (SARIF and annotations), `cli::print::text::table`
 //! (tables and listings).
 
 pub mod ci;

@@ -336,3 +336,12 @@ mod tests {
         );
     }
 }
+
+/// The exit code of a scan: the worst error class among its configs.
+pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
+    crate::core::exit::worst_of(
+        reports
+            .iter()
+            .filter_map(|r| r.error().map(|e| e.class.code())),
+    )
+}

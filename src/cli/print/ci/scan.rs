@@ -3,10 +3,10 @@
 
 use crate::cli::ci_out;
 use crate::cli::print::text::scan::warnings;
-use crate::cli::report::worst_exit;
 use crate::cli::walk::write_warnings;
 use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
+use crate::core::review::report::worst_exit;
 use crate::core::review::results::ScanResult;
 
 pub fn print(result: &ScanResult, github: bool, env: &Env, io: &mut Io<'_>) -> CliResult {

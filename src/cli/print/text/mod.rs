@@ -10,5 +10,6 @@ pub mod list;
 pub mod policy;
 pub mod scan;
 pub mod status;
+pub mod table;
 pub mod trust;
 pub mod untrust;

@@ -1,7 +1,7 @@
 //! `scan`'s result as text: the table, written a batch of rows at a time,
 //! then the links not followed, the shadowed configs and the missing ones.
 
-use crate::cli::report::{NO_CONFIGS, render_row, table_header, table_width};
+use crate::cli::print::text::table::{NO_CONFIGS, render_row, table_header, table_width};
 
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
