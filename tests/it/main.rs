@@ -36,6 +36,7 @@ mod policy;
 mod policy_rules;
 mod policy_summary;
 mod policy_trust;
+mod provenance;
 mod release;
 mod sarif_github;
 mod scan_scale;

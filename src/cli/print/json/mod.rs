@@ -1,11 +1,11 @@
 //! JSON documents (the guide's JSON contract, `schemas/`).
 
-pub mod scan;
 pub mod check;
+pub mod diff;
+pub mod inspect;
+pub mod list;
+pub mod policy;
+pub mod scan;
+pub mod status;
 pub mod trust;
 pub mod untrust;
-pub mod list;
-pub mod inspect;
-pub mod diff;
-pub mod status;
-pub mod policy;
