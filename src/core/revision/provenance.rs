@@ -24,7 +24,7 @@ use super::git::{self, GitError};
 use crate::core::env::Env;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 
-pub use locate::{Found, value_lines};
+pub use locate::value_lines;
 
 /// One commit, as `git log` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +163,20 @@ fn relative<'p>(root: &str, path: &'p str) -> Option<&'p str> {
         .filter(|rest| !rest.is_empty())
 }
 
+/// `path` (a file of a config's chain, as the loader names it) relative to
+/// `root`: as written, else with its directory resolved (a chain reached
+/// through a link to a directory of the repository).
+fn in_repo(root: &str, path: &str) -> Option<String> {
+    if let Some(rel) = relative(root, path) {
+        return Some(rel.to_string());
+    }
+    let dir = crate::core::paths::declaring_dir(path);
+    let name = &path[dir.len()..];
+    let real = std::fs::canonicalize(if dir.is_empty() { "." } else { dir }).ok()?;
+    let real = format!("{}/{name}", real.to_str()?.trim_end_matches('/'));
+    relative(root, &real).map(str::to_string)
+}
+
 /// A pathspec naming exactly `rel` from the top of the repository: no glob,
 /// no magic read from the name.
 fn literal(rel: &str) -> String {
@@ -203,8 +217,8 @@ pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<Commit
     let mut outside = Vec::new();
     let mut specs = Vec::new();
     for f in files {
-        match relative(root, f) {
-            Some(rel) => specs.push(literal(rel)),
+        match in_repo(root, f) {
+            Some(rel) => specs.push(literal(&rel)),
             None => outside.push(f.clone()),
         }
     }
@@ -491,8 +505,8 @@ pub fn blame_values(
     git::toplevel(root)?;
     let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
     for f in files {
-        let file = match relative(root, f) {
-            Some(rel) => blame_working(root, rel, f)?,
+        let file = match in_repo(root, f) {
+            Some(rel) => blame_working(root, &rel, f)?,
             None => Err("outside the repository".to_string()),
         };
         blamed.push((f.as_str(), file));
@@ -505,6 +519,8 @@ pub fn blame_values(
 /// ([`ValueOrigin::AtBase`] when the line is BASE's). `files` are the
 /// config and its extends chain at HEAD, as absolute paths in the checkout
 /// (as `diff` resolves them); `base` and `head` are commits.
+// `diff`'s printers take it up in the next step of issue 26.
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 pub fn introduced_in(
     root: &str,
     base: &str,
@@ -518,8 +534,8 @@ pub fn introduced_in(
     let range = format!("{base}..{head}");
     let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
     for f in files {
-        let file = match relative(root, f) {
-            Some(rel) => match blame(root, &range, rel) {
+        let file = match in_repo(root, f) {
+            Some(rel) => match blame(root, &range, &rel) {
                 Ok(b) => Ok(b),
                 Err(e) if e == git::too_slow("blame") => return Err(e.into()),
                 Err(e) => Err(e.0),
@@ -626,6 +642,59 @@ fn origin_of(
         }
     }
     found.unwrap_or_else(|| ValueOrigin::Unknown("line not found".into()))
+}
+
+/// A reviewed config's provenance, as the review surfaces show it: the
+/// commits since it was trusted and each added value's origin. Each part
+/// is absent on its own (a `trustedAt` git cannot take leaves the origins).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigProvenance {
+    /// The repository's root.
+    pub root: String,
+    pub commits: Result<CommitsSince, Absent>,
+    /// `(request, value, origin)` in the order asked.
+    pub origins: Result<Vec<(String, String, ValueOrigin)>, Absent>,
+}
+
+impl ConfigProvenance {
+    /// The origin found for `value` of `request`, if it was asked for.
+    pub fn origin(&self, request: &str, value: &str) -> Option<&ValueOrigin> {
+        self.origins
+            .as_ref()
+            .ok()?
+            .iter()
+            .find(|(r, v, _)| r == request && v == value)
+            .map(|(_, _, o)| o)
+    }
+}
+
+/// The provenance of a config whose chain is `files` (absolute, the config
+/// first), trusted at `trusted_at`, for its added `values`: `Absent` when
+/// the config is in no repository or git cannot be run.
+pub fn of_config(
+    files: &[String],
+    trusted_at: &str,
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<ConfigProvenance, Absent> {
+    let config = files
+        .first()
+        .ok_or_else(|| Absent::because("no config file"))?;
+    let dir = crate::core::paths::declaring_dir(config);
+    let root = repository(if dir.is_empty() { "." } else { dir })?;
+    let commits = commits_since(&root, files, trusted_at);
+    let origins = blame_values(&root, files, values, env).map(|found| {
+        values
+            .iter()
+            .zip(found)
+            .map(|((r, v), o)| (r.clone(), v.clone(), o))
+            .collect()
+    });
+    Ok(ConfigProvenance {
+        root,
+        commits,
+        origins,
+    })
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod detail;
 pub mod help;
 pub mod inspect;
 pub mod lists;
+pub mod provenance;
 pub mod text;
 
 use ratatui::Frame;
@@ -57,10 +58,9 @@ pub fn measure(state: &mut State) {
     let (_, detail) = layout::list_and_detail(body);
     let detail_width = detail.width.saturating_sub(2) as usize;
     let detail_len = match state.view {
-        View::Configs => state.selected_config().map(|r| {
-            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            detail::config_content(r, judged, detail::since_shown(state, r), detail_width).len()
-        }),
+        View::Configs => state
+            .selected_config()
+            .map(|r| detail::config_pane(state, r, detail_width).len()),
         View::Store => state
             .selected_entry()
             .map(|e| detail::entry_content(e, detail_width).len()),
