@@ -230,14 +230,15 @@ pub fn start(state: &mut State) -> Vec<Effect> {
 /// the next key scrolls within what is drawn. The event loop, the tests and
 /// the screenshot tool all go through here.
 pub fn step(state: &mut State, msg: Msg) -> Vec<Effect> {
-    // What git said may no longer hold once the tree was read again.
-    if matches!(
-        msg,
-        Msg::ScanDone { .. } | Msg::FilesChanged(_) | Msg::ConfigsRescanned { .. }
-    ) {
+    let mut effects = update::update(state, msg);
+    // What git said may no longer hold once the tree is read again (`r`,
+    // a change on disk).
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Scan { .. } | Effect::RescanConfigs { .. }))
+    {
         provenance::forget(state);
     }
-    let mut effects = update::update(state, msg);
     // The selected config's provenance, read once it is selected.
     effects.extend(provenance::wanted(state));
     views::measure(state);

@@ -48,6 +48,7 @@ mod store;
 mod tui_decision;
 mod tui_hidden;
 mod tui_ignore;
+mod tui_provenance;
 mod tui_render;
 mod tui_store_safety;
 mod tui_tmux;
