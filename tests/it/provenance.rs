@@ -178,8 +178,8 @@ fn each_value_is_attributed_to_the_commit_of_its_line() {
     let got = blame_values(&r.root, &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(
         who(&got),
-        ["Bob", "Bob", "Carol", "Carol", "unknown: line not found"],
-        "a.test's and ./docs's lines were last changed by the commits that added a comma to them"
+        ["Bob", "Alice", "Carol", "Alice", "unknown: line not found"],
+        "Bob and Carol only added a comma to a.test's and ./docs's lines: Alice wrote them"
     );
     let ValueOrigin::Committed(bob) = &got[0] else {
         unreachable!()
@@ -204,8 +204,8 @@ fn a_working_tree_edit_is_not_committed_and_the_lines_after_it_keep_their_commit
     let got = blame_values(&r.root, &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(
         who(&got),
-        ["not committed", "Bob", "not committed", "not committed"],
-        "b.test's line gained a comma: an edit; a.test's line moved down, unchanged"
+        ["not committed", "Alice", "Bob", "not committed"],
+        "a.test's line moved down, unchanged; b.test's only gained a comma"
     );
     // A config never committed: every value is a working-tree edit.
     r.write(
@@ -224,20 +224,24 @@ fn a_working_tree_edit_is_not_committed_and_the_lines_after_it_keep_their_commit
 
 #[test]
 fn a_value_on_two_lines_of_different_origin_is_not_guessed() {
+    // Alice allows a.test in the base; Mallory writes it in the config
+    // too: which line GocciaScript's merge takes it from is not said here.
     let r = Repo::new();
     r.write(
-        "goccia.json",
+        "base.json",
         "{\"permissions\": {\"allow-net\": [\n\"a.test\"\n]}}\n",
     );
+    r.write("app/goccia.json", "{\"extends\": \"../base.json\"}\n");
     r.commit_as("Alice", "2026-01-10T09:00:00Z", "one");
     r.write(
-        "goccia.json",
-        "{\"permissions\": {\"allow-net\": [\n\"a.test\",\n\"a.test\"\n]}}\n",
+        "app/goccia.json",
+        "{\"extends\": \"../base.json\",\n\"permissions\": {\"allow-net\": [\n\"a.test\"\n]}}\n",
     );
     r.commit_as("Mallory", "2026-01-11T09:00:00Z", "two");
+    let files = [r.path("app/goccia.json"), r.path("base.json")];
     let got = blame_values(
         &r.root,
-        &[r.path("goccia.json")],
+        &files,
         &pairs(&[("allow-net", "a.test")]),
         &r.env(),
     )
@@ -246,9 +250,25 @@ fn a_value_on_two_lines_of_different_origin_is_not_guessed() {
         panic!("{got:?}")
     };
     assert!(
-        why.contains("several lines") && why.contains("goccia.json:2, "),
+        why.contains("several lines")
+            && why.contains("goccia.json:3, ")
+            && why.ends_with("base.json:2)"),
         "{why}"
     );
+    // Written twice in one file by the same hands: one origin, said.
+    r.write(
+        "base.json",
+        "{\"permissions\": {\"allow-net\": [\n\"b.test\"\n]}}\n",
+    );
+    r.commit_as("Bob", "2026-01-12T09:00:00Z", "three");
+    let got = blame_values(
+        &r.root,
+        &files,
+        &pairs(&[("allow-net", "a.test")]),
+        &r.env(),
+    )
+    .unwrap();
+    assert_eq!(who(&got), ["Mallory"]);
 }
 
 #[test]
@@ -420,7 +440,10 @@ fn hostile_repo() -> (Repo, std::path::PathBuf) {
     let script = r.t.work.parent().unwrap().join("evil.sh");
     std::fs::write(
         &script,
-        format!("#!/bin/sh\ntouch '{}'\ncat\n", marker.display()),
+        format!(
+            "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
+            marker.display()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -476,9 +499,14 @@ fn reading_provenance_runs_nothing_the_repository_configures() {
     );
     let got = introduced_in(&r.root, "HEAD~3", "HEAD", &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(who(&got), ["Bob", "unknown: line not found", "Carol"]);
+    // An empty range: git's blame would fall back to the working tree's
+    // file and run its clean filter; every line is BASE's.
+    let got = introduced_in(&r.root, "HEAD", "HEAD", &chain(&r), &values, &r.env()).unwrap();
+    assert_eq!(who(&got), ["base", "unknown: line not found", "base"]);
     assert!(
         !marker.exists(),
-        "a program of the repository's configuration ran"
+        "a program of the repository's configuration ran: {}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
     );
 }
 

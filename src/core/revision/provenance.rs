@@ -319,7 +319,13 @@ fn describe_commits(root: &str, shas: &HashSet<String>) -> Result<HashMap<String
 /// Where one line of a file comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum LineFrom {
-    Commit(String),
+    /// The commit that last changed it, the file's path there and the
+    /// line's number in that commit's version of it.
+    Commit {
+        sha: String,
+        file: String,
+        orig: usize,
+    },
     /// The boundary of a `BASE..HEAD` blame: the line is BASE's.
     Boundary,
     NotCommitted,
@@ -333,12 +339,19 @@ struct Blamed {
 
 /// `git blame --porcelain <range> -- <rel>`. Lines of content start with a
 /// TAB and every header line ends at a newline, so no text of a commit or
-/// of the file can pass for a header.
+/// of the file can pass for a header. A root commit is a commit like any
+/// other (`--root`): only a range's own boundary is BASE's.
 fn blame(root: &str, range: &str, rel: &str) -> Result<Blamed, GitError> {
     let mut cmd = hardened(root);
+    // Blame falls back to the working tree's file when the range names no
+    // commit to start from (`A..A`), and then runs the clean filter the
+    // repository's attributes name on it. With no working tree, that
+    // fallback fails instead (the callers never ask for it: `blame_at`).
+    cmd.env("GIT_WORK_TREE", NO_WORK_TREE);
     cmd.args([
         "blame",
         "--porcelain",
+        "--root",
         "--no-textconv",
         "--ignore-revs-file=",
         range,
@@ -346,15 +359,57 @@ fn blame(root: &str, range: &str, rel: &str) -> Result<Blamed, GitError> {
         rel,
     ]);
     let out = git::output(cmd, "blame", BLAME_OUTPUT)?;
-    parse_blame(&out)
+    parse_blame(&out, rel)
 }
 
-fn parse_blame(out: &[u8]) -> Result<Blamed, GitError> {
+/// A working tree that does not exist, at the root, where only root could
+/// make one (git refuses a path whose parent does not exist).
+const NO_WORK_TREE: &str = "/.goccia-trust-no-work-tree";
+
+/// How many commits `range` (`A..B`) holds.
+fn count(root: &str, range: &str) -> Result<usize, GitError> {
+    let mut cmd = hardened(root);
+    cmd.args(["rev-list", "--count", range]);
+    let out = git::output(cmd, "rev-list", git::SMALL_OUTPUT)?;
+    String::from_utf8_lossy(&out)
+        .trim()
+        .parse()
+        .map_err(|_| GitError("unexpected output from git rev-list".into()))
+}
+
+/// The blame of `rev`, bounded by `base` when given: a line of BASE is
+/// BASE's ([`LineFrom::Boundary`]). When BASE already holds `rev`, every
+/// line is, and blame is not asked with an empty range.
+fn blame_at(root: &str, base: Option<&str>, rev: &str, rel: &str) -> Result<Blamed, GitError> {
+    let Some(base) = base else {
+        return blame(root, rev, rel);
+    };
+    let range = format!("{base}..{rev}");
+    if count(root, &range)? > 0 {
+        return blame(root, &range, rel);
+    }
+    let mut all = blame(root, rev, rel)?;
+    for line in &mut all.lines {
+        line.1 = LineFrom::Boundary;
+    }
+    Ok(all)
+}
+
+/// One group of `--porcelain` output: its commit, the line's number in
+/// that commit's version and in the file blamed, and the file's path in
+/// that commit (said once per commit, so kept per commit).
+struct Group {
+    sha: String,
+    orig: usize,
+    line: usize,
+}
+
+fn parse_blame(out: &[u8], rel: &str) -> Result<Blamed, GitError> {
     let bad = || GitError("unexpected output from git blame".into());
-    let mut lines: Vec<Option<(Vec<u8>, String)>> = Vec::new();
+    let mut lines: Vec<Option<(Vec<u8>, String, usize)>> = Vec::new();
     let mut boundary = HashSet::new();
-    // The commit and final line of the group being read.
-    let mut current: Option<(String, usize)> = None;
+    let mut files: HashMap<String, String> = HashMap::new();
+    let mut current: Option<Group> = None;
     for line in out.split(|&b| b == b'\n') {
         match current.take() {
             None => {
@@ -364,28 +419,34 @@ fn parse_blame(out: &[u8]) -> Result<Blamed, GitError> {
                 let head = std::str::from_utf8(line).map_err(|_| bad())?;
                 let mut parts = head.split(' ');
                 let sha = parts.next().ok_or_else(bad)?;
-                let _orig = parts.next();
-                let final_line: usize =
-                    parts.next().and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+                let number = |p: Option<&str>| p.and_then(|n| n.parse::<usize>().ok());
+                let orig = number(parts.next()).ok_or_else(bad)?;
+                let at = number(parts.next()).ok_or_else(bad)?;
                 if !matches!(sha.len(), 40 | 64)
                     || !sha.bytes().all(|b| b.is_ascii_hexdigit())
-                    || final_line == 0
+                    || at == 0
                 {
                     return Err(bad());
                 }
-                current = Some((sha.to_string(), final_line));
+                current = Some(Group {
+                    sha: sha.to_string(),
+                    orig,
+                    line: at,
+                });
             }
-            Some((sha, n)) => {
+            Some(g) => {
                 if let Some(content) = line.strip_prefix(b"\t") {
-                    if lines.len() < n {
-                        lines.resize(n, None);
+                    if lines.len() < g.line {
+                        lines.resize(g.line, None);
                     }
-                    lines[n - 1] = Some((content.to_vec(), sha));
+                    lines[g.line - 1] = Some((content.to_vec(), g.sha, g.orig));
                 } else {
                     if line == b"boundary" {
-                        boundary.insert(sha.clone());
+                        boundary.insert(g.sha.clone());
+                    } else if let Some(name) = line.strip_prefix(b"filename ") {
+                        files.insert(g.sha.clone(), String::from_utf8_lossy(name).into_owned());
                     }
-                    current = Some((sha, n));
+                    current = Some(g);
                 }
             }
         }
@@ -397,18 +458,83 @@ fn parse_blame(out: &[u8]) -> Result<Blamed, GitError> {
     let lines = lines
         .into_iter()
         .map(|l| {
-            let (text, sha) = l.ok_or_else(bad)?;
+            let (text, sha, orig) = l.ok_or_else(bad)?;
             let from = if zero(&sha) {
                 LineFrom::NotCommitted
             } else if boundary.contains(&sha) {
                 LineFrom::Boundary
             } else {
-                LineFrom::Commit(sha)
+                LineFrom::Commit {
+                    file: files.get(&sha).cloned().unwrap_or_else(|| rel.to_string()),
+                    sha,
+                    orig,
+                }
             };
             Ok((text, from))
         })
         .collect::<Result<_, GitError>>()?;
     Ok(Blamed { lines })
+}
+
+/// How many commits back [`past_separator`] looks.
+const HOPS: usize = 8;
+
+/// The commit that last changed a line's value, where blame names the one
+/// that last changed the line: appending to a JSON array adds a comma to
+/// the line before, and blame then names that commit for a value it did
+/// not write. While the commit blamed changed only the separator after the
+/// value (the line is the same but for it in the commit's parent), the
+/// parent's blame of that line is taken instead, up to [`HOPS`] times.
+/// `base` bounds the walk for `BASE..HEAD` (a line of BASE is BASE's).
+fn past_separator(root: &str, base: Option<&str>, from: &LineFrom) -> Result<LineFrom, GitError> {
+    let LineFrom::Commit { sha, file, orig } = from else {
+        return Ok(from.clone());
+    };
+    let (mut sha, mut file, mut n) = (sha.clone(), file.clone(), *orig);
+    for _ in 0..HOPS {
+        let now = blame_at(root, base, &sha, &file)?;
+        let before = match blame_at(root, base, &format!("{sha}^"), &file) {
+            Ok(b) => b,
+            Err(e) if e == git::too_slow("blame") => return Err(e),
+            // A root commit, or the file added by this commit.
+            Err(_) => break,
+        };
+        let Some((text, _)) = now.lines.get(n.wrapping_sub(1)) else {
+            break;
+        };
+        let old: Vec<&[u8]> = before.lines.iter().map(|(t, _)| matched_part(t)).collect();
+        let new: Vec<&[u8]> = now.lines.iter().map(|(t, _)| matched_part(t)).collect();
+        let Some(p) = equal_in_old(&old, &new, n - 1) else {
+            break;
+        };
+        let (old_text, old_from) = &before.lines[p];
+        if old_text == text {
+            break;
+        }
+        match old_from {
+            LineFrom::Commit {
+                sha: s,
+                file: f,
+                orig: o,
+            } => (sha, file, n) = (s.clone(), f.clone(), *o),
+            other => return Ok(other.clone()),
+        }
+    }
+    Ok(LineFrom::Commit { sha, file, orig: n })
+}
+
+/// The index in `old` of the line `new[i]` is kept from, by a line diff.
+fn equal_in_old(old: &[&[u8]], new: &[&[u8]], i: usize) -> Option<usize> {
+    similar::capture_diff_slices(similar::Algorithm::Myers, old, new)
+        .into_iter()
+        .find_map(|op| match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } if (new_index..new_index + len).contains(&i) => Some(old_index + i - new_index),
+            _ => None,
+        })
 }
 
 /// Whether HEAD holds `rel` as a file: `None` when there is no HEAD yet
@@ -429,14 +555,22 @@ fn head_has(root: &str, rel: &str) -> Result<Option<bool>, GitError> {
     })))
 }
 
-fn trim_cr(line: &[u8]) -> &[u8] {
-    line.strip_suffix(b"\r").unwrap_or(line)
+/// A line as the working tree is matched with HEAD: without its line
+/// ending's `\r` nor the separator after its value. Appending to a JSON
+/// array puts a comma after the last value: that does not make its line a
+/// working-tree edit, its value is still as committed.
+fn matched_part(line: &[u8]) -> &[u8] {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b'\r' | b' ' | b'\t' | b',') {
+        end -= 1;
+    }
+    &line[..end]
 }
 
 /// The working-tree file `rel` line by line, each line with where it comes
 /// from: HEAD's blame for a line the working tree keeps as HEAD has it
-/// (matched by a line diff, as git's own working-tree blame does), not
-/// committed for the others. The text is read here, never by git.
+/// (matched by a line diff, as git's own working-tree blame does, a
+/// trailing comma aside), not committed for the others. The text is read here, never by git.
 fn blame_working(root: &str, rel: &str, abs: &str) -> Result<Result<Blamed, String>, GitError> {
     let meta = std::fs::symlink_metadata(abs);
     if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
@@ -453,8 +587,8 @@ fn blame_working(root: &str, rel: &str, abs: &str) -> Result<Result<Blamed, Stri
         Some(true) => blame(root, "HEAD", rel)?,
         _ => Blamed::default(),
     };
-    let old: Vec<&[u8]> = head.lines.iter().map(|(t, _)| trim_cr(t)).collect();
-    let new: Vec<&[u8]> = now.iter().map(|l| trim_cr(l)).collect();
+    let old: Vec<&[u8]> = head.lines.iter().map(|(t, _)| matched_part(t)).collect();
+    let new: Vec<&[u8]> = now.iter().map(|l| matched_part(l)).collect();
     let mut from = vec![LineFrom::NotCommitted; now.len()];
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
         if let similar::DiffOp::Equal {
@@ -511,7 +645,7 @@ pub fn blame_values(
         };
         blamed.push((f.as_str(), file));
     }
-    origins(root, &blamed, values, env)
+    origins(root, None, &blamed, values, env)
 }
 
 /// For each `(request, value)` widened in `diff BASE HEAD`, the commit of
@@ -531,11 +665,10 @@ pub fn introduced_in(
 ) -> Result<Vec<ValueOrigin>, Absent> {
     let base = git::commit_of(root, base)?;
     let head = git::commit_of(root, head)?;
-    let range = format!("{base}..{head}");
     let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
     for f in files {
         let file = match in_repo(root, f) {
-            Some(rel) => match blame(root, &range, &rel) {
+            Some(rel) => match blame_at(root, Some(&base), &head, &rel) {
                 Ok(b) => Ok(b),
                 Err(e) if e == git::too_slow("blame") => return Err(e.into()),
                 Err(e) => Err(e.0),
@@ -544,12 +677,13 @@ pub fn introduced_in(
         };
         blamed.push((f.as_str(), file));
     }
-    origins(root, &blamed, values, env)
+    origins(root, Some(&base), &blamed, values, env)
 }
 
 /// Each value's origin from its lines in the blamed files.
 fn origins(
     root: &str,
+    base: Option<&str>,
     blamed: &[(&str, Result<Blamed, String>)],
     values: &[(String, String)],
     env: &Env,
@@ -564,8 +698,10 @@ fn origins(
             (*path, text)
         })
         .collect();
-    // Each value's lines, then the commits they name, described at once.
+    // Each value's lines, where each comes from, then the commits they
+    // name, described at once.
     let mut located = Vec::new();
+    let mut resolved: HashMap<(usize, usize), Option<LineFrom>> = HashMap::new();
     let mut shas = HashSet::new();
     for (request, value) in values {
         let mut at: Vec<(usize, usize)> = Vec::new();
@@ -581,18 +717,24 @@ fn origins(
             }
         }
         for &(i, n) in &at {
-            if let Ok(b) = &blamed[i].1
-                && let Some((_, LineFrom::Commit(sha))) = b.lines.get(n - 1)
-            {
+            if resolved.contains_key(&(i, n)) {
+                continue;
+            }
+            let from = match blamed[i].1.as_ref().ok().and_then(|b| b.lines.get(n - 1)) {
+                Some((_, from)) => Some(past_separator(root, base, from)?),
+                None => None,
+            };
+            if let Some(LineFrom::Commit { sha, .. }) = &from {
                 shas.insert(sha.clone());
             }
+            resolved.insert((i, n), from);
         }
         located.push((at, unread));
     }
     let commits = describe_commits(root, &shas)?;
     Ok(located
         .into_iter()
-        .map(|(at, unread)| origin_of(&at, &unread, blamed, &commits))
+        .map(|(at, unread)| origin_of(&at, &unread, blamed, &resolved, &commits))
         .collect())
 }
 
@@ -600,6 +742,7 @@ fn origin_of(
     at: &[(usize, usize)],
     unread: &[String],
     blamed: &[(&str, Result<Blamed, String>)],
+    resolved: &HashMap<(usize, usize), Option<LineFrom>>,
     commits: &HashMap<String, Commit>,
 ) -> ValueOrigin {
     if at.is_empty() {
@@ -611,14 +754,9 @@ fn origin_of(
     }
     let mut found: Option<ValueOrigin> = None;
     for &(i, n) in at {
-        let (path, file) = &blamed[i];
-        let from = file
-            .as_ref()
-            .ok()
-            .and_then(|b| b.lines.get(n - 1))
-            .map(|(_, f)| f);
-        let origin = match from {
-            Some(LineFrom::Commit(sha)) => match commits.get(sha) {
+        let path = blamed[i].0;
+        let origin = match resolved.get(&(i, n)).and_then(Option::as_ref) {
+            Some(LineFrom::Commit { sha, .. }) => match commits.get(sha) {
                 Some(c) => ValueOrigin::Committed(c.clone()),
                 None => ValueOrigin::Unknown(format!("commit {sha} not described by git")),
             },
@@ -711,7 +849,7 @@ mod tests {
         let out = format!(
             "{a} 1 1 2\nauthor A\nsummary \t{b} 9 9\nboundary\nfilename f\n\t{b} 2 2\n{a} 2 2\n\tsecond\n{z} 3 3 1\nauthor Not Committed Yet\n\tthird\n"
         );
-        let blamed = parse_blame(out.as_bytes()).unwrap();
+        let blamed = parse_blame(out.as_bytes(), "f").unwrap();
         let from: Vec<&LineFrom> = blamed.lines.iter().map(|(_, f)| f).collect();
         assert_eq!(
             from,
@@ -723,9 +861,9 @@ mod tests {
         );
         assert_eq!(blamed.lines[0].0, format!("{b} 2 2").into_bytes());
         // A group cut short, or a line never given, is an error.
-        assert!(parse_blame(format!("{a} 1 1 1\nauthor A\n").as_bytes()).is_err());
-        assert!(parse_blame(format!("{a} 1 2 1\n\tx\n").as_bytes()).is_err());
-        assert!(parse_blame(b"not a header\n\tx\n").is_err());
+        assert!(parse_blame(format!("{a} 1 1 1\nauthor A\n").as_bytes(), "f").is_err());
+        assert!(parse_blame(format!("{a} 1 2 1\n\tx\n").as_bytes(), "f").is_err());
+        assert!(parse_blame(b"not a header\n\tx\n", "f").is_err());
     }
 
     #[test]
