@@ -15,13 +15,13 @@ use crate::common::TestEnv;
 use crate::common::git::GIT_ENV;
 
 /// A repository whose commits each have their own author and date.
-struct Repo {
-    t: TestEnv,
-    root: String,
+pub(crate) struct Repo {
+    pub(crate) t: TestEnv,
+    pub(crate) root: String,
 }
 
 impl Repo {
-    fn new() -> Repo {
+    pub(crate) fn new() -> Repo {
         let t = TestEnv::new();
         let root = std::fs::canonicalize(&t.work)
             .unwrap()
@@ -60,12 +60,12 @@ impl Repo {
         self.git_env(args, &[])
     }
 
-    fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         self.t.write(rel, text);
     }
 
     /// Commits everything as `name` on `date` (author and committer).
-    fn commit_as(&self, name: &str, date: &str, msg: &str) -> String {
+    pub(crate) fn commit_as(&self, name: &str, date: &str, msg: &str) -> String {
         self.git(&["add", "-A"]);
         let email = format!("{}@example.invalid", name.to_lowercase());
         let who = [

@@ -149,3 +149,74 @@ fn a_backend_without_git_is_never_asked() {
     let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));
     assert!(!screen.contains("changes "), "{screen}");
 }
+
+/// The real binary in a real terminal at 80x24, on a real repository: a
+/// config trusted, then widened by a commit of Mallory's and by a
+/// working-tree edit; the pane names both, and lists the commit since
+/// trusted, its hostile author escaped.
+#[test]
+fn the_real_review_names_who_changed_each_value_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let r = crate::provenance::Repo::new();
+    let home = r.t.work.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let store = format!(
+        "--trust-store={}",
+        r.t.work.parent().unwrap().join("trust.json").display()
+    );
+    let exe = env!("CARGO_BIN_EXE_goccia-trust");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n",
+    );
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    let out = std::process::Command::new(exe)
+        .current_dir(&r.root)
+        .env("HOME", &home)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args([store.as_str(), "trust", "app", "--yes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\"\n    ]\n  }\n}\n",
+    );
+    // Committed after the trust (the committer date is what counts).
+    r.commit_as("Mallory\u{1b}[31m", "2099-03-01T09:00:00Z", "bump deps");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\",\n      \"wip.test\"\n    ]\n  }\n}\n",
+    );
+    let t = Tmux::start_sized("provenance", 80, 24);
+    t.wait_for("$", Duration::from_secs(10));
+    t.run(&format!(
+        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} .; echo \"goccia-trust exited $?\"",
+        r.root,
+        home.display(),
+    ));
+    let screen = t.wait_for_all(
+        &[
+            "+ cdn.evil.example · ",
+            " Mallory^[[31m 2099-03-01",
+            "+ wip.test · not committed",
+        ],
+        Duration::from_secs(10),
+    );
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    // The commits since trusted, below the fields: scrolled to.
+    for _ in 0..12 {
+        t.send_keys(&["J"]);
+    }
+    let screen = t.wait_for("changes  1 commit since trusted", Duration::from_secs(10));
+    assert!(
+        screen.contains("2099-03-01 Mallory^[[31m  bump deps"),
+        "{screen}"
+    );
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}

@@ -183,7 +183,7 @@ fn string_at(c: &[char], i: usize) -> Option<(Vec<String>, usize, usize)> {
             }
             return Some((forms, end, lines));
         }
-        if ch == '\\' && q == '"' || ch == '\\' && q == '\'' {
+        if ch == '\\' {
             raw.push(ch);
             if let Some(&next) = c.get(j + 1) {
                 raw.push(next);
