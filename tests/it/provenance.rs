@@ -606,3 +606,42 @@ fn log_output_that_is_not_whole_records_is_refused() {
     let short_mismatch = format!("{sha}\0bbbbbbb\0A\0a@x\0d\0s\0\0");
     assert!(parse_log(short_mismatch.as_bytes()).is_err());
 }
+
+/// Issue 26 item 4: commit text is escaped by the escapers config text
+/// already goes through, one per output: the terminal and the TUI
+/// (`sanitize::clean`), markdown (`md_code`: a code span, so no HTML,
+/// emphasis, link or autolink) and GitHub annotations (`escape_data` for
+/// the message, `escape_property` for a property). JSON carries it raw,
+/// as a string, and the stream writer escapes what is unsafe.
+#[test]
+fn commit_text_goes_through_the_escapers_config_text_goes_through() {
+    use goccia_trust::cli::ci_out::{escape_data, escape_property};
+    use goccia_trust::cli::diff::md_code;
+    use goccia_trust::sanitize::{clean, is_unsafe};
+    let hostile = [
+        "bump deps\n::error file=x::fake",
+        "Mal\u{1b}[2Jlory",
+        "ok\u{202e}gnp.exe\u{200b}\u{2066}",
+        "see www.evil-phish.com or @admin <b>x</b> *y* [z](http://e)",
+        "100% done: a,b",
+        "`tick``s`",
+    ];
+    for s in hostile {
+        let terminal = clean(s);
+        assert!(!terminal.chars().any(is_unsafe), "{terminal:?}");
+        let md = md_code(s, true);
+        assert!(md.starts_with('`') && md.ends_with('`'), "{md}");
+        assert!(!md.chars().any(|c| c == '\n' || is_unsafe(c)), "{md:?}");
+        let data = escape_data(s);
+        assert!(!data.chars().any(|c| c == '\n' || is_unsafe(c)), "{data:?}");
+        let prop = escape_property(s);
+        assert!(
+            !prop
+                .chars()
+                .any(|c| matches!(c, '\n' | ':' | ',') || is_unsafe(c)),
+            "{prop:?}"
+        );
+    }
+    // `%` is the runner's escape: encoded, so `%0A` in a subject stays text.
+    assert_eq!(escape_data("50%0A"), "50%250A");
+}
