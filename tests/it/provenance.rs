@@ -645,3 +645,22 @@ fn commit_text_goes_through_the_escapers_config_text_goes_through() {
     // `%` is the runner's escape: encoded, so `%0A` in a subject stays text.
     assert_eq!(escape_data("50%0A"), "50%250A");
 }
+
+#[test]
+fn a_repository_without_a_commit_has_no_history_and_every_value_is_not_committed() {
+    let r = Repo::new();
+    r.write(
+        "goccia.json",
+        "{\"permissions\": {\"allow-net\": [\"a.test\"]}}\n",
+    );
+    let files = [r.path("goccia.json")];
+    let since = commits_since(&r.root, &files, "2026-01-01T00:00:00Z").unwrap();
+    assert!(since.commits.is_empty() && !since.more);
+    let got = blame_values(
+        &r.root,
+        &files,
+        &pairs(&[("allow-net", "a.test")]),
+        &r.env(),
+    );
+    assert_eq!(got.map(|o| who(&o)), Ok(vec!["not committed".to_string()]));
+}

@@ -222,12 +222,20 @@ pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<Commit
             None => outside.push(f.clone()),
         }
     }
+    git::toplevel(root)?;
+    let none = |outside| CommitsSince {
+        commits: Vec::new(),
+        more: false,
+        outside,
+    };
     if specs.is_empty() {
-        return Ok(CommitsSince {
-            commits: Vec::new(),
-            more: false,
-            outside,
-        });
+        return Ok(none(outside));
+    }
+    // A repository without a commit yet has no history to list.
+    match git::commit_of(root, "HEAD") {
+        Err(e) if e == git::too_slow("rev-parse") => return Err(e.into()),
+        Err(_) => return Ok(none(outside)),
+        Ok(_) => {}
     }
     let mut cmd = hardened(root);
     cmd.args([
@@ -332,7 +340,7 @@ enum LineFrom {
 }
 
 /// A file as `git blame --porcelain` gave it: each line's text and origin.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Blamed {
     lines: Vec<(Vec<u8>, LineFrom)>,
 }
@@ -476,6 +484,10 @@ fn parse_blame(out: &[u8], rel: &str) -> Result<Blamed, GitError> {
     Ok(Blamed { lines })
 }
 
+/// Blames already run by [`past_separator`], by revision and file: values
+/// of one array walk back through the same commits.
+type Blames = HashMap<(String, String), Result<Blamed, GitError>>;
+
 /// How many commits back [`past_separator`] looks.
 const HOPS: usize = 8;
 
@@ -486,14 +498,28 @@ const HOPS: usize = 8;
 /// value (the line is the same but for it in the commit's parent), the
 /// parent's blame of that line is taken instead, up to [`HOPS`] times.
 /// `base` bounds the walk for `BASE..HEAD` (a line of BASE is BASE's).
-fn past_separator(root: &str, base: Option<&str>, from: &LineFrom) -> Result<LineFrom, GitError> {
+fn past_separator(
+    root: &str,
+    base: Option<&str>,
+    from: &LineFrom,
+    seen: &mut Blames,
+) -> Result<LineFrom, GitError> {
     let LineFrom::Commit { sha, file, orig } = from else {
         return Ok(from.clone());
     };
     let (mut sha, mut file, mut n) = (sha.clone(), file.clone(), *orig);
+    let mut at = |rev: String, file: &str| -> Result<Blamed, GitError> {
+        let key = (rev, file.to_string());
+        if let Some(b) = seen.get(&key) {
+            return b.clone();
+        }
+        let b = blame_at(root, base, &key.0, file);
+        seen.insert(key, b.clone());
+        b
+    };
     for _ in 0..HOPS {
-        let now = blame_at(root, base, &sha, &file)?;
-        let before = match blame_at(root, base, &format!("{sha}^"), &file) {
+        let now = at(sha.clone(), &file)?;
+        let before = match at(format!("{sha}^"), &file) {
             Ok(b) => b,
             Err(e) if e == git::too_slow("blame") => return Err(e),
             // A root commit, or the file added by this commit.
@@ -702,6 +728,7 @@ fn origins(
     // name, described at once.
     let mut located = Vec::new();
     let mut resolved: HashMap<(usize, usize), Option<LineFrom>> = HashMap::new();
+    let mut seen = Blames::new();
     let mut shas = HashSet::new();
     for (request, value) in values {
         let mut at: Vec<(usize, usize)> = Vec::new();
@@ -721,7 +748,7 @@ fn origins(
                 continue;
             }
             let from = match blamed[i].1.as_ref().ok().and_then(|b| b.lines.get(n - 1)) {
-                Some((_, from)) => Some(past_separator(root, base, from)?),
+                Some((_, from)) => Some(past_separator(root, base, from, &mut seen)?),
                 None => None,
             };
             if let Some(LineFrom::Commit { sha, .. }) = &from {
