@@ -393,14 +393,12 @@ fn outside_a_repository_or_without_git_provenance_is_absent_with_why() {
     );
 }
 
-/// Runs this test binary's `git`-less case in a child: PATH without git.
+/// Without git: this test binary runs its `child_without_git` case in a
+/// child whose PATH holds no git (changing this process's PATH would
+/// change it for every test running beside this one).
 #[test]
 fn without_git_on_the_path_provenance_is_absent() {
     let r = two_authors_and_a_third_on_the_base();
-    let saved = std::env::var_os("PATH");
-    // No other test in this binary runs git through a PATH it changes: the
-    // library's calls are looked up at spawn time, so this one is checked
-    // with a Command of its own instead of changing the process's PATH.
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
@@ -415,7 +413,6 @@ fn without_git_on_the_path_provenance_is_absent() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("no provenance: cannot run git"), "{text}");
-    drop(saved);
 }
 
 #[test]
