@@ -10,6 +10,7 @@ use crate::core::policy::ConfigDecision;
 use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
+use crate::core::revision::provenance::{Absent, ConfigProvenance};
 use crate::core::revision::since::SinceBase;
 
 pub use crate::core::review::scan::ScanEvent;
@@ -199,6 +200,24 @@ pub trait TuiBackend: Send + Sync + 'static {
     fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
         let _ = changes;
         Err("this review cannot keep an ignore list".to_string())
+    }
+
+    /// Whether this review says who changed what (issue 26): the TUI then
+    /// asks [`TuiBackend::provenance`] about the selected changed config.
+    /// Off by default.
+    fn provenance_on(&self) -> bool {
+        false
+    }
+
+    /// Who changed the config of `report` since it was trusted: the
+    /// commits that touched its files since `trustedAt`, and the origin of
+    /// each added value; `Absent` with why (no repository, no git). Called
+    /// on a worker, for one config at a time.
+    fn provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
+        let _ = report;
+        Err(Absent {
+            reason: "this review does not read git".to_string(),
+        })
     }
 
     /// Saves the review progress atomically; `Err` says why it was not.

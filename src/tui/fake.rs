@@ -38,6 +38,14 @@ pub struct FakeData {
     /// The "saved" ignore list, and a problem reading it to report.
     pub ignores: crate::core::review::ignore::IgnoreList,
     pub ignores_problem: Option<String>,
+    /// What `provenance` answers for every config; `None`: off (the
+    /// backend does not read git).
+    pub provenance: Option<
+        Result<
+            crate::core::revision::provenance::ConfigProvenance,
+            crate::core::revision::provenance::Absent,
+        >,
+    >,
 }
 
 impl FakeBackend {
@@ -55,6 +63,7 @@ impl FakeBackend {
                 progress_problem: None,
                 ignores: Default::default(),
                 ignores_problem: None,
+                provenance: None,
             }),
         }
     }
@@ -77,6 +86,26 @@ fn plain(lines: &[DiffLine]) -> Vec<DiffLine> {
 }
 
 impl TuiBackend for FakeBackend {
+    fn provenance_on(&self) -> bool {
+        self.data().provenance.is_some()
+    }
+
+    fn provenance(
+        &self,
+        report: &ConfigReport,
+    ) -> Result<
+        crate::core::revision::provenance::ConfigProvenance,
+        crate::core::revision::provenance::Absent,
+    > {
+        let mut d = self.data();
+        d.calls.push(format!("provenance {}", report.key));
+        d.provenance.clone().unwrap_or_else(|| {
+            Err(crate::core::revision::provenance::Absent {
+                reason: "off".into(),
+            })
+        })
+    }
+
     fn since_rev(&self) -> Option<String> {
         self.data()
             .fixture

@@ -11,6 +11,7 @@ pub mod fixtures;
 pub mod keymap;
 pub mod layout;
 pub mod msg;
+pub mod provenance;
 pub mod since;
 
 pub mod state;
@@ -210,6 +211,9 @@ fn watch_for_hangup() {
 pub fn initial_state(root: &str, backend: &dyn TuiBackend) -> State {
     let mut state = State::new(root);
     state.since = backend.since_rev().map(since::Since::reading);
+    if backend.provenance_on() {
+        state.provenance = Some(provenance::Provenance::default());
+    }
     state
 }
 
@@ -226,7 +230,17 @@ pub fn start(state: &mut State) -> Vec<Effect> {
 /// the next key scrolls within what is drawn. The event loop, the tests and
 /// the screenshot tool all go through here.
 pub fn step(state: &mut State, msg: Msg) -> Vec<Effect> {
-    let effects = update::update(state, msg);
+    let mut effects = update::update(state, msg);
+    // What git said may no longer hold once the tree is read again (`r`,
+    // a change on disk).
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Scan { .. } | Effect::RescanConfigs { .. }))
+    {
+        provenance::forget(state);
+    }
+    // The selected config's provenance, read once it is selected.
+    effects.extend(provenance::wanted(state));
     views::measure(state);
     effects
 }

@@ -104,6 +104,18 @@ pub enum Msg {
     Committed {
         result: Result<CommitOutcome, CommitError>,
     },
+    /// Who changed the config `key` (as it was with `sha256`) since it was
+    /// trusted (`Effect::Provenance`).
+    Provenance {
+        key: String,
+        sha256: String,
+        result: Box<
+            Result<
+                crate::core::revision::provenance::ConfigProvenance,
+                crate::core::revision::provenance::Absent,
+            >,
+        >,
+    },
 }
 
 /// A store entry about to be removed, as the confirmation shows it.
@@ -186,4 +198,6 @@ pub enum Effect {
     /// Ignore (with the sha256 the config has as shown) or unignore
     /// (`None`) each key, in the ignore list on disk.
     SetIgnored(Vec<(String, Option<String>)>),
+    /// Read who changed this config since it was trusted (git).
+    Provenance(Box<ConfigReport>),
 }

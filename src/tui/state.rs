@@ -217,6 +217,9 @@ pub struct State {
     /// `--since BASE`: each config is compared with its version at BASE
     /// (`None`: with the trust store, the default).
     pub since: Option<Since>,
+    /// Who changed what, per config (`tui::provenance`); `None` when the
+    /// backend does not read git.
+    pub provenance: Option<crate::tui::provenance::Provenance>,
 }
 
 /// The last line each scrollable pane can start at, at the state's size:
@@ -284,6 +287,7 @@ impl State {
             rows: RowCache::default(),
             scroll_limits: ScrollLimits::default(),
             since: None,
+            provenance: None,
         }
     }
 

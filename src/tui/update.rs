@@ -214,6 +214,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Committed { result } => on_committed(state, result),
+        Msg::Provenance {
+            key,
+            sha256,
+            result,
+        } => {
+            crate::tui::provenance::arrived(state, key, sha256, *result);
+            vec![]
+        }
         Msg::ProgressLoaded {
             progress,
             tree,

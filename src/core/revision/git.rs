@@ -120,7 +120,7 @@ pub fn time_limit() -> Duration {
         .unwrap_or(Duration::from_secs(60))
 }
 
-fn too_slow(what: &str) -> GitError {
+pub(super) fn too_slow(what: &str) -> GitError {
     GitError(format!(
         "git {what} did not finish within {} s and was stopped (GOCCIA_TRUST_GIT_TIMEOUT sets the limit)",
         time_limit().as_secs()
@@ -228,7 +228,7 @@ const STDERR_MAX: u64 = 64 * 1024;
 
 /// Runs `cmd` to completion within the time limit and `max` bytes of
 /// output: its stdout, or git's message (its stderr, trimmed) as the error.
-fn output(mut cmd: Command, what: &str, max: usize) -> Result<Vec<u8>, GitError> {
+pub(super) fn output(mut cmd: Command, what: &str, max: usize) -> Result<Vec<u8>, GitError> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let (mut run, pipes) = Bounded::spawn(&mut cmd, what)?;
     let mut stderr = pipes.stderr.expect("piped");
@@ -267,7 +267,7 @@ fn output(mut cmd: Command, what: &str, max: usize) -> Result<Vec<u8>, GitError>
 }
 
 /// The most a `rev-parse` prints (a path or an object id).
-const SMALL_OUTPUT: usize = 64 * 1024;
+pub(super) const SMALL_OUTPUT: usize = 64 * 1024;
 /// The most an `ls-tree -r` prints: about two million entries.
 const TREE_OUTPUT: usize = 256 * 1024 * 1024;
 

@@ -23,6 +23,7 @@
 pub mod compare;
 pub mod git;
 pub mod hooks;
+pub mod provenance;
 pub mod since;
 
 use std::cell::RefCell;

@@ -10,9 +10,11 @@ use crate::core::review::report::{
 use crate::core::review::value_diff::{
     Change, Shown, UNCHANGED_KEPT, ValueChange, collapse, group_by_request,
 };
+use crate::tui::provenance::Slot;
 use crate::tui::since::SinceOf;
 use crate::tui::state::{OtherRow, OtherState, State};
 use crate::tui::theme::Role;
+use crate::tui::views::provenance::{commit_lines, origin_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
 pub fn short_hash(h: &str) -> String {
@@ -229,6 +231,16 @@ fn field(name: &str, value: &str, role: Role) -> RLine {
 /// rather than being cut (issue 30: a cut `~` line hid where a link now
 /// leads), at the space before `→` first.
 pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
+    value_lines_with(values, width, &|_| Vec::new())
+}
+
+/// [`value_lines`], each added value's line ended by `origin` (who
+/// changed it, issue 26).
+pub fn value_lines_with(
+    values: &[ValueChange],
+    width: usize,
+    origin: &dyn Fn(&ValueChange) -> RLine,
+) -> Vec<RLine> {
     let mut out = Vec::new();
     for group in group_by_request(values) {
         out.push(vec![untrusted(Role::Title, &group[0].request)]);
@@ -250,6 +262,9 @@ pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
                         line.push(ours(Role::Changed, " → "));
                         line.push(untrusted(Role::Changed, d));
                     }
+                    if v.change == Change::Added {
+                        line.extend(origin(v));
+                    }
                     line
                 }
             };
@@ -261,11 +276,12 @@ pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
 
 /// A config's requests: value by value when it changed (and its blocks are
 /// known), else GocciaScript's lines with their destinations.
-fn request_lines(r: &ConfigReport, width: usize) -> Vec<RLine> {
+fn request_lines(r: &ConfigReport, who: Option<&Slot>, width: usize) -> Vec<RLine> {
     if r.state == ConfigState::Changed {
         let values = report_values(r);
         if !values.is_empty() {
-            return value_lines(&values, width);
+            let origin = |v: &ValueChange| origin_runs(who, &v.request, &v.value);
+            return value_lines_with(&values, width, &origin);
         }
     }
     lines_with_destinations(&r.lines, r.targets())
@@ -366,6 +382,7 @@ pub fn config_content(
     r: &ConfigReport,
     judged: Option<(&str, Option<&ConfigDecision>)>,
     since: Option<SinceShown<'_>>,
+    who: Option<&Slot>,
     width: usize,
 ) -> Vec<RLine> {
     // The requests first (issue 12): at 80x24 they are what a reviewer
@@ -375,9 +392,10 @@ pub fn config_content(
         out.extend(since_lines(r, since, width));
         out.push(vec![]);
     } else if !r.lines.is_empty() {
-        out.extend(request_lines(r, width));
+        out.extend(request_lines(r, who, width));
         out.push(vec![]);
     }
+
     if let Some((_, decision)) = judged {
         out.extend(policy_lines(r, decision));
         out.push(vec![]);
@@ -427,6 +445,11 @@ pub fn config_content(
         }
         None => out.push(field("trusted", "never", Role::Muted)),
     }
+    // Who changed it since it was trusted (issue 26); each added value's
+    // origin is on its own line above.
+    if let Some(who) = who {
+        out.extend(commit_lines(who));
+    }
     if let Some((label, _)) = judged {
         out.push(vec![
             ours(Role::Muted, "judged by "),
@@ -457,6 +480,14 @@ pub fn config_content(
         }
     }
     wrap(&out, width)
+}
+
+/// The detail pane of `r` as the state holds it: with the policy's
+/// decision, the comparison with BASE and who changed it, when known.
+pub fn config_pane(state: &State, r: &ConfigReport, width: usize) -> Vec<RLine> {
+    let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
+    let who = crate::tui::provenance::slot(state, r);
+    config_content(r, judged, since_shown(state, r), who, width)
 }
 
 pub fn entry_content(e: &StoreEntryReport, width: usize) -> Vec<RLine> {
@@ -526,7 +557,7 @@ mod tests {
 
     #[test]
     fn the_detail_pane_shows_where_a_scope_leads() {
-        let lines = config_content(&linked(), None, None, 120);
+        let lines = config_content(&linked(), None, None, None, 120);
         assert_stands_out(destination_line(&lines));
     }
 

@@ -241,15 +241,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     let content = state
         .selected_config()
         .filter(|_| other.is_none())
-        .map(|r| {
-            let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-            detail::config_content(
-                r,
-                judged,
-                detail::since_shown(state, r),
-                detail_area.width.saturating_sub(2) as usize,
-            )
-        })
+        .map(|r| detail::config_pane(state, r, detail_area.width.saturating_sub(2) as usize))
         .or(other)
         .unwrap_or_default();
     render_scrolled(

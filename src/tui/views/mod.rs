@@ -7,6 +7,7 @@ pub mod detail;
 pub mod help;
 pub mod inspect;
 pub mod lists;
+pub mod provenance;
 pub mod text;
 
 use ratatui::Frame;
@@ -59,10 +60,9 @@ pub fn measure(state: &mut State) {
     let detail_len = match state.view {
         View::Configs => match state.selected_other() {
             Some(o) => Some(detail::other_content(o, detail_width).len()),
-            None => state.selected_config().map(|r| {
-                let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
-                detail::config_content(r, judged, detail::since_shown(state, r), detail_width).len()
-            }),
+            None => state
+                .selected_config()
+                .map(|r| detail::config_pane(state, r, detail_width).len()),
         },
         View::Store => state
             .selected_entry()

@@ -1,0 +1,527 @@
+//! Who changed what (issue 26 item 3): the commits that touched a config's
+//! files since it was trusted, and for each value a review shows as added,
+//! the commit that last changed the line holding it.
+//!
+//! Provenance is optional by design: outside a repository, without git, or
+//! when git fails, the answer is [`Absent`] with the reason, which a review
+//! says and goes on without; it never fails the review.
+//!
+//! Every git call goes through the hardened invocation of [`super::git`]
+//! (nothing the repository configures runs, bounded in time and output), and
+//! only reads objects: the working tree's own text is read here, bounded,
+//! and compared with HEAD's blame, so no clean filter or textconv the
+//! repository names is ever run on it (git's own working-tree blame would
+//! run the clean filter). Commit text (subjects, names, emails) is returned
+//! exactly as git holds it: it is hostile, and every surface escapes it as
+//! it escapes config text.
+
+mod blame;
+mod invoke;
+mod locate;
+
+use std::collections::{HashMap, HashSet};
+
+use super::git::{self, GitError};
+use crate::core::env::Env;
+
+use blame::{Blamed, Blames, LineFrom, blame_at, blame_working, past_separator};
+use invoke::hardened;
+pub use locate::value_lines;
+
+/// One commit, as `git log` describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commit {
+    /// The full object id (40 or 64 hex digits).
+    pub sha: String,
+    /// The id abbreviated as git abbreviates it (at least 7 digits, more
+    /// when 7 are ambiguous).
+    pub short: String,
+    /// The author's name and email, as written in the commit (no mailmap).
+    pub author: String,
+    pub email: String,
+    /// The author date, strict ISO 8601 (`2026-12-01T10:00:00+01:00`).
+    pub date: String,
+    /// The subject: the first paragraph of the message on one line.
+    pub subject: String,
+}
+
+impl Commit {
+    /// The day of the author date (`2026-12-01`).
+    pub fn day(&self) -> &str {
+        self.date.get(..10).unwrap_or(&self.date)
+    }
+}
+
+/// Why there is no provenance: outside a repository, git not found, git
+/// failing. Said by the surfaces, never an error of the review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Absent {
+    pub reason: String,
+}
+
+impl Absent {
+    fn because(reason: impl Into<String>) -> Absent {
+        Absent {
+            reason: reason.into(),
+        }
+    }
+
+    /// `no provenance: not in a git repository`.
+    pub fn describe(&self) -> String {
+        format!("no provenance: {}", self.reason)
+    }
+}
+
+impl From<GitError> for Absent {
+    fn from(e: GitError) -> Absent {
+        let msg = e.0;
+        if msg.contains("not a git repository") {
+            Absent::because("not in a git repository")
+        } else if msg.starts_with("cannot run git") {
+            Absent::because(msg)
+        } else {
+            Absent::because(format!("git: {msg}"))
+        }
+    }
+}
+
+/// The commits of [`commits_since`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitsSince {
+    /// Newest first, at most [`MAX_COMMITS`].
+    pub commits: Vec<Commit>,
+    /// More commits touched the files than are listed.
+    pub more: bool,
+    /// Files of the chain outside the repository: no history here.
+    pub outside: Vec<String>,
+}
+
+/// Where the line holding a value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueOrigin {
+    /// The commit that last changed the line.
+    Committed(Commit),
+    /// The line is a working-tree edit (changed, staged or untracked).
+    NotCommitted,
+    /// With [`introduced_in`]: the line is as it was at BASE (the value
+    /// was not introduced by BASE..HEAD, e.g. it moved from elsewhere).
+    AtBase,
+    /// Not said rather than said wrong: the line was not found, or the
+    /// value is written on several lines that differ in origin, or the file
+    /// could not be read. The reason, in words.
+    Unknown(String),
+}
+
+/// The most commits [`commits_since`] lists.
+pub const MAX_COMMITS: usize = 200;
+/// The most `git log` may print (200 commits of long subjects).
+const LOG_OUTPUT: usize = 4 << 20;
+
+/// The root of the repository holding `dir`, resolved as keys are.
+pub fn repository(dir: &str) -> Result<String, Absent> {
+    let top = git::toplevel(dir)?;
+    Ok(std::fs::canonicalize(&top)
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or(top))
+}
+
+/// `path` relative to `root`, when inside it.
+fn relative<'p>(root: &str, path: &'p str) -> Option<&'p str> {
+    if root == "/" {
+        return path.strip_prefix('/');
+    }
+    path.strip_prefix(root)?
+        .strip_prefix('/')
+        .filter(|rest| !rest.is_empty())
+}
+
+/// `path` (a file of a config's chain, as the loader names it) relative to
+/// `root`: as written, else with its directory resolved (a chain reached
+/// through a link to a directory of the repository).
+fn in_repo(root: &str, path: &str) -> Option<String> {
+    if let Some(rel) = relative(root, path) {
+        return Some(rel.to_string());
+    }
+    let dir = crate::core::paths::declaring_dir(path);
+    let name = &path[dir.len()..];
+    let real = std::fs::canonicalize(if dir.is_empty() { "." } else { dir }).ok()?;
+    let real = format!("{}/{name}", real.to_str()?.trim_end_matches('/'));
+    relative(root, &real).map(str::to_string)
+}
+
+/// A pathspec naming exactly `rel` from the top of the repository: no glob,
+/// no magic read from the name.
+fn literal(rel: &str) -> String {
+    format!(":(top,literal){rel}")
+}
+
+/// A store's `trustedAt` as `git log --since` takes it: the digits and
+/// separators of an ISO 8601 time, nothing else.
+fn check_date(since: &str) -> Result<(), Absent> {
+    let ok = !since.is_empty()
+        && since.len() <= 40
+        && since.starts_with(|c: char| c.is_ascii_digit())
+        && since
+            .chars()
+            .all(|c| c.is_ascii_digit() || "-:T Z+.".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(Absent::because(format!(
+            "trustedAt {since:?} is not a date"
+        )))
+    }
+}
+
+/// Fields of one commit: full id, abbreviated id, author name, author
+/// email, author date, subject. Each ends with NUL and `-z` ends the record
+/// with one more: no text git prints can hold a NUL (it stops at one), so
+/// a subject cannot end its record early or add one.
+const LOG_FORMAT: &str = "--format=tformat:%H%x00%h%x00%an%x00%ae%x00%aI%x00%s%x00";
+const FIELDS: usize = 7;
+
+/// The commits that touched `files` (absolute paths: the config and every
+/// file of its extends chain) since `since` (the entry's `trustedAt`),
+/// newest first. `since` is compared with the committer date, so a commit
+/// rebased after the trust is listed even when it was authored before.
+pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<CommitsSince, Absent> {
+    check_date(since)?;
+    let mut outside = Vec::new();
+    let mut specs = Vec::new();
+    for f in files {
+        match in_repo(root, f) {
+            Some(rel) => specs.push(literal(&rel)),
+            None => outside.push(f.clone()),
+        }
+    }
+    git::toplevel(root)?;
+    let none = |outside| CommitsSince {
+        commits: Vec::new(),
+        more: false,
+        outside,
+    };
+    if specs.is_empty() {
+        return Ok(none(outside));
+    }
+    // A repository without a commit yet has no history to list.
+    match git::commit_of(root, "HEAD") {
+        Err(e) if e == git::too_slow("rev-parse") => return Err(e.into()),
+        Err(_) => return Ok(none(outside)),
+        Ok(_) => {}
+    }
+    let mut cmd = hardened(root);
+    cmd.args([
+        "log",
+        "-z",
+        "--no-textconv",
+        "--no-ext-diff",
+        "--no-show-signature",
+        "--no-use-mailmap",
+        "--no-color",
+        LOG_FORMAT,
+    ])
+    .arg(format!("--max-count={}", MAX_COMMITS + 1))
+    .arg(format!("--since={since}"))
+    .args(["HEAD", "--"])
+    .args(&specs);
+    let out = git::output(cmd, "log", LOG_OUTPUT)?;
+    let mut commits = parse_log(&out)?;
+    let more = commits.len() > MAX_COMMITS;
+    commits.truncate(MAX_COMMITS);
+    Ok(CommitsSince {
+        commits,
+        more,
+        outside,
+    })
+}
+
+/// Parses [`LOG_FORMAT`]'s records; anything else is an error, never a
+/// guess.
+pub fn parse_log(out: &[u8]) -> Result<Vec<Commit>, Absent> {
+    let bad = || Absent::because("unexpected output from git log");
+    let tokens: Vec<&[u8]> = out.split(|&b| b == 0).collect();
+    // The output ends with the last record's NUL: one empty token after it.
+    let Some((last, records)) = tokens.split_last() else {
+        return Ok(Vec::new());
+    };
+    if !last.is_empty() || records.len() % FIELDS != 0 {
+        return Err(bad());
+    }
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    records
+        .chunks(FIELDS)
+        .map(|r| {
+            let sha = text(r[0]);
+            let short = text(r[1]);
+            let is_id =
+                |s: &str| matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit());
+            if !is_id(&sha) || short.len() < 4 || !sha.starts_with(&short) || !r[6].is_empty() {
+                return Err(bad());
+            }
+            Ok(Commit {
+                sha,
+                short,
+                author: text(r[2]),
+                email: text(r[3]),
+                date: text(r[4]),
+                subject: text(r[5]),
+            })
+        })
+        .collect()
+}
+
+/// The commits `shas` (ids from blame), described, by id.
+fn describe_commits(root: &str, shas: &HashSet<String>) -> Result<HashMap<String, Commit>, Absent> {
+    if shas.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut cmd = hardened(root);
+    cmd.args([
+        "log",
+        "-z",
+        "--no-walk=unsorted",
+        "--no-show-signature",
+        "--no-use-mailmap",
+        "--no-color",
+        LOG_FORMAT,
+        "--end-of-options",
+    ]);
+    let mut sorted: Vec<&String> = shas.iter().collect();
+    sorted.sort();
+    cmd.args(sorted);
+    let out = git::output(cmd, "log", LOG_OUTPUT)?;
+    Ok(parse_log(&out)?
+        .into_iter()
+        .map(|c| (c.sha.clone(), c))
+        .collect())
+}
+
+/// For each `(request, value)` of a config (values the review shows as
+/// added), the commit that last changed the line holding it, or
+/// [`ValueOrigin::NotCommitted`] for a working-tree edit. `files` are the
+/// config and its extends chain (absolute paths, the config first); the
+/// value is looked for in each, as written under its request (a path scope
+/// as written, relative or not: it is resolved as GocciaScript resolves
+/// it). A value found on no line, or on several lines that differ in
+/// origin, is [`ValueOrigin::Unknown`] with why: never a wrong commit.
+pub fn blame_values(
+    root: &str,
+    files: &[String],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<Vec<ValueOrigin>, Absent> {
+    // Outside a repository a file has no HEAD either: that is no
+    // provenance, not a working-tree edit.
+    git::toplevel(root)?;
+    let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
+    for f in files {
+        let file = match in_repo(root, f) {
+            Some(rel) => blame_working(root, &rel, f)?,
+            None => Err("outside the repository".to_string()),
+        };
+        blamed.push((f.as_str(), file));
+    }
+    origins(root, None, &blamed, values, env)
+}
+
+/// For each `(request, value)` widened in `diff BASE HEAD`, the commit of
+/// `BASE..HEAD` that introduced the line holding it at HEAD
+/// ([`ValueOrigin::AtBase`] when the line is BASE's). `files` are the
+/// config and its extends chain at HEAD, as absolute paths in the checkout
+/// (as `diff` resolves them); `base` and `head` are commits.
+// `diff`'s printers take it up in the next step of issue 26.
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+pub fn introduced_in(
+    root: &str,
+    base: &str,
+    head: &str,
+    files: &[String],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<Vec<ValueOrigin>, Absent> {
+    let base = git::commit_of(root, base)?;
+    let head = git::commit_of(root, head)?;
+    let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
+    for f in files {
+        let file = match in_repo(root, f) {
+            Some(rel) => match blame_at(root, Some(&base), &head, &rel) {
+                Ok(b) => Ok(b),
+                Err(e) if e == git::too_slow("blame") => return Err(e.into()),
+                Err(e) => Err(e.0),
+            },
+            None => Err("outside the repository".to_string()),
+        };
+        blamed.push((f.as_str(), file));
+    }
+    origins(root, Some(&base), &blamed, values, env)
+}
+
+/// Each value's origin from its lines in the blamed files.
+fn origins(
+    root: &str,
+    base: Option<&str>,
+    blamed: &[(&str, Result<Blamed, String>)],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<Vec<ValueOrigin>, Absent> {
+    let texts: Vec<(&str, Result<String, &str>)> = blamed
+        .iter()
+        .map(|(path, b)| {
+            let text = b.as_ref().map_err(String::as_str).map(|b| {
+                let lines: Vec<&[u8]> = b.lines.iter().map(|(t, _)| t.as_slice()).collect();
+                String::from_utf8_lossy(&lines.join(&b'\n')).into_owned()
+            });
+            (*path, text)
+        })
+        .collect();
+    // Each value's lines, where each comes from, then the commits they
+    // name, described at once.
+    let mut located = Vec::new();
+    let mut resolved: HashMap<(usize, usize), Option<LineFrom>> = HashMap::new();
+    let mut seen = Blames::new();
+    let mut shas = HashSet::new();
+    for (request, value) in values {
+        let mut at: Vec<(usize, usize)> = Vec::new();
+        let mut unread = Vec::new();
+        for (i, (path, text)) in texts.iter().enumerate() {
+            match text {
+                Ok(text) => at.extend(
+                    value_lines(text, path, request, value, env)
+                        .into_iter()
+                        .map(|n| (i, n)),
+                ),
+                Err(why) => unread.push(format!("{path}: {why}")),
+            }
+        }
+        for &(i, n) in &at {
+            if resolved.contains_key(&(i, n)) {
+                continue;
+            }
+            let from = match blamed[i].1.as_ref().ok().and_then(|b| b.lines.get(n - 1)) {
+                Some((_, from)) => Some(past_separator(root, base, from, &mut seen)?),
+                None => None,
+            };
+            if let Some(LineFrom::Commit { sha, .. }) = &from {
+                shas.insert(sha.clone());
+            }
+            resolved.insert((i, n), from);
+        }
+        located.push((at, unread));
+    }
+    let commits = describe_commits(root, &shas)?;
+    Ok(located
+        .into_iter()
+        .map(|(at, unread)| origin_of(&at, &unread, blamed, &resolved, &commits))
+        .collect())
+}
+
+fn origin_of(
+    at: &[(usize, usize)],
+    unread: &[String],
+    blamed: &[(&str, Result<Blamed, String>)],
+    resolved: &HashMap<(usize, usize), Option<LineFrom>>,
+    commits: &HashMap<String, Commit>,
+) -> ValueOrigin {
+    if at.is_empty() {
+        return ValueOrigin::Unknown(if unread.is_empty() {
+            "line not found".to_string()
+        } else {
+            format!("line not found ({})", unread.join("; "))
+        });
+    }
+    let mut found: Option<ValueOrigin> = None;
+    for &(i, n) in at {
+        let path = blamed[i].0;
+        let origin = match resolved.get(&(i, n)).and_then(Option::as_ref) {
+            Some(LineFrom::Commit { sha, .. }) => match commits.get(sha) {
+                Some(c) => ValueOrigin::Committed(c.clone()),
+                None => ValueOrigin::Unknown(format!("commit {sha} not described by git")),
+            },
+            Some(LineFrom::NotCommitted) => ValueOrigin::NotCommitted,
+            Some(LineFrom::Boundary) => ValueOrigin::AtBase,
+            None => ValueOrigin::Unknown(format!("{path}: line {n} not blamed")),
+        };
+        match &found {
+            None => found = Some(origin),
+            Some(f) if *f == origin => {}
+            Some(_) => {
+                let places: Vec<String> = at
+                    .iter()
+                    .map(|&(i, n)| format!("{}:{n}", blamed[i].0))
+                    .collect();
+                return ValueOrigin::Unknown(format!(
+                    "written on several lines of different origin ({})",
+                    places.join(", ")
+                ));
+            }
+        }
+    }
+    found.unwrap_or_else(|| ValueOrigin::Unknown("line not found".into()))
+}
+
+/// A reviewed config's provenance, as the review surfaces show it: the
+/// commits since it was trusted and each added value's origin. Each part
+/// is absent on its own (a `trustedAt` git cannot take leaves the origins).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigProvenance {
+    /// The repository's root.
+    pub root: String,
+    pub commits: Result<CommitsSince, Absent>,
+    /// `(request, value, origin)` in the order asked.
+    pub origins: Result<Vec<(String, String, ValueOrigin)>, Absent>,
+}
+
+impl ConfigProvenance {
+    /// The origin found for `value` of `request`, if it was asked for.
+    pub fn origin(&self, request: &str, value: &str) -> Option<&ValueOrigin> {
+        self.origins
+            .as_ref()
+            .ok()?
+            .iter()
+            .find(|(r, v, _)| r == request && v == value)
+            .map(|(_, _, o)| o)
+    }
+}
+
+/// The provenance of a config whose chain is `files` (absolute, the config
+/// first), trusted at `trusted_at`, for its added `values`: `Absent` when
+/// the config is in no repository or git cannot be run.
+pub fn of_config(
+    files: &[String],
+    trusted_at: &str,
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<ConfigProvenance, Absent> {
+    let config = files
+        .first()
+        .ok_or_else(|| Absent::because("no config file"))?;
+    let dir = crate::core::paths::declaring_dir(config);
+    let root = repository(if dir.is_empty() { "." } else { dir })?;
+    let commits = commits_since(&root, files, trusted_at);
+    let origins = blame_values(&root, files, values, env).map(|found| {
+        values
+            .iter()
+            .zip(found)
+            .map(|((r, v), o)| (r.clone(), v.clone(), o))
+            .collect()
+    });
+    Ok(ConfigProvenance {
+        root,
+        commits,
+        origins,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trusted_at_must_look_like_a_date() {
+        assert!(check_date("2026-09-25T10:12:03Z").is_ok());
+        assert!(check_date("--all").is_err());
+        assert!(check_date("").is_err());
+        assert!(check_date("2026-01-01;rm").is_err());
+    }
+}

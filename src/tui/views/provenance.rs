@@ -1,0 +1,95 @@
+//! Who changed what, as the detail pane draws it: the commits since the
+//! config was trusted, one line each (short id, day, author, subject), and
+//! each added value's origin at the end of its line. Commit text is written
+//! by whoever controls the repository: it goes through `untrusted`, escaped
+//! exactly as config text is.
+
+use crate::core::revision::provenance::{Commit, ValueOrigin};
+use crate::tui::provenance::Slot;
+use crate::tui::theme::Role;
+use crate::tui::views::text::{RLine, ours, untrusted};
+
+/// A commit in one line: `a1b2c3d 2026-12-01 Mallory  bump deps`.
+pub fn commit_line(c: &Commit) -> RLine {
+    vec![
+        ours(Role::Muted, "  "),
+        untrusted(Role::Changed, &c.short),
+        ours(Role::Muted, " "),
+        untrusted(Role::Muted, c.day()),
+        ours(Role::Muted, " "),
+        untrusted(Role::Title, &c.author),
+        ours(Role::Muted, "  "),
+        untrusted(Role::Normal, &c.subject),
+    ]
+}
+
+/// The pane's `changes` part: a heading saying how many commits touched
+/// the config's files since it was trusted, then each; or, while git is
+/// read, that it is; or why there is no provenance.
+pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
+    let label = |text: String| {
+        vec![
+            ours(Role::Muted, format!("{:<9}", "changes")),
+            ours(Role::Muted, text),
+        ]
+    };
+    let Some(data) = &slot.data else {
+        return vec![label("reading git…".into())];
+    };
+    let p = match data {
+        Ok(p) => p,
+        Err(absent) => return vec![label(absent.describe())],
+    };
+    let since = match &p.commits {
+        Ok(since) => since,
+        Err(absent) => return vec![label(absent.describe())],
+    };
+    let n = since.commits.len();
+    let mut out = vec![label(match (n, since.more) {
+        (0, _) => "no commit since trusted: the change is not committed".to_string(),
+        (1, _) => "1 commit since trusted".to_string(),
+        (n, false) => format!("{n} commits since trusted"),
+        (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),
+    })];
+    out.extend(since.commits.iter().map(commit_line));
+    for path in &since.outside {
+        out.push(vec![
+            ours(Role::Muted, "  no history: "),
+            untrusted(Role::Muted, path),
+            ours(Role::Muted, " is outside the repository"),
+        ]);
+    }
+    out
+}
+
+/// The end of an added value's line: ` · a1b2c3d Mallory 2026-12-01`,
+/// ` · not committed`, or why the origin is not known; nothing while git
+/// is read or when there is no provenance (the `changes` part says why).
+pub fn origin_runs(slot: Option<&Slot>, request: &str, value: &str) -> RLine {
+    let Some(Some(Ok(p))) = slot.map(|s| &s.data) else {
+        return Vec::new();
+    };
+    let origin = match (&p.origins, p.origin(request, value)) {
+        (Err(absent), _) => {
+            return vec![ours(Role::Muted, format!(" · {}", absent.describe()))];
+        }
+        (Ok(_), Some(o)) => o,
+        (Ok(_), None) => return Vec::new(),
+    };
+    match origin {
+        ValueOrigin::Committed(c) => vec![
+            ours(Role::Muted, " · "),
+            untrusted(Role::Changed, &c.short),
+            ours(Role::Muted, " "),
+            untrusted(Role::Title, &c.author),
+            ours(Role::Muted, " "),
+            untrusted(Role::Muted, c.day()),
+        ],
+        ValueOrigin::NotCommitted => vec![ours(Role::Changed, " · not committed")],
+        ValueOrigin::AtBase => vec![ours(Role::Muted, " · as at the base")],
+        ValueOrigin::Unknown(why) => vec![
+            ours(Role::Muted, " · origin unknown: "),
+            untrusted(Role::Muted, why),
+        ],
+    }
+}

@@ -1,0 +1,222 @@
+//! Who changed what in the TUI's detail pane (issue 26 item 3): read on a
+//! worker for the selected changed config only, shown on each added value's
+//! line and as the commits since trusted, commit text escaped.
+
+use crate::tui_common as common;
+
+use common::{Harness, draw, text};
+use goccia_trust::core::revision::provenance::{
+    Absent, Commit, CommitsSince, ConfigProvenance, ValueOrigin,
+};
+use goccia_trust::sanitize::is_unsafe;
+use goccia_trust::tui::fake::FakeBackend;
+use goccia_trust::tui::fixtures;
+use goccia_trust::tui::msg::Effect;
+
+const EVIL: &str = "\u{1b}[2J\u{202e}\u{200b}\r\n";
+
+fn mallory() -> Commit {
+    Commit {
+        sha: format!("a1b2c3d{}", "0".repeat(33)),
+        short: "a1b2c3d".into(),
+        author: format!("Mallory{EVIL}"),
+        email: "m@evil.example".into(),
+        date: "2026-12-01T10:00:00+00:00".into(),
+        subject: format!("bump deps{EVIL}fake line"),
+    }
+}
+
+fn known() -> ConfigProvenance {
+    ConfigProvenance {
+        root: "/home/dev/shop".into(),
+        commits: Ok(CommitsSince {
+            commits: vec![mallory()],
+            more: false,
+            outside: Vec::new(),
+        }),
+        origins: Ok(vec![
+            (
+                "allow-net".into(),
+                "payments.example".into(),
+                ValueOrigin::Committed(mallory()),
+            ),
+            (
+                "unsafe-function-constructor".into(),
+                "true".into(),
+                ValueOrigin::NotCommitted,
+            ),
+        ]),
+    }
+}
+
+fn harness(provenance: Option<Result<ConfigProvenance, Absent>>) -> Harness {
+    let backend = FakeBackend::new(fixtures::sample());
+    backend.data().provenance = provenance;
+    Harness::with_backend(backend)
+}
+
+fn provenance_calls(h: &Harness) -> Vec<String> {
+    h.backend
+        .data()
+        .calls
+        .iter()
+        .filter(|c| c.starts_with("provenance "))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn each_added_value_names_its_commit_and_the_commits_are_listed_escaped() {
+    let h = harness(Some(Ok(known())));
+    assert_eq!(h.selected_path(), "packages/api/goccia.toml");
+    let buf = draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35);
+    let screen = text(&buf);
+    assert!(screen.contains("+ payments.example · a1b2c3d"), "{screen}");
+    assert!(screen.contains("Mallory^[[2J"), "escaped: {screen}");
+    assert!(screen.contains("· not committed"), "{screen}");
+    assert!(
+        screen.contains("changes  1 commit since trusted"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("  a1b2c3d 2026-12-01 Mallory"),
+        "one line per commit: {screen}"
+    );
+    // Commit text is escaped as config text is: nothing reaches the
+    // terminal raw, and the subject's line break is shown, not obeyed.
+    let raw: Vec<char> = buf
+        .content()
+        .iter()
+        .flat_map(|cell| cell.symbol().chars())
+        .filter(|&c| is_unsafe(c))
+        .collect();
+    assert!(raw.is_empty(), "{raw:?}\n{screen}");
+    assert!(screen.contains("^M^Jfake line"), "{screen}");
+}
+
+#[test]
+fn at_80x24_the_origin_is_on_the_value_line() {
+    let h = harness(Some(Ok(known())));
+    let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 80, 24));
+    assert!(screen.contains("payments.example · a1b2c3d"), "{screen}");
+}
+
+#[test]
+fn without_a_repository_the_pane_says_why() {
+    let h = harness(Some(Err(Absent {
+        reason: "not in a git repository".into(),
+    })));
+    let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));
+    assert!(
+        screen.contains("changes  no provenance: not in a git repository"),
+        "{screen}"
+    );
+    assert!(screen.contains("+ payments.example"), "{screen}");
+    assert!(!screen.contains("payments.example ·"), "{screen}");
+}
+
+#[test]
+fn provenance_is_read_for_the_selected_changed_config_once() {
+    let mut h = harness(Some(Ok(known())));
+    let api = "provenance /home/dev/shop/packages/api/goccia.toml";
+    assert_eq!(provenance_calls(&h), [api]);
+    // Down through the rows: only the changed ones are read, each once.
+    let changed: Vec<String> = h
+        .state
+        .configs
+        .iter()
+        .filter(|r| r.state == goccia_trust::core::review::report::ConfigState::Changed)
+        .map(|r| format!("provenance {}", r.key))
+        .collect();
+    h.keys("jjjjjjjj");
+    h.keys("gg");
+    assert_eq!(provenance_calls(&h), changed, "back at the top: kept");
+    // A rescan forgets it: the selected config is read again.
+    h.keys("r");
+    assert_eq!(provenance_calls(&h).last().map(String::as_str), Some(api));
+}
+
+#[test]
+fn a_backend_without_git_is_never_asked() {
+    let mut h = harness(None);
+    h.keys("jjj");
+    assert!(provenance_calls(&h).is_empty());
+    assert!(
+        !h.effects.iter().any(|e| matches!(e, Effect::Provenance(_))),
+        "{:?}",
+        h.effects
+    );
+    let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));
+    assert!(!screen.contains("changes "), "{screen}");
+}
+
+/// The real binary in a real terminal at 80x24, on a real repository: a
+/// config trusted, then widened by a commit of Mallory's and by a
+/// working-tree edit; the pane names both, and lists the commit since
+/// trusted, its hostile author escaped.
+#[test]
+fn the_real_review_names_who_changed_each_value_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let r = crate::provenance::Repo::new();
+    let home = r.t.work.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let store = format!(
+        "--trust-store={}",
+        r.t.work.parent().unwrap().join("trust.json").display()
+    );
+    let exe = env!("CARGO_BIN_EXE_goccia-trust");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n",
+    );
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    let out = std::process::Command::new(exe)
+        .current_dir(&r.root)
+        .env("HOME", &home)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args([store.as_str(), "trust", "app", "--yes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\"\n    ]\n  }\n}\n",
+    );
+    // Committed after the trust (the committer date is what counts).
+    r.commit_as("Mallory\u{1b}[31m", "2099-03-01T09:00:00Z", "bump deps");
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\",\n      \"wip.test\"\n    ]\n  }\n}\n",
+    );
+    let t = Tmux::start_sized("provenance", 80, 24);
+    t.wait_for("$", Duration::from_secs(10));
+    t.run(&format!(
+        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} .; echo \"goccia-trust exited $?\"",
+        r.root,
+        home.display(),
+    ));
+    let screen = t.wait_for_all(
+        &[
+            "+ cdn.evil.example · ",
+            " Mallory^[[31m 2099-03-01",
+            "+ wip.test · not committed",
+        ],
+        Duration::from_secs(10),
+    );
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    // The commits since trusted, below the fields: scrolled to.
+    for _ in 0..12 {
+        t.send_keys(&["J"]);
+    }
+    let screen = t.wait_for("changes  1 commit since trusted", Duration::from_secs(10));
+    assert!(
+        screen.contains("2099-03-01 Mallory^[[31m  bump deps"),
+        "{screen}"
+    );
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}
