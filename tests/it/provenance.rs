@@ -613,7 +613,7 @@ fn log_output_that_is_not_whole_records_is_refused() {
 #[test]
 fn commit_text_goes_through_the_escapers_config_text_goes_through() {
     use goccia_trust::cli::ci_out::{escape_data, escape_property};
-    use goccia_trust::cli::diff::md_code;
+    use goccia_trust::cli::print::markdown::diff::md_code;
     use goccia_trust::sanitize::{clean, is_unsafe};
     let hostile = [
         "bump deps\n::error file=x::fake",
