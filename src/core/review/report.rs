@@ -316,6 +316,15 @@ pub fn moved_targets(lines: &[DiffLine]) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The exit code of a scan: the worst error class among its configs.
+pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
+    crate::core::exit::worst_of(
+        reports
+            .iter()
+            .filter_map(|r| r.error().map(|e| e.class.code())),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::error_summary;
@@ -335,13 +344,4 @@ mod tests {
             "/home/u/base.json: not found"
         );
     }
-}
-
-/// The exit code of a scan: the worst error class among its configs.
-pub fn worst_exit(reports: &[ConfigReport]) -> u8 {
-    crate::core::exit::worst_of(
-        reports
-            .iter()
-            .filter_map(|r| r.error().map(|e| e.class.code())),
-    )
 }
