@@ -12,6 +12,7 @@ pub mod listing;
 pub mod locate;
 pub mod notice;
 pub mod progress;
+pub mod provenance;
 pub mod report;
 pub mod results;
 pub mod scan;
