@@ -14,6 +14,7 @@ use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
 use crate::core::review::check::governing_config;
 use crate::core::review::discover::shadowed_by;
+use crate::core::review::provenance::of_changes;
 use crate::core::review::report::{ConfigState, moved_targets};
 use crate::core::review::results::InspectResult;
 use crate::core::review::status::compare;
@@ -51,6 +52,10 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         )),
         _ => None,
     };
+    let provenance = match (&stored, &changes) {
+        (Some(s), Some(values)) => Some(of_changes(&snapshot.files, &s.trusted_at, values, env)),
+        _ => None,
+    };
     Ok(InspectResult {
         shadowed: shadowed_by(key.as_str()),
         key,
@@ -58,6 +63,7 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         stored,
         comparison,
         changes,
+        provenance,
         store_error,
         store_warnings,
     })

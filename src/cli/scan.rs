@@ -27,7 +27,9 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
     let format = args.format.chosen(args.json);
-    let result = decide(g, args, format, env).map_err(|f| f.print(io))?;
+    let mut result = decide(g, args, format, env).map_err(|f| f.print(io))?;
+    // Who changed what, on a terminal only: piped text stays as it was.
+    result.provenance = format == OutputFormat::Text && io.escaping.stdout_is_terminal();
     match format {
         OutputFormat::Json => print::json::scan::print(&result, env, io),
         f if f.is_ci() => print::ci::scan::print(&result, f == OutputFormat::Github, env, io),
@@ -84,5 +86,6 @@ pub fn decide(
         progress,
         found,
         missing,
+        provenance: false,
     })
 }

@@ -74,7 +74,7 @@ fn list(
     } else {
         leave_out_ignored(&mut plan, &ignores, &named_files(&args.paths, env))
     };
-    let listing = TrustListing {
+    let mut listing = TrustListing {
         store_warnings: issues_text(&store_issues(&loc, &args.paths, env)),
         targets: describe_targets(&args.paths, env),
         loc,
@@ -82,7 +82,11 @@ fn list(
         plan,
         ignored,
         dry_run: args.dry_run,
+        provenance: Default::default(),
     };
+    if args.why {
+        listing.read_provenance(env);
+    }
     text::trust::left_out(&listing, env, io)?;
     Ok(listing)
 }

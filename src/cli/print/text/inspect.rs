@@ -4,6 +4,7 @@
 //! escaped where it is written.
 
 use crate::cli::paint::{STYLED, mark};
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
 use crate::cli::{CliResult, Io};
@@ -22,6 +23,10 @@ pub fn print(result: &InspectResult, io: &mut Io<'_>) -> CliResult {
     // every unchanged value shown: inspect shows the config whole.
     if io.escaping.stdout_is_terminal() {
         changes(result, &mut out);
+    }
+    if let Some(p) = &result.provenance {
+        out.push_str("Provenance:\n");
+        out.push_str(&provenance::block(p, "    "));
     }
     targets(result, &mut out);
     io.out.write_all(out.as_bytes())?;

@@ -3,6 +3,7 @@
 
 use crate::cli::print::text::table::{NO_CONFIGS, render_row, table_header, table_width};
 
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
 use crate::cli::{CliError, CliResult, Io};
@@ -62,7 +63,7 @@ fn write_table(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> Result<u8, Cl
     }));
     let mut pending = table_header(width);
     let mut worst = exit::SUCCESS;
-    result.for_each_config(env, |r| {
+    result.for_each_reviewed(env, |r, provenance| {
         worst = exit::worst(worst, config_exit(&r));
         let shown = values.report(&r);
         render_row(
@@ -71,6 +72,9 @@ fn write_table(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> Result<u8, Cl
             by_value.then_some((&r, values)),
             width,
         );
+        if let Some(p) = &provenance {
+            pending.push_str(&provenance::block(p, "  "));
+        }
         if pending.len() >= 1 << 16 {
             io.out.write_all(pending.as_bytes())?;
             pending.clear();

@@ -7,6 +7,7 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use crate::cli::paint::{STYLED, mark};
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, Io};
 use crate::core::env::Env;
@@ -111,7 +112,7 @@ pub fn listing(
 ) -> std::io::Result<()> {
     let by_value = reader.on_terminal.then_some(&listing.store);
     let w: &mut dyn Write = if reader.on_stderr { io.err } else { io.out };
-    write_listing(&listing.plan, &listing.targets, env, by_value, w)
+    write_listing(listing, env, by_value, w)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
@@ -121,19 +122,30 @@ pub fn listing(
 /// runs of unchanged ones collapsed, as `scan` and the TUI show them
 /// (issue 30); without, GocciaScript's lines, byte for byte.
 fn write_listing(
-    plan: &TrustPlan,
-    targets: &str,
+    listing: &TrustListing,
     env: &Env,
     by_value: Option<&Store>,
     w: &mut dyn Write,
 ) -> std::io::Result<()> {
-    writeln!(w, "Permission requests under {}:", Values.text(targets))?;
+    let plan = &listing.plan;
+    writeln!(
+        w,
+        "Permission requests under {}:",
+        Values.text(&listing.targets)
+    )?;
     // Each config's lines are made on every thread and written in order:
     // a listing of 10,000 configs is most of what `--trust` does alone.
     let shown: Vec<String> = plan
         .candidates
         .par_iter()
-        .map(|c| candidate(c, env, by_value))
+        .map(|c| {
+            let mut text = candidate(c, env, by_value);
+            // `--why`: who changed it, below its lines.
+            if let Some(p) = listing.provenance.get(c.snapshot.key.as_str()) {
+                text.push_str(&provenance::block(p, "    "));
+            }
+            text
+        })
         .collect();
     for text in &shown {
         w.write_all(text.as_bytes())?;
