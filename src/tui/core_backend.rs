@@ -144,7 +144,7 @@ impl TuiBackend for CoreBackend {
     }
 
     fn provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
-        crate::core::review::provenance::of_report(report, &self.env)
+        crate::core::revision::review_provenance::of_report(report, &self.env)
     }
 
     fn since_rev(&self) -> Option<String> {

@@ -12,7 +12,6 @@ pub mod listing;
 pub mod locate;
 pub mod notice;
 pub mod progress;
-pub mod provenance;
 pub mod report;
 pub mod results;
 pub mod scan;

@@ -12,7 +12,6 @@ use crate::core::review::check::StoreProblem;
 use crate::core::review::discover::Discovery;
 use crate::core::review::ignore::{IgnoreList, Ignored};
 use crate::core::review::progress::Progress;
-use crate::core::review::provenance::{Provenance, of_changed_report};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::for_each_report;
 use crate::core::review::status::Comparison;
@@ -57,9 +56,6 @@ pub struct ScanResult {
     pub not_followed: Vec<String>,
     /// The warnings of what the walk could not read.
     pub unreadable: Vec<String>,
-    /// Read who changed each changed config (`scan` on a terminal): git
-    /// is read for the changed configs only.
-    pub provenance: bool,
 }
 
 impl ScanResult {
@@ -73,23 +69,6 @@ impl ScanResult {
         for_each_report(&self.found.keys, env, &self.store, |mut r| {
             self.ignores.apply(&mut r);
             each(r)
-        })
-    }
-
-    /// [`Self::for_each_config`], with each changed config's provenance
-    /// when [`Self::provenance`] asks for it.
-    pub fn for_each_reviewed<E>(
-        &self,
-        env: &Env,
-        mut each: impl FnMut(ConfigReport, Option<Provenance>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        self.for_each_config(env, |r| {
-            let p = if self.provenance {
-                of_changed_report(&r, env)
-            } else {
-                None
-            };
-            each(r, p)
         })
     }
 
@@ -187,8 +166,6 @@ pub struct InspectResult {
     pub comparison: Comparison,
     /// A changed config's values one by one.
     pub changes: Option<Vec<ValueChange>>,
-    /// Who changed what, for a changed config (read from git only then).
-    pub provenance: Option<Provenance>,
     /// The config GocciaScript reads instead of this one, beside it.
     pub shadowed: Option<String>,
     /// Why the store could not be read (it then counts as empty).

@@ -15,6 +15,7 @@ use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::review::report::ConfigState;
 use crate::core::review::results::InspectResult;
+use crate::core::revision::review_provenance::Provenance;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -50,7 +51,12 @@ struct JsonInspect<'a> {
     provenance: Option<JsonProvenance<'a>>,
 }
 
-pub fn print(result: &InspectResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn print(
+    result: &InspectResult,
+    who: Option<&Provenance>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     write_warnings(&result.store_warnings, io);
     let snapshot = &result.snapshot;
     let comparison = &result.comparison;
@@ -88,7 +94,7 @@ pub fn print(result: &InspectResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         store_error: result.store_error.as_deref(),
         store_warnings: &result.store_warnings,
         shadowed_by: result.shadowed.as_deref(),
-        provenance: result.provenance.as_ref().map(provenance::of),
+        provenance: who.map(provenance::of),
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
     Ok(exit::SUCCESS)

@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use crate::core::review::provenance::Provenance;
 use crate::core::revision::provenance::{Commit, ValueOrigin};
+use crate::core::revision::review_provenance::Provenance;
 
 /// One config's provenance.
 #[derive(Serialize, Default)]

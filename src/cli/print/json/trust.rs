@@ -15,6 +15,7 @@ use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::trust::outcome::{Gate, TrustListing, TrustOutcome};
+use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
 
 /// Why `trust --json` reports a config `refused` (the plain and the
@@ -103,6 +104,7 @@ pub struct JsonTrusted {
 /// `gate`), and recorded when there is an `outcome`.
 pub fn print(
     listing: &TrustListing,
+    why: &Why,
     gate: Option<&Gate<'_>>,
     outcome: Option<&TrustOutcome>,
     env: &Env,
@@ -114,8 +116,7 @@ pub fn print(
         .iter()
         .map(|c| {
             let mut t = trusted(c, &listing.store, env);
-            t.provenance = listing
-                .provenance
+            t.provenance = why
                 .get(c.snapshot.key.as_str())
                 .and_then(|p| serde_json::to_value(provenance::of(p)).ok());
             t

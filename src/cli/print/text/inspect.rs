@@ -11,10 +11,11 @@ use crate::cli::{CliResult, Io};
 use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::review::value_diff::render_text;
+use crate::core::revision::review_provenance::Provenance;
 use crate::tui::theme::Role;
 use crate::tui::views::detail::state_role;
 
-pub fn print(result: &InspectResult, io: &mut Io<'_>) -> CliResult {
+pub fn print(result: &InspectResult, who: Option<&Provenance>, io: &mut Io<'_>) -> CliResult {
     write_warnings(&result.store_warnings, io);
     let mut out = String::new();
     header(result, &mut out);
@@ -24,7 +25,7 @@ pub fn print(result: &InspectResult, io: &mut Io<'_>) -> CliResult {
     if io.escaping.stdout_is_terminal() {
         changes(result, &mut out);
     }
-    if let Some(p) = &result.provenance {
+    if let Some(p) = who {
         out.push_str("Provenance:\n");
         out.push_str(&provenance::block(p, "    "));
     }

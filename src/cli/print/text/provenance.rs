@@ -7,8 +7,8 @@
 
 use crate::cli::paint::mark;
 use crate::cli::terminal::Values;
-use crate::core::review::provenance::Provenance;
 use crate::core::revision::provenance::{Commit, CommitsSince, ValueOrigin};
+use crate::core::revision::review_provenance::Provenance;
 use crate::tui::theme::Role;
 
 /// The block, each line starting with `indent`: why there is no

@@ -22,6 +22,7 @@ use crate::core::review::trust::outcome::{
 use crate::core::review::trust::{PlanError, TrustCandidate, TrustPlan};
 use crate::core::review::value_diff::UNCHANGED_KEPT;
 use crate::core::review::value_diff::render_text;
+use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
 use crate::tui::theme::Role;
 use crate::tui::views::detail::verdict_role;
@@ -106,13 +107,14 @@ pub fn nothing_to_do(
 /// value by value, else GocciaScript's lines.
 pub fn listing(
     listing: &TrustListing,
+    why: &Why,
     reader: &Reader,
     env: &Env,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
     let by_value = reader.on_terminal.then_some(&listing.store);
     let w: &mut dyn Write = if reader.on_stderr { io.err } else { io.out };
-    write_listing(listing, env, by_value, w)
+    write_listing(listing, why, env, by_value, w)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
@@ -123,6 +125,7 @@ pub fn listing(
 /// (issue 30); without, GocciaScript's lines, byte for byte.
 fn write_listing(
     listing: &TrustListing,
+    why: &Why,
     env: &Env,
     by_value: Option<&Store>,
     w: &mut dyn Write,
@@ -141,7 +144,7 @@ fn write_listing(
         .map(|c| {
             let mut text = candidate(c, env, by_value);
             // `--why`: who changed it, below its lines.
-            if let Some(p) = listing.provenance.get(c.snapshot.key.as_str()) {
+            if let Some(p) = why.get(c.snapshot.key.as_str()) {
                 text.push_str(&provenance::block(p, "    "));
             }
             text

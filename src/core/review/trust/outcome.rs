@@ -4,17 +4,12 @@
 //! `untrust` removed. Nothing here
 //! prints; the printers render these.
 
-use std::collections::HashMap;
-
-use rayon::prelude::*;
-
 use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{common_directory, display_path};
 use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy, Verdict, expect_refusal};
-use crate::core::review::provenance::{Provenance, of_changes};
 use crate::core::review::trust::{TrustCandidate, TrustCommit, TrustPlan};
 use crate::core::store::{Store, StoreLocation};
 
@@ -33,9 +28,6 @@ pub struct TrustListing {
     /// (a config file named on the command line never is).
     pub ignored: Vec<TrustCandidate>,
     pub dry_run: bool,
-    /// `--why`: who changed each listed changed config, by key (empty
-    /// without it: git is read only when asked).
-    pub provenance: HashMap<String, Provenance>,
 }
 
 /// Why a listing ends before anything is listed (exit 0).
@@ -50,25 +42,6 @@ pub enum NothingToDo {
 }
 
 impl TrustListing {
-    /// `--why`: reads who changed each listed changed config (git is read
-    /// for those only, on every thread).
-    pub fn read_provenance(&mut self, env: &Env) {
-        let store = &self.store;
-        self.provenance = self
-            .plan
-            .candidates
-            .par_iter()
-            .filter(|c| c.changed)
-            .filter_map(|c| {
-                let key = c.snapshot.key.as_str();
-                let stored = store.get(key)?;
-                let values = c.values(Some(stored));
-                let p = of_changes(&c.snapshot.files, &stored.trusted_at, &values, env);
-                Some((key.to_string(), p))
-            })
-            .collect();
-    }
-
     /// Whether there is nothing to list, and why.
     pub fn nothing_to_do(&self) -> Option<NothingToDo> {
         let plan = &self.plan;

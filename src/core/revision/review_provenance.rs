@@ -2,12 +2,20 @@
 //! commits since it was trusted and each added value's origin, read from
 //! its chain of files and its value-level diff. One answer for every
 //! surface that reviews a changed config: the TUI's detail pane,
-//! `inspect`, `scan` on a terminal and `trust --why`.
+//! `inspect`, `scan` on a terminal and `trust --why`. (Here, not in
+//! `review`: `revision` reads `review`'s reports, never the reverse; the
+//! commands hold what this returns beside their results.)
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
 
 use crate::core::env::Env;
 use crate::core::review::report::{ConfigReport, ConfigState, report_values};
+use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{Absent, ConfigProvenance, of_config};
+use crate::core::store::Store;
 
 /// What a review knows of a config's provenance: read, or why not.
 pub type Provenance = Result<ConfigProvenance, Absent>;
@@ -51,4 +59,23 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
 pub fn of_changed_report(report: &ConfigReport, env: &Env) -> Option<Provenance> {
     (report.state == ConfigState::Changed && report.stored.is_some())
         .then(|| of_report(report, env))
+}
+
+/// Who changed each config, by key.
+pub type Why = HashMap<String, Provenance>;
+
+/// `trust --why`: who changed each listed changed config, by key, read on
+/// every thread (git is read for those only).
+pub fn of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) -> Why {
+    candidates
+        .par_iter()
+        .filter(|c| c.changed)
+        .filter_map(|c| {
+            let key = c.snapshot.key.as_str();
+            let stored = store.get(key)?;
+            let values = c.values(Some(stored));
+            let p = of_changes(&c.snapshot.files, &stored.trusted_at, &values, env);
+            Some((key.to_string(), p))
+        })
+        .collect()
 }
