@@ -183,8 +183,8 @@ pub struct TrustArgs {
     /// config's requests sharing a verdict and reason.
     #[arg(long)]
     pub verbose: bool,
-    /// Under each changed config, who changed what: the commits since it
-    /// was trusted and the commit behind each added value (read from git).
+    /// Under each changed config, who changed it: the commits since it was
+    /// trusted, and the commit of each added value (read from git).
     #[arg(long)]
     pub why: bool,
 }

@@ -395,8 +395,7 @@ fn inspect_reading_provenance_runs_nothing_the_repository_configures() {
     );
     let out = run(&r, &["inspect", "app/goccia.json"]);
     assert!(
-        out.stdout
-            .contains("    no commit since trusted: the change is not committed\n"),
+        out.stdout.contains("    no commit since trusted\n"),
         "{out}"
     );
     assert!(

@@ -47,7 +47,9 @@ fn commits(since: &CommitsSince, indent: &str) -> String {
     let mut out = format!(
         "{indent}{}\n",
         match (n, since.more) {
-            (0, _) => "no commit since trusted: the change is not committed".to_string(),
+            // Not "not committed": the store's time and the committer's
+            // clock may disagree; each value's origin says it.
+            (0, _) => "no commit since trusted".to_string(),
             (1, _) => "1 commit since trusted:".to_string(),
             (n, false) => format!("{n} commits since trusted:"),
             (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),
