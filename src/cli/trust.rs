@@ -292,7 +292,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
         return Ok(exit::SUCCESS);
     }
     gate.judge(&listing, env);
-    let end = gate_listed(args, &listing, &gate, &records, env, io)?;
+    let end = gate_listed(args, (&listing, &why), &gate, &records, env, io)?;
     if let Some(o) = &end.outcome {
         text::trust::refused(o, io);
     }
@@ -308,7 +308,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
 /// trusts what the gate allowed, and marks its records; what it comes to.
 fn gate_listed(
     args: &TrustArgs,
-    listing: &TrustListing,
+    (listing, why): (&TrustListing, &Why),
     gate: &Gate<'_>,
     records: &Path,
     env: &Env,
@@ -320,7 +320,7 @@ fn gate_listed(
         Some(policy_trust::write_records(records, gate)?)
     };
     if !args.json {
-        text::trust::gate_listing(gate, listing, args.verbose, env, io)?;
+        text::trust::gate_listing(gate, (listing, why), args.verbose, env, io)?;
     }
     let mut outcome = None;
     if let Some(written) = written

@@ -413,3 +413,26 @@ fn inspect_reading_provenance_runs_nothing_the_repository_configures() {
         std::fs::read_to_string(&marker).unwrap_or_default()
     );
 }
+
+#[test]
+fn trust_why_with_a_policy_names_who_changed_each_judged_config() {
+    let (r, bob, _) = trusted_then_changed();
+    let policy = r.t.root.join("ci/policy.json");
+    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+    std::fs::write(&policy, crate::common::CI_POLICY).unwrap();
+    let policy = policy.to_str().unwrap();
+    let args = ["trust", "app", "--dry-run", "--policy", policy];
+    let out = run(&r, &args);
+    assert!(!out.stdout.contains("since trusted"), "{out}");
+    let out = run(&r, &[&args[..], &["--why"]].concat());
+    assert!(
+        out.stdout.contains("\n    2 commits since trusted:\n"),
+        "{out}"
+    );
+    assert!(
+        out.stdout.contains(&format!(
+            "\n    added allow-net: b.test · {bob} Bob 2099-03-01\n"
+        )),
+        "{out}"
+    );
+}

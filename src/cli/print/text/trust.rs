@@ -274,7 +274,7 @@ pub fn recorded(outcome: &TrustOutcome, store: &str, io: &mut Io<'_>) -> std::io
 /// then the listing's end.
 pub fn gate_listing(
     gate: &Gate<'_>,
-    listing: &TrustListing,
+    (listing, why): (&TrustListing, &Why),
     verbose: bool,
     env: &Env,
     io: &mut Io<'_>,
@@ -287,6 +287,10 @@ pub fn gate_listing(
     )?;
     for j in &gate.judged {
         judged(j, verbose, env, io)?;
+        // `--why`: who changed it, below its requests.
+        if let Some(p) = why.get(j.snapshot.key.as_str()) {
+            io.out.write_all(provenance::block(p, "    ").as_bytes())?;
+        }
     }
     listing_end(&listing.plan, io.out)
 }
