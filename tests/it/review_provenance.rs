@@ -407,6 +407,8 @@ fn inspect_reading_provenance_runs_nothing_the_repository_configures() {
     assert_eq!(out.code, 0, "{out}");
     let (screen, _) = on_terminal(&r, "scan");
     assert!(screen.contains("not committed"), "{screen}");
+    let out = run(&r, &["trust", "app", "--dry-run", "--why"]);
+    assert!(out.stdout.contains("d.test · not committed"), "{out}");
     assert!(
         !marker.exists(),
         "a program of the repository's configuration ran: {}",
