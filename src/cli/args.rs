@@ -183,6 +183,10 @@ pub struct TrustArgs {
     /// config's requests sharing a verdict and reason.
     #[arg(long)]
     pub verbose: bool,
+    /// Under each changed config, who changed it: the commits since it was
+    /// trusted, and the commit of each added value (read from git).
+    #[arg(long)]
+    pub why: bool,
 }
 
 /// Remove the entries of configs at or under each PATH.

@@ -18,14 +18,28 @@ use crate::core::review::report::{ConfigState, moved_targets};
 use crate::core::review::results::InspectResult;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values};
+use crate::core::revision::review_provenance::{Provenance, of_changes};
 
 pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let result = decide(g, args, env)?;
+    let provenance = provenance_of(&result, env);
     if args.json {
-        print::json::inspect::print(&result, env, io)
+        print::json::inspect::print(&result, provenance.as_ref(), env, io)
     } else {
-        print::text::inspect::print(&result, io)
+        print::text::inspect::print(&result, provenance.as_ref(), io)
     }
+}
+
+/// Who changed what, for a changed config only: git is read for nothing
+/// else.
+fn provenance_of(result: &InspectResult, env: &Env) -> Option<Provenance> {
+    let (stored, values) = (result.stored.as_ref()?, result.changes.as_ref()?);
+    Some(of_changes(
+        &result.snapshot.files,
+        &stored.trusted_at,
+        values,
+        env,
+    ))
 }
 
 /// Loads the config and compares it with the store, printing nothing.

@@ -19,8 +19,10 @@ use crate::core::exit;
 use crate::core::review::discover::discover_paths;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
+use crate::core::review::report::ConfigReport;
 use crate::core::review::results::ScanResult;
 use crate::core::review::trust::missing_under;
+use crate::core::revision::review_provenance::of_changed_report;
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if args.policy.is_some() {
@@ -28,10 +30,20 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
     }
     let format = args.format.chosen(args.json);
     let result = decide(g, args, format, env).map_err(|f| f.print(io))?;
+    // Who changed what, on a terminal only (piped text stays as it was),
+    // and for a changed config only: git is read for nothing else.
+    let on_terminal = io.escaping.stdout_is_terminal();
+    let who = |r: &ConfigReport| {
+        if on_terminal {
+            of_changed_report(r, env)
+        } else {
+            None
+        }
+    };
     match format {
         OutputFormat::Json => print::json::scan::print(&result, env, io),
         f if f.is_ci() => print::ci::scan::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::scan::print(&result, env, io),
+        _ => print::text::scan::print(&result, &who, env, io),
     }
 }
 

@@ -26,6 +26,7 @@ use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, NothingToDo, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
+use crate::core::revision::review_provenance::{Why, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -36,7 +37,8 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
     // A dry run writes nothing: an unsafe store is only a warning there.
     let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
     let listing = list(args, loc, store, env, io)?;
-    let result = trust_listed(args, &listing, env, io);
+    let why = why(args, &listing, env);
+    let result = trust_listed(args, &listing, &why, env, io);
     // The process ends right after: what was listed is left to it rather
     // than freed string by string on this one thread (as `list` does).
     std::mem::forget(listing);
@@ -87,6 +89,16 @@ fn list(
     Ok(listing)
 }
 
+/// `--why`: who changed each listed changed config, by key; nothing (and
+/// no git read) without it.
+fn why(args: &TrustArgs, listing: &TrustListing, env: &Env) -> Why {
+    if args.why {
+        of_candidates(&listing.plan.candidates, &listing.store, env)
+    } else {
+        Why::new()
+    }
+}
+
 /// The trust keys of the paths that name a config file, not a directory:
 /// those are trusted even when ignored.
 fn named_files(paths: &[String], env: &Env) -> Vec<String> {
@@ -102,9 +114,16 @@ fn named_files(paths: &[String], env: &Env) -> Vec<String> {
 
 /// Lists, asks (or takes `--yes`), records and reports, in the chosen
 /// format.
-fn trust_listed(args: &TrustArgs, listing: &TrustListing, env: &Env, io: &mut Io<'_>) -> CliResult {
+fn trust_listed(
+    args: &TrustArgs,
+    listing: &TrustListing,
+    why: &Why,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
+    let end_with = |end, io: &mut Io<'_>| finish(args, (listing, why), end, env, io);
     if let Some(nothing) = listing.nothing_to_do() {
-        return finish(args, listing, Finish::Nothing(nothing), env, io);
+        return end_with(Finish::Nothing(nothing), io);
     }
     let reader = reader(args, io);
     // `--quiet` never hides what a person is asked about, nor what
@@ -113,10 +132,10 @@ fn trust_listed(args: &TrustArgs, listing: &TrustListing, env: &Env, io: &mut Io
         io.escaping.unmute();
     }
     if !args.json {
-        text::trust::listing(listing, &reader, env, io)?;
+        text::trust::listing(listing, why, &reader, env, io)?;
     }
     if args.dry_run {
-        return finish(args, listing, Finish::DryRun, env, io);
+        return end_with(Finish::DryRun, io);
     }
     if !args.json {
         // The listing is delivered before anything is recorded: a reader
@@ -142,7 +161,7 @@ fn trust_listed(args: &TrustArgs, listing: &TrustListing, env: &Env, io: &mut Io
         .collect();
     let outcome = record(&listing.loc, &shown, env)?;
     std::mem::forget(shown);
-    finish(args, listing, Finish::Recorded(&outcome), env, io)
+    end_with(Finish::Recorded(&outcome), io)
 }
 
 /// Who reads the listing, and where it goes: a person answers a prompt
@@ -179,7 +198,7 @@ enum Finish<'a> {
 /// The end of a plain trust, in the chosen format; returns its exit code.
 fn finish(
     args: &TrustArgs,
-    listing: &TrustListing,
+    (listing, why): (&TrustListing, &Why),
     end: Finish<'_>,
     env: &Env,
     io: &mut Io<'_>,
@@ -192,7 +211,7 @@ fn finish(
         _ => None,
     };
     if args.json {
-        json::trust::print(listing, None, outcome, env, io)?;
+        json::trust::print(listing, why, None, outcome, env, io)?;
     } else {
         match end {
             Finish::Nothing(nothing) => text::trust::nothing_to_do(nothing, listing, io)?,
@@ -258,6 +277,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
     let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
     let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
     let listing = list(args, loc, store, env, io)?;
+    let why = why(args, &listing, env);
     let mut gate = Gate {
         policy,
         expected,
@@ -265,19 +285,19 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
     };
     if let Some(nothing) = listing.nothing_to_do() {
         if args.json {
-            json::trust::print(&listing, Some(&gate), None, env, io)?;
+            json::trust::print(&listing, &why, Some(&gate), None, env, io)?;
         } else {
             text::trust::nothing_to_do(nothing, &listing, io)?;
         }
         return Ok(exit::SUCCESS);
     }
     gate.judge(&listing, env);
-    let end = gate_listed(args, &listing, &gate, &records, env, io)?;
+    let end = gate_listed(args, (&listing, &why), &gate, &records, env, io)?;
     if let Some(o) = &end.outcome {
         text::trust::refused(o, io);
     }
     if args.json {
-        json::trust::print(&listing, Some(&gate), end.outcome.as_ref(), env, io)?;
+        json::trust::print(&listing, &why, Some(&gate), end.outcome.as_ref(), env, io)?;
     } else {
         text::trust::gate_end(&end, &gate, &listing, g.trust_store.as_deref(), env, io)?;
     }
@@ -288,7 +308,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
 /// trusts what the gate allowed, and marks its records; what it comes to.
 fn gate_listed(
     args: &TrustArgs,
-    listing: &TrustListing,
+    (listing, why): (&TrustListing, &Why),
     gate: &Gate<'_>,
     records: &Path,
     env: &Env,
@@ -300,7 +320,7 @@ fn gate_listed(
         Some(policy_trust::write_records(records, gate)?)
     };
     if !args.json {
-        text::trust::gate_listing(gate, listing, args.verbose, env, io)?;
+        text::trust::gate_listing(gate, (listing, why), args.verbose, env, io)?;
     }
     let mut outcome = None;
     if let Some(written) = written

@@ -17,14 +17,12 @@ use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_ignores};
 use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
-use crate::core::review::report::report_values;
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{NotReviewed, report_and_snapshot, scan_streaming};
 use crate::core::review::trust::{
     Shown, WhenChanged, missing_line, missing_under, prune_if_still_missing, trust_as_shown,
 };
-use crate::core::review::value_diff::Change;
-use crate::core::revision::provenance::{Absent, ConfigProvenance, of_config};
+use crate::core::revision::provenance::{Absent, ConfigProvenance};
 use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
@@ -146,15 +144,7 @@ impl TuiBackend for CoreBackend {
     }
 
     fn provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
-        let stored = report.stored.as_ref().ok_or_else(|| Absent {
-            reason: "never trusted: no trustedAt to look back from".to_string(),
-        })?;
-        let added: Vec<(String, String)> = report_values(report)
-            .into_iter()
-            .filter(|v| v.change == Change::Added)
-            .map(|v| (v.request, v.value))
-            .collect();
-        of_config(&report.files, &stored.trusted_at, &added, &self.env)
+        crate::core::revision::review_provenance::of_report(report, &self.env)
     }
 
     fn since_rev(&self) -> Option<String> {

@@ -852,6 +852,85 @@ fn transcripts_of_the_ci_example_are_real() {
     });
 }
 
+/// Who changed what (`who-changed.md`): a repository whose config was
+/// trusted, then changed by two authors' commits and a working-tree edit.
+#[test]
+fn transcripts_of_who_changed_are_real() {
+    let mut sc = Scenario::new("/home/u");
+    sc.root = sc.root.join("home");
+    sc.cwd = sc.root.join("shop");
+    check_scenario("who-changed", &sc, |sc| {
+        let app = std::fs::read_to_string(sc.root.join("shop/app/goccia.json")).unwrap();
+        let base = std::fs::read_to_string(sc.root.join("shop/base.json")).unwrap();
+        let net = |hosts: &[&str]| {
+            let hosts: Vec<String> = hosts.iter().map(|h| format!("\"{h}\"")).collect();
+            format!(
+                "{{\n  \"extends\": \"../base.json\",\n  \"permissions\": {{\n    \"allow-net\": [\n      {}\n    ]\n  }}\n}}\n",
+                hosts.join(",\n      ")
+            )
+        };
+        let git = |args: &[&str], who: &str, date: &str| {
+            let email = format!("{}@example.com", who.to_lowercase());
+            let out = Command::new("git")
+                .current_dir(&sc.cwd)
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("HOME", &sc.root)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .envs([("GIT_AUTHOR_NAME", who), ("GIT_COMMITTER_NAME", who)])
+                .envs([
+                    ("GIT_AUTHOR_EMAIL", &email),
+                    ("GIT_COMMITTER_EMAIL", &email),
+                ])
+                .envs([("GIT_AUTHOR_DATE", date), ("GIT_COMMITTER_DATE", date)])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        let commit = |who: &str, date: &str, msg: &str| {
+            git(&["add", "-A"], who, date);
+            git(&["commit", "-q", "-m", msg], who, date);
+        };
+        // Alice's first version, trusted on November 15.
+        git(
+            &["init", "-q", "-b", "main"],
+            "Alice",
+            "2026-11-01T09:00:00Z",
+        );
+        std::fs::write(
+            sc.root.join("shop/app/goccia.json"),
+            net(&["api.example.com"]),
+        )
+        .unwrap();
+        let first_base = base.replace("true", "false");
+        std::fs::write(sc.root.join("shop/base.json"), &first_base).unwrap();
+        commit("Alice", "2026-11-01T09:00:00Z", "Add the app config");
+        let (out, code) = sc.run("goccia-trust trust app --yes", 0);
+        assert_eq!(code, 0, "{out}");
+        let store = sc.root.join(".config/goccia/trust.json");
+        let text = std::fs::read_to_string(&store).unwrap();
+        let at = text.find("\"trustedAt\": \"").unwrap() + 14;
+        let text = format!("{}2026-11-15T10:00:00Z{}", &text[..at], &text[at + 20..]);
+        std::fs::write(&store, text).unwrap();
+        // Bob's host, Carol's base, then a host not committed.
+        std::fs::write(
+            sc.root.join("shop/app/goccia.json"),
+            net(&["api.example.com", "cdn.example.net"]),
+        )
+        .unwrap();
+        commit("Bob", "2026-11-20T14:30:00Z", "Load assets from the CDN");
+        std::fs::write(sc.root.join("shop/base.json"), &base).unwrap();
+        commit(
+            "Carol",
+            "2026-11-21T08:00:00Z",
+            "Allow the function constructor",
+        );
+        std::fs::write(sc.root.join("shop/app/goccia.json"), &app).unwrap();
+    });
+}
+
 /// The commands' examples (`commands.md`): a home with a project in it.
 #[test]
 fn transcripts_of_the_commands_are_real() {

@@ -58,7 +58,7 @@ fn validator(name: &str) -> jsonschema::Validator {
 
 /// Parses `stdout` as one JSON document and validates it against
 /// `schemas/<name>.schema.json`; returns the document.
-fn valid(name: &str, stdout: &str) -> Value {
+pub(crate) fn valid(name: &str, stdout: &str) -> Value {
     let doc: Value = serde_json::from_str(stdout)
         .unwrap_or_else(|e| panic!("{name}: stdout is not one JSON document: {e}\n{stdout}"));
     let errors: Vec<String> = validator(name)

@@ -38,6 +38,7 @@ mod policy_summary;
 mod policy_trust;
 mod provenance;
 mod release;
+mod review_provenance;
 mod sarif_github;
 mod scan_scale;
 mod shadowed_missing;

@@ -220,3 +220,24 @@ fn the_real_review_names_who_changed_each_value_at_80x24() {
     t.send_keys(&["q"]);
     t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
 }
+
+/// No commit since the trust says only that: the store's clock and the
+/// committer's may disagree, and each value's origin says where it came
+/// from (here a commit older than `trustedAt`).
+#[test]
+fn no_commit_since_trusted_concludes_nothing_of_the_values() {
+    let mut p = known();
+    p.commits = Ok(CommitsSince {
+        commits: Vec::new(),
+        more: false,
+        outside: Vec::new(),
+    });
+    let h = harness(Some(Ok(p)));
+    let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));
+    assert!(
+        screen.contains("changes  no commit since trusted"),
+        "{screen}"
+    );
+    assert!(!screen.contains("the change is not committed"), "{screen}");
+    assert!(screen.contains("+ payments.example · a1b2c3d"), "{screen}");
+}

@@ -67,6 +67,8 @@ fn scan_on_a_terminal_shows_the_three_values_that_changed() {
             "    + host17.attacker.io",
             "      … 12 unchanged",
             "    + zz.example.com",
+            // Who changed it (issue 26): not known outside a repository.
+            "  no provenance: not in a git repository",
         ],
         "{screen}"
     );

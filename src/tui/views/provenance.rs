@@ -46,7 +46,9 @@ pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
     };
     let n = since.commits.len();
     let mut out = vec![label(match (n, since.more) {
-        (0, _) => "no commit since trusted: the change is not committed".to_string(),
+        // Not "the change is not committed": the store's clock and the
+        // committer's may disagree; each value's origin says it.
+        (0, _) => "no commit since trusted".to_string(),
         (1, _) => "1 commit since trusted".to_string(),
         (n, false) => format!("{n} commits since trusted"),
         (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),

@@ -7,6 +7,7 @@ use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
     diff_items, requests_of, to_json,
 };
+use crate::cli::print::json::provenance::{self, JsonProvenance};
 use crate::cli::walk::write_warnings;
 use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
@@ -14,6 +15,7 @@ use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::review::report::ConfigState;
 use crate::core::review::results::InspectResult;
+use crate::core::revision::review_provenance::Provenance;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,9 +46,17 @@ struct JsonInspect<'a> {
     /// The config GocciaScript reads instead of this one, beside it.
     #[serde(skip_serializing_if = "Option::is_none")]
     shadowed_by: Option<&'a str>,
+    /// Who changed what, for a changed config.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provenance: Option<JsonProvenance<'a>>,
 }
 
-pub fn print(result: &InspectResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn print(
+    result: &InspectResult,
+    who: Option<&Provenance>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     write_warnings(&result.store_warnings, io);
     let snapshot = &result.snapshot;
     let comparison = &result.comparison;
@@ -84,6 +94,7 @@ pub fn print(result: &InspectResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         store_error: result.store_error.as_deref(),
         store_warnings: &result.store_warnings,
         shadowed_by: result.shadowed.as_deref(),
+        provenance: who.map(provenance::of),
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
     Ok(exit::SUCCESS)

@@ -5,6 +5,7 @@ pub mod diff;
 pub mod inspect;
 pub mod list;
 pub mod policy;
+pub mod provenance;
 pub mod scan;
 pub mod status;
 pub mod trust;

@@ -10,10 +10,12 @@ use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonNotFollowed, JsonPolicy, JsonPolicyFile, JsonRequest,
     Schema, destinations_of, diff_items, requests_of, to_json,
 };
+use crate::cli::print::json::provenance;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::trust::outcome::{Gate, TrustListing, TrustOutcome};
+use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
 
 /// Why `trust --json` reports a config `refused` (the plain and the
@@ -93,12 +95,16 @@ pub struct JsonTrusted {
     pub outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `--why`: who changed this changed config.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<serde_json::Value>,
 }
 
 /// The document of a trust, as far as it went: listed (and judged, with
 /// `gate`), and recorded when there is an `outcome`.
 pub fn print(
     listing: &TrustListing,
+    why: &Why,
     gate: Option<&Gate<'_>>,
     outcome: Option<&TrustOutcome>,
     env: &Env,
@@ -108,7 +114,13 @@ pub fn print(
     let mut configs: Vec<JsonTrusted> = plan
         .candidates
         .iter()
-        .map(|c| trusted(c, &listing.store, env))
+        .map(|c| {
+            let mut t = trusted(c, &listing.store, env);
+            t.provenance = why
+                .get(c.snapshot.key.as_str())
+                .and_then(|p| serde_json::to_value(provenance::of(p)).ok());
+            t
+        })
         .collect();
     if let Some(gate) = gate {
         judged(&mut configs, gate);
@@ -173,6 +185,7 @@ fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
         policy: None,
         outcome: "wouldRecord",
         reason: None,
+        provenance: None,
     }
 }
 

@@ -4,16 +4,18 @@
 //! escaped where it is written.
 
 use crate::cli::paint::{STYLED, mark};
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
 use crate::cli::{CliResult, Io};
 use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::review::value_diff::render_text;
+use crate::core::revision::review_provenance::Provenance;
 use crate::tui::theme::Role;
 use crate::tui::views::detail::state_role;
 
-pub fn print(result: &InspectResult, io: &mut Io<'_>) -> CliResult {
+pub fn print(result: &InspectResult, who: Option<&Provenance>, io: &mut Io<'_>) -> CliResult {
     write_warnings(&result.store_warnings, io);
     let mut out = String::new();
     header(result, &mut out);
@@ -22,6 +24,10 @@ pub fn print(result: &InspectResult, io: &mut Io<'_>) -> CliResult {
     // every unchanged value shown: inspect shows the config whole.
     if io.escaping.stdout_is_terminal() {
         changes(result, &mut out);
+    }
+    if let Some(p) = who {
+        out.push_str("Provenance:\n");
+        out.push_str(&provenance::block(p, "    "));
     }
     targets(result, &mut out);
     io.out.write_all(out.as_bytes())?;

@@ -8,6 +8,7 @@ pub mod ignore;
 pub mod inspect;
 pub mod list;
 pub mod policy;
+pub mod provenance;
 pub mod scan;
 pub mod status;
 pub mod table;

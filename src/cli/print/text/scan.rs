@@ -3,21 +3,28 @@
 
 use crate::cli::print::text::table::{NO_CONFIGS, render_row, table_header, table_width};
 
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::display_path;
+use crate::core::review::report::ConfigReport;
 use crate::core::review::results::{ScanResult, config_exit};
 use crate::core::review::trust::missing_line;
+use crate::core::revision::review_provenance::Provenance;
 
-pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// Who changed a config, read by the command as its row is written; `None`
+/// when it is not to be shown (only a changed config, on a terminal).
+pub type Who<'a> = dyn Fn(&ConfigReport) -> Option<Provenance> + 'a;
+
+pub fn print(result: &ScanResult, who: &Who<'_>, env: &Env, io: &mut Io<'_>) -> CliResult {
     warnings(result, io);
     if let Some(problem) = &result.store_error {
         io.warn(format_args!("{problem}; every config counts as untrusted"));
     }
-    let worst = write_table(result, env, io)?;
+    let worst = write_table(result, who, env, io)?;
     write_not_followed(&result.not_followed, io)?;
     let values = Values;
     for s in &result.found.shadowed {
@@ -44,7 +51,12 @@ pub fn warnings(result: &ScanResult, io: &mut Io<'_>) {
 /// errors. The CONFIG column is as wide as the widest path shown, known
 /// from the keys before any config is loaded (a report's `display_path` is
 /// its key's).
-fn write_table(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> Result<u8, CliError> {
+fn write_table(
+    result: &ScanResult,
+    who: &Who<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<u8, CliError> {
     let keys = &result.found.keys;
     if keys.is_empty() {
         io.out.write_all(NO_CONFIGS.as_bytes())?;
@@ -71,6 +83,9 @@ fn write_table(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> Result<u8, Cl
             by_value.then_some((&r, values)),
             width,
         );
+        if let Some(p) = who(&r) {
+            pending.push_str(&provenance::block(&p, "  "));
+        }
         if pending.len() >= 1 << 16 {
             io.out.write_all(pending.as_bytes())?;
             pending.clear();

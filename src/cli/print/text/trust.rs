@@ -7,6 +7,7 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use crate::cli::paint::{STYLED, mark};
+use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, Io};
 use crate::core::env::Env;
@@ -21,6 +22,7 @@ use crate::core::review::trust::outcome::{
 use crate::core::review::trust::{PlanError, TrustCandidate, TrustPlan};
 use crate::core::review::value_diff::UNCHANGED_KEPT;
 use crate::core::review::value_diff::render_text;
+use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
 use crate::tui::theme::Role;
 use crate::tui::views::detail::verdict_role;
@@ -105,13 +107,14 @@ pub fn nothing_to_do(
 /// value by value, else GocciaScript's lines.
 pub fn listing(
     listing: &TrustListing,
+    why: &Why,
     reader: &Reader,
     env: &Env,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
     let by_value = reader.on_terminal.then_some(&listing.store);
     let w: &mut dyn Write = if reader.on_stderr { io.err } else { io.out };
-    write_listing(&listing.plan, &listing.targets, env, by_value, w)
+    write_listing(listing, why, env, by_value, w)
 }
 
 /// The listing of §15.2, ending with its always-present empty line, each
@@ -121,19 +124,31 @@ pub fn listing(
 /// runs of unchanged ones collapsed, as `scan` and the TUI show them
 /// (issue 30); without, GocciaScript's lines, byte for byte.
 fn write_listing(
-    plan: &TrustPlan,
-    targets: &str,
+    listing: &TrustListing,
+    why: &Why,
     env: &Env,
     by_value: Option<&Store>,
     w: &mut dyn Write,
 ) -> std::io::Result<()> {
-    writeln!(w, "Permission requests under {}:", Values.text(targets))?;
+    let plan = &listing.plan;
+    writeln!(
+        w,
+        "Permission requests under {}:",
+        Values.text(&listing.targets)
+    )?;
     // Each config's lines are made on every thread and written in order:
     // a listing of 10,000 configs is most of what `--trust` does alone.
     let shown: Vec<String> = plan
         .candidates
         .par_iter()
-        .map(|c| candidate(c, env, by_value))
+        .map(|c| {
+            let mut text = candidate(c, env, by_value);
+            // `--why`: who changed it, below its lines.
+            if let Some(p) = why.get(c.snapshot.key.as_str()) {
+                text.push_str(&provenance::block(p, "    "));
+            }
+            text
+        })
         .collect();
     for text in &shown {
         w.write_all(text.as_bytes())?;
@@ -259,7 +274,7 @@ pub fn recorded(outcome: &TrustOutcome, store: &str, io: &mut Io<'_>) -> std::io
 /// then the listing's end.
 pub fn gate_listing(
     gate: &Gate<'_>,
-    listing: &TrustListing,
+    (listing, why): (&TrustListing, &Why),
     verbose: bool,
     env: &Env,
     io: &mut Io<'_>,
@@ -272,6 +287,10 @@ pub fn gate_listing(
     )?;
     for j in &gate.judged {
         judged(j, verbose, env, io)?;
+        // `--why`: who changed it, below its requests.
+        if let Some(p) = why.get(j.snapshot.key.as_str()) {
+            io.out.write_all(provenance::block(p, "    ").as_bytes())?;
+        }
     }
     listing_end(&listing.plan, io.out)
 }

@@ -1,0 +1,124 @@
+//! Who changed what, as JSON (`defs.schema.json#/$defs/provenance`): the
+//! commits since the config was trusted and each added value's origin, or
+//! why they are absent. Commit text is written as git holds it: JSON's own
+//! escaping keeps it a string, never a line of its own.
+
+use serde::Serialize;
+
+use crate::core::revision::provenance::{Commit, ValueOrigin};
+use crate::core::revision::review_provenance::Provenance;
+
+/// One config's provenance.
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonProvenance<'a> {
+    /// Why there is no provenance at all (not in a git repository, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub absent: Option<String>,
+    /// The repository's root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<&'a str>,
+    /// The commits that touched the config's files since it was trusted,
+    /// newest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commits: Option<Vec<JsonCommit<'a>>>,
+    /// More commits than listed touched them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<bool>,
+    /// Files of the chain outside the repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<&'a [String]>,
+    /// Why the commits are absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commits_absent: Option<String>,
+    /// Each added value's origin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origins: Option<Vec<JsonOrigin<'a>>>,
+    /// Why the origins are absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origins_absent: Option<String>,
+}
+
+/// A commit as `git log` describes it.
+#[derive(Serialize)]
+pub struct JsonCommit<'a> {
+    pub sha: &'a str,
+    pub short: &'a str,
+    pub author: &'a str,
+    pub email: &'a str,
+    /// The author date, strict ISO 8601.
+    pub date: &'a str,
+    pub subject: &'a str,
+}
+
+/// An added value and where the line holding it comes from: `commit`
+/// (with the commit), `notCommitted`, `atBase` or `unknown` (with why).
+#[derive(Serialize)]
+pub struct JsonOrigin<'a> {
+    pub request: &'a str,
+    pub value: &'a str,
+    pub origin: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<JsonCommit<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<&'a str>,
+}
+
+fn commit(c: &Commit) -> JsonCommit<'_> {
+    JsonCommit {
+        sha: &c.sha,
+        short: &c.short,
+        author: &c.author,
+        email: &c.email,
+        date: &c.date,
+        subject: &c.subject,
+    }
+}
+
+fn origin<'a>(request: &'a str, value: &'a str, o: &'a ValueOrigin) -> JsonOrigin<'a> {
+    let (name, commit_of, why) = match o {
+        ValueOrigin::Committed(c) => ("commit", Some(commit(c)), None),
+        ValueOrigin::NotCommitted => ("notCommitted", None, None),
+        ValueOrigin::AtBase => ("atBase", None, None),
+        ValueOrigin::Unknown(why) => ("unknown", None, Some(why.as_str())),
+    };
+    JsonOrigin {
+        request,
+        value,
+        origin: name,
+        commit: commit_of,
+        why,
+    }
+}
+
+/// `p` as its JSON object.
+pub fn of(p: &Provenance) -> JsonProvenance<'_> {
+    let p = match p {
+        Ok(p) => p,
+        Err(absent) => {
+            return JsonProvenance {
+                absent: Some(absent.reason.clone()),
+                ..JsonProvenance::default()
+            };
+        }
+    };
+    let mut out = JsonProvenance {
+        root: Some(&p.root),
+        ..JsonProvenance::default()
+    };
+    match &p.commits {
+        Ok(since) => {
+            out.commits = Some(since.commits.iter().map(commit).collect());
+            out.more = Some(since.more);
+            out.outside = Some(&since.outside);
+        }
+        Err(absent) => out.commits_absent = Some(absent.reason.clone()),
+    }
+    match &p.origins {
+        Ok(origins) => {
+            out.origins = Some(origins.iter().map(|(r, v, o)| origin(r, v, o)).collect());
+        }
+        Err(absent) => out.origins_absent = Some(absent.reason.clone()),
+    }
+    out
+}
