@@ -81,5 +81,5 @@ pub fn decide(args: &DiffArgs, env: &Env) -> Result<DiffResult, CliError> {
         root: &root,
         working_tree: args.head.is_none(),
     };
-    Ok(DiffResult::of(&sides, args.all, args.exit_zero))
+    Ok(DiffResult::of(&sides, args.all, args.exit_zero, env))
 }

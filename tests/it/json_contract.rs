@@ -58,7 +58,7 @@ fn validator(name: &str) -> jsonschema::Validator {
 
 /// Parses `stdout` as one JSON document and validates it against
 /// `schemas/<name>.schema.json`; returns the document.
-fn valid(name: &str, stdout: &str) -> Value {
+pub(crate) fn valid(name: &str, stdout: &str) -> Value {
     let doc: Value = serde_json::from_str(stdout)
         .unwrap_or_else(|e| panic!("{name}: stdout is not one JSON document: {e}\n{stdout}"));
     let errors: Vec<String> = validator(name)
@@ -731,10 +731,19 @@ fn diff_json_flags_unscoped_values() {
         [serde_json::json!({"change": "removed", "unscoped": true, "widens": false})]
     );
     let read = values("allow-read");
-    assert!(
-        read.contains(&serde_json::json!({"change": "added", "unscoped": true, "widens": true})),
-        "{read:?}"
+    // The switch widens; its origin is the commit that wrote its key's
+    // line (tests/it/diff_provenance.rs).
+    let mut added = read
+        .iter()
+        .find(|v| v["change"] == "added")
+        .unwrap_or_else(|| panic!("{read:?}"))
+        .clone();
+    let origin = added.as_object_mut().unwrap().remove("origin");
+    assert_eq!(
+        added,
+        serde_json::json!({"change": "added", "unscoped": true, "widens": true})
     );
+    assert_eq!(origin.unwrap()["kind"], "commit");
     assert!(
         read.iter()
             .any(|v| v["change"] == "removed" && v["unscoped"] == false && v["value"].is_string()),

@@ -37,7 +37,7 @@ impl Repo {
         Path::new(&self.root)
     }
 
-    fn git_env(&self, args: &[&str], vars: &[(&str, &str)]) -> String {
+    pub(crate) fn git_env(&self, args: &[&str], vars: &[(&str, &str)]) -> String {
         let out = Command::new("git")
             .current_dir(self.dir())
             .env_clear()
@@ -56,7 +56,7 @@ impl Repo {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         self.git_env(args, &[])
     }
 
@@ -431,7 +431,7 @@ fn child_without_git() {
 /// could run one while provenance is read: fsmonitor, an external diff, a
 /// textconv and a filter driver (clean, smudge and process) for the config
 /// files, hooks. Each would create `marker`.
-fn hostile_repo() -> (Repo, std::path::PathBuf) {
+pub(crate) fn hostile_repo() -> (Repo, std::path::PathBuf) {
     let r = two_authors_and_a_third_on_the_base();
     let marker = r.t.work.parent().unwrap().join("PWNED");
     let script = r.t.work.parent().unwrap().join("evil.sh");
