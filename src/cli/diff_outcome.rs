@@ -231,6 +231,11 @@ pub fn commit_url(server: &str, repository: &str) -> Option<String> {
     (host_ok && port_ok && owner_ok && name_ok).then(|| format!("{server}/{owner}/{name}/commit/"))
 }
 
+/// The most configs whose widening values `diff` asks git about: each
+/// costs a few git processes (blame and log), so a change that adds
+/// thousands of configs is answered in seconds, the rest said not looked up.
+pub const MAX_CONFIGS_BLAMED: usize = 100;
+
 /// The two snapshots compared, and where HEAD's files are.
 pub struct Sides<'a> {
     pub base: &'a Snapshot,
@@ -276,18 +281,22 @@ impl Sides<'_> {
         if chains.is_empty() {
             return (none(), None);
         }
+        chains.truncate(MAX_CONFIGS_BLAMED);
         let base = self.base.commit.as_deref().unwrap_or(&self.base.label);
         let head = self.head.commit.as_deref();
-        let found = match introduced_each(self.root, base, head, &chains, env) {
-            Ok(found) => found,
+        let mut found = match introduced_each(self.root, base, head, &chains, env) {
+            Ok(found) => found.into_iter(),
             Err(absent) => return (none(), Some(absent)),
         };
+        let skipped = ValueOrigin::Unknown(format!(
+            "not looked up: git is asked about the first {MAX_CONFIGS_BLAMED} configs that widened by a value"
+        ));
         let mut out: Vec<Vec<Option<ValueOrigin>>> = none();
-        for (i, origins) in of_config.into_iter().zip(found) {
-            let mut origins = origins.into_iter();
+        for i in of_config {
+            let mut origins = found.next().unwrap_or_default().into_iter();
             for (slot, v) in out[i].iter_mut().zip(&configs[i].values) {
                 if asked(v) {
-                    *slot = origins.next();
+                    *slot = Some(origins.next().unwrap_or_else(|| skipped.clone()));
                 }
             }
         }

@@ -541,3 +541,33 @@ fn a_hostile_repository_runs_nothing_while_diff_reads_provenance() {
         std::fs::read_to_string(&marker).unwrap_or_default()
     );
 }
+
+/// Git is asked about at most 100 configs: a change that adds thousands is
+/// answered in seconds, and the others say they were not looked up.
+#[test]
+fn provenance_is_bounded_to_the_first_hundred_configs_that_widened() {
+    let r = Repo::new();
+    r.write("README", "x");
+    let base = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    for i in 0..101 {
+        r.write(
+            &format!("d{i:03}/goccia.json"),
+            &format!("{{\"permissions\": {{\"allow-net\": [\"h{i:03}.test\"]}}}}\n"),
+        );
+    }
+    r.commit_as("Mallory", "2026-03-01T09:00:00Z", "many");
+    let out = r.t.run_in(
+        std::path::Path::new(&r.root),
+        &["diff", &base, "HEAD"],
+        GIT_ENV,
+    );
+    assert_eq!(out.code, 1, "{out}");
+    assert!(line_with(&out.stdout, "h000.test").contains(" Mallory 2026-03-01 \"many\""));
+    assert!(line_with(&out.stdout, "h099.test").contains(" Mallory 2026-03-01 \"many\""));
+    assert!(
+        line_with(&out.stdout, "h100.test").ends_with(
+            "· origin unknown: not looked up: git is asked about the first 100 configs that widened by a value"
+        ),
+        "{out}"
+    );
+}
