@@ -534,17 +534,7 @@ pub fn introduced_each(
         let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
         for f in &config.files {
             if !by_file.contains_key(f.as_str()) {
-                let file = match in_repo(root, f) {
-                    Some(rel) => match &head {
-                        Some(head) => match blame_at(root, Some(&base), head, &rel) {
-                            Ok(b) => Ok(b),
-                            Err(e) if e == git::too_slow("blame") => return Err(e.into()),
-                            Err(e) => Err(e.0),
-                        },
-                        None => blame_working(root, Some(&base), &rel, f)?,
-                    },
-                    None => Err("outside the repository".to_string()),
-                };
+                let file = blame_file(root, &base, head.as_deref(), f)?;
                 by_file.insert(f, file);
             }
             blamed.push((f.as_str(), by_file[f.as_str()].clone()));
@@ -552,6 +542,36 @@ pub fn introduced_each(
         out.push(origins(root, Some(&base), &blamed, &config.values, env)?);
     }
     Ok(out)
+}
+
+/// One file of [`introduced_each`], blamed within `base..head` (`head`
+/// `None`: the working tree). A file git cannot blame, or outside the
+/// repository, leaves its values unknown, with why; git running past its
+/// time ends provenance.
+fn blame_file(
+    root: &str,
+    base: &str,
+    head: Option<&str>,
+    file: &str,
+) -> Result<Result<Blamed, String>, Absent> {
+    let Some(rel) = in_repo(root, file) else {
+        return Ok(Err("outside the repository".to_string()));
+    };
+    let blamed = match head {
+        Some(head) => blame_at(root, Some(base), head, &rel).map(Ok),
+        None => blame_working(root, Some(base), &rel, file),
+    };
+    match blamed {
+        Ok(b) => Ok(b),
+        Err(e) if is_too_slow(&e) => Err(e.into()),
+        Err(e) => Ok(Err(e.0)),
+    }
+}
+
+fn is_too_slow(e: &GitError) -> bool {
+    ["rev-parse", "ls-tree", "rev-list", "blame"]
+        .iter()
+        .any(|what| *e == git::too_slow(what))
 }
 
 #[cfg(test)]
