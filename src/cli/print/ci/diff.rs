@@ -48,7 +48,7 @@ fn finding(r: &DiffResult, span: &str, l: Listed<'_>, place: &Place) -> Finding 
         Verdict::Widened if c.status == Status::Removed => removed(span, c, place),
         Verdict::Widened => widened(r, span, l),
         // An unchanged config has no place, so no finding.
-        Verdict::Narrowed | Verdict::Same => narrowed(span, l),
+        Verdict::Narrowed | Verdict::Same => narrowed(span, c),
     };
     Finding {
         rule,
@@ -132,8 +132,7 @@ fn widened(r: &DiffResult, span: &str, l: Listed<'_>) -> Said {
     said
 }
 
-fn narrowed(span: &str, l: Listed<'_>) -> Said {
-    let c = l.config;
+fn narrowed(span: &str, c: &ConfigDiff) -> Said {
     let message = format!(
         "{} ({}) narrowed permissions {span}",
         clean(&c.path),
