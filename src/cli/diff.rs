@@ -5,7 +5,10 @@
 //! finding per widened, broken or narrowed config, on the line of the
 //! request at HEAD, through `cli::ci_out`). Exit 1 when something widened or a config no
 //! longer loads (`--exit-zero`: 0), 2 on a usage error (not a repository,
-//! an unknown revision: git's message). Reads only; writes nothing.
+//! an unknown revision: git's message). Reads only; writes nothing. Each
+//! value that widens by being added names the commit of `BASE..HEAD` that
+//! introduced it (`core::revision::provenance`), or says why not; that
+//! never changes the exit code.
 //!
 //! [`decide`] computes one [`DiffResult`] (`cli::diff_outcome`), the same
 //! whatever the format; the printers (`cli::print::{text,json,markdown,ci}::diff`)
@@ -81,5 +84,5 @@ pub fn decide(args: &DiffArgs, env: &Env) -> Result<DiffResult, CliError> {
         root: &root,
         working_tree: args.head.is_none(),
     };
-    Ok(DiffResult::of(&sides, args.all, args.exit_zero))
+    Ok(DiffResult::of(&sides, args.all, args.exit_zero, env))
 }

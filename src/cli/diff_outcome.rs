@@ -10,6 +10,7 @@
 use crate::cli::json_out::is_unscoped;
 use crate::core::config::block::sha256_hex;
 use crate::core::config::json::{self as config_json, Json};
+use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::review::locate::{line_of_request, request_line_in_text};
@@ -17,6 +18,7 @@ use crate::core::review::value_diff::Change;
 use crate::core::revision::compare::{
     ConfigDiff, DiffValue, RevisionDiff, Status, Verdict, compare, judged_values,
 };
+use crate::core::revision::provenance::{Absent, ChainValues, ValueOrigin, introduced_each};
 use crate::core::revision::{ConfigAt, Snapshot};
 
 /// `diff`'s result: the comparison of the two revisions and what the
@@ -37,6 +39,13 @@ pub struct DiffResult {
     /// 1 when something widened, a config no longer loads or the
     /// comparison is incomplete (0 with `--exit-zero`), else 0.
     pub code: u8,
+    /// Why the widening values name no origin (see [`AtHead::origins`]):
+    /// git failed. `None` when they do, or when nothing widened by a value.
+    pub provenance: Option<Absent>,
+    /// Where a commit is shown on GitHub, its full id to be appended:
+    /// `https://github.com/OWNER/NAME/commit/`, from `GITHUB_SERVER_URL`
+    /// and `GITHUB_REPOSITORY` when both are well formed ([`commit_url`]).
+    pub commit_url: Option<String>,
 }
 
 /// What the two snapshots tell of one config beyond its comparison.
@@ -53,6 +62,12 @@ pub struct AtHead {
     pub unscoped: Vec<bool>,
     /// Where CI shows the config's finding; `None` when it is unchanged.
     pub place: Option<Place>,
+    /// For each of the config's values, in the same order: for a value
+    /// added that widens, where the line holding it at HEAD comes from
+    /// within `BASE..HEAD` (the commit that introduced it, BASE's, a
+    /// working-tree edit, or unknown and why); `None` for any other value
+    /// and when provenance is absent.
+    pub origins: Vec<Option<ValueOrigin>>,
 }
 
 /// Where CI shows a config's finding (see `print::ci::diff`).
@@ -84,13 +99,22 @@ pub struct ListedValue<'a> {
     pub value: &'a DiffValue,
     /// See [`AtHead::unscoped`].
     pub unscoped: bool,
+    /// See [`AtHead::origins`].
+    pub origin: Option<&'a ValueOrigin>,
 }
 
 impl DiffResult {
-    /// Compares the two sides. `exit_zero`: `--exit-zero`.
-    pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool) -> DiffResult {
+    /// Compares the two sides, and asks git where each widening value
+    /// comes from. `exit_zero`: `--exit-zero`.
+    pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool, env: &Env) -> DiffResult {
         let diff = compare(sides.base, sides.head);
-        let at_head = diff.configs.iter().map(|c| sides.at_head(c)).collect();
+        let (origins, provenance) = sides.origins(&diff.configs, env);
+        let at_head = diff
+            .configs
+            .iter()
+            .zip(origins)
+            .map(|(c, origins)| sides.at_head(c, origins))
+            .collect();
         let flagged = diff.widened() || diff.broken() || diff.incomplete();
         let code = if flagged && !exit_zero {
             exit::FAILURE
@@ -103,6 +127,8 @@ impl DiffResult {
             at_head,
             all,
             code,
+            provenance,
+            commit_url: commit_url(&env.github_server_url, &env.github_repository),
         }
     }
 
@@ -137,12 +163,12 @@ impl<'a> Listed<'a> {
     /// unchanged ones only with `--all`.
     pub fn groups(&self) -> Vec<(&'a str, Vec<ListedValue<'a>>)> {
         let mut out: Vec<(&str, Vec<ListedValue>)> = Vec::new();
-        let values = self.config.values.iter().zip(&self.at_head.unscoped);
-        for (value, &unscoped) in values {
+        let values = self.config.values.iter().enumerate();
+        for (i, value) in values {
             if !self.all && value.change == Change::Unchanged {
                 continue;
             }
-            let v = ListedValue { value, unscoped };
+            let v = self.value(i);
             match out.last_mut() {
                 Some((r, vs)) if *r == value.request => vs.push(v),
                 _ => out.push((&value.request, vec![v])),
@@ -150,7 +176,65 @@ impl<'a> Listed<'a> {
         }
         out
     }
+
+    /// The config's `i`th value (of `config.values`).
+    pub fn value(&self, i: usize) -> ListedValue<'a> {
+        ListedValue {
+            value: &self.config.values[i],
+            unscoped: self.at_head.unscoped.get(i).copied().unwrap_or(false),
+            origin: self.at_head.origins.get(i).and_then(Option::as_ref),
+        }
+    }
+
+    /// Every value of the config (unchanged ones too), in order.
+    pub fn values(&self) -> impl Iterator<Item = ListedValue<'a>> + Clone + use<'a> {
+        let l = *self;
+        (0..l.config.values.len()).map(move |i| l.value(i))
+    }
 }
+
+/// `https://github.com/OWNER/NAME/commit/` from `GITHUB_SERVER_URL` (empty:
+/// `https://github.com`) and `GITHUB_REPOSITORY`, or `None` unless both
+/// are what GitHub makes them: an `https://` origin of a host name
+/// (letters, digits, `-`, `.`, an optional port) and `OWNER/NAME` with an
+/// owner of letters, digits and `-`, a name of letters, digits, `-`, `_`
+/// and `.` (not `.` nor `..`). Nothing else reaches a link.
+pub fn commit_url(server: &str, repository: &str) -> Option<String> {
+    let server = if server.is_empty() {
+        "https://github.com"
+    } else {
+        server.strip_suffix('/').unwrap_or(server)
+    };
+    let authority = server.strip_prefix("https://")?;
+    let (host, port) = match authority.split_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (authority, None),
+    };
+    let host_ok = !host.is_empty()
+        && host.len() <= 253
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+    let (owner, name) = repository.split_once('/')?;
+    let owner_ok = (1..=39).contains(&owner.len())
+        && owner
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let name_ok = (1..=100).contains(&name.len())
+        && name != "."
+        && name != ".."
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+    (host_ok && port_ok && owner_ok && name_ok).then(|| format!("{server}/{owner}/{name}/commit/"))
+}
+
+/// The most configs whose widening values `diff` asks git about: each
+/// costs a few git processes (blame and log), so a change that adds
+/// thousands of configs is answered in seconds, the rest said not looked up.
+pub const MAX_CONFIGS_BLAMED: usize = 100;
 
 /// The two snapshots compared, and where HEAD's files are.
 pub struct Sides<'a> {
@@ -163,8 +247,65 @@ pub struct Sides<'a> {
 }
 
 impl Sides<'_> {
-    fn at_head(&self, c: &ConfigDiff) -> AtHead {
+    /// [`AtHead::origins`] of every config of `configs`, asked of git at
+    /// once (each file blamed once); when git cannot say, no origins and
+    /// why ([`DiffResult::provenance`]). Git is not run when no value
+    /// widens by being added.
+    fn origins(
+        &self,
+        configs: &[ConfigDiff],
+        env: &Env,
+    ) -> (Vec<Vec<Option<ValueOrigin>>>, Option<Absent>) {
+        let asked = |v: &DiffValue| v.widens && v.change == Change::Added;
+        let none = || configs.iter().map(|c| vec![None; c.values.len()]).collect();
+        let mut chains = Vec::new();
+        let mut of_config = Vec::new();
+        for (i, c) in configs.iter().enumerate() {
+            let Some(files) = self.head.chains.get(&c.path) else {
+                continue;
+            };
+            let values: Vec<(String, String)> = c
+                .values
+                .iter()
+                .filter(|v| asked(v))
+                .map(|v| (v.request.clone(), v.value.clone()))
+                .collect();
+            if !values.is_empty() {
+                of_config.push(i);
+                chains.push(ChainValues {
+                    files: files.clone(),
+                    values,
+                });
+            }
+        }
+        if chains.is_empty() {
+            return (none(), None);
+        }
+        chains.truncate(MAX_CONFIGS_BLAMED);
+        let base = self.base.commit.as_deref().unwrap_or(&self.base.label);
+        let head = self.head.commit.as_deref();
+        let mut found = match introduced_each(self.root, base, head, &chains, env) {
+            Ok(found) => found.into_iter(),
+            Err(absent) => return (none(), Some(absent)),
+        };
+        let skipped = ValueOrigin::Unknown(format!(
+            "not looked up: git is asked about the first {MAX_CONFIGS_BLAMED} configs that widened by a value"
+        ));
+        let mut out: Vec<Vec<Option<ValueOrigin>>> = none();
+        for i in of_config {
+            let mut origins = found.next().unwrap_or_default().into_iter();
+            for (slot, v) in out[i].iter_mut().zip(&configs[i].values) {
+                if asked(v) {
+                    *slot = Some(origins.next().unwrap_or_else(|| skipped.clone()));
+                }
+            }
+        }
+        (out, None)
+    }
+
+    fn at_head(&self, c: &ConfigDiff, origins: Vec<Option<ValueOrigin>>) -> AtHead {
         AtHead {
+            origins,
             sha256: match self.head.configs.get(&c.path) {
                 Some(ConfigAt::Loaded { block, .. }) => Some(sha256_hex(block.as_bytes())),
                 _ => None,

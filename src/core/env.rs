@@ -1,7 +1,8 @@
 //! The process environment, read once. Every variable the program reads
 //! (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `APPDATA`, `LOCALAPPDATA`,
 //! `GOCCIA_TRUST_STATE_DIR`, `NO_COLOR`, `TERM`, `CLICOLOR`,
-//! `CLICOLOR_FORCE`, `VISUAL`, `EDITOR`) and the working directory are
+//! `CLICOLOR_FORCE`, `VISUAL`, `EDITOR`, `GITHUB_REPOSITORY`,
+//! `GITHUB_SERVER_URL`) and the working directory are
 //! captured here by [`Env::from_process`], so every rule can be tested with a
 //! fixed environment without touching the process's own. The per-user
 //! directories of goccia-trust itself come from [`Env::user_dir`]; the
@@ -41,6 +42,12 @@ pub struct Env {
     /// The editor the review's `e` runs: `$VISUAL`, else `$EDITOR` (the
     /// first that is not blank), else `""` (see [`Env::editor`]).
     pub editor: String,
+    /// `$GITHUB_REPOSITORY` (`owner/name`, set by GitHub Actions), or
+    /// `""`: where `diff --format markdown` links a commit.
+    pub github_repository: String,
+    /// `$GITHUB_SERVER_URL` (`https://github.com` or an Enterprise
+    /// server), or `""`.
+    pub github_server_url: String,
 }
 
 /// A per-user directory of goccia-trust's own (never the trust store's).
@@ -78,6 +85,8 @@ impl Env {
                 .map(var)
                 .find(|e| !e.trim().is_empty())
                 .unwrap_or_default(),
+            github_repository: var("GITHUB_REPOSITORY"),
+            github_server_url: var("GITHUB_SERVER_URL"),
         })
     }
 

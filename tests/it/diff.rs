@@ -135,9 +135,11 @@ fn widening_allow_net_by_one_host_is_widened_and_exits_1() {
     assert_eq!(out.code, 1, "{out}");
     assert!(
         out.stdout
-            .contains("changed goccia.json (widened)\n  allow-net\n    + b.test  (widens)\n"),
+            .contains("changed goccia.json (widened)\n  allow-net\n    + b.test  (widens) · "),
         "{out}"
     );
+    // The commit that introduced it, after it (tests/it/diff_provenance.rs).
+    assert!(out.stdout.contains(" Test 2026-01-01 \"widen\"\n"), "{out}");
     // The unchanged host and the unchanged package are hidden...
     assert!(!out.stdout.contains("a.test"), "{out}");
     assert!(!out.stdout.contains("pkg/goccia.json"), "{out}");
@@ -407,9 +409,9 @@ fn markdown_is_a_table_then_diff_blocks_and_escapes_config_text() {
         "{md}"
     );
     // The scope is one line of the block, its newline shown as \n.
-    assert!(md.contains("```\\n| z |   (widens)\n"), "{md}");
+    assert!(md.contains("```\\n| z |   (widens) · "), "{md}");
     assert!(
-        md.contains("```diff\n@@ allow-net @@\n+ b.test   (widens)\n```"),
+        md.contains("```diff\n@@ allow-net @@\n+ b.test   (widens) · "),
         "{md}"
     );
 }

@@ -562,7 +562,7 @@ fn the_action_comments_the_diff_from_the_merge_base_and_fails_the_check() {
         }
     }
     assert!(
-        body.contains("\\n<!-- goccia-trust diff -->   (widens)\n```"),
+        body.contains("\\n<!-- goccia-trust diff -->   (widens) · "),
         "{body}"
     );
     // Nothing of the pull request was checked out or run: the checkout is

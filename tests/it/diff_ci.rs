@@ -111,7 +111,7 @@ fn sarif_has_one_result_per_changed_config_on_the_requests_line_and_validates() 
     );
     assert_eq!(
         text(2),
-        "goccia.json (changed) widened permissions from HEAD~1 to HEAD\nallow-net: + b.test  (widens)"
+        "goccia.json (changed) widened permissions from HEAD~1 to HEAD\nallow-net: + b.test  (widens) · 9b9ec7e Test 2026-01-01 \"head\""
     );
     assert!(
         text(1).contains("allow-net: + evil.test  (widens)"),
@@ -180,7 +180,7 @@ fn github_commands_per_config_and_exit_codes_as_for_text() {
     );
     assert!(
         out.stdout.lines().nth(2).unwrap().ends_with(
-            "::goccia.json (changed) widened permissions from HEAD~1 to HEAD%0Aallow-net: + b.test  (widens)"
+            "::goccia.json (changed) widened permissions from HEAD~1 to HEAD%0Aallow-net: + b.test  (widens) · 9b9ec7e Test 2026-01-01 \"head\""
         ),
         "{out}"
     );
@@ -273,7 +273,7 @@ fn a_hostile_directory_name_cannot_forge_a_command_and_notes_are_reported() {
     );
     assert!(
         message.ends_with(&format!(
-            "allow-read: + $ROOT/work/{}/s^J::error file=y::forged  (widens)",
+            "allow-read: + $ROOT/work/{}/s^J::error file=y::forged  (widens) · 821b4d9 Test 2026-01-01 \"hostile\"",
             hostile.replace('\n', "^J")
         )),
         "{message:?}"
@@ -320,7 +320,9 @@ fn text_is_coloured_on_a_terminal_only_after_escaping() {
     );
     // The sign is coloured, the config's value beside it never is.
     assert!(
-        text.contains("    \u{1b}[32m+\u{1b}[0m b.test  (widens)\n"),
+        text.contains(
+            "    \u{1b}[32m+\u{1b}[0m b.test  (widens) · 9b9ec7e Test 2026-01-01 \"head\"\n"
+        ),
         "{text:?}"
     );
     assert!(

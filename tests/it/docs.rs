@@ -805,11 +805,17 @@ fn bless(failures: &[(String, usize, String, String)]) {
         mine.sort_by_key(|f| std::cmp::Reverse(f.1));
         for (_, line, _, got) in mine {
             let open = line - 1;
+            // The block's own fence: a longer one holds shorter ones.
+            let fence: String = lines[open]
+                .trim_start()
+                .chars()
+                .take_while(|c| *c == '`')
+                .collect();
             let close = open
                 + 1
                 + lines[open + 1..]
                     .iter()
-                    .position(|l| l.trim() == "```")
+                    .position(|l| l.trim() == fence)
                     .unwrap();
             lines.splice(open + 1..close, got.lines().map(String::from));
         }
@@ -928,6 +934,68 @@ fn transcripts_of_who_changed_are_real() {
             "Allow the function constructor",
         );
         std::fs::write(sc.root.join("shop/app/goccia.json"), &app).unwrap();
+    });
+}
+
+/// Who introduced each value (`pull-requests.md`): the config the page
+/// shows is `topic`'s; `main` has it without Bob's and Mallory's lines,
+/// each added by its own commit, at fixed dates (so the ids are the same
+/// on every run).
+#[test]
+fn transcripts_of_the_pull_request_example_are_real() {
+    let sc = Scenario::new("/tmp/pr-example");
+    check_scenario("pull-request", &sc, |sc| {
+        let topic = std::fs::read_to_string(sc.root.join("goccia.json")).unwrap();
+        let git = |args: &[&str], who: &str, date: &str| {
+            let email = format!("{}@example.com", who.to_lowercase());
+            let out = Command::new("git")
+                .current_dir(&sc.root)
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("HOME", sc.root.join("home"))
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .envs([
+                    ("GIT_AUTHOR_NAME", who),
+                    ("GIT_COMMITTER_NAME", who),
+                    ("GIT_AUTHOR_EMAIL", email.as_str()),
+                    ("GIT_COMMITTER_EMAIL", email.as_str()),
+                    ("GIT_AUTHOR_DATE", date),
+                    ("GIT_COMMITTER_DATE", date),
+                ])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        let commit = |who: &str, date: &str, text: &str, msg: &str| {
+            sc.write("goccia.json", text);
+            git(&["add", "goccia.json"], who, date);
+            git(&["commit", "-q", "-m", msg], who, date);
+        };
+        git(
+            &["init", "-q", "-b", "main"],
+            "Alice",
+            "2026-11-01T10:00:00Z",
+        );
+        let alice = topic
+            .replace(
+                "      \"api.example.com\",\n      \"cdn.evil.example\"",
+                "      \"api.example.com\"",
+            )
+            .replace("      \"./assets\"\n", "");
+        commit("Alice", "2026-11-01T10:00:00Z", &alice, "start");
+        git(
+            &["checkout", "-q", "-b", "topic"],
+            "Bob",
+            "2026-11-30T10:00:00Z",
+        );
+        let bob = topic.replace(
+            "      \"api.example.com\",\n      \"cdn.evil.example\"",
+            "      \"api.example.com\"",
+        );
+        commit("Bob", "2026-11-30T10:00:00Z", &bob, "serve assets");
+        commit("Mallory", "2026-12-01T10:00:00Z", &topic, "bump deps");
     });
 }
 

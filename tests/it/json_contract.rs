@@ -731,10 +731,19 @@ fn diff_json_flags_unscoped_values() {
         [serde_json::json!({"change": "removed", "unscoped": true, "widens": false})]
     );
     let read = values("allow-read");
-    assert!(
-        read.contains(&serde_json::json!({"change": "added", "unscoped": true, "widens": true})),
-        "{read:?}"
+    // The switch widens; its origin is the commit that wrote its key's
+    // line (tests/it/diff_provenance.rs).
+    let mut added = read
+        .iter()
+        .find(|v| v["change"] == "added")
+        .unwrap_or_else(|| panic!("{read:?}"))
+        .clone();
+    let origin = added.as_object_mut().unwrap().remove("origin");
+    assert_eq!(
+        added,
+        serde_json::json!({"change": "added", "unscoped": true, "widens": true})
     );
+    assert_eq!(origin.unwrap()["kind"], "commit");
     assert!(
         read.iter()
             .any(|v| v["change"] == "removed" && v["unscoped"] == false && v["value"].is_string()),

@@ -128,6 +128,9 @@ pub struct BlockAt {
     /// The path scopes whose targets a trust records
     /// ([`target_scopes`]), for the caller to resolve in its own tree.
     pub scopes: Vec<String>,
+    /// The extends chain, the config first (absolute paths in the
+    /// checkout).
+    pub files: Vec<String>,
 }
 
 /// Loads the config at `path` (an absolute path in the checkout) as
@@ -147,5 +150,6 @@ pub fn load_block_from(
         block,
         block_json,
         scopes,
+        files: loaded.files,
     })
 }

@@ -85,6 +85,12 @@ pub struct Snapshot {
     /// at a revision every link of the tree; in the working tree those
     /// found over a path asked about ([`note_links_over`]).
     pub links: BTreeMap<String, String>,
+    /// The commit a revision was read at (its full id); `None` for the
+    /// working tree.
+    pub commit: Option<String>,
+    /// Each loaded config's extends chain, by the config's path: absolute
+    /// paths in the checkout, the config first (what provenance blames).
+    pub chains: BTreeMap<String, Vec<String>>,
 }
 
 /// Something a side holds that was not read, and so may hide a config.
@@ -322,6 +328,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
     let tree = git::ls_tree(root, &commit)?;
     let mut snap = Snapshot {
         label: rev.to_string(),
+        commit: Some(commit.clone()),
         ..Snapshot::default()
     };
     let (entries, configs) = survey(&tree, &mut snap);
@@ -352,7 +359,10 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             snap.texts
                 .insert(rel.to_string(), String::from_utf8_lossy(bytes).into_owned());
         }
-        let at = load_at(&absolute(root, rel), env, &files, &snap.links);
+        let (at, chain) = load_at(&absolute(root, rel), env, &files, &snap.links);
+        if let Some(chain) = chain {
+            snap.chains.insert(rel.to_string(), chain);
+        }
         snap.configs.insert(rel.to_string(), at);
     }
     if let Some(e) = files.fatal.take() {
@@ -438,28 +448,32 @@ fn read_config_blobs(files: &RevisionFiles<'_>, configs: &[&TreeEntry]) -> Resul
 }
 
 /// The config at `path` (absolute, in the checkout) loaded from the
-/// revision, its scopes resolved through the revision's `links`.
+/// revision, its scopes resolved through the revision's `links`, and its
+/// extends chain when it loads.
 fn load_at(
     path: &str,
     env: &Env,
     files: &RevisionFiles<'_>,
     links: &BTreeMap<String, String>,
-) -> ConfigAt {
+) -> (ConfigAt, Option<Vec<String>>) {
     match load_block_from(path, env, files) {
-        Ok(b) => ConfigAt::Loaded {
-            values: block_values(&b.block_json),
-            block: b.block.as_str().to_string(),
-            targets: b
-                .scopes
-                .iter()
-                .filter(|scope| is_under(scope, files.root))
-                .map(|scope| {
-                    let target = resolve_in_tree(files.root, scope, links);
-                    (scope.clone(), target)
-                })
-                .collect(),
-        },
-        Err(e) => ConfigAt::Failed(e),
+        Ok(b) => (
+            ConfigAt::Loaded {
+                values: block_values(&b.block_json),
+                block: b.block.as_str().to_string(),
+                targets: b
+                    .scopes
+                    .iter()
+                    .filter(|scope| is_under(scope, files.root))
+                    .map(|scope| {
+                        let target = resolve_in_tree(files.root, scope, links);
+                        (scope.clone(), target)
+                    })
+                    .collect(),
+            },
+            Some(b.files),
+        ),
+        Err(e) => (ConfigAt::Failed(e), None),
     }
 }
 
@@ -518,23 +532,30 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
             what: UnreadKind::LinkOut(target),
         });
     }
-    let loaded: Vec<(String, ConfigAt)> = discovery
+    let loaded: Vec<(String, ConfigAt, Option<Vec<String>>)> = discovery
         .keys
         .par_iter()
         .map(|key| {
             let rel = relative_to(root, key.as_str()).to_string();
-            let at = match load_config(key, env) {
-                Ok(s) => ConfigAt::Loaded {
-                    values: block_values(&s.block_json),
-                    block: s.block.as_str().to_string(),
-                    targets: inside(root, s.targets.iter()),
-                },
-                Err(e) => ConfigAt::Failed(e),
-            };
-            (rel, at)
+            match load_config(key, env) {
+                Ok(s) => {
+                    let at = ConfigAt::Loaded {
+                        values: block_values(&s.block_json),
+                        block: s.block.as_str().to_string(),
+                        targets: inside(root, s.targets.iter()),
+                    };
+                    (rel, at, Some(s.files))
+                }
+                Err(e) => (rel, ConfigAt::Failed(e), None),
+            }
         })
         .collect();
-    snap.configs.extend(loaded);
+    for (rel, at, chain) in loaded {
+        if let Some(chain) = chain {
+            snap.chains.insert(rel.clone(), chain);
+        }
+        snap.configs.insert(rel, at);
+    }
     snap
 }
 

@@ -317,7 +317,7 @@ pub fn blame_values(
     let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
     for f in files {
         let file = match in_repo(root, f) {
-            Some(rel) => blame_working(root, &rel, f)?,
+            Some(rel) => blame_working(root, None, &rel, f)?,
             None => Err("outside the repository".to_string()),
         };
         blamed.push((f.as_str(), file));
@@ -329,9 +329,9 @@ pub fn blame_values(
 /// `BASE..HEAD` that introduced the line holding it at HEAD
 /// ([`ValueOrigin::AtBase`] when the line is BASE's). `files` are the
 /// config and its extends chain at HEAD, as absolute paths in the checkout
-/// (as `diff` resolves them); `base` and `head` are commits.
-// `diff`'s printers take it up in the next step of issue 26.
-#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+/// (as `diff` resolves them); `base` and `head` are commits. One config's
+/// [`introduced_each`], which `diff` calls for all its configs at once.
+#[cfg(any(test, feature = "test-support"))]
 pub fn introduced_in(
     root: &str,
     base: &str,
@@ -340,21 +340,12 @@ pub fn introduced_in(
     values: &[(String, String)],
     env: &Env,
 ) -> Result<Vec<ValueOrigin>, Absent> {
-    let base = git::commit_of(root, base)?;
-    let head = git::commit_of(root, head)?;
-    let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
-    for f in files {
-        let file = match in_repo(root, f) {
-            Some(rel) => match blame_at(root, Some(&base), &head, &rel) {
-                Ok(b) => Ok(b),
-                Err(e) if e == git::too_slow("blame") => return Err(e.into()),
-                Err(e) => Err(e.0),
-            },
-            None => Err("outside the repository".to_string()),
-        };
-        blamed.push((f.as_str(), file));
-    }
-    origins(root, Some(&base), &blamed, values, env)
+    let config = ChainValues {
+        files: files.to_vec(),
+        values: values.to_vec(),
+    };
+    let mut found = introduced_each(root, base, Some(head), &[config], env)?;
+    Ok(found.pop().unwrap_or_default())
 }
 
 /// Each value's origin from its lines in the blamed files.
@@ -511,6 +502,76 @@ pub fn of_config(
         commits,
         origins,
     })
+}
+
+/// One config of [`introduced_each`]: its extends chain (absolute paths
+/// in the checkout, the config first) and the `(request, value)` pairs
+/// asked about.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainValues {
+    pub files: Vec<String>,
+    pub values: Vec<(String, String)>,
+}
+
+/// [`introduced_in`] for every config of one `diff BASE [HEAD]`, each file
+/// blamed once however many configs' chains hold it (a base most configs
+/// extend is one blame). `head` is a commit, or `None` for the working
+/// tree: a line it keeps from HEAD (git's) has the origin HEAD's blame
+/// within `BASE..HEAD` gives it, any other is [`ValueOrigin::NotCommitted`].
+/// The origins come per config, in the order given.
+pub fn introduced_each(
+    root: &str,
+    base: &str,
+    head: Option<&str>,
+    configs: &[ChainValues],
+    env: &Env,
+) -> Result<Vec<Vec<ValueOrigin>>, Absent> {
+    let base = git::commit_of(root, base)?;
+    let head = head.map(|h| git::commit_of(root, h)).transpose()?;
+    let mut by_file: HashMap<&str, Result<Blamed, String>> = HashMap::new();
+    let mut out = Vec::with_capacity(configs.len());
+    for config in configs {
+        let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
+        for f in &config.files {
+            if !by_file.contains_key(f.as_str()) {
+                let file = blame_file(root, &base, head.as_deref(), f)?;
+                by_file.insert(f, file);
+            }
+            blamed.push((f.as_str(), by_file[f.as_str()].clone()));
+        }
+        out.push(origins(root, Some(&base), &blamed, &config.values, env)?);
+    }
+    Ok(out)
+}
+
+/// One file of [`introduced_each`], blamed within `base..head` (`head`
+/// `None`: the working tree). A file git cannot blame, or outside the
+/// repository, leaves its values unknown, with why; git running past its
+/// time ends provenance.
+fn blame_file(
+    root: &str,
+    base: &str,
+    head: Option<&str>,
+    file: &str,
+) -> Result<Result<Blamed, String>, Absent> {
+    let Some(rel) = in_repo(root, file) else {
+        return Ok(Err("outside the repository".to_string()));
+    };
+    let blamed = match head {
+        Some(head) => blame_at(root, Some(base), head, &rel).map(Ok),
+        None => blame_working(root, Some(base), &rel, file),
+    };
+    match blamed {
+        Ok(b) => Ok(b),
+        Err(e) if is_too_slow(&e) => Err(e.into()),
+        Err(e) => Ok(Err(e.0)),
+    }
+}
+
+fn is_too_slow(e: &GitError) -> bool {
+    ["rev-parse", "ls-tree", "rev-list", "blame"]
+        .iter()
+        .any(|what| *e == git::too_slow(what))
 }
 
 #[cfg(test)]

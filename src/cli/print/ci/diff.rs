@@ -5,8 +5,8 @@
 
 use crate::cli::Io;
 use crate::cli::ci_out::{Finding, Log, Rule};
-use crate::cli::diff_outcome::{DiffResult, Place};
-use crate::cli::print::text::diff::relinked;
+use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue, Place};
+use crate::cli::print::text::diff::{origin_text, relinked};
 use crate::core::review::value_diff::Change;
 use crate::core::revision::compare::{
     ConfigDiff, DiffValue, NotRead, RevisionDiff, Status, Verdict,
@@ -32,7 +32,7 @@ pub fn findings(r: &DiffResult) -> Vec<Finding> {
     let span = format!("from {} to {}", clean(&diff.base), clean(&diff.head));
     let mut out: Vec<Finding> = r
         .configs()
-        .filter_map(|l| Some(finding(diff, &span, l.config, l.at_head.place.as_ref()?)))
+        .filter_map(|l| Some(finding(r, &span, l, l.at_head.place.as_ref()?)))
         .collect();
     out.extend(diff.not_read.iter().map(|n| not_read(diff, n)));
     out
@@ -41,11 +41,12 @@ pub fn findings(r: &DiffResult) -> Vec<Finding> {
 /// A rule, its message, and what identifies the finding.
 type Said = (Rule, String, String);
 
-fn finding(diff: &RevisionDiff, span: &str, c: &ConfigDiff, place: &Place) -> Finding {
+fn finding(r: &DiffResult, span: &str, l: Listed<'_>, place: &Place) -> Finding {
+    let (diff, c) = (&r.diff, l.config);
     let (rule, message, identity) = match c.verdict {
         Verdict::Broken => broken(diff, c),
         Verdict::Widened if c.status == Status::Removed => removed(span, c, place),
-        Verdict::Widened => widened(diff, span, c),
+        Verdict::Widened => widened(r, span, l),
         // An unchanged config has no place, so no finding.
         Verdict::Narrowed | Verdict::Same => narrowed(span, c),
     };
@@ -62,6 +63,11 @@ fn finding(diff: &RevisionDiff, span: &str, c: &ConfigDiff, place: &Place) -> Fi
 
 fn changed(c: &ConfigDiff) -> impl Iterator<Item = &DiffValue> + Clone {
     c.values.iter().filter(|v| v.change != Change::Unchanged)
+}
+
+/// [`changed`] with each value's origin.
+fn changed_listed<'a>(l: Listed<'a>) -> impl Iterator<Item = ListedValue<'a>> + Clone {
+    l.values().filter(|v| v.value.change != Change::Unchanged)
 }
 
 fn broken(diff: &RevisionDiff, c: &ConfigDiff) -> Said {
@@ -96,8 +102,11 @@ fn removed(span: &str, c: &ConfigDiff, place: &Place) -> Said {
     )
 }
 
-/// An added or changed config that widened: its widening values first.
-fn widened(diff: &RevisionDiff, span: &str, c: &ConfigDiff) -> Said {
+/// An added or changed config that widened: its widening values first,
+/// each with the commit that introduced it (not part of what identifies
+/// the finding: the same change by someone else is the same finding).
+fn widened(r: &DiffResult, span: &str, l: Listed<'_>) -> Said {
+    let (diff, c) = (&r.diff, l.config);
     let mut message = format!(
         "{} ({}) widened permissions {span}",
         clean(&c.path),
@@ -110,9 +119,17 @@ fn widened(diff: &RevisionDiff, span: &str, c: &ConfigDiff) -> Said {
             clean(&e.message)
         ));
     }
-    let values = changed(c).filter(|v| v.widens);
-    let lines = value_lines(values.chain(changed(c).filter(|v| !v.widens)));
-    with_lines(Rule::Widened, message, lines)
+    let values = changed_listed(l).filter(|v| v.value.widens);
+    let lines = listed_lines(
+        values.chain(changed_listed(l).filter(|v| !v.value.widens)),
+        r,
+    );
+    let mut said = with_lines(Rule::Widened, message, lines);
+    if let Some(absent) = &r.provenance {
+        said.1.push('\n');
+        said.1.push_str(&clean(&absent.describe()));
+    }
+    said
 }
 
 fn narrowed(span: &str, c: &ConfigDiff) -> Said {
@@ -121,16 +138,38 @@ fn narrowed(span: &str, c: &ConfigDiff) -> Said {
         clean(&c.path),
         c.status.name()
     );
-    with_lines(Rule::Narrowed, message, value_lines(changed(c)))
+    let lines = value_lines(changed(c))
+        .into_iter()
+        .map(|l| (l, String::new()));
+    with_lines(Rule::Narrowed, message, lines.collect())
 }
 
-/// The message followed by one value a line; the values identify it.
-fn with_lines(rule: Rule, mut message: String, lines: Vec<String>) -> Said {
-    for l in &lines {
+/// The message followed by one value a line, each with its origin; the
+/// values without their origins identify it.
+fn with_lines(rule: Rule, mut message: String, lines: Vec<(String, String)>) -> Said {
+    for (l, origin) in &lines {
         message.push('\n');
         message.push_str(l);
+        message.push_str(origin);
     }
-    (rule, message, lines.join("\n"))
+    let identity: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+    (rule, message, identity.join("\n"))
+}
+
+/// Each value's line and, apart, its origin's text (escaped).
+fn listed_lines<'a>(
+    values: impl Iterator<Item = ListedValue<'a>>,
+    r: &DiffResult,
+) -> Vec<(String, String)> {
+    values
+        .map(|v| {
+            let origin = v
+                .origin
+                .map(|o| origin_text(o, &r.diff.base, |s| clean(s).into_owned()))
+                .unwrap_or_default();
+            (value_line(v.value), origin)
+        })
+        .collect()
 }
 
 fn value_lines<'a>(values: impl Iterator<Item = &'a DiffValue>) -> Vec<String> {

@@ -6,6 +6,7 @@ use crate::cli::Io;
 use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
 use crate::cli::json_out::{JsonError, to_json};
 use crate::core::error::ConfigError;
+use crate::core::revision::provenance::{Commit, ValueOrigin};
 
 /// One value of a request. An unscoped request (the boolean `true`, a
 /// sandbox with no inputs) is `"unscoped": true` and has no `value`: the
@@ -23,6 +24,33 @@ struct JsonValue<'a> {
     from: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     to: Option<&'a str>,
+    /// A value added that widens: where its line at HEAD comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<JsonOrigin<'a>>,
+}
+
+/// `{"kind": "commit", "commit": {...}}` (the commit of BASE..HEAD that
+/// introduced the line), `{"kind": "base"}`, `{"kind": "notCommitted"}`
+/// or `{"kind": "unknown", "reason"}`. Commit text is carried raw.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonOrigin<'a> {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commit: Option<JsonCommit<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonCommit<'a> {
+    sha: &'a str,
+    short: &'a str,
+    author: &'a str,
+    email: &'a str,
+    date: &'a str,
+    subject: &'a str,
 }
 
 #[derive(Serialize)]
@@ -74,6 +102,9 @@ struct JsonDiff<'a> {
     not_read: Vec<JsonNotRead<'a>>,
     base_notes: &'a [String],
     head_notes: &'a [String],
+    /// Why the widening values have no `origin` (`no provenance: …`), or
+    /// null.
+    provenance: Option<String>,
 }
 
 /// The document, pretty, as every document of the contract.
@@ -98,6 +129,7 @@ pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
             .collect(),
         base_notes: &diff.base_notes,
         head_notes: &diff.head_notes,
+        provenance: r.provenance.as_ref().map(|a| a.describe()),
     };
     io.out.write_all(to_json(&doc).as_bytes())
 }
@@ -126,7 +158,7 @@ fn config(l: Listed<'_>) -> JsonConfig<'_> {
 
 /// One value: where JSON writes a value, and only here.
 fn value(v: ListedValue<'_>) -> JsonValue<'_> {
-    let (unscoped, v) = (v.unscoped, v.value);
+    let (unscoped, origin, v) = (v.unscoped, v.origin, v.value);
     JsonValue {
         value: (!unscoped).then_some(v.value.as_str()),
         change: v.change.json_name(),
@@ -134,6 +166,32 @@ fn value(v: ListedValue<'_>) -> JsonValue<'_> {
         widens: v.widens,
         from: v.retarget.as_ref().map(|(f, _)| f.as_str()),
         to: v.retarget.as_ref().map(|(_, t)| t.as_str()),
+        origin: origin.map(json_origin),
+    }
+}
+
+fn json_origin(o: &ValueOrigin) -> JsonOrigin<'_> {
+    let (kind, commit, reason) = match o {
+        ValueOrigin::Committed(c) => ("commit", Some(json_commit(c)), None),
+        ValueOrigin::AtBase => ("base", None, None),
+        ValueOrigin::NotCommitted => ("notCommitted", None, None),
+        ValueOrigin::Unknown(why) => ("unknown", None, Some(why.as_str())),
+    };
+    JsonOrigin {
+        kind,
+        commit,
+        reason,
+    }
+}
+
+fn json_commit(c: &Commit) -> JsonCommit<'_> {
+    JsonCommit {
+        sha: &c.sha,
+        short: &c.short,
+        author: &c.author,
+        email: &c.email,
+        date: &c.date,
+        subject: &c.subject,
     }
 }
 

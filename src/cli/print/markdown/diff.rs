@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 
 use crate::cli::Io;
-use crate::cli::diff_outcome::{DiffResult, Listed};
-use crate::cli::print::text::diff::{incomplete, summary};
-use crate::core::revision::compare::{ConfigDiff, DiffValue, RevisionDiff};
+use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
+use crate::cli::print::text::diff::{incomplete, origin_text, summary};
+use crate::core::revision::compare::ConfigDiff;
+use crate::core::revision::provenance::{Commit, ValueOrigin};
 
 pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
     io.out.write_all(render(r).as_bytes())
@@ -40,9 +41,9 @@ fn render(r: &DiffResult) -> String {
         }
     }
     for l in &configs {
-        config(&mut out, diff, *l);
+        config(&mut out, r, *l);
     }
-    not_read(&mut out, diff);
+    not_read(&mut out, r);
     out
 }
 
@@ -59,9 +60,10 @@ fn table_row(out: &mut String, c: &ConfigDiff) {
     );
 }
 
-/// One config's section: its errors, what now governs it, its values.
-fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
-    let c = l.config;
+/// One config's section: its errors, what now governs it, its values,
+/// the commits that introduced them.
+fn config(out: &mut String, r: &DiffResult, l: Listed<'_>) {
+    let (diff, c) = (&r.diff, l.config);
     let _ = write!(
         out,
         "\n#### {} ({}, {})\n\n",
@@ -97,25 +99,75 @@ fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
     for (request, values) in l.groups() {
         let _ = writeln!(block, "@@ {} @@", code_text(request));
         for v in values {
-            value_line(&mut block, v.value);
+            value_line(&mut block, v, &diff.base);
         }
     }
     if !block.is_empty() {
         let fence = "`".repeat(longest_backtick_run(&block).max(2) + 1);
         let _ = write!(out, "{fence}diff\n{block}{fence}\n");
     }
+    introduced_by(out, r, l);
 }
 
 /// One value's line of the fenced `diff` block: where markdown writes a
 /// value, and only here.
-fn value_line(block: &mut String, v: &DiffValue) {
+fn value_line(block: &mut String, l: ListedValue<'_>, base: &str) {
+    let v = l.value;
     let mark = if v.widens { "   (widens)" } else { "" };
-    let _ = writeln!(block, "{} {}{mark}", v.change.sign(), code_text(&v.shown()));
+    let origin = l
+        .origin
+        .map(|o| origin_text(o, base, code_text))
+        .unwrap_or_default();
+    let _ = writeln!(
+        block,
+        "{} {}{mark}{origin}",
+        v.change.sign(),
+        code_text(&v.shown())
+    );
 }
 
-/// What was not read (the comparison is incomplete) and every note of
-/// either side: always in the comment, never only in the log.
-fn not_read(out: &mut String, diff: &RevisionDiff) {
+/// The commits that introduced the config's widening values, each once,
+/// as the block first names them: its short id (a link to the commit on
+/// GitHub when [`DiffResult::commit_url`] says where), author, day and
+/// subject, every part from git a code span.
+fn introduced_by(out: &mut String, r: &DiffResult, l: Listed<'_>) {
+    let mut commits: Vec<&Commit> = Vec::new();
+    for (_, values) in l.groups() {
+        for v in values {
+            if let Some(ValueOrigin::Committed(c)) = v.origin
+                && !commits.iter().any(|seen| seen.sha == c.sha)
+            {
+                commits.push(c);
+            }
+        }
+    }
+    if commits.is_empty() {
+        return;
+    }
+    out.push_str("\nIntroduced by:\n\n");
+    for c in commits {
+        let short = md_code(&c.short, false);
+        let id = match &r.commit_url {
+            Some(url) if c.sha.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                format!("[{short}]({url}{})", c.sha)
+            }
+            _ => short,
+        };
+        let _ = writeln!(
+            out,
+            "- {id} {} on {}: {}",
+            md_code(&format!("{} <{}>", c.author, c.email), false),
+            md_code(c.day(), false),
+            md_code(&c.subject, false)
+        );
+    }
+}
+
+/// What was not read (the comparison is incomplete), every note of either
+/// side, and why provenance is absent: always in the comment, never only
+/// in the log.
+fn not_read(out: &mut String, r: &DiffResult) {
+    let diff = &r.diff;
     if !diff.not_read.is_empty() {
         let _ = write!(
             out,
@@ -132,10 +184,13 @@ fn not_read(out: &mut String, diff: &RevisionDiff) {
         .map(|n| (&diff.base, n))
         .chain(diff.head_notes.iter().map(|n| (&diff.head, n)))
         .collect();
-    if !notes.is_empty() {
+    if !notes.is_empty() || r.provenance.is_some() {
         out.push_str("\n#### Notes\n\n");
         for (label, n) in notes {
             let _ = writeln!(out, "- {}: {}", md_code(label, false), md_code(n, false));
+        }
+        if let Some(absent) = &r.provenance {
+            let _ = writeln!(out, "- {}", md_code(&absent.describe(), false));
         }
     }
 }

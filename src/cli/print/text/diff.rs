@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 
 use crate::cli::Io;
-use crate::cli::diff_outcome::{DiffResult, Listed};
+use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
 use crate::cli::paint::{mark, styled};
-use crate::core::revision::compare::{DiffValue, RevisionDiff, Status, Verdict};
+use crate::core::revision::compare::{RevisionDiff, Status, Verdict};
+use crate::core::revision::provenance::ValueOrigin;
 use crate::sanitize::clean;
 use crate::tui::theme::Role;
 
@@ -32,6 +33,9 @@ fn render(r: &DiffResult) -> String {
         config(&mut out, diff, l);
     }
     notes(&mut out, diff);
+    if let Some(absent) = &r.provenance {
+        let _ = writeln!(out, "note: {}", clean(&absent.describe()));
+    }
     let _ = writeln!(out, "\n{}", summary(diff));
     if diff.incomplete() {
         let _ = writeln!(out, "{}", incomplete(diff, |r| clean(r).into_owned()));
@@ -69,20 +73,45 @@ fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
     for (request, values) in l.groups() {
         let _ = writeln!(out, "  {}", clean(request));
         for v in values {
-            value_line(out, v.value);
+            value_line(out, v, &diff.base);
         }
     }
 }
 
-/// One value's line: where text writes a value, and only here.
-fn value_line(out: &mut String, v: &DiffValue) {
+/// One value's line: where text writes a value, and only here. `base`:
+/// BASE as given, for a value whose line is BASE's.
+fn value_line(out: &mut String, l: ListedValue<'_>, base: &str) {
+    let v = l.value;
     let widens = if v.widens { "  (widens)" } else { "" };
     let sign = v.change.sign().to_string();
     let sign = match v.change.emphasis() {
         Some(e) => styled(e, &sign),
         None => sign,
     };
-    let _ = writeln!(out, "    {sign} {}{widens}", clean(&v.shown()));
+    let origin = l
+        .origin
+        .map(|o| origin_text(o, base, |s| clean(s).into_owned()))
+        .unwrap_or_default();
+    let _ = writeln!(out, "    {sign} {}{widens}{origin}", clean(&v.shown()));
+}
+
+/// Where a widening value comes from, after its line (the CI message's and
+/// markdown's too), every part from git or the user escaped by `escape`
+/// (each format its way): ` · a1b2c3d Mallory 2026-03-01 "bump deps"`,
+/// ` · as at BASE`, ` · not committed`, ` · origin unknown: why`.
+pub fn origin_text(o: &ValueOrigin, base: &str, escape: impl Fn(&str) -> String) -> String {
+    match o {
+        ValueOrigin::Committed(c) => format!(
+            " · {} {} {} \"{}\"",
+            escape(&c.short),
+            escape(&c.author),
+            escape(c.day()),
+            escape(&c.subject)
+        ),
+        ValueOrigin::AtBase => format!(" · as at {}", escape(base)),
+        ValueOrigin::NotCommitted => " · not committed".to_string(),
+        ValueOrigin::Unknown(why) => format!(" · origin unknown: {}", escape(why)),
+    }
 }
 
 /// Every note of either side, then what HEAD holds that was not read.

@@ -149,7 +149,8 @@ fn parse_blame(out: &[u8], rel: &str) -> Result<Blamed, GitError> {
                     if line == b"boundary" {
                         boundary.insert(g.sha.clone());
                     } else if let Some(name) = line.strip_prefix(b"filename ") {
-                        files.insert(g.sha.clone(), String::from_utf8_lossy(name).into_owned());
+                        let name = unquote(name);
+                        files.insert(g.sha.clone(), String::from_utf8_lossy(&name).into_owned());
                     }
                     current = Some(g);
                 }
@@ -205,6 +206,7 @@ pub(super) fn past_separator(
         return Ok(from.clone());
     };
     let (mut sha, mut file, mut n) = (sha.clone(), file.clone(), *orig);
+    let too_slow = |e: &GitError| *e == git::too_slow("blame");
     let mut at = |rev: String, file: &str| -> Result<Blamed, GitError> {
         let key = (rev, file.to_string());
         if let Some(b) = seen.get(&key) {
@@ -215,10 +217,16 @@ pub(super) fn past_separator(
         b
     };
     for _ in 0..HOPS {
-        let now = at(sha.clone(), &file)?;
+        // A commit git cannot blame again is kept as blamed: what it
+        // names is still the line's last change.
+        let now = match at(sha.clone(), &file) {
+            Ok(b) => b,
+            Err(e) if too_slow(&e) => return Err(e),
+            Err(_) => break,
+        };
         let before = match at(format!("{sha}^"), &file) {
             Ok(b) => b,
-            Err(e) if e == git::too_slow("blame") => return Err(e),
+            Err(e) if too_slow(&e) => return Err(e),
             // A root commit, or the file added by this commit.
             Err(_) => break,
         };
@@ -294,8 +302,10 @@ fn matched_part(line: &[u8]) -> &[u8] {
 /// from: HEAD's blame for a line the working tree keeps as HEAD has it
 /// (matched by a line diff, as git's own working-tree blame does, a
 /// trailing comma aside), not committed for the others. The text is read here, never by git.
+/// `base` bounds HEAD's blame as [`blame_at`]'s does.
 pub(super) fn blame_working(
     root: &str,
+    base: Option<&str>,
     rel: &str,
     abs: &str,
 ) -> Result<Result<Blamed, String>, GitError> {
@@ -311,7 +321,7 @@ pub(super) fn blame_working(
     };
     let now: Vec<&[u8]> = split_lines(&bytes);
     let head = match head_has(root, rel)? {
-        Some(true) => blame(root, "HEAD", rel)?,
+        Some(true) => blame_at(root, base, "HEAD", rel)?,
         _ => Blamed::default(),
     };
     let old: Vec<&[u8]> = head.lines.iter().map(|(t, _)| matched_part(t)).collect();
@@ -336,6 +346,47 @@ pub(super) fn blame_working(
             .map(|(t, f)| (t.to_vec(), f))
             .collect(),
     }))
+}
+
+/// A path as git writes it in `--porcelain`'s `filename` line: as it is,
+/// or, when it holds a quote, a backslash or a control character, in
+/// double quotes with C escapes (`\n`, `\"`, `\\`, `\ooo` octal).
+fn unquote(name: &[u8]) -> Vec<u8> {
+    let Some(inner) = name.strip_prefix(b"\"").and_then(|n| n.strip_suffix(b"\"")) else {
+        return name.to_vec();
+    };
+    let mut out = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        let b = inner[i];
+        i += 1;
+        if b != b'\\' || i == inner.len() {
+            out.push(b);
+            continue;
+        }
+        let e = inner[i];
+        i += 1;
+        out.push(match e {
+            b'a' => 7,
+            b'b' => 8,
+            b't' => b'\t',
+            b'n' => b'\n',
+            b'v' => 11,
+            b'f' => 12,
+            b'r' => b'\r',
+            b'0'..=b'3'
+                if inner
+                    .get(i..i + 2)
+                    .is_some_and(|d| d.iter().all(|d| (b'0'..=b'7').contains(d))) =>
+            {
+                let n = (e - b'0') * 64 + (inner[i] - b'0') * 8 + (inner[i + 1] - b'0');
+                i += 2;
+                n
+            }
+            other => other,
+        });
+    }
+    out
 }
 
 /// Lines as git counts them: split at `\n`, a last line without one kept.
@@ -376,5 +427,12 @@ mod tests {
         assert!(parse_blame(format!("{a} 1 1 1\nauthor A\n").as_bytes(), "f").is_err());
         assert!(parse_blame(format!("{a} 1 2 1\n\tx\n").as_bytes(), "f").is_err());
         assert!(parse_blame(b"not a header\n\tx\n", "f").is_err());
+    }
+
+    #[test]
+    fn a_quoted_file_name_is_read_back_to_its_bytes() {
+        assert_eq!(unquote(b"a/goccia.json"), b"a/goccia.json");
+        assert_eq!(unquote(b"\"a\\nb\\\"c\\\\d/x\""), b"a\nb\"c\\d/x");
+        assert_eq!(unquote(b"\"\\303\\251\""), "é".as_bytes());
     }
 }
