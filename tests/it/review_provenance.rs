@@ -102,9 +102,9 @@ fn inspect_json_carries_the_commits_and_origins() {
     let origins = p["origins"].as_array().unwrap();
     assert_eq!(origins[0]["request"], "allow-net");
     assert_eq!(origins[0]["value"], "b.test");
-    assert_eq!(origins[0]["origin"], "commit");
-    assert_eq!(origins[0]["commit"]["short"], bob.as_str());
-    assert_eq!(origins[1]["commit"]["short"], carol.as_str());
+    assert_eq!(origins[0]["origin"]["kind"], "commit");
+    assert_eq!(origins[0]["origin"]["commit"]["short"], bob.as_str());
+    assert_eq!(origins[1]["origin"]["commit"]["short"], carol.as_str());
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn a_working_tree_edit_is_not_committed() {
     );
     let doc = json(&run(&r, &["inspect", "--json", "app/goccia.json"]));
     assert_eq!(
-        doc["provenance"]["origins"][1]["origin"], "notCommitted",
+        doc["provenance"]["origins"][1]["origin"]["kind"], "notCommitted",
         "{doc:#}"
     );
 }
@@ -279,7 +279,7 @@ fn hostile_commit_text_stays_escaped_in_inspect() {
         format!("{}@example.invalid", EVIL_NAME.to_lowercase())
     );
     assert_eq!(
-        doc["provenance"]["origins"][0]["commit"]["author"],
+        doc["provenance"]["origins"][0]["origin"]["commit"]["author"],
         EVIL_NAME
     );
 }
@@ -353,7 +353,7 @@ fn trust_why_lists_who_changed_each_changed_config() {
     let doc = json(&run(&r, &["trust", "app", "--dry-run", "--why", "--json"]));
     let p = &doc["configs"][0]["provenance"];
     assert_eq!(p["commits"][0]["author"], "Carol", "{doc:#}");
-    assert_eq!(p["origins"][0]["commit"]["short"], bob.as_str());
+    assert_eq!(p["origins"][0]["origin"]["commit"]["short"], bob.as_str());
 }
 
 #[test]

@@ -5,8 +5,8 @@ use serde::Serialize;
 use crate::cli::Io;
 use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
 use crate::cli::json_out::{JsonError, to_json};
+use crate::cli::print::json::provenance::{self, JsonOrigin};
 use crate::core::error::ConfigError;
-use crate::core::revision::provenance::{Commit, ValueOrigin};
 
 /// One value of a request. An unscoped request (the boolean `true`, a
 /// sandbox with no inputs) is `"unscoped": true` and has no `value`: the
@@ -27,30 +27,6 @@ struct JsonValue<'a> {
     /// A value added that widens: where its line at HEAD comes from.
     #[serde(skip_serializing_if = "Option::is_none")]
     origin: Option<JsonOrigin<'a>>,
-}
-
-/// `{"kind": "commit", "commit": {...}}` (the commit of BASE..HEAD that
-/// introduced the line), `{"kind": "base"}`, `{"kind": "notCommitted"}`
-/// or `{"kind": "unknown", "reason"}`. Commit text is carried raw.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsonOrigin<'a> {
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    commit: Option<JsonCommit<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsonCommit<'a> {
-    sha: &'a str,
-    short: &'a str,
-    author: &'a str,
-    email: &'a str,
-    date: &'a str,
-    subject: &'a str,
 }
 
 #[derive(Serialize)]
@@ -166,32 +142,7 @@ fn value(v: ListedValue<'_>) -> JsonValue<'_> {
         widens: v.widens,
         from: v.retarget.as_ref().map(|(f, _)| f.as_str()),
         to: v.retarget.as_ref().map(|(_, t)| t.as_str()),
-        origin: origin.map(json_origin),
-    }
-}
-
-fn json_origin(o: &ValueOrigin) -> JsonOrigin<'_> {
-    let (kind, commit, reason) = match o {
-        ValueOrigin::Committed(c) => ("commit", Some(json_commit(c)), None),
-        ValueOrigin::AtBase => ("base", None, None),
-        ValueOrigin::NotCommitted => ("notCommitted", None, None),
-        ValueOrigin::Unknown(why) => ("unknown", None, Some(why.as_str())),
-    };
-    JsonOrigin {
-        kind,
-        commit,
-        reason,
-    }
-}
-
-fn json_commit(c: &Commit) -> JsonCommit<'_> {
-    JsonCommit {
-        sha: &c.sha,
-        short: &c.short,
-        author: &c.author,
-        email: &c.email,
-        date: &c.date,
-        subject: &c.subject,
+        origin: origin.map(provenance::origin),
     }
 }
 

@@ -33,7 +33,7 @@ pub struct JsonProvenance<'a> {
     pub commits_absent: Option<String>,
     /// Each added value's origin.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub origins: Option<Vec<JsonOrigin<'a>>>,
+    pub origins: Option<Vec<JsonValueOrigin<'a>>>,
     /// Why the origins are absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origins_absent: Option<String>,
@@ -51,20 +51,30 @@ pub struct JsonCommit<'a> {
     pub subject: &'a str,
 }
 
-/// An added value and where the line holding it comes from: `commit`
-/// (with the commit), `notCommitted`, `atBase` or `unknown` (with why).
+/// An added value and where the line holding it comes from.
 #[derive(Serialize)]
-pub struct JsonOrigin<'a> {
+pub struct JsonValueOrigin<'a> {
     pub request: &'a str,
     pub value: &'a str,
-    pub origin: &'static str,
+    pub origin: JsonOrigin<'a>,
+}
+
+/// Where the line holding a value comes from (`defs.schema.json#/$defs/origin`),
+/// the same object in `inspect`, `trust --why` and `diff`:
+/// `{"kind": "commit", "commit": {...}}`, `{"kind": "base"}` (the line is
+/// as at BASE), `{"kind": "notCommitted"}` or `{"kind": "unknown",
+/// "reason"}`. Commit text is carried raw.
+#[derive(Serialize)]
+pub struct JsonOrigin<'a> {
+    pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<JsonCommit<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub why: Option<&'a str>,
+    pub reason: Option<&'a str>,
 }
 
-fn commit(c: &Commit) -> JsonCommit<'_> {
+/// `c` as its JSON object.
+pub fn commit(c: &Commit) -> JsonCommit<'_> {
     JsonCommit {
         sha: &c.sha,
         short: &c.short,
@@ -75,19 +85,18 @@ fn commit(c: &Commit) -> JsonCommit<'_> {
     }
 }
 
-fn origin<'a>(request: &'a str, value: &'a str, o: &'a ValueOrigin) -> JsonOrigin<'a> {
-    let (name, commit_of, why) = match o {
+/// `o` as its JSON object.
+pub fn origin(o: &ValueOrigin) -> JsonOrigin<'_> {
+    let (kind, commit_of, reason) = match o {
         ValueOrigin::Committed(c) => ("commit", Some(commit(c)), None),
+        ValueOrigin::AtBase => ("base", None, None),
         ValueOrigin::NotCommitted => ("notCommitted", None, None),
-        ValueOrigin::AtBase => ("atBase", None, None),
         ValueOrigin::Unknown(why) => ("unknown", None, Some(why.as_str())),
     };
     JsonOrigin {
-        request,
-        value,
-        origin: name,
+        kind,
         commit: commit_of,
-        why,
+        reason,
     }
 }
 
@@ -116,7 +125,16 @@ pub fn of(p: &Provenance) -> JsonProvenance<'_> {
     }
     match &p.origins {
         Ok(origins) => {
-            out.origins = Some(origins.iter().map(|(r, v, o)| origin(r, v, o)).collect());
+            out.origins = Some(
+                origins
+                    .iter()
+                    .map(|(request, value, o)| JsonValueOrigin {
+                        request,
+                        value,
+                        origin: origin(o),
+                    })
+                    .collect(),
+            );
         }
         Err(absent) => out.origins_absent = Some(absent.reason.clone()),
     }
