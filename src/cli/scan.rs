@@ -9,6 +9,8 @@
 //! config is loaded as its row is written ([`ScanResult::for_each_config`]),
 //! so a scan holds its reports a batch at a time, not all at once.
 
+use std::cell::RefCell;
+
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
 use crate::cli::load::store_or_empty;
 use crate::cli::print;
@@ -22,7 +24,7 @@ use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::ScanResult;
 use crate::core::review::trust::missing_under;
-use crate::core::revision::review_provenance::of_changed_report;
+use crate::core::revision::review_provenance::Listing;
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if args.policy.is_some() {
@@ -33,9 +35,10 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
     // Who changed what, on a terminal only (piped text stays as it was),
     // and for a changed config only: git is read for nothing else.
     let on_terminal = io.escaping.stdout_is_terminal();
+    let listing = RefCell::new(Listing::default());
     let who = |r: &ConfigReport| {
         if on_terminal {
-            of_changed_report(r, env)
+            listing.borrow_mut().next(r, env)
         } else {
             None
         }

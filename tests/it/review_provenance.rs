@@ -287,12 +287,17 @@ fn hostile_commit_text_stays_escaped_in_inspect() {
 /// Runs `goccia-trust ARGS` on a pseudo-terminal in the repository;
 /// returns the terminal's text (CRLF folded) and the exit code.
 fn on_terminal(r: &Repo, args: &str) -> (String, i32) {
+    on_terminal_in(&r.t, std::path::Path::new(&r.root), args)
+}
+
+/// [`on_terminal`] in `dir`, with `t`'s home.
+fn on_terminal_in(t: &TestEnv, dir: &std::path::Path, args: &str) -> (String, i32) {
     let bin = env!("CARGO_BIN_EXE_goccia-trust");
     let mut child = Command::new("script")
         .args(["-qec", &format!("{bin} {args}"), "/dev/null"])
-        .current_dir(&r.root)
+        .current_dir(dir)
         .env_clear()
-        .env("HOME", &r.t.home)
+        .env("HOME", &t.home)
         .env("PATH", "/usr/bin:/bin")
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
@@ -302,7 +307,40 @@ fn on_terminal(r: &Repo, args: &str) -> (String, i32) {
     drop(child.stdin.take());
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
-    (r.t.redact(&text), out.status.code().unwrap_or(-1))
+    (t.redact(&text), out.status.code().unwrap_or(-1))
+}
+
+/// `scan` on a terminal reads git for at most 100 changed configs and says
+/// an absence once: outside a repository, 101 changed configs show `no
+/// provenance: not in a git repository` under the first only, and the
+/// 101st says it was not looked up, not 101 lines of the same.
+#[test]
+fn scan_on_a_terminal_says_an_absence_once_and_reads_at_most_100_configs() {
+    let t = TestEnv::new();
+    let names: Vec<String> = (0..101).map(|i| format!("c{i:03}/goccia.json")).collect();
+    for n in &names {
+        t.write(n, r#"{"permissions": {"allow-net": ["a.test"]}}"#);
+    }
+    assert_eq!(t.run(&["trust", ".", "--yes"]).code, 0);
+    for n in &names {
+        t.write(n, r#"{"permissions": {"allow-net": ["a.test", "b.test"]}}"#);
+    }
+    let (screen, code) = on_terminal_in(&t, &t.work, "scan");
+    assert_eq!(code, 0, "{screen}");
+    assert_eq!(screen.matches("\nchanged  ").count(), 101, "{screen}");
+    assert_eq!(
+        screen
+            .matches("no provenance: not in a git repository")
+            .count(),
+        1,
+        "{screen}"
+    );
+    let past =
+        "no provenance: not looked up past the first 100 changed configs (inspect one to see it)";
+    assert_eq!(screen.matches(past).count(), 1, "{screen}");
+    // Said under the 101st config, after its values.
+    let at = screen.find(past).unwrap();
+    assert!(screen[..at].contains("c100/goccia.json"), "{screen}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! `review`: `revision` reads `review`'s reports, never the reverse; the
 //! commands hold what this returns beside their results.)
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
@@ -55,10 +55,43 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
     )
 }
 
-/// [`of_report`] for a changed config only: git is read for nothing else.
-pub fn of_changed_report(report: &ConfigReport, env: &Env) -> Option<Provenance> {
-    (report.state == ConfigState::Changed && report.stored.is_some())
-        .then(|| of_report(report, env))
+/// The most configs a listing reads from git ([`Listing`]).
+pub const MAX_LISTED: usize = 100;
+
+/// Who changed each changed config of a listing that writes them one after
+/// another (`scan` on a terminal): git is read for at most [`MAX_LISTED`]
+/// configs, so a tree of thousands is listed in seconds, and the configs
+/// past them say once that they were not looked up; an absence with the
+/// same reason (outside a repository, no git) is said under the first
+/// config only, not under each.
+#[derive(Debug, Default)]
+pub struct Listing {
+    read: usize,
+    said: HashSet<String>,
+}
+
+impl Listing {
+    /// What to show under `report`: `None` for a config that is not
+    /// changed, or whose absence was already said.
+    pub fn next(&mut self, report: &ConfigReport, env: &Env) -> Option<Provenance> {
+        if report.state != ConfigState::Changed || report.stored.is_none() {
+            return None;
+        }
+        let p = if self.read < MAX_LISTED {
+            self.read += 1;
+            of_report(report, env)
+        } else {
+            Err(Absent {
+                reason: format!(
+                    "not looked up past the first {MAX_LISTED} changed configs (inspect one to see it)"
+                ),
+            })
+        };
+        match &p {
+            Err(absent) if !self.said.insert(absent.reason.clone()) => None,
+            _ => Some(p),
+        }
+    }
 }
 
 /// Who changed each config, by key.
