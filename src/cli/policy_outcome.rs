@@ -8,7 +8,9 @@
 use serde::Serialize;
 
 use crate::core::exit;
-use crate::core::policy::Decision;
+use crate::core::policy::{ConfigDecision, Decision, Policy};
+use crate::core::review::discover::Discovery;
+use crate::core::review::report::ConfigReport;
 
 /// `policy records`: the newest run summary as written (`--last`), or the
 /// list of every run, oldest first.
@@ -63,4 +65,20 @@ impl RunOutcome {
             RunOutcome::Failed { .. } => exit::FAILURE,
         }
     }
+}
+
+/// `scan --policy`'s result: every config's state and, when it requests
+/// anything, the policy's verdict, with what `scan` says besides (links not
+/// followed, shadowed files, missing entries); the same for every format.
+pub struct PolicyScan {
+    pub paths: Vec<String>,
+    pub policy: Policy,
+    pub found: Discovery,
+    pub reports: Vec<ConfigReport>,
+    /// Beside each report: the verdict of a config that requests anything.
+    pub decisions: Vec<Option<ConfigDecision>>,
+    pub store_error: Option<String>,
+    pub store_warnings: Vec<String>,
+    /// Trusted configs under the paths that are gone: key, `trustedAt`.
+    pub missing: Vec<(String, String)>,
 }

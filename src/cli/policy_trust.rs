@@ -8,14 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
-use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json};
 use crate::cli::load::store_or_empty_warned;
-use crate::cli::paint::mark;
-use crate::cli::print::text::table::render_table;
-use crate::cli::terminal::Values;
+use crate::cli::policy_outcome::PolicyScan;
 use crate::cli::walk;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
@@ -24,17 +20,16 @@ use crate::core::exit::unreadable_exit;
 use crate::core::policy::gate::decide;
 use crate::core::policy::record::RecordError;
 use crate::core::policy::{
-    ConfigDecision, ConfigTrust, Expectation, LoadContext, Policy, RecordHandle, RunConfig,
-    RunSummary, Verdict, check_provenance, load_policy, mark_config_trusted, parse_pin, state_dir,
-    trees_under_review, write_config_decision, write_run_summary,
+    ConfigTrust, Expectation, LoadContext, Policy, RecordHandle, RunConfig, RunSummary, Verdict,
+    check_provenance, load_policy, mark_config_trusted, parse_pin, state_dir, trees_under_review,
+    write_config_decision, write_run_summary,
 };
-use crate::core::review::discover::{Discovery, discover_paths};
-use crate::core::review::report::ConfigReport;
+use crate::core::review::discover::discover_paths;
 use crate::core::review::report::worst_exit;
 use crate::core::review::scan::report_and_snapshot;
+use crate::core::review::trust::missing_under;
 use crate::core::review::trust::outcome::{Gate, TrustOutcome};
 use crate::core::store::StoreLocation;
-use crate::tui::views::detail::verdict_role;
 
 /// The policy, given or shipped, for judging the configs under `paths`: `.`
 /// and every relative root mean the trees under review (never the working
@@ -193,18 +188,6 @@ pub fn mark_trusted(
     handle.update(&summary).map_err(recorded)
 }
 
-/// `scan --policy`'s result: every config's state and, when it requests
-/// anything, the policy's verdict; the same for every format.
-struct PolicyScan {
-    paths: Vec<String>,
-    policy: Policy,
-    found: Discovery,
-    reports: Vec<ConfigReport>,
-    decisions: Vec<Option<ConfigDecision>>,
-    store_error: Option<String>,
-    store_warnings: Vec<String>,
-}
-
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
 pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let scan = judge_tree(g, args, env, io)?;
@@ -224,9 +207,9 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
         return crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
     }
     if format == OutputFormat::Json {
-        write_scan_json(&scan, io)?;
+        crate::cli::print::json::scan::judged(&scan, io)?;
     } else {
-        write_scan_text(&scan, env, io)?;
+        crate::cli::print::text::scan::judged(&scan, env, io)?;
     }
     // As `scan`: what could not be read fails the scan (a config may hide).
     let unreadable = walk::warn_unreadable(&scan.found, &scan.paths, env, io);
@@ -257,6 +240,10 @@ fn judge_tree(
         &paths,
         env,
     )?;
+    let missing = missing_under(&store, &paths, env)
+        .into_iter()
+        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
+        .collect();
     let found = discover_paths(&paths, env, &|_| {}, &|| false).map_err(CliError::failed)?;
     let ignores = crate::cli::load::ignores_warned(env, io);
     let (reports, decisions) = found
@@ -279,75 +266,6 @@ fn judge_tree(
         decisions,
         store_error,
         store_warnings,
+        missing,
     })
-}
-
-/// `scan --policy --json`: `scan`'s document with each config's verdict
-/// and the policy file.
-fn write_scan_json(scan: &PolicyScan, io: &mut Io<'_>) -> std::io::Result<()> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Doc<'a> {
-        schema: Schema,
-        configs: Vec<JsonConfig>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        store_error: Option<&'a str>,
-        store_warnings: &'a [String],
-        /// The policy the verdicts come from.
-        policy: JsonPolicyFile,
-        unreadable: Vec<walk::JsonUnreadable>,
-        not_followed: Vec<walk::JsonNotFollowed>,
-    }
-    let configs: Vec<JsonConfig> = scan
-        .reports
-        .iter()
-        .zip(&scan.decisions)
-        .map(|(r, d)| {
-            let mut c = JsonConfig::from(r);
-            c.policy = d.as_ref().map(JsonPolicy::from);
-            c
-        })
-        .collect();
-    let doc = Doc {
-        schema: Schema::default(),
-        configs,
-        store_error: scan.store_error.as_deref(),
-        store_warnings: &scan.store_warnings,
-        policy: JsonPolicyFile {
-            path: scan.policy.source.to_string(),
-            sha256: scan.policy.sha256.clone(),
-        },
-        unreadable: scan.found.unreadable.iter().map(Into::into).collect(),
-        not_followed: scan.found.not_followed.iter().map(Into::into).collect(),
-    };
-    io.out.write_all(to_json(&doc).as_bytes())
-}
-
-/// `scan --policy` as text: the policy, `scan`'s table, then each
-/// requesting config's verdict and request lines.
-fn write_scan_text(scan: &PolicyScan, env: &Env, io: &mut Io<'_>) -> Result<(), CliError> {
-    if let Some(problem) = &scan.store_error {
-        io.warn(format_args!("{problem}; every config counts as untrusted"));
-    }
-    writeln!(
-        io.out,
-        "Policy: {}",
-        Values.text(&policy_label(&scan.policy))
-    )?;
-    let shown: Vec<ConfigReport> = scan
-        .reports
-        .iter()
-        .map(|r| Values.report(r).into_owned())
-        .collect();
-    io.out.write_all(render_table(&shown).as_bytes())?;
-    for (r, d) in shown.iter().zip(&scan.decisions) {
-        if let Some(d) = d {
-            let verdict = mark(verdict_role(d.verdict), d.verdict.as_str());
-            writeln!(io.out, "{}: {verdict}", r.display_path)?;
-            for o in &d.operations {
-                writeln!(io.out, "    {}", Values.text(&o.line()))?;
-            }
-        }
-    }
-    walk::print_not_followed(&scan.found, &scan.paths, env, io)
 }

@@ -128,3 +128,50 @@ fn diff_notes_a_config_added_beside_a_higher_priority_one() {
         );
     }
 }
+
+/// `scan --policy` is a scan too: its text and its `--json` name the
+/// shadowed file and the missing entry as `scan` does (they said nothing).
+#[test]
+fn scan_with_a_policy_names_shadowed_and_missing_configs() {
+    let t = TestEnv::new();
+    t.write("gone/goccia.json", &perms(r#""allow-net": ["a.test"]"#));
+    assert_eq!(t.run(&["trust", "--yes", "gone"]).code, 0);
+    std::fs::remove_dir_all(t.work.join("gone")).unwrap();
+    t.write("app/goccia.toml", &toml(r#""allow-net" = ["a.test"]"#));
+    t.write("app/goccia.json", &perms(r#""allow-ffi": true"#));
+    let policy = t.root.join("policy.json");
+    std::fs::write(
+        &policy,
+        r#"{
+  "approved_workspaces": ["."],
+  "personal_data_roots": [],
+  "denied_roots": [],
+  "grants": {"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow", "EXTERNAL_EFFECT": "needs_auth", "DESTRUCTIVE": "deny"},
+  "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE", "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"}
+}"#,
+    )
+    .unwrap();
+    let policy = policy.to_str().unwrap();
+    let out = t.run(&["scan", "--policy", policy]);
+    assert!(
+        out.stdout
+            .contains("\nshadowed: app/goccia.json by app/goccia.toml (GocciaScript reads only goccia.toml here; this file is neither trusted nor hashed)\n"),
+        "{out}"
+    );
+    assert!(
+        out.stdout.contains(
+            "\nmissing: gone/goccia.json (trusted, now gone; goccia-trust untrust --missing removes the entry)\n"
+        ),
+        "{out}"
+    );
+    let json = t.run(&["scan", "--json", "--policy", policy]);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        v["shadowed"][0]["path"], "$ROOT/work/app/goccia.json",
+        "{v}"
+    );
+    assert_eq!(v["shadowed"][0]["by"], "$ROOT/work/app/goccia.toml", "{v}");
+    assert_eq!(v["missing"][0]["key"], "$ROOT/work/gone/goccia.json", "{v}");
+    assert!(v["missing"][0]["trustedAt"].is_string(), "{v}");
+    assert!(v["policy"]["sha256"].is_string(), "{v}");
+}

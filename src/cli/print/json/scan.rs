@@ -6,12 +6,14 @@ use std::cell::Cell;
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
-use crate::cli::json_out::{JsonConfig, Schema, write_json};
+use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json, write_json};
+use crate::cli::policy_outcome::PolicyScan;
 use crate::cli::print::text::scan::warnings;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
 use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::review::discover::Discovery;
 use crate::core::review::progress::Progress;
 use crate::core::review::results::{ScanResult, config_exit};
 
@@ -44,6 +46,69 @@ struct JsonMissing<'a> {
     trusted_at: &'a str,
 }
 
+/// `scan --policy --json`: `scan`'s document with each config's verdict
+/// and the policy file (its configs judged before, not streamed).
+pub fn judged(scan: &PolicyScan, io: &mut Io<'_>) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Doc<'a> {
+        schema: Schema,
+        configs: Vec<JsonConfig>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        store_error: Option<&'a str>,
+        store_warnings: &'a [String],
+        /// The policy the verdicts come from.
+        policy: JsonPolicyFile,
+        unreadable: Vec<JsonUnreadable>,
+        not_followed: Vec<JsonNotFollowed>,
+        shadowed: Vec<JsonShadowed<'a>>,
+        missing: Vec<JsonMissing<'a>>,
+    }
+    let configs: Vec<JsonConfig> = scan
+        .reports
+        .iter()
+        .zip(&scan.decisions)
+        .map(|(r, d)| {
+            let mut c = JsonConfig::from(r);
+            c.policy = d.as_ref().map(JsonPolicy::from);
+            c
+        })
+        .collect();
+    let doc = Doc {
+        schema: Schema::default(),
+        configs,
+        store_error: scan.store_error.as_deref(),
+        store_warnings: &scan.store_warnings,
+        policy: JsonPolicyFile {
+            path: scan.policy.source.to_string(),
+            sha256: scan.policy.sha256.clone(),
+        },
+        unreadable: scan.found.unreadable.iter().map(Into::into).collect(),
+        not_followed: scan.found.not_followed.iter().map(Into::into).collect(),
+        shadowed: shadowed(&scan.found),
+        missing: missing(&scan.missing),
+    };
+    io.out.write_all(to_json(&doc).as_bytes())
+}
+
+fn shadowed(found: &Discovery) -> Vec<JsonShadowed<'_>> {
+    found
+        .shadowed
+        .iter()
+        .map(|s| JsonShadowed {
+            path: &s.path,
+            by: &s.by,
+        })
+        .collect()
+}
+
+fn missing(missing: &[(String, String)]) -> Vec<JsonMissing<'_>> {
+    missing
+        .iter()
+        .map(|(key, trusted_at)| JsonMissing { key, trusted_at })
+        .collect()
+}
+
 pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
     warnings(result, io);
     // The TUI's viewed marks; unreadable progress is named and ignored.
@@ -69,19 +134,8 @@ pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
             .iter()
             .map(JsonNotFollowed::from)
             .collect(),
-        shadowed: found
-            .shadowed
-            .iter()
-            .map(|s| JsonShadowed {
-                path: &s.path,
-                by: &s.by,
-            })
-            .collect(),
-        missing: result
-            .missing
-            .iter()
-            .map(|(key, trusted_at)| JsonMissing { key, trusted_at })
-            .collect(),
+        shadowed: shadowed(found),
+        missing: missing(&result.missing),
     };
     write_json(io.out, &doc)?;
     let worst = doc.configs.worst.get();

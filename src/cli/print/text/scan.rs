@@ -1,19 +1,26 @@
 //! `scan`'s result as text: the table, written a batch of rows at a time,
 //! then the links not followed, the shadowed configs and the missing ones.
 
-use crate::cli::print::text::table::{NO_CONFIGS, render_row, table_header, table_width};
+use crate::cli::paint::mark;
+use crate::cli::policy_outcome::PolicyScan;
+use crate::cli::print::text::table::{
+    NO_CONFIGS, render_row, render_table, table_header, table_width,
+};
 
 use crate::cli::print::text::provenance;
+use crate::cli::print::text::trust::policy_label;
 use crate::cli::terminal::Values;
-use crate::cli::walk::{write_not_followed, write_warnings};
+use crate::cli::walk::{print_not_followed, write_not_followed, write_warnings};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::display_path;
+use crate::core::review::discover::Discovery;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::{ScanResult, config_exit};
 use crate::core::review::trust::missing_line;
 use crate::core::revision::review_provenance::Provenance;
+use crate::tui::views::detail::verdict_role;
 
 /// Who changed a config, read by the command as its row is written; `None`
 /// when it is not to be shown (only a changed config, on a terminal).
@@ -26,15 +33,58 @@ pub fn print(result: &ScanResult, who: &Who<'_>, env: &Env, io: &mut Io<'_>) -> 
     }
     let worst = write_table(result, who, env, io)?;
     write_not_followed(&result.not_followed, io)?;
-    let values = Values;
-    for s in &result.found.shadowed {
-        writeln!(io.out, "{}", values.text(&s.describe(&env.cwd)))?;
-    }
-    for (key, _) in &result.missing {
-        writeln!(io.out, "{}", values.text(&missing_line(key, &env.cwd)))?;
-    }
+    shadowed_and_missing(&result.found, &result.missing, env, io)?;
     write_warnings(&result.unreadable, io);
     Ok(result.exit_code(worst))
+}
+
+/// After the table: the config files shadowed by a higher-priority one,
+/// then the trusted configs that are gone.
+fn shadowed_and_missing(
+    found: &Discovery,
+    missing: &[(String, String)],
+    env: &Env,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
+    for s in &found.shadowed {
+        writeln!(io.out, "{}", Values.text(&s.describe(&env.cwd)))?;
+    }
+    for (key, _) in missing {
+        writeln!(io.out, "{}", Values.text(&missing_line(key, &env.cwd)))?;
+    }
+    Ok(())
+}
+
+/// `scan --policy` as text: the policy, `scan`'s table, then each
+/// requesting config's verdict and its operations, then what `scan` says
+/// after its table.
+pub fn judged(scan: &PolicyScan, env: &Env, io: &mut Io<'_>) -> Result<(), CliError> {
+    if let Some(problem) = &scan.store_error {
+        io.warn(format_args!("{problem}; every config counts as untrusted"));
+    }
+    writeln!(
+        io.out,
+        "Policy: {}",
+        Values.text(&policy_label(&scan.policy))
+    )?;
+    let shown: Vec<ConfigReport> = scan
+        .reports
+        .iter()
+        .map(|r| Values.report(r).into_owned())
+        .collect();
+    io.out.write_all(render_table(&shown).as_bytes())?;
+    for (r, d) in shown.iter().zip(&scan.decisions) {
+        if let Some(d) = d {
+            let verdict = mark(verdict_role(d.verdict), d.verdict.as_str());
+            writeln!(io.out, "{}: {verdict}", r.display_path)?;
+            for o in &d.operations {
+                writeln!(io.out, "    {}", Values.text(&o.line()))?;
+            }
+        }
+    }
+    print_not_followed(&scan.found, &scan.paths, env, io)?;
+    shadowed_and_missing(&scan.found, &scan.missing, env, io)?;
+    Ok(())
 }
 
 /// The warnings every format of a scan says first, on stderr: the store's,
