@@ -211,8 +211,9 @@ pub trait TuiBackend: Send + Sync + 'static {
 
     /// Who changed the config of `report` since it was trusted: the
     /// commits that touched its files since `trustedAt`, and the origin of
-    /// each added value; `Absent` with why (no repository, no git). Called
-    /// on a worker, for one config at a time.
+    /// each added value; with `--since BASE`, the commits of `BASE..HEAD`
+    /// and the values added since BASE; `Absent` with why (no repository,
+    /// no git). Called on a worker, for one config at a time.
     fn provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
         let _ = report;
         Err(Absent {

@@ -144,7 +144,13 @@ impl TuiBackend for CoreBackend {
     }
 
     fn provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
-        crate::core::revision::review_provenance::of_report(report, &self.env)
+        use crate::core::revision::review_provenance::{of_report, of_report_since};
+        // With `--since`, the change under review is BASE's, not the store's.
+        match self.since_base() {
+            None => of_report(report, &self.env),
+            Some(Ok(base)) => of_report_since(report, &base, &self.env),
+            Some(Err(reason)) => Err(Absent { reason }),
+        }
     }
 
     fn since_rev(&self) -> Option<String> {

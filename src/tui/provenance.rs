@@ -1,15 +1,18 @@
 //! Who changed what, in the detail pane (issue 26 item 3): for the
-//! selected changed config, the commits since it was trusted and each added
-//! value's origin, read from git on a worker, one config at a time, only
-//! once it is selected (never before the first frame, never for the whole
-//! list). Kept per config and block, so coming back to a config shows it at
-//! once; dropped when the tree is scanned again or changes on disk.
+//! selected changed config, the commits since it was trusted (with
+//! `--since BASE`, those of `BASE..HEAD`) and each added value's origin,
+//! read from git on a worker, one config at a time, only once it is
+//! selected (never before the first frame, never for the whole list).
+//! Kept per config and block, so coming back to a config shows it at once;
+//! dropped when the tree is scanned again or changes on disk.
 
 use std::collections::HashMap;
 
 use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::core::revision::compare::Verdict;
 use crate::core::revision::provenance::{Absent, ConfigProvenance};
 use crate::tui::msg::Effect;
+use crate::tui::since::SinceOf;
 use crate::tui::state::{State, View};
 
 /// What is known of each config's provenance, by key.
@@ -27,10 +30,14 @@ pub struct Slot {
 }
 
 /// Whether the pane of `r` says who changed it: a config changed since it
-/// was trusted, reviewed against the store (with `--since` the change is
-/// BASE's, not the store's).
+/// was trusted, reviewed against the store; with `--since`, a config
+/// compared with BASE that changed since (the change is BASE's, not the
+/// store's, whatever the store says of it).
 pub fn applies(state: &State, r: &ConfigReport) -> bool {
-    state.since.is_none() && r.state == ConfigState::Changed && r.stored.is_some()
+    if state.since.is_none() {
+        return r.state == ConfigState::Changed && r.stored.is_some();
+    }
+    matches!(state.since_of(r), Some(SinceOf::Compared(d)) if d.verdict != Verdict::Same)
 }
 
 /// The provenance shown in the pane of `r`, if any is kept for its block.

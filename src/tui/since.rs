@@ -8,11 +8,9 @@
 use std::sync::Arc;
 
 use crate::core::review::report::{ConfigReport, ConfigState, DiffLine};
-use crate::core::review::value_diff::{ValueChange, diff_values};
-use crate::core::revision::ConfigAt;
-use crate::core::revision::compare::retargets;
+use crate::core::review::value_diff::ValueChange;
 use crate::core::revision::compare::{ConfigDiff, Status, Verdict};
-use crate::core::revision::since::{AtBase, SinceBase, config_now};
+use crate::core::revision::since::{SinceBase, config_now};
 use crate::tui::theme::Role;
 
 /// The revision the review compares with, and its configs.
@@ -139,18 +137,5 @@ fn current_requests(r: &ConfigReport) -> usize {
 /// current path scope with where it leads: what the detail pane draws.
 /// Empty when `r` does not load now and nothing loaded at BASE.
 pub fn values(base: &SinceBase, r: &ConfigReport) -> Vec<ValueChange> {
-    let values_of = |c: &ConfigAt| match c {
-        ConfigAt::Loaded { values, .. } => values.clone(),
-        ConfigAt::Failed(_) => Vec::new(),
-    };
-    let old = match base.at(&r.key) {
-        AtBase::Config(c) => values_of(c),
-        AtBase::Absent | AtBase::Outside => Vec::new(),
-    };
-    let now = config_now(r, &base.root);
-    let moved = match base.at(&r.key) {
-        AtBase::Config(c) => retargets(c, &now),
-        AtBase::Absent | AtBase::Outside => Vec::new(),
-    };
-    diff_values(&old, &values_of(&now), r.targets(), &moved)
+    base.values(r)
 }

@@ -53,6 +53,7 @@ mod tui_ignore;
 mod tui_others;
 mod tui_provenance;
 mod tui_render;
+mod tui_since_provenance;
 mod tui_store_safety;
 mod tui_tmux;
 mod tui_update;

@@ -8,7 +8,8 @@ use std::process::Command;
 
 use goccia_trust::core::env::Env;
 use goccia_trust::core::revision::provenance::{
-    Absent, ValueOrigin, blame_values, commits_since, introduced_in, parse_log, repository,
+    Absent, ValueOrigin, blame_values, commits_between, commits_since, introduced_in, parse_log,
+    repository,
 };
 
 use crate::common::TestEnv;
@@ -163,6 +164,41 @@ fn the_commits_since_trusted_are_those_that_touched_the_chain() {
     assert_eq!(since.outside, ["/elsewhere/base.json"]);
     // A trustedAt that is no date is refused, never passed on to git.
     assert!(commits_since(&r.root, &files, "--output=/tmp/x").is_err());
+}
+
+/// `--since BASE`: the commits of `BASE..HEAD` that touched the chain,
+/// whatever their dates; BASE's own commit and earlier ones are not listed.
+#[test]
+fn the_commits_between_base_and_head_are_those_that_touched_the_chain() {
+    let r = two_authors_and_a_third_on_the_base();
+    let authors = |base: &str| -> Vec<String> {
+        commits_between(&r.root, &chain(&r), base)
+            .unwrap()
+            .commits
+            .into_iter()
+            .map(|c| c.author)
+            .collect()
+    };
+    assert_eq!(authors("HEAD~3"), ["Carol", "Bob"], "newest first, no Dave");
+    assert_eq!(authors("HEAD~2"), ["Carol"]);
+    // Dave's commit touched neither file.
+    assert!(authors("HEAD~1").is_empty());
+    assert!(authors("HEAD").is_empty());
+    // A full id is taken as well as a name.
+    let alice = r.git(&["rev-parse", "HEAD~3"]);
+    assert_eq!(authors(alice.trim()), ["Carol", "Bob"]);
+    // A base that reads as an option, or names no commit, is refused with
+    // why, never passed on to git's log.
+    for bad in ["--output=/tmp/x", "no-such-rev", "HEAD:app"] {
+        let e = commits_between(&r.root, &chain(&r), bad).unwrap_err();
+        assert!(e.describe().starts_with("no provenance: "), "{e:?}");
+    }
+    // A file outside the repository has no history here, and says so.
+    let mut files = chain(&r);
+    files.push("/elsewhere/base.json".into());
+    let since = commits_between(&r.root, &files, "HEAD~3").unwrap();
+    assert_eq!(since.outside, ["/elsewhere/base.json"]);
+    assert_eq!(since.commits.len(), 2);
 }
 
 #[test]

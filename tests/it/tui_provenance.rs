@@ -6,7 +6,7 @@ use crate::tui_common as common;
 
 use common::{Harness, draw, text};
 use goccia_trust::core::revision::provenance::{
-    Absent, Commit, CommitsSince, ConfigProvenance, ValueOrigin,
+    Absent, Commit, CommitsSince, ConfigProvenance, Since, ValueOrigin,
 };
 use goccia_trust::sanitize::is_unsafe;
 use goccia_trust::tui::fake::FakeBackend;
@@ -29,6 +29,7 @@ fn mallory() -> Commit {
 fn known() -> ConfigProvenance {
     ConfigProvenance {
         root: "/home/dev/shop".into(),
+        since: Since::Trusted,
         commits: Ok(CommitsSince {
             commits: vec![mallory()],
             more: false,

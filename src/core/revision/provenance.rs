@@ -187,6 +187,21 @@ const FIELDS: usize = 7;
 /// rebased after the trust is listed even when it was authored before.
 pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<CommitsSince, Absent> {
     check_date(since)?;
+    log_touching(root, files, &[format!("--since={since}"), "HEAD".into()])
+}
+
+/// The commits of `BASE..HEAD` that touched `files` (as for
+/// [`commits_since`]), newest first: what `--since BASE` reviews. `base`
+/// is resolved to a full commit id before git's log sees it.
+pub fn commits_between(root: &str, files: &[String], base: &str) -> Result<CommitsSince, Absent> {
+    let base = git::commit_of(root, base)?;
+    log_touching(root, files, &[format!("{base}..HEAD")])
+}
+
+/// `git log` of `range` (options and revisions git takes as they are,
+/// built here, never from the repository) limited to `files`, at most
+/// [`MAX_COMMITS`].
+fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<CommitsSince, Absent> {
     let mut outside = Vec::new();
     let mut specs = Vec::new();
     for f in files {
@@ -222,8 +237,8 @@ pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<Commit
         LOG_FORMAT,
     ])
     .arg(format!("--max-count={}", MAX_COMMITS + 1))
-    .arg(format!("--since={since}"))
-    .args(["HEAD", "--"])
+    .args(range)
+    .arg("--")
     .args(&specs);
     let out = git::output(cmd, "log", LOG_OUTPUT)?;
     let mut commits = parse_log(&out)?;
@@ -451,13 +466,25 @@ fn origin_of(
     found.unwrap_or_else(|| ValueOrigin::Unknown("line not found".into()))
 }
 
+/// What a [`ConfigProvenance`]'s commits are counted from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Since {
+    /// The config's `trustedAt` in the store.
+    Trusted,
+    /// A revision, as the user wrote it (`--since BASE`): untrusted text.
+    Revision(String),
+}
+
 /// A reviewed config's provenance, as the review surfaces show it: the
-/// commits since it was trusted and each added value's origin. Each part
-/// is absent on its own (a `trustedAt` git cannot take leaves the origins).
+/// commits since it was trusted (or since a revision) and each added
+/// value's origin. Each part is absent on its own (a `trustedAt` git
+/// cannot take leaves the origins).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigProvenance {
     /// The repository's root.
     pub root: String,
+    /// What the commits are counted from.
+    pub since: Since,
     pub commits: Result<CommitsSince, Absent>,
     /// `(request, value, origin)` in the order asked.
     pub origins: Result<Vec<(String, String, ValueOrigin)>, Absent>,
@@ -499,6 +526,7 @@ pub fn of_config(
     });
     Ok(ConfigProvenance {
         root,
+        since: Since::Trusted,
         commits,
         origins,
     })

@@ -1,8 +1,9 @@
 //! Who changed what, for a config under review (issue 26 item 3): the
 //! commits since it was trusted and each added value's origin, read from
 //! its chain of files and its value-level diff. One answer for every
-//! surface that reviews a changed config: the TUI's detail pane,
-//! `inspect`, `scan` on a terminal and `trust --why`. (Here, not in
+//! surface that reviews a changed config: the TUI's detail pane (also
+//! under `--since BASE`, where the commits are BASE's and the values those
+//! added since BASE), `inspect`, `scan` on a terminal and `trust --why`. (Here, not in
 //! `review`: `revision` reads `review`'s reports, never the reverse; the
 //! commands hold what this returns beside their results.)
 
@@ -14,7 +15,11 @@ use crate::core::env::Env;
 use crate::core::review::report::{ConfigReport, ConfigState, report_values};
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
-use crate::core::revision::provenance::{Absent, ConfigProvenance, of_config};
+use crate::core::revision::provenance::{
+    Absent, ChainValues, ConfigProvenance, Since, commits_between, introduced_each, of_config,
+    repository,
+};
+use crate::core::revision::since::SinceBase;
 use crate::core::store::Store;
 
 /// What a review knows of a config's provenance: read, or why not.
@@ -53,6 +58,38 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
         &report_values(report),
         env,
     )
+}
+
+/// The provenance of a report's config reviewed against revision BASE
+/// (`--since BASE`, read as `base`): the commits of `BASE..HEAD` that
+/// touched its files, and for each value added since BASE (as the review
+/// shows it) the commit of that range that introduced its line,
+/// [`ValueOrigin::AtBase`](crate::core::revision::provenance::ValueOrigin)
+/// or `NotCommitted` (a working-tree edit). Git is given the commit BASE
+/// named when it was read, so a HEAD moved since does not move BASE.
+pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Provenance {
+    let root = repository(&base.root)?;
+    let rev = base.snapshot.commit.as_deref().unwrap_or(&base.rev);
+    let added = added_values(&base.values(report));
+    let commits = commits_between(&root, &report.files, rev);
+    let config = ChainValues {
+        files: report.files.clone(),
+        values: added.clone(),
+    };
+    let origins = introduced_each(&root, rev, None, &[config], env).map(|mut found| {
+        let found = found.pop().unwrap_or_default();
+        added
+            .into_iter()
+            .zip(found)
+            .map(|((r, v), o)| (r, v, o))
+            .collect()
+    });
+    Ok(ConfigProvenance {
+        root,
+        since: Since::Revision(base.rev.clone()),
+        commits,
+        origins,
+    })
 }
 
 /// The most configs a listing reads from git ([`Listing`]).

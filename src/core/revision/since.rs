@@ -9,14 +9,14 @@
 //! link leading out of it) has no version at BASE to compare with, and says
 //! so rather than passing for an added config.
 
-use super::compare::{ConfigDiff, compare};
+use super::compare::{ConfigDiff, compare, retargets};
 use super::git::{self, GitError};
 use super::{ConfigAt, Snapshot, read_revision};
 use crate::core::config::json;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::review::report::ConfigReport;
-use crate::core::review::value_diff::block_values;
+use crate::core::review::value_diff::{ValueChange, block_values, diff_values};
 
 /// The configs of one revision of one repository.
 #[derive(Debug, Clone)]
@@ -139,6 +139,23 @@ impl SinceBase {
         let base = one(&self.rev, self.snapshot.configs.get(rel));
         let head = one("working tree", Some(now));
         compare(&base, &head).configs.into_iter().next()
+    }
+
+    /// The values of `r` compared value by value with its version at BASE,
+    /// each current path scope with where it leads: what the review's
+    /// detail pane draws, and whose added values provenance is read for.
+    /// Empty when `r` does not load now and nothing loaded at BASE.
+    pub fn values(&self, r: &ConfigReport) -> Vec<ValueChange> {
+        let values_of = |c: &ConfigAt| match c {
+            ConfigAt::Loaded { values, .. } => values.clone(),
+            ConfigAt::Failed(_) => Vec::new(),
+        };
+        let now = config_now(r, &self.root);
+        let (old, moved) = match self.at(&r.key) {
+            AtBase::Config(c) => (values_of(c), retargets(c, &now)),
+            AtBase::Absent | AtBase::Outside => (Vec::new(), Vec::new()),
+        };
+        diff_values(&old, &values_of(&now), r.targets(), &moved)
     }
 }
 

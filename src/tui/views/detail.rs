@@ -325,8 +325,14 @@ fn current_lines(lines: &[DiffLine]) -> Vec<DiffLine> {
 /// The requests of `r` compared with BASE: a `since` line with the change,
 /// BASE's error if it did not load there, then the values value by value
 /// (`+` for each one gained since BASE), or, when nothing changed or there
-/// is nothing to compare with, the config's lines as they are now.
-fn since_lines(r: &ConfigReport, since: &SinceShown<'_>, width: usize) -> Vec<RLine> {
+/// is nothing to compare with, the config's lines as they are now. Each
+/// added value ends with who added it since BASE, once `who` knows.
+fn since_lines(
+    r: &ConfigReport,
+    since: &SinceShown<'_>,
+    who: Option<&Slot>,
+    width: usize,
+) -> Vec<RLine> {
     let (marker, role) = crate::tui::since::marker(since.of);
     let mut out = vec![vec![
         ours(Role::Muted, format!("{:<9}", "since")),
@@ -366,7 +372,8 @@ fn since_lines(r: &ConfigReport, since: &SinceShown<'_>, width: usize) -> Vec<RL
             if d.verdict == crate::core::revision::compare::Verdict::Same {
                 out.extend(now());
             } else {
-                out.extend(value_lines(&since.values, width));
+                let origin = |v: &ValueChange| origin_runs(who, &v.request, &v.value);
+                out.extend(value_lines_with(&since.values, width, &origin));
             }
         }
     }
@@ -389,7 +396,7 @@ pub fn config_content(
     // needs to see without scrolling; the header fields follow.
     let mut out = Vec::new();
     if let Some(since) = &since {
-        out.extend(since_lines(r, since, width));
+        out.extend(since_lines(r, since, who, width));
         out.push(vec![]);
     } else if !r.lines.is_empty() {
         out.extend(request_lines(r, who, width));
@@ -445,8 +452,8 @@ pub fn config_content(
         }
         None => out.push(field("trusted", "never", Role::Muted)),
     }
-    // Who changed it since it was trusted (issue 26); each added value's
-    // origin is on its own line above.
+    // Who changed it since it was trusted, or since BASE (issue 26); each
+    // added value's origin is on its own line above.
     if let Some(who) = who {
         out.extend(commit_lines(who));
     }

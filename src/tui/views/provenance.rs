@@ -1,10 +1,10 @@
 //! Who changed what, as the detail pane draws it: the commits since the
-//! config was trusted, one line each (short id, day, author, subject), and
+//! config was trusted (or since BASE, with `--since`), one line each (short id, day, author, subject), and
 //! each added value's origin at the end of its line. Commit text is written
 //! by whoever controls the repository: it goes through `untrusted`, escaped
 //! exactly as config text is.
 
-use crate::core::revision::provenance::{Commit, ValueOrigin};
+use crate::core::revision::provenance::{Commit, Since, ValueOrigin};
 use crate::tui::provenance::Slot;
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted};
@@ -24,8 +24,9 @@ pub fn commit_line(c: &Commit) -> RLine {
 }
 
 /// The pane's `changes` part: a heading saying how many commits touched
-/// the config's files since it was trusted, then each; or, while git is
-/// read, that it is; or why there is no provenance.
+/// the config's files since it was trusted (with `--since BASE`, since
+/// BASE: the revision as the user wrote it, escaped), then each; or, while
+/// git is read, that it is; or why there is no provenance.
 pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
     let label = |text: String| {
         vec![
@@ -45,14 +46,22 @@ pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
         Err(absent) => return vec![label(absent.describe())],
     };
     let n = since.commits.len();
-    let mut out = vec![label(match (n, since.more) {
+    let mut heading = label(match (n, since.more) {
         // Not "the change is not committed": the store's clock and the
         // committer's may disagree; each value's origin says it.
-        (0, _) => "no commit since trusted".to_string(),
-        (1, _) => "1 commit since trusted".to_string(),
-        (n, false) => format!("{n} commits since trusted"),
-        (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),
-    })];
+        (0, _) => "no commit since ".to_string(),
+        (1, _) => "1 commit since ".to_string(),
+        (n, false) => format!("{n} commits since "),
+        (n, true) => format!("more than {n} commits since "),
+    });
+    heading.push(match &p.since {
+        Since::Trusted => ours(Role::Muted, "trusted"),
+        Since::Revision(rev) => untrusted(Role::Title, rev),
+    });
+    if since.more {
+        heading.push(ours(Role::Muted, format!(", the newest {n}:")));
+    }
+    let mut out = vec![heading];
     out.extend(since.commits.iter().map(commit_line));
     for path in &since.outside {
         out.push(vec![

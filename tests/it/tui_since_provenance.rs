@@ -1,0 +1,317 @@
+//! Who changed what in the TUI's detail pane under `--since BASE` (issue
+//! 26 item 3): the commits of `BASE..HEAD` that touched the config's files,
+//! and for each value added since BASE the commit of that range that
+//! introduced its line, or `not committed`; on real repositories built
+//! here, through the real backend driven by the TUI's own `update`.
+
+use std::sync::Arc;
+
+use goccia_trust::core::env::Env;
+use goccia_trust::core::revision::provenance::{
+    Absent, CommitsSince, ConfigProvenance, Since, ValueOrigin,
+};
+use goccia_trust::sanitize::is_unsafe;
+use goccia_trust::tui::Theme;
+use goccia_trust::tui::core_backend::CoreBackend;
+use goccia_trust::tui::effects::execute;
+use goccia_trust::tui::state::State;
+use goccia_trust::tui::{initial_state, start, step};
+
+use crate::provenance::{APP, APP_BOB, BASE, BASE_CAROL, Repo, hostile_repo};
+use crate::tui_common::{draw, text};
+
+/// Alice writes a config and the base it extends (BASE, `HEAD~2`); Bob
+/// adds a host to the config, Carol a path to the base; a working-tree
+/// edit adds one more host.
+fn two_authors_after_base() -> (Repo, String, String) {
+    let r = Repo::new();
+    r.write("app/goccia.json", APP);
+    r.write("base.json", BASE);
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    r.write("app/goccia.json", APP_BOB);
+    let bob = r.commit_as("Bob", "2026-03-01T09:00:00Z", "bump deps");
+    r.write("base.json", BASE_CAROL);
+    let carol = r.commit_as("Carol", "2026-03-02T09:00:00Z", "share more");
+    r.write(
+        "app/goccia.json",
+        &APP_BOB.replace("\"b.test\"", "\"b.test\",\n      \"c.test\""),
+    );
+    (r, bob[..7].to_string(), carol[..7].to_string())
+}
+
+/// The real backend reviewing `r` since `rev`, no store.
+fn backend(r: &Repo, rev: &str) -> Arc<CoreBackend> {
+    let env = Env {
+        cwd: r.root.clone(),
+        home: r.t.home.to_str().unwrap().into(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+        ..Env::default()
+    };
+    let mut b = CoreBackend::new(env, Err("no store".into()));
+    b.since = Some((rev.into(), r.root.clone()));
+    Arc::new(b)
+}
+
+/// The review over the repository, run (scan, BASE, provenance of the
+/// selected config) to the end through `update`, as the event loop runs it.
+fn review(backend: &CoreBackend, root: &str) -> State {
+    let mut state = initial_state(root, backend);
+    let mut pending = start(&mut state);
+    while let Some(effect) = pending.pop() {
+        let mut msgs = Vec::new();
+        execute(backend, effect, &|_| true, &mut |m| msgs.push(m));
+        for m in msgs {
+            pending.extend(step(&mut state, m));
+        }
+    }
+    state
+}
+
+/// The selected config's provenance, as the pane holds it.
+fn held(state: &State) -> &Result<ConfigProvenance, Absent> {
+    let r = state.selected_config().expect("a config");
+    goccia_trust::tui::provenance::slot(state, r)
+        .and_then(|s| s.data.as_ref())
+        .expect("provenance read for the selected config")
+}
+
+#[test]
+fn under_since_the_pane_lists_base_s_commits_and_who_added_each_value() {
+    let (r, bob, carol) = two_authors_after_base();
+    let b = backend(&r, "HEAD~2");
+    let state = review(&b, &r.root);
+    let p = held(&state).as_ref().expect("provenance");
+    assert_eq!(p.since, Since::Revision("HEAD~2".into()));
+    let commits = p.commits.as_ref().expect("commits");
+    let authors: Vec<&str> = commits.commits.iter().map(|c| c.author.as_str()).collect();
+    assert_eq!(authors, ["Carol", "Bob"], "newest first");
+    let origin = |request: &str, value: &str| match p.origin(request, value) {
+        Some(ValueOrigin::Committed(c)) => c.author.clone(),
+        Some(ValueOrigin::NotCommitted) => "not committed".into(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(origin("allow-net", "b.test"), "Bob");
+    assert_eq!(origin("allow-net", "c.test"), "not committed");
+    assert_eq!(origin("allow-read", &r.path("shared")), "Carol");
+    // Already at BASE: not added, not asked about.
+    assert_eq!(p.origin("allow-net", "a.test"), None);
+
+    let screen = text(&draw(&state, &Theme::mono(), 160, 50));
+    assert!(
+        screen.contains("changes  2 commits since HEAD~2"),
+        "{screen}"
+    );
+    let carol_at = screen.find(&format!("  {carol} 2026-03-02 Carol  share more"));
+    let bob_at = screen.find(&format!("  {bob} 2026-03-01 Bob  bump deps"));
+    assert!(
+        matches!((carol_at, bob_at), (Some(c), Some(b)) if c < b),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("+ b.test · {bob} Bob 2026-03-01")),
+        "{screen}"
+    );
+    assert!(screen.contains("+ c.test · not committed"), "{screen}");
+    assert!(
+        screen.contains(&format!("shared · {carol} Carol 2026-03-02")),
+        "{screen}"
+    );
+    assert!(!screen.contains("+ a.test"), "{screen}");
+    assert!(!screen.contains("since trusted"), "{screen}");
+}
+
+#[test]
+fn under_since_head_nothing_committed_is_listed_and_the_edit_is_not_committed() {
+    let (r, _, _) = two_authors_after_base();
+    let b = backend(&r, "HEAD");
+    let state = review(&b, &r.root);
+    let screen = text(&draw(&state, &Theme::mono(), 160, 50));
+    assert!(screen.contains("changes  no commit since HEAD"), "{screen}");
+    assert!(screen.contains("+ c.test · not committed"), "{screen}");
+    assert!(!screen.contains("+ b.test"), "{screen}");
+}
+
+/// A value new since BASE on a line BASE already held (the config did not
+/// load there, and a later commit fixed it) is `as at the base`: the fix
+/// did not introduce it.
+#[test]
+fn under_since_a_value_on_a_line_of_base_is_as_at_the_base() {
+    let r = Repo::new();
+    let fixed = "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n";
+    r.write("goccia.json", fixed.trim_end().trim_end_matches('}'));
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "broken");
+    r.write("goccia.json", fixed);
+    let fix = r.commit_as("Bob", "2026-03-01T09:00:00Z", "fix the brace");
+    let b = backend(&r, "HEAD~1");
+    let state = review(&b, &r.root);
+    let p = held(&state).as_ref().expect("provenance");
+    assert_eq!(p.origin("allow-net", "a.test"), Some(&ValueOrigin::AtBase));
+    let screen = text(&draw(&state, &Theme::mono(), 160, 50));
+    assert!(screen.contains("+ a.test · as at the base"), "{screen}");
+    assert!(
+        screen.contains(&format!("  {} 2026-03-01 Bob  fix the brace", &fix[..7])),
+        "{screen}"
+    );
+}
+
+/// An author, an email and a subject that would repaint a terminal,
+/// reverse the line or hide text.
+const EVIL_NAME: &str = "Mallory\u{1b}[2J\u{202e}\u{200b}";
+const EVIL_SUBJECT: &str = "bump\u{1b}[31m deps\u{202e}\u{200b}\r fake line";
+
+#[test]
+fn under_since_hostile_commit_text_stays_escaped_in_the_pane() {
+    let r = Repo::new();
+    r.write("app/goccia.json", APP);
+    r.write("base.json", BASE);
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    r.write("app/goccia.json", APP_BOB);
+    r.commit_as(EVIL_NAME, "2026-03-01T09:00:00Z", EVIL_SUBJECT);
+    let b = backend(&r, "HEAD~1");
+    let state = review(&b, &r.root);
+    let buf = draw(&state, &Theme::default(), 240, 50);
+    let screen = text(&buf);
+    let raw: Vec<char> = buf
+        .content()
+        .iter()
+        .flat_map(|cell| cell.symbol().chars())
+        .filter(|&c| is_unsafe(c))
+        .collect();
+    assert!(raw.is_empty(), "{raw:?}\n{screen}");
+    assert!(
+        screen.contains("changes  1 commit since HEAD~1"),
+        "{screen}"
+    );
+    assert!(screen.contains("Mallory^[[2J"), "{screen}");
+    assert!(screen.contains("bump^[[31m deps"), "{screen}");
+    assert!(screen.contains("+ b.test · "), "{screen}");
+}
+
+/// The heading names BASE as the user wrote it: untrusted text, escaped.
+#[test]
+fn under_since_a_hostile_base_name_is_escaped_in_the_heading() {
+    use crate::tui_common::Harness;
+    use goccia_trust::tui::fake::FakeBackend;
+    use goccia_trust::tui::fixtures;
+    let rev = "main\u{1b}]0;pwned\u{7}";
+    let backend = FakeBackend::new(fixtures::sample_since());
+    backend.data().provenance = Some(Ok(ConfigProvenance {
+        root: "/home/dev/shop".into(),
+        since: Since::Revision(rev.into()),
+        commits: Ok(CommitsSince {
+            commits: Vec::new(),
+            more: false,
+            outside: Vec::new(),
+        }),
+        origins: Ok(vec![(
+            "allow-net".into(),
+            "payments.example".into(),
+            ValueOrigin::NotCommitted,
+        )]),
+    }));
+    let h = Harness::with_backend(backend);
+    assert_eq!(h.selected_path(), "packages/api/goccia.toml");
+    let screen = text(&draw(&h.state, &Theme::mono(), 120, 35));
+    assert!(
+        screen.contains("changes  no commit since main^[]0;pwned^G"),
+        "{screen}"
+    );
+    assert!(!screen.contains('\u{1b}') && !screen.contains('\u{7}'));
+    assert!(
+        screen.contains("+ payments.example · not committed"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn under_since_reading_provenance_runs_nothing_the_repository_configures() {
+    // Bob and Carol after Alice's BASE (HEAD~3), a working-tree edit
+    // adding c.test; fsmonitor, external diff, textconv, filters, hooks.
+    let (r, marker) = hostile_repo();
+    let b = backend(&r, "HEAD~3");
+    let state = review(&b, &r.root);
+    let p = held(&state).as_ref().expect("provenance");
+    let commits = p.commits.as_ref().expect("commits");
+    let authors: Vec<&str> = commits.commits.iter().map(|c| c.author.as_str()).collect();
+    assert_eq!(authors, ["Carol", "Bob"]);
+    assert!(
+        matches!(
+            p.origin("allow-net", "c.test"),
+            Some(ValueOrigin::NotCommitted)
+        ),
+        "{p:?}"
+    );
+    assert!(
+        matches!(p.origin("allow-net", "b.test"), Some(ValueOrigin::Committed(c)) if c.author == "Bob"),
+        "ignore-revs is ignored: {p:?}"
+    );
+    assert!(
+        !marker.exists(),
+        "a program of the repository's configuration ran: {}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
+    );
+}
+
+/// A BASE git cannot resolve any more is said in the pane, never an error.
+#[test]
+fn under_since_git_failing_is_said_not_an_error() {
+    let (r, _, _) = two_authors_after_base();
+    let b = backend(&r, "HEAD~2");
+    let state = review(&b, &r.root);
+    assert!(held(&state).is_ok());
+    let report = state.selected_config().unwrap().clone();
+    // The repository is gone: git fails; the base was read already.
+    std::fs::remove_dir_all(format!("{}/.git", r.root)).unwrap();
+    let p = goccia_trust::tui::backend::TuiBackend::provenance(&*b, &report);
+    let said = match &p {
+        Err(a) => a.describe(),
+        Ok(p) => match (&p.commits, &p.origins) {
+            (Err(a), Err(_)) => a.describe(),
+            other => panic!("{other:?}"),
+        },
+    };
+    assert!(said.starts_with("no provenance: "), "{said}");
+}
+
+/// The real binary in a real terminal at 80x24 with `--since HEAD~2`: the
+/// value Bob added since BASE names his commit.
+#[test]
+fn the_real_review_since_a_revision_names_who_added_a_value_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, bob, carol) = two_authors_after_base();
+    let home = r.t.work.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let store = format!(
+        "--trust-store={}",
+        r.t.work.parent().unwrap().join("trust.json").display()
+    );
+    let exe = env!("CARGO_BIN_EXE_goccia-trust");
+    let t = Tmux::start_sized("since-provenance", 80, 24);
+    t.wait_for("$", Duration::from_secs(10));
+    t.run(&format!(
+        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} --since HEAD~2 .; echo \"goccia-trust exited $?\"",
+        r.root,
+        home.display(),
+    ));
+    let bobs = format!("+ b.test · {bob} Bob 2026-03-01");
+    let screen = t.wait_for_all(
+        &[bobs.as_str(), "+ c.test · not committed"],
+        Duration::from_secs(10),
+    );
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    for _ in 0..12 {
+        t.send_keys(&["J"]);
+    }
+    let screen = t.wait_for("changes  2 commits since HEAD~2", Duration::from_secs(10));
+    assert!(
+        screen.contains(&format!("{carol} 2026-03-02 Carol  share more")),
+        "{screen}"
+    );
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}
