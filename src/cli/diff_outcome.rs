@@ -7,6 +7,8 @@
 //! `value`/`value_line`), so a field added to [`DiffValue`] is written
 //! there once per format.
 
+use std::collections::HashMap;
+
 use crate::cli::json_out::is_unscoped;
 use crate::core::config::block::sha256_hex;
 use crate::core::config::json::{self as config_json, Json};
@@ -317,24 +319,30 @@ impl Sides<'_> {
         let base = self.base.commit.as_deref().unwrap_or(&self.base.label);
         let head = self.head.commit.as_deref();
         let mut asked = 0;
+        // Many configs reading through one link: git asked once.
+        let mut found: HashMap<Vec<String>, ValueOrigin> = HashMap::new();
         for (c, slots) in configs.iter().zip(out.iter_mut()) {
             for (v, slot) in c.values.iter().zip(slots.iter_mut()) {
                 if !v.widens || v.retarget.is_none() {
                     continue;
                 }
+                let links =
+                    changed_links(self.root, &v.value, self.base, self.head, self.working_tree);
+                if let Some(origin) = found.get(&links) {
+                    *slot = Some(origin.clone());
+                    continue;
+                }
                 asked += 1;
                 if asked > MAX_CONFIGS_BLAMED {
                     *slot = Some(ValueOrigin::Unknown(format!(
-                        "not looked up: git is asked about the first {MAX_CONFIGS_BLAMED} retargeted scopes"
+                        "not looked up: git is asked about the first {MAX_CONFIGS_BLAMED} links that moved a scope"
                     )));
                     continue;
                 }
-                let links =
-                    changed_links(self.root, &v.value, self.base, self.head, self.working_tree);
-                *slot = Some(
-                    retargeted_by(self.root, base, head, &links)
-                        .unwrap_or_else(|absent| ValueOrigin::Unknown(absent.reason)),
-                );
+                let origin = retargeted_by(self.root, base, head, &links)
+                    .unwrap_or_else(|absent| ValueOrigin::Unknown(absent.reason));
+                *slot = Some(origin.clone());
+                found.insert(links, origin);
             }
         }
     }

@@ -352,3 +352,28 @@ fn a_hostile_repository_runs_nothing_while_a_retarget_is_attributed() {
         std::fs::read_to_string(&marker).unwrap_or_default()
     );
 }
+
+/// Configs reading through one link each name its commit (git is asked
+/// once for them all).
+#[test]
+fn every_config_reading_through_a_re_pointed_link_names_its_commit() {
+    let r = Repo::new();
+    for dir in ["app", "lib", "tools"] {
+        r.write(
+            &format!("{dir}/goccia.json"),
+            &perms(r#""allow-read": ["../shared"]"#),
+        );
+    }
+    r.write("shared-v2/x", "x");
+    r.t.symlink("shared-v2", "shared");
+    let base = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    std::fs::create_dir(r.t.root.join("secret")).unwrap();
+    repoint(&r);
+    let mallory = r.commit_as("Mallory", "2026-03-01T09:00:00Z", "bump deps");
+    let out = diff(&r, &[&base, "HEAD"]);
+    let by = format!(
+        "{RETARGET}  (widens) · {} Mallory 2026-03-01 \"bump deps\"",
+        short(&r, &mallory)
+    );
+    assert_eq!(out.stdout.matches(&by).count(), 3, "{out}");
+}
