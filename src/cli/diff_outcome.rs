@@ -7,6 +7,8 @@
 //! `value`/`value_line`), so a field added to [`DiffValue`] is written
 //! there once per format.
 
+use std::collections::HashMap;
+
 use crate::cli::json_out::is_unscoped;
 use crate::core::config::block::sha256_hex;
 use crate::core::config::json::{self as config_json, Json};
@@ -18,8 +20,10 @@ use crate::core::review::value_diff::Change;
 use crate::core::revision::compare::{
     ConfigDiff, DiffValue, RevisionDiff, Status, Verdict, compare, judged_values,
 };
-use crate::core::revision::provenance::{Absent, ChainValues, ValueOrigin, introduced_each};
-use crate::core::revision::{ConfigAt, Snapshot};
+use crate::core::revision::provenance::{
+    Absent, ChainValues, ValueOrigin, introduced_each, retargeted_by,
+};
+use crate::core::revision::{ConfigAt, Snapshot, changed_links};
 
 /// `diff`'s result: the comparison of the two revisions and what the
 /// printers need of the two snapshots, decided once whatever the format.
@@ -65,8 +69,10 @@ pub struct AtHead {
     /// For each of the config's values, in the same order: for a value
     /// added that widens, where the line holding it at HEAD comes from
     /// within `BASE..HEAD` (the commit that introduced it, BASE's, a
-    /// working-tree edit, or unknown and why); `None` for any other value
-    /// and when provenance is absent.
+    /// working-tree edit, or unknown and why); for a retargeted scope that
+    /// widens, the commit that last changed the link under it
+    /// ([`Sides::retarget_origins`]); `None` for any other value and, for
+    /// added values, when provenance is absent.
     pub origins: Vec<Option<ValueOrigin>>,
 }
 
@@ -108,7 +114,8 @@ impl DiffResult {
     /// comes from. `exit_zero`: `--exit-zero`.
     pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool, env: &Env) -> DiffResult {
         let diff = compare(sides.base, sides.head);
-        let (origins, provenance) = sides.origins(&diff.configs, env);
+        let (mut origins, provenance) = sides.origins(&diff.configs, env);
+        sides.retarget_origins(&diff.configs, &mut origins);
         let at_head = diff
             .configs
             .iter()
@@ -301,6 +308,43 @@ impl Sides<'_> {
             }
         }
         (out, None)
+    }
+
+    /// [`AtHead::origins`] of each widening retargeted scope: the commit of
+    /// `BASE..HEAD` that last changed a link under it, `not committed` for
+    /// a link of the working tree that is not HEAD's, or unknown and why
+    /// (git failing here says so on the line). At most
+    /// [`MAX_CONFIGS_BLAMED`] are looked up.
+    fn retarget_origins(&self, configs: &[ConfigDiff], out: &mut [Vec<Option<ValueOrigin>>]) {
+        let base = self.base.commit.as_deref().unwrap_or(&self.base.label);
+        let head = self.head.commit.as_deref();
+        let mut asked = 0;
+        // Many configs reading through one link: git asked once.
+        let mut found: HashMap<Vec<String>, ValueOrigin> = HashMap::new();
+        for (c, slots) in configs.iter().zip(out.iter_mut()) {
+            for (v, slot) in c.values.iter().zip(slots.iter_mut()) {
+                if !v.widens || v.retarget.is_none() {
+                    continue;
+                }
+                let links =
+                    changed_links(self.root, &v.value, self.base, self.head, self.working_tree);
+                if let Some(origin) = found.get(&links) {
+                    *slot = Some(origin.clone());
+                    continue;
+                }
+                asked += 1;
+                if asked > MAX_CONFIGS_BLAMED {
+                    *slot = Some(ValueOrigin::Unknown(format!(
+                        "not looked up: git is asked about the first {MAX_CONFIGS_BLAMED} links that moved a scope"
+                    )));
+                    continue;
+                }
+                let origin = retargeted_by(self.root, base, head, &links)
+                    .unwrap_or_else(|absent| ValueOrigin::Unknown(absent.reason));
+                *slot = Some(origin.clone());
+                found.insert(links, origin);
+            }
+        }
     }
 
     fn at_head(&self, c: &ConfigDiff, origins: Vec<Option<ValueOrigin>>) -> AtHead {

@@ -421,11 +421,18 @@ fn a_retargeted_committed_link_under_a_scope_is_a_widening_in_every_format() {
         assert_eq!(f.code, 1, "{args:?}: {}", f.text);
         assert!(
             f.text.contains(
-                "changed app/goccia.json (widened)\n  allow-read\n    ~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret  (widens)\n"
+                "changed app/goccia.json (widened)\n  allow-read\n    ~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret  (widens) · "
             ),
             "{args:?}: {}",
             f.text
         );
+        // Who re-pointed it (tests/it/diff_link_provenance.rs).
+        let by = if args.len() == 1 {
+            " · not committed\n"
+        } else {
+            " \"retarget\"\n"
+        };
+        assert!(f.text.contains(by), "{args:?}: {}", f.text);
         let v = &f.json["configs"][0]["requests"][0]["values"][0];
         assert_eq!(v["change"], "retargeted", "{}", f.json);
         assert_eq!(v["to"], "$ROOT/secret");

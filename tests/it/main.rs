@@ -25,6 +25,7 @@ mod demo;
 mod diff;
 mod diff_action;
 mod diff_ci;
+mod diff_link_provenance;
 mod diff_provenance;
 mod diff_unread;
 mod docs;

@@ -579,6 +579,18 @@ pub fn inside<'a>(
 /// walk there (never read), the rest of the path appended. A loop of links
 /// gives the path reached when the hop limit runs out.
 pub fn resolve_in_tree(root: &str, scope: &str, links: &BTreeMap<String, String>) -> String {
+    walk_links(root, scope, &|p| links.get(p).cloned(), &mut Vec::new())
+}
+
+/// [`resolve_in_tree`] with each link asked of `link_at` (a path relative
+/// to the root: its target text, `None` when no link is there), the links
+/// passed recorded in `passed`.
+fn walk_links(
+    root: &str,
+    scope: &str,
+    link_at: &dyn Fn(&str) -> Option<String>,
+    passed: &mut Vec<String>,
+) -> String {
     const HOPS: usize = 40;
     let rel = if scope == root {
         ""
@@ -594,10 +606,11 @@ pub fn resolve_in_tree(root: &str, scope: &str, links: &BTreeMap<String, String>
     let mut i = 0;
     while i < parts.len() {
         let here = parts[..=i].join("/");
-        let Some(target) = links.get(&here) else {
+        let Some(target) = link_at(&here) else {
             i += 1;
             continue;
         };
+        passed.push(here);
         hops += 1;
         if hops > HOPS {
             break;
@@ -621,7 +634,7 @@ pub fn resolve_in_tree(root: &str, scope: &str, links: &BTreeMap<String, String>
                         // Above the root: outside the repository.
                         let mut out = absolute(root, &parts[..i].join("/"));
                         out.push('/');
-                        out.push_str(target);
+                        out.push_str(&target);
                         for p in &rest {
                             out.push('/');
                             out.push_str(p);
@@ -639,6 +652,52 @@ pub fn resolve_in_tree(root: &str, scope: &str, links: &BTreeMap<String, String>
     absolute(root, &parts.join("/"))
         .trim_end_matches('/')
         .to_string()
+}
+
+/// The links whose change moved path `scope` (absolute, inside the
+/// repository at `root`) between `base`, a revision, and `head`, a
+/// revision or with `on_disk` the working tree (its links read on disk):
+/// each path, relative to the root, where either side's resolution passed
+/// a link and the two sides differ there (re-pointed, added, or removed),
+/// in the order passed, each once.
+pub fn changed_links(
+    root: &str,
+    scope: &str,
+    base: &Snapshot,
+    head: &Snapshot,
+    on_disk: bool,
+) -> Vec<String> {
+    let at_base = |p: &str| base.links.get(p).cloned();
+    let at_head = |p: &str| {
+        if on_disk {
+            link_on_disk(root, p)
+        } else {
+            head.links.get(p).cloned()
+        }
+    };
+    let mut passed = Vec::new();
+    walk_links(root, scope, &at_base, &mut passed);
+    walk_links(root, scope, &at_head, &mut passed);
+    let mut out: Vec<String> = Vec::new();
+    for p in passed {
+        if at_base(&p) != at_head(&p) && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The target text of the link at `rel` (relative to `root`) on disk,
+/// `None` when no link is there.
+pub fn link_on_disk(root: &str, rel: &str) -> Option<String> {
+    let abs = absolute(root, rel);
+    let meta = std::fs::symlink_metadata(&abs).ok()?;
+    if !meta.file_type().is_symlink() {
+        return None;
+    }
+    std::fs::read_link(&abs)
+        .ok()
+        .map(|t| t.to_string_lossy().into_owned())
 }
 
 /// An absolute path with `.` and `..` resolved lexically.
@@ -700,7 +759,33 @@ pub fn note_links_over<'p>(
 
 #[cfg(test)]
 mod link_tests {
-    use super::{link_leaves, resolve_in_tree};
+    use super::{Snapshot, changed_links, link_leaves, resolve_in_tree};
+
+    fn snap(links: &[(&str, &str)]) -> Snapshot {
+        Snapshot {
+            links: links
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            ..Snapshot::default()
+        }
+    }
+
+    #[test]
+    fn the_links_that_moved_a_scope_are_those_that_differ_where_passed() {
+        // app/assets -> shared/img at both sides; only `shared` moved.
+        let base = snap(&[("app/assets", "../shared/img"), ("shared", "shared-v2")]);
+        let head = snap(&[("app/assets", "../shared/img"), ("shared", "/root")]);
+        let c = |b: &Snapshot, h: &Snapshot| changed_links("/r", "/r/app/assets", b, h, false);
+        assert_eq!(c(&base, &head), ["shared"]);
+        // Added at HEAD, removed at HEAD: the path that became or ceased
+        // to be a link.
+        let plain = snap(&[("shared", "shared-v2")]);
+        assert_eq!(c(&plain, &base), ["app/assets"]);
+        assert_eq!(c(&plain, &head), ["app/assets", "shared"]);
+        assert_eq!(c(&base, &plain), ["app/assets"]);
+        assert!(c(&base, &base).is_empty());
+    }
 
     #[test]
     fn scopes_resolve_through_the_trees_links() {

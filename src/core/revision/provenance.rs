@@ -602,6 +602,85 @@ fn is_too_slow(e: &GitError) -> bool {
         .any(|what| *e == git::too_slow(what))
 }
 
+/// Who moved a retargeted path scope of `diff BASE [HEAD]` (issue 30
+/// item 1): `links` are the paths, relative to the root, where a link
+/// under the scope was re-pointed, added or removed between `base` and
+/// `head` (commits; `None`: the working tree). When HEAD is the working
+/// tree and one of them on disk is not as HEAD has it,
+/// [`ValueOrigin::NotCommitted`]; else the commit of `BASE..HEAD` that last
+/// changed one of those entries themselves (never a file under a path that
+/// was a directory at some point), or [`ValueOrigin::Unknown`] and why.
+pub fn retargeted_by(
+    root: &str,
+    base: &str,
+    head: Option<&str>,
+    links: &[String],
+) -> Result<ValueOrigin, Absent> {
+    if links.is_empty() {
+        return Ok(ValueOrigin::Unknown(
+            "no link under the scope found changed".to_string(),
+        ));
+    }
+    let base = git::commit_of(root, base)?;
+    let tip = git::commit_of(root, head.unwrap_or("HEAD"))?;
+    if head.is_none() {
+        for rel in links {
+            if super::link_on_disk(root, rel) != link_at(root, &tip, rel)? {
+                return Ok(ValueOrigin::NotCommitted);
+            }
+        }
+    }
+    let mut cmd = hardened(root);
+    cmd.args([
+        "log",
+        "-z",
+        "--max-count=1",
+        "--no-renames",
+        "--no-textconv",
+        "--no-ext-diff",
+        "--no-show-signature",
+        "--no-use-mailmap",
+        "--no-color",
+        LOG_FORMAT,
+    ])
+    .arg(format!("{base}..{tip}"))
+    .arg("--");
+    for rel in links {
+        // The entry itself: a trailing `/` names only a directory, so
+        // files under a path that was a directory are excluded.
+        cmd.arg(literal(rel))
+            .arg(format!(":(top,literal,exclude){rel}/"));
+    }
+    let out = git::output(cmd, "log", LOG_OUTPUT)?;
+    Ok(match parse_log(&out)?.into_iter().next() {
+        Some(c) => ValueOrigin::Committed(c),
+        None => ValueOrigin::Unknown(format!(
+            "no commit of the range changed {}",
+            links.join(", ")
+        )),
+    })
+}
+
+/// The target text of the link at `rel` in commit `tip`, `None` when no
+/// link is there.
+fn link_at(root: &str, tip: &str, rel: &str) -> Result<Option<String>, Absent> {
+    let mut cmd = hardened(root);
+    cmd.args(["ls-tree", "-z", "--full-tree", tip, "--"])
+        .arg(literal(rel));
+    let out = git::output(cmd, "ls-tree", 1 << 16)?;
+    let entries = git::parse_ls_tree(&out)?;
+    let Some(e) = entries
+        .iter()
+        .find(|e| e.mode == git::EntryMode::Link && e.path == rel.as_bytes())
+    else {
+        return Ok(None);
+    };
+    let target = git::BlobReader::spawn(root)?
+        .read(&e.oid)?
+        .ok_or_else(|| Absent::because(format!("object {} of {rel} is missing", e.oid)))?;
+    Ok(Some(String::from_utf8_lossy(&target).into_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
