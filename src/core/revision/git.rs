@@ -69,6 +69,9 @@ const HARDENED_ENV: &[(&str, &str)] = &[
     ("GIT_CONFIG_NOSYSTEM", "1"),
     ("GIT_OPTIONAL_LOCKS", "0"),
     ("GIT_NO_REPLACE_OBJECTS", "1"),
+    // git's messages in English whatever the user's language: they are
+    // read ("not a git repository") and quoted in ours, which are English.
+    ("LC_ALL", "C"),
 ];
 
 /// Inherited variables that would point git at another repository or
