@@ -3,7 +3,6 @@
 //! real repositories built here; commit text is hostile and stays escaped
 //! (item 4); provenance is optional and never changes the exit code.
 
-use std::os::unix::fs::PermissionsExt;
 
 use serde_json::Value;
 
@@ -421,30 +420,9 @@ fn hostile_commit_text_stays_escaped_in_every_format() {
 #[test]
 fn when_git_fails_the_diff_is_the_same_and_says_why() {
     let s = Story::new();
-    let real = String::from_utf8(
-        std::process::Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let bin = s.r.t.work.parent().unwrap().join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fake = bin.join("git");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --no-walk=unsorted) echo 'fatal: no describing today' >&2; exit 128;; esac; done\nexec '{}' \"$@\"\n",
-            real.trim()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
+    let path = crate::common::git::fake_git(
+        s.r.t.work.parent().unwrap(),
+        "for a in \"$@\"; do case \"$a\" in --no-walk=unsorted) echo 'fatal: no describing today' >&2; exit 128;; esac; done",
     );
     let plain = s.diff(&[&s.base, "HEAD"]);
     let out = s.diff_env(&[&s.base, "HEAD"], &[("PATH", &path)]);

@@ -484,7 +484,6 @@ fn trust_why_with_a_policy_names_who_changed_each_judged_config() {
 /// speaks German unless `LC_ALL=C` stands in for one.)
 #[test]
 fn outside_a_repository_is_said_whatever_the_users_language() {
-    use std::os::unix::fs::PermissionsExt;
     let t = TestEnv::new();
     t.write(
         "app/goccia.json",
@@ -495,30 +494,10 @@ fn outside_a_repository_is_said_whatever_the_users_language() {
         "app/goccia.json",
         r#"{"permissions": {"allow-net": ["a.test", "b.test"]}}"#,
     );
-    let real = String::from_utf8(
-        Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let bin = t.root.join("fakebin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let fake = bin.join("git");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\n# git -C DIR ...: German outside a repository, unless LC_ALL=C\nif [ \"${{LC_ALL:-}}\" != C ] && ! '{real}' -C \"$3\" rev-parse --git-dir >/dev/null 2>&1; then\n  echo 'fatal: Kein Git-Repository (oder irgendeines der Elternverzeichnisse): .git' >&2\n  exit 128\nfi\nexec '{real}' \"$@\"\n",
-            real = real.trim()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
+    // git -C DIR ...: German outside a repository, unless LC_ALL=C.
+    let path = crate::common::git::fake_git(
+        &t.root,
+        "if [ \"${LC_ALL:-}\" != C ] && ! \"$REAL\" -C \"$3\" rev-parse --git-dir >/dev/null 2>&1; then\n  echo 'fatal: Kein Git-Repository (oder irgendeines der Elternverzeichnisse): .git' >&2\n  exit 128\nfi",
     );
     let vars = [
         ("PATH", path.as_str()),

@@ -181,6 +181,19 @@ fn check_date(since: &str) -> Result<(), Absent> {
 const LOG_FORMAT: &str = "--format=tformat:%H%x00%h%x00%an%x00%ae%x00%aI%x00%s%x00";
 const FIELDS: usize = 7;
 
+/// How `git log` lists the commits that touched files: [`LOG_FORMAT`]'s
+/// records, and nothing the repository configures run to compare them
+/// (no textconv, no external diff, no signature check, no mailmap).
+const LOG_READING: &[&str] = &[
+    "-z",
+    "--no-textconv",
+    "--no-ext-diff",
+    "--no-show-signature",
+    "--no-use-mailmap",
+    "--no-color",
+    LOG_FORMAT,
+];
+
 /// The commits that touched `files` (absolute paths: the config and every
 /// file of its extends chain) since `since` (the entry's `trustedAt`),
 /// newest first. `since` is compared with the committer date, so a commit
@@ -226,20 +239,12 @@ fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<Commit
         Ok(_) => {}
     }
     let mut cmd = hardened(root);
-    cmd.args([
-        "log",
-        "-z",
-        "--no-textconv",
-        "--no-ext-diff",
-        "--no-show-signature",
-        "--no-use-mailmap",
-        "--no-color",
-        LOG_FORMAT,
-    ])
-    .arg(format!("--max-count={}", MAX_COMMITS + 1))
-    .args(range)
-    .arg("--")
-    .args(&specs);
+    cmd.arg("log")
+        .args(LOG_READING)
+        .arg(format!("--max-count={}", MAX_COMMITS + 1))
+        .args(range)
+        .arg("--")
+        .args(&specs);
     let out = git::output(cmd, "log", LOG_OUTPUT)?;
     let mut commits = parse_log(&out)?;
     let more = commits.len() > MAX_COMMITS;
@@ -631,20 +636,11 @@ pub fn retargeted_by(
         }
     }
     let mut cmd = hardened(root);
-    cmd.args([
-        "log",
-        "-z",
-        "--max-count=1",
-        "--no-renames",
-        "--no-textconv",
-        "--no-ext-diff",
-        "--no-show-signature",
-        "--no-use-mailmap",
-        "--no-color",
-        LOG_FORMAT,
-    ])
-    .arg(format!("{base}..{tip}"))
-    .arg("--");
+    cmd.arg("log")
+        .args(LOG_READING)
+        .args(["--max-count=1", "--no-renames"])
+        .arg(format!("{base}..{tip}"))
+        .arg("--");
     for rel in links {
         // The entry itself: a trailing `/` names only a directory, so
         // files under a path that was a directory are excluded.

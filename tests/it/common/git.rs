@@ -40,3 +40,35 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
 pub(crate) fn perms(body: &str) -> String {
     format!(r#"{{"permissions": {{{body}}}}}"#)
 }
+
+/// A `git` in `dir/fakebin` that runs `prelude` (shell lines, `$REAL` the
+/// real git) and then the real git with its arguments; returns a `PATH`
+/// that finds it first. For git failing or speaking another language.
+pub(crate) fn fake_git(dir: &std::path::Path, prelude: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = dir.join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("git");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nREAL='{}'\n{prelude}\nexec \"$REAL\" \"$@\"\n",
+            real.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
