@@ -3,7 +3,6 @@
 //! real repositories built here; commit text is hostile and stays escaped
 //! (item 4); provenance is optional and never changes the exit code.
 
-
 use serde_json::Value;
 
 use crate::common::Output;
