@@ -13,7 +13,6 @@ use goccia_trust::core::revision::provenance::{
 };
 
 use crate::common::TestEnv;
-use crate::common::git::GIT_ENV;
 
 /// A repository whose commits each have their own author and date.
 pub(crate) struct Repo {
@@ -39,22 +38,7 @@ impl Repo {
     }
 
     pub(crate) fn git_env(&self, args: &[&str], vars: &[(&str, &str)]) -> String {
-        let out = Command::new("git")
-            .current_dir(self.dir())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.dir())
-            .envs(GIT_ENV.iter().copied())
-            .envs(vars.iter().copied())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        crate::common::git::git_env(self.dir(), args, vars)
     }
 
     pub(crate) fn git(&self, args: &[&str]) -> String {
