@@ -11,7 +11,7 @@ use crate::common::Output;
 use crate::common::git::GIT_ENV;
 use crate::common::git::perms;
 use crate::diff::outside_code_spans;
-use crate::provenance::Repo;
+use crate::provenance::{HOSTILE_NAME, HOSTILE_SUBJECT, Repo};
 
 const RETARGET: &str = "~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret";
 
@@ -213,25 +213,8 @@ fn a_link_added_or_removed_under_a_scope_names_its_commit() {
 fn hostile_text_of_the_retargeting_commit_stays_escaped_in_every_format() {
     let (r, base) = linked_repo();
     repoint(&r);
-    let name = "Mal\u{1b}[2Jlory\u{202e}gnp.exe\u{200b} @admin";
-    let subject = "bump\u{1b}]8;;http://x\u{7}\rx](http://evil) <script>alert(1)</script> | @team 100%0A ::error file=x::forged ``` *b*";
-    let msg = r.t.work.parent().unwrap().join("msg");
-    std::fs::write(&msg, subject).unwrap();
-    r.git(&["add", "-A"]);
-    r.git_env(
-        &[
-            "commit",
-            "-q",
-            "--cleanup=verbatim",
-            "-F",
-            msg.to_str().unwrap(),
-        ],
-        &[
-            ("GIT_AUTHOR_NAME", name),
-            ("GIT_AUTHOR_EMAIL", "<x>@[evil]\u{202e}"),
-            ("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z"),
-        ],
-    );
+    let (name, subject) = (HOSTILE_NAME, HOSTILE_SUBJECT);
+    r.commit_hostile();
     let run = |args: &[&str]| {
         let mut all = vec![base.as_str(), "HEAD"];
         all.extend_from_slice(args);

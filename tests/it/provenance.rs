@@ -14,6 +14,13 @@ use goccia_trust::core::revision::provenance::{
 
 use crate::common::TestEnv;
 
+/// An author name a terminal, a browser or a CI log would obey: an
+/// escape, a bidi override, a zero-width space, a mention.
+pub(crate) const HOSTILE_NAME: &str = "Mal\u{1b}[2Jlory\u{202e}gnp.exe\u{200b} @admin";
+/// A subject the same: OSC 8 link, carriage return, markdown, HTML, a
+/// mention, a CI workflow command.
+pub(crate) const HOSTILE_SUBJECT: &str = "bump\u{1b}]8;;http://x\u{7}\rx](http://evil) <script>alert(1)</script> | @team 100%0A ::error file=x::forged ``` *b*";
+
 /// A repository whose commits each have their own author and date.
 pub(crate) struct Repo {
     pub(crate) t: TestEnv,
@@ -63,6 +70,28 @@ impl Repo {
         ];
         self.git_env(&["commit", "-q", "--allow-empty", "-m", msg], &who);
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// Commits the work tree as [`HOSTILE_NAME`] (email `<x>@[evil]` and a
+    /// bidi override) with [`HOSTILE_SUBJECT`], verbatim, on 2026-03-01.
+    pub(crate) fn commit_hostile(&self) {
+        let msg = self.t.work.parent().unwrap().join("msg");
+        std::fs::write(&msg, HOSTILE_SUBJECT).unwrap();
+        self.git(&["add", "-A"]);
+        self.git_env(
+            &[
+                "commit",
+                "-q",
+                "--cleanup=verbatim",
+                "-F",
+                msg.to_str().unwrap(),
+            ],
+            &[
+                ("GIT_AUTHOR_NAME", HOSTILE_NAME),
+                ("GIT_AUTHOR_EMAIL", "<x>@[evil]\u{202e}"),
+                ("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z"),
+            ],
+        );
     }
 
     pub(crate) fn path(&self, rel: &str) -> String {
