@@ -281,36 +281,7 @@ fn hostile_text_of_the_retargeting_commit_stays_escaped_in_every_format() {
 #[test]
 fn a_hostile_repository_runs_nothing_while_a_retarget_is_attributed() {
     let (r, base, mallory, _) = retargeted_story();
-    let marker = r.t.work.parent().unwrap().join("PWNED");
-    let script = r.t.work.parent().unwrap().join("evil.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
-            marker.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let s = script.to_str().unwrap();
-    let hooks = r.t.work.parent().unwrap().to_str().unwrap().to_string();
-    for (key, value) in [
-        ("core.fsmonitor", s),
-        ("diff.external", s),
-        ("diff.evil.textconv", s),
-        ("diff.evil.command", s),
-        ("filter.evil.clean", s),
-        ("filter.evil.smudge", s),
-        ("filter.evil.process", s),
-        ("filter.evil.required", "true"),
-        ("core.hooksPath", &hooks),
-        ("core.pager", s),
-        ("gpg.program", s),
-        ("log.showSignature", "true"),
-    ] {
-        r.git(&["config", key, value]);
-    }
+    let marker = r.configure_hostile();
     r.write(".gitattributes", "* diff=evil filter=evil\n");
     let m = short(&r, &mallory);
     for args in [&[base.as_str(), "HEAD"][..], &[base.as_str()][..]] {

@@ -94,6 +94,45 @@ impl Repo {
         );
     }
 
+    /// Writes a program (`evil.sh`, which appends to the file returned)
+    /// and names it in the repository's configuration at every place git
+    /// could run one while provenance is read: fsmonitor, an external
+    /// diff, the `evil` textconv and filter drivers (clean, smudge,
+    /// process), hooks, the pager, gpg with signatures shown. The caller's
+    /// `.gitattributes` says which files are `evil`.
+    pub(crate) fn configure_hostile(&self) -> std::path::PathBuf {
+        let outside = self.t.work.parent().unwrap();
+        let marker = outside.join("PWNED");
+        let script = outside.join("evil.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
+                marker.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let s = script.to_str().unwrap();
+        for (key, value) in [
+            ("core.fsmonitor", s),
+            ("diff.external", s),
+            ("diff.evil.textconv", s),
+            ("diff.evil.command", s),
+            ("filter.evil.clean", s),
+            ("filter.evil.smudge", s),
+            ("filter.evil.process", s),
+            ("filter.evil.required", "true"),
+            ("core.hooksPath", outside.to_str().unwrap()),
+            ("core.pager", s),
+            ("gpg.program", s),
+            ("log.showSignature", "true"),
+        ] {
+            self.git(&["config", key, value]);
+        }
+        marker
+    }
+
     pub(crate) fn path(&self, rel: &str) -> String {
         format!("{}/{rel}", self.root)
     }
@@ -482,41 +521,11 @@ fn child_without_git() {
 /// files, hooks. Each would create `marker`.
 pub(crate) fn hostile_repo() -> (Repo, std::path::PathBuf) {
     let r = two_authors_and_a_third_on_the_base();
-    let marker = r.t.work.parent().unwrap().join("PWNED");
-    let script = r.t.work.parent().unwrap().join("evil.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
-            marker.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let s = script.to_str().unwrap();
     // Blame would pass over Bob's commit and credit Alice with his host.
     let bob = r.git(&["log", "--format=%H", "--author=Bob"]);
     r.write(".git-blame-ignore-revs", &bob);
-    for (key, value) in [
-        ("core.fsmonitor", s),
-        ("diff.external", s),
-        ("diff.evil.textconv", s),
-        ("diff.evil.command", s),
-        ("filter.evil.clean", s),
-        ("filter.evil.smudge", s),
-        ("filter.evil.process", s),
-        ("filter.evil.required", "true"),
-        (
-            "core.hooksPath",
-            r.t.work.parent().unwrap().to_str().unwrap(),
-        ),
-        ("core.pager", s),
-        ("gpg.program", s),
-        ("log.showSignature", "true"),
-        ("blame.ignoreRevsFile", ".git-blame-ignore-revs"),
-    ] {
-        r.git(&["config", key, value]);
-    }
+    let marker = r.configure_hostile();
+    r.git(&["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
     r.write(".gitattributes", "*.json diff=evil filter=evil\n");
     // A working-tree edit, so the working file differs from HEAD's.
     r.write(
