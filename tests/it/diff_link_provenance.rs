@@ -11,7 +11,7 @@ use crate::common::Output;
 use crate::common::git::GIT_ENV;
 use crate::common::git::perms;
 use crate::diff::outside_code_spans;
-use crate::provenance::Repo;
+use crate::provenance::{HOSTILE_NAME, HOSTILE_SUBJECT, Repo};
 
 const RETARGET: &str = "~ target of $ROOT/work/shared: $ROOT/work/shared-v2 -> $ROOT/secret";
 
@@ -213,25 +213,8 @@ fn a_link_added_or_removed_under_a_scope_names_its_commit() {
 fn hostile_text_of_the_retargeting_commit_stays_escaped_in_every_format() {
     let (r, base) = linked_repo();
     repoint(&r);
-    let name = "Mal\u{1b}[2Jlory\u{202e}gnp.exe\u{200b} @admin";
-    let subject = "bump\u{1b}]8;;http://x\u{7}\rx](http://evil) <script>alert(1)</script> | @team 100%0A ::error file=x::forged ``` *b*";
-    let msg = r.t.work.parent().unwrap().join("msg");
-    std::fs::write(&msg, subject).unwrap();
-    r.git(&["add", "-A"]);
-    r.git_env(
-        &[
-            "commit",
-            "-q",
-            "--cleanup=verbatim",
-            "-F",
-            msg.to_str().unwrap(),
-        ],
-        &[
-            ("GIT_AUTHOR_NAME", name),
-            ("GIT_AUTHOR_EMAIL", "<x>@[evil]\u{202e}"),
-            ("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z"),
-        ],
-    );
+    let (name, subject) = (HOSTILE_NAME, HOSTILE_SUBJECT);
+    r.commit_hostile();
     let run = |args: &[&str]| {
         let mut all = vec![base.as_str(), "HEAD"];
         all.extend_from_slice(args);
@@ -298,36 +281,7 @@ fn hostile_text_of_the_retargeting_commit_stays_escaped_in_every_format() {
 #[test]
 fn a_hostile_repository_runs_nothing_while_a_retarget_is_attributed() {
     let (r, base, mallory, _) = retargeted_story();
-    let marker = r.t.work.parent().unwrap().join("PWNED");
-    let script = r.t.work.parent().unwrap().join("evil.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
-            marker.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let s = script.to_str().unwrap();
-    let hooks = r.t.work.parent().unwrap().to_str().unwrap().to_string();
-    for (key, value) in [
-        ("core.fsmonitor", s),
-        ("diff.external", s),
-        ("diff.evil.textconv", s),
-        ("diff.evil.command", s),
-        ("filter.evil.clean", s),
-        ("filter.evil.smudge", s),
-        ("filter.evil.process", s),
-        ("filter.evil.required", "true"),
-        ("core.hooksPath", &hooks),
-        ("core.pager", s),
-        ("gpg.program", s),
-        ("log.showSignature", "true"),
-    ] {
-        r.git(&["config", key, value]);
-    }
+    let marker = r.configure_hostile();
     r.write(".gitattributes", "* diff=evil filter=evil\n");
     let m = short(&r, &mallory);
     for args in [&[base.as_str(), "HEAD"][..], &[base.as_str()][..]] {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::common::Output;
 use crate::common::git::GIT_ENV;
 use crate::diff::outside_code_spans;
-use crate::provenance::{Repo, hostile_repo};
+use crate::provenance::{HOSTILE_NAME, HOSTILE_SUBJECT, Repo, hostile_repo};
 
 const APP: &str = "{\n  \"extends\": \"../base.json\",\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n";
 const APP_MALLORY: &str = "{\n  \"extends\": \"../base.json\",\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\"\n    ]\n  }\n}\n";
@@ -325,25 +325,8 @@ fn hostile_commit_text_stays_escaped_in_every_format() {
         "goccia.json",
         "{\"permissions\": {\"allow-net\": [\n\"a.test\",\n\"evil.test\"\n]}}\n",
     );
-    let name = "Mal\u{1b}[2Jlory\u{202e}gnp.exe\u{200b} @admin";
-    let subject = "bump\u{1b}]8;;http://x\u{7}\rx](http://evil) <script>alert(1)</script> | @team 100%0A ::error file=x::forged ``` *b*";
-    let msg = r.t.work.parent().unwrap().join("msg");
-    std::fs::write(&msg, subject).unwrap();
-    r.git(&["add", "-A"]);
-    r.git_env(
-        &[
-            "commit",
-            "-q",
-            "--cleanup=verbatim",
-            "-F",
-            msg.to_str().unwrap(),
-        ],
-        &[
-            ("GIT_AUTHOR_NAME", name),
-            ("GIT_AUTHOR_EMAIL", "<x>@[evil]\u{202e}"),
-            ("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z"),
-        ],
-    );
+    let (name, subject) = (HOSTILE_NAME, HOSTILE_SUBJECT);
+    r.commit_hostile();
     let run = |args: &[&str]| {
         let mut all = vec!["diff", base.as_str(), "HEAD"];
         all.extend_from_slice(args);

@@ -13,7 +13,13 @@ use goccia_trust::core::revision::provenance::{
 };
 
 use crate::common::TestEnv;
-use crate::common::git::GIT_ENV;
+
+/// An author name a terminal, a browser or a CI log would obey: an
+/// escape, a bidi override, a zero-width space, a mention.
+pub(crate) const HOSTILE_NAME: &str = "Mal\u{1b}[2Jlory\u{202e}gnp.exe\u{200b} @admin";
+/// A subject the same: OSC 8 link, carriage return, markdown, HTML, a
+/// mention, a CI workflow command.
+pub(crate) const HOSTILE_SUBJECT: &str = "bump\u{1b}]8;;http://x\u{7}\rx](http://evil) <script>alert(1)</script> | @team 100%0A ::error file=x::forged ``` *b*";
 
 /// A repository whose commits each have their own author and date.
 pub(crate) struct Repo {
@@ -39,22 +45,7 @@ impl Repo {
     }
 
     pub(crate) fn git_env(&self, args: &[&str], vars: &[(&str, &str)]) -> String {
-        let out = Command::new("git")
-            .current_dir(self.dir())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.dir())
-            .envs(GIT_ENV.iter().copied())
-            .envs(vars.iter().copied())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        crate::common::git::git_env(self.dir(), args, vars)
     }
 
     pub(crate) fn git(&self, args: &[&str]) -> String {
@@ -79,6 +70,67 @@ impl Repo {
         ];
         self.git_env(&["commit", "-q", "--allow-empty", "-m", msg], &who);
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// Commits the work tree as [`HOSTILE_NAME`] (email `<x>@[evil]` and a
+    /// bidi override) with [`HOSTILE_SUBJECT`], verbatim, on 2026-03-01.
+    pub(crate) fn commit_hostile(&self) {
+        let msg = self.t.work.parent().unwrap().join("msg");
+        std::fs::write(&msg, HOSTILE_SUBJECT).unwrap();
+        self.git(&["add", "-A"]);
+        self.git_env(
+            &[
+                "commit",
+                "-q",
+                "--cleanup=verbatim",
+                "-F",
+                msg.to_str().unwrap(),
+            ],
+            &[
+                ("GIT_AUTHOR_NAME", HOSTILE_NAME),
+                ("GIT_AUTHOR_EMAIL", "<x>@[evil]\u{202e}"),
+                ("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z"),
+            ],
+        );
+    }
+
+    /// Writes a program (`evil.sh`, which appends to the file returned)
+    /// and names it in the repository's configuration at every place git
+    /// could run one while provenance is read: fsmonitor, an external
+    /// diff, the `evil` textconv and filter drivers (clean, smudge,
+    /// process), hooks, the pager, gpg with signatures shown. The caller's
+    /// `.gitattributes` says which files are `evil`.
+    pub(crate) fn configure_hostile(&self) -> std::path::PathBuf {
+        let outside = self.t.work.parent().unwrap();
+        let marker = outside.join("PWNED");
+        let script = outside.join("evil.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
+                marker.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let s = script.to_str().unwrap();
+        for (key, value) in [
+            ("core.fsmonitor", s),
+            ("diff.external", s),
+            ("diff.evil.textconv", s),
+            ("diff.evil.command", s),
+            ("filter.evil.clean", s),
+            ("filter.evil.smudge", s),
+            ("filter.evil.process", s),
+            ("filter.evil.required", "true"),
+            ("core.hooksPath", outside.to_str().unwrap()),
+            ("core.pager", s),
+            ("gpg.program", s),
+            ("log.showSignature", "true"),
+        ] {
+            self.git(&["config", key, value]);
+        }
+        marker
     }
 
     pub(crate) fn path(&self, rel: &str) -> String {
@@ -469,41 +521,11 @@ fn child_without_git() {
 /// files, hooks. Each would create `marker`.
 pub(crate) fn hostile_repo() -> (Repo, std::path::PathBuf) {
     let r = two_authors_and_a_third_on_the_base();
-    let marker = r.t.work.parent().unwrap().join("PWNED");
-    let script = r.t.work.parent().unwrap().join("evil.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nps -o args= -p $PPID >> '{}'; echo \"$@\" >> '{0}'\ncat\n",
-            marker.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let s = script.to_str().unwrap();
     // Blame would pass over Bob's commit and credit Alice with his host.
     let bob = r.git(&["log", "--format=%H", "--author=Bob"]);
     r.write(".git-blame-ignore-revs", &bob);
-    for (key, value) in [
-        ("core.fsmonitor", s),
-        ("diff.external", s),
-        ("diff.evil.textconv", s),
-        ("diff.evil.command", s),
-        ("filter.evil.clean", s),
-        ("filter.evil.smudge", s),
-        ("filter.evil.process", s),
-        ("filter.evil.required", "true"),
-        (
-            "core.hooksPath",
-            r.t.work.parent().unwrap().to_str().unwrap(),
-        ),
-        ("core.pager", s),
-        ("gpg.program", s),
-        ("log.showSignature", "true"),
-        ("blame.ignoreRevsFile", ".git-blame-ignore-revs"),
-    ] {
-        r.git(&["config", key, value]);
-    }
+    let marker = r.configure_hostile();
+    r.git(&["config", "blame.ignoreRevsFile", ".git-blame-ignore-revs"]);
     r.write(".gitattributes", "*.json diff=evil filter=evil\n");
     // A working-tree edit, so the working file differs from HEAD's.
     r.write(

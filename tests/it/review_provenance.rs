@@ -127,8 +127,10 @@ fn a_working_tree_edit_is_not_committed() {
     );
 }
 
-#[test]
-fn after_a_rebase_the_list_names_the_new_commits() {
+/// A repository whose app (on base.json) Alice committed and the user
+/// trusted, with branch `topic` where Bob bumped the app; `main` checked
+/// out. Returns Bob's commit.
+fn trusted_then_topic() -> (Repo, String) {
     let r = Repo::new();
     r.write("app/goccia.json", APP);
     r.write("base.json", BASE);
@@ -136,8 +138,14 @@ fn after_a_rebase_the_list_names_the_new_commits() {
     assert_eq!(run(&r, &["trust", "app", "--yes"]).code, 0);
     r.git(&["checkout", "-q", "-b", "topic"]);
     r.write("app/goccia.json", APP_BOB);
-    let old = r.commit_as("Bob", "2099-03-01T09:00:00Z", "bump deps");
+    let bob = r.commit_as("Bob", "2099-03-01T09:00:00Z", "bump deps");
     r.git(&["checkout", "-q", "main"]);
+    (r, bob)
+}
+
+#[test]
+fn after_a_rebase_the_list_names_the_new_commits() {
+    let (r, old) = trusted_then_topic();
     r.write("README", "x");
     r.commit_as("Dave", "2099-03-03T09:00:00Z", "docs");
     r.git(&["checkout", "-q", "topic"]);
@@ -164,15 +172,7 @@ fn after_a_rebase_the_list_names_the_new_commits() {
 
 #[test]
 fn a_merge_lists_the_commits_of_both_sides() {
-    let r = Repo::new();
-    r.write("app/goccia.json", APP);
-    r.write("base.json", BASE);
-    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
-    assert_eq!(run(&r, &["trust", "app", "--yes"]).code, 0);
-    r.git(&["checkout", "-q", "-b", "topic"]);
-    r.write("app/goccia.json", APP_BOB);
-    let bob = r.commit_as("Bob", "2099-03-01T09:00:00Z", "bump deps");
-    r.git(&["checkout", "-q", "main"]);
+    let (r, bob) = trusted_then_topic();
     r.write("base.json", BASE_CAROL);
     let carol = r.commit_as("Carol", "2099-03-02T09:00:00Z", "share more");
     r.git_env(

@@ -193,13 +193,7 @@ fn the_real_review_names_who_changed_each_value_at_80x24() {
         "app/goccia.json",
         "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\",\n      \"cdn.evil.example\",\n      \"wip.test\"\n    ]\n  }\n}\n",
     );
-    let t = Tmux::start_sized("provenance", 80, 24);
-    t.wait_for("$", Duration::from_secs(10));
-    t.run(&format!(
-        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} .; echo \"goccia-trust exited $?\"",
-        r.root,
-        home.display(),
-    ));
+    let t = review_at_80x24("provenance", &r, &home, &store, ".");
     let screen = t.wait_for_all(
         &[
             "+ cdn.evil.example · ",
@@ -210,10 +204,7 @@ fn the_real_review_names_who_changed_each_value_at_80x24() {
     );
     assert!(!screen.contains('\u{1b}'), "{screen}");
     // The commits since trusted, below the fields: scrolled to.
-    for _ in 0..12 {
-        t.send_keys(&["J"]);
-    }
-    let screen = t.wait_for("changes  1 commit since trusted", Duration::from_secs(10));
+    let screen = scroll_to_changes(&t, "changes  1 commit since trusted");
     assert!(
         screen.contains("2099-03-01 Mallory^[[31m  bump deps"),
         "{screen}"
@@ -241,4 +232,34 @@ fn no_commit_since_trusted_concludes_nothing_of_the_values() {
     );
     assert!(!screen.contains("the change is not committed"), "{screen}");
     assert!(screen.contains("+ payments.example · a1b2c3d"), "{screen}");
+}
+
+/// The real binary (`goccia-trust STORE ARGS` in `r`'s root, HOME `home`,
+/// no global git configuration) in tmux session `name` at 80x24; the shell
+/// says `goccia-trust exited N` when it ends.
+pub(crate) fn review_at_80x24(
+    name: &str,
+    r: &crate::provenance::Repo,
+    home: &std::path::Path,
+    store: &str,
+    args: &str,
+) -> crate::tui_tmux::Tmux {
+    let exe = env!("CARGO_BIN_EXE_goccia-trust");
+    let t = crate::tui_tmux::Tmux::start_sized(name, 80, 24);
+    t.wait_for("$", std::time::Duration::from_secs(10));
+    t.run(&format!(
+        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} {args}; echo \"goccia-trust exited $?\"",
+        r.root,
+        home.display(),
+    ));
+    t
+}
+
+/// Scrolls the detail pane down to its `changes` part (below the fields)
+/// and waits for `heading`: the screen.
+pub(crate) fn scroll_to_changes(t: &crate::tui_tmux::Tmux, heading: &str) -> String {
+    for _ in 0..12 {
+        t.send_keys(&["J"]);
+    }
+    t.wait_for(heading, std::time::Duration::from_secs(10))
 }

@@ -19,6 +19,7 @@ use goccia_trust::tui::{initial_state, start, step};
 
 use crate::provenance::{APP, APP_BOB, BASE, BASE_CAROL, Repo, hostile_repo};
 use crate::tui_common::{draw, text};
+use crate::tui_provenance::{review_at_80x24, scroll_to_changes};
 
 /// Alice writes a config and the base it extends (BASE, `HEAD~2`); Bob
 /// adds a host to the config, Carol a path to the base; a working-tree
@@ -290,24 +291,14 @@ fn the_real_review_since_a_revision_names_who_added_a_value_at_80x24() {
         "--trust-store={}",
         r.t.work.parent().unwrap().join("trust.json").display()
     );
-    let exe = env!("CARGO_BIN_EXE_goccia-trust");
-    let t = Tmux::start_sized("since-provenance", 80, 24);
-    t.wait_for("$", Duration::from_secs(10));
-    t.run(&format!(
-        "cd {} && HOME={} GIT_CONFIG_GLOBAL=/dev/null {exe} {store} --since HEAD~2 .; echo \"goccia-trust exited $?\"",
-        r.root,
-        home.display(),
-    ));
+    let t = review_at_80x24("since-provenance", &r, &home, &store, "--since HEAD~2 .");
     let bobs = format!("+ b.test · {bob} Bob 2026-03-01");
     let screen = t.wait_for_all(
         &[bobs.as_str(), "+ c.test · not committed"],
         Duration::from_secs(10),
     );
     assert!(!screen.contains('\u{1b}'), "{screen}");
-    for _ in 0..12 {
-        t.send_keys(&["J"]);
-    }
-    let screen = t.wait_for("changes  2 commits since HEAD~2", Duration::from_secs(10));
+    let screen = scroll_to_changes(&t, "changes  2 commits since HEAD~2");
     assert!(
         screen.contains(&format!("{carol} 2026-03-02 Carol  share more")),
         "{screen}"

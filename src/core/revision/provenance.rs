@@ -199,21 +199,49 @@ const LOG_READING: &[&str] = &[
 /// newest first. `since` is compared with the committer date, so a commit
 /// rebased after the trust is listed even when it was authored before.
 pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<CommitsSince, Absent> {
+    let range = since_range(since)?;
+    git::toplevel(root)?;
+    log_touching(root, files, &range)
+}
+
+/// [`commits_since`] in `root`, known to be a repository's top.
+fn log_since(root: &str, files: &[String], since: &str) -> Result<CommitsSince, Absent> {
+    log_touching(root, files, &since_range(since)?)
+}
+
+/// The range of [`commits_since`]: HEAD's commits since `since`.
+fn since_range(since: &str) -> Result<[String; 2], Absent> {
     check_date(since)?;
-    log_touching(root, files, &[format!("--since={since}"), "HEAD".into()])
+    Ok([format!("--since={since}"), "HEAD".into()])
 }
 
 /// The commits of `BASE..HEAD` that touched `files` (as for
 /// [`commits_since`]), newest first: what `--since BASE` reviews. `base`
 /// is resolved to a full commit id before git's log sees it.
 pub fn commits_between(root: &str, files: &[String], base: &str) -> Result<CommitsSince, Absent> {
-    let base = git::commit_of(root, base)?;
-    log_touching(root, files, &[format!("{base}..HEAD")])
+    let range = between_range(root, base)?;
+    git::toplevel(root)?;
+    log_touching(root, files, &range)
+}
+
+/// [`commits_between`] in `root`, known to be a repository's top.
+pub(crate) fn log_between(
+    root: &str,
+    files: &[String],
+    base: &str,
+) -> Result<CommitsSince, Absent> {
+    log_touching(root, files, &between_range(root, base)?)
+}
+
+/// The range of [`commits_between`]: `BASE..HEAD`, BASE as a full id.
+fn between_range(root: &str, base: &str) -> Result<[String; 1], Absent> {
+    Ok([format!("{}..HEAD", git::commit_of(root, base)?)])
 }
 
 /// `git log` of `range` (options and revisions git takes as they are,
 /// built here, never from the repository) limited to `files`, at most
-/// [`MAX_COMMITS`].
+/// [`MAX_COMMITS`]. `root` is a repository's top (the callers ask git
+/// once).
 fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<CommitsSince, Absent> {
     let mut outside = Vec::new();
     let mut specs = Vec::new();
@@ -223,7 +251,6 @@ fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<Commit
             None => outside.push(f.clone()),
         }
     }
-    git::toplevel(root)?;
     let none = |outside| CommitsSince {
         commits: Vec::new(),
         more: false,
@@ -334,6 +361,16 @@ pub fn blame_values(
     // Outside a repository a file has no HEAD either: that is no
     // provenance, not a working-tree edit.
     git::toplevel(root)?;
+    blame_in(root, files, values, env)
+}
+
+/// [`blame_values`] in `root`, known to be a repository's top.
+fn blame_in(
+    root: &str,
+    files: &[String],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<Vec<ValueOrigin>, Absent> {
     let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
     for f in files {
         let file = match in_repo(root, f) {
@@ -520,9 +557,10 @@ pub fn of_config(
         .first()
         .ok_or_else(|| Absent::because("no config file"))?;
     let dir = crate::core::paths::declaring_dir(config);
+    // `root` is git's answer: the reads below do not ask it again.
     let root = repository(if dir.is_empty() { "." } else { dir })?;
-    let commits = commits_since(&root, files, trusted_at);
-    let origins = blame_values(&root, files, values, env).map(|found| {
+    let commits = log_since(&root, files, trusted_at);
+    let origins = blame_in(&root, files, values, env).map(|found| {
         values
             .iter()
             .zip(found)

@@ -16,7 +16,7 @@ use crate::core::review::report::{ConfigReport, ConfigState, report_values};
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{
-    Absent, ChainValues, ConfigProvenance, Since, commits_between, introduced_each, of_config,
+    Absent, ChainValues, ConfigProvenance, Since, introduced_each, log_between, of_config,
     repository,
 };
 use crate::core::revision::since::SinceBase;
@@ -71,7 +71,7 @@ pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Pr
     let root = repository(&base.root)?;
     let rev = base.snapshot.commit.as_deref().unwrap_or(&base.rev);
     let added = added_values(&base.values(report));
-    let commits = commits_between(&root, &report.files, rev);
+    let commits = log_between(&root, &report.files, rev);
     let config = ChainValues {
         files: report.files.clone(),
         values: added.clone(),

@@ -19,12 +19,18 @@ pub(crate) const GIT_ENV: &[(&str, &str)] = &[
 
 /// Runs git in `dir` and returns its stdout; a failure fails the test.
 pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
+    git_env(dir, args, &[])
+}
+
+/// [`git`] with `vars` set too (after [`GIT_ENV`]: they win).
+pub(crate) fn git_env(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", dir)
         .envs(GIT_ENV.iter().copied())
+        .envs(vars.iter().copied())
         .args(args)
         .output()
         .unwrap();
