@@ -27,7 +27,7 @@ use crate::core::policy::{
 use crate::core::review::discover::discover_paths;
 use crate::core::review::report::worst_exit;
 use crate::core::review::scan::report_and_snapshot;
-use crate::core::review::trust::missing_under;
+use crate::core::review::trust::missing_entries;
 use crate::core::review::trust::outcome::{Gate, TrustOutcome};
 use crate::core::store::StoreLocation;
 
@@ -240,10 +240,7 @@ fn judge_tree(
         &paths,
         env,
     )?;
-    let missing = missing_under(&store, &paths, env)
-        .into_iter()
-        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
-        .collect();
+    let missing = missing_entries(&store, &paths, env);
     let found = discover_paths(&paths, env, &|_| {}, &|| false).map_err(CliError::failed)?;
     let ignores = crate::cli::load::ignores_warned(env, io);
     let (reports, decisions) = found

@@ -129,10 +129,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         .iter()
         .map(|n| n.describe(&env.cwd, &targets));
     let shadowed = found.shadowed.iter().map(|s| s.describe(&env.cwd));
-    let missing: Vec<(String, String)> = missing_under(store, paths, env)
-        .into_iter()
-        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
-        .collect();
+    let missing = missing_entries(store, paths, env);
     let missing_lines = missing.iter().map(|(key, _)| missing_line(key, &env.cwd));
     let mut plan = TrustPlan {
         notes: not_followed.chain(shadowed).chain(missing_lines).collect(),
@@ -351,6 +348,15 @@ pub fn missing_under<'s>(
     store
         .iter()
         .filter(|(key, _)| roots.iter().any(|r| is_under(key, r)) && !config_exists(key))
+        .collect()
+}
+
+/// [`missing_under`] as data: each gone config's key and when it was
+/// trusted, in the store's order (`trust --json`, `scan --policy`).
+pub fn missing_entries(store: &Store, paths: &[String], env: &Env) -> Vec<(String, String)> {
+    missing_under(store, paths, env)
+        .into_iter()
+        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
         .collect()
 }
 
