@@ -23,7 +23,7 @@ use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::ScanResult;
-use crate::core::review::trust::missing_under;
+use crate::core::review::trust::missing_entries;
 use crate::core::revision::review_provenance::Listing;
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -68,10 +68,7 @@ pub fn decide(
         .as_ref()
         .map(|l| issues_text(&store_issues(l, &paths, env)))
         .unwrap_or_default();
-    let missing = missing_under(&store, &paths, env)
-        .into_iter()
-        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
-        .collect();
+    let missing = missing_entries(&store, &paths, env);
     let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(found) => found,
         Err(e) => {

@@ -198,6 +198,7 @@ const LOG_READING: &[&str] = &[
 /// file of its extends chain) since `since` (the entry's `trustedAt`),
 /// newest first. `since` is compared with the committer date, so a commit
 /// rebased after the trust is listed even when it was authored before.
+#[cfg(any(test, feature = "test-support"))]
 pub fn commits_since(root: &str, files: &[String], since: &str) -> Result<CommitsSince, Absent> {
     let range = since_range(since)?;
     git::toplevel(root)?;
@@ -218,6 +219,7 @@ fn since_range(since: &str) -> Result<[String; 2], Absent> {
 /// The commits of `BASE..HEAD` that touched `files` (as for
 /// [`commits_since`]), newest first: what `--since BASE` reviews. `base`
 /// is resolved to a full commit id before git's log sees it.
+#[cfg(any(test, feature = "test-support"))]
 pub fn commits_between(root: &str, files: &[String], base: &str) -> Result<CommitsSince, Absent> {
     let range = between_range(root, base)?;
     git::toplevel(root)?;
@@ -352,6 +354,7 @@ fn describe_commits(root: &str, shas: &HashSet<String>) -> Result<HashMap<String
 /// as written, relative or not: it is resolved as GocciaScript resolves
 /// it). A value found on no line, or on several lines that differ in
 /// origin, is [`ValueOrigin::Unknown`] with why: never a wrong commit.
+#[cfg(any(test, feature = "test-support"))]
 pub fn blame_values(
     root: &str,
     files: &[String],
