@@ -8,33 +8,23 @@
 
 use std::borrow::Cow;
 
+mod table;
+mod unsafe_ranges;
+
 /// Whether `c` must never be written raw to the terminal. The rule is by
 /// Unicode property, not a list of known tricks: general categories Cc
 /// (controls, `\n` included), Cf (format: bidi embeddings, soft hyphen,
 /// tags), Zl, Zp, Co (private use), Cs and Cn (unassigned: their rendering
 /// is unknown), every default-ignorable code point (variation selectors,
 /// the combining grapheme joiner, Hangul fillers: drawn as nothing) and
-/// every bidi control.
+/// every bidi control. The rule is answered from a table generated from
+/// the Unicode data (`sanitize/table.rs` keeps it in step).
 pub fn is_unsafe(c: char) -> bool {
-    use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, GeneralCategory};
-    use icu_properties::{CodePointMapData, CodePointSetData};
     // Printable ASCII is the common case and has none of these properties.
     if (' '..='~').contains(&c) {
         return false;
     }
-    let hidden_category = matches!(
-        CodePointMapData::<GeneralCategory>::new().get(c),
-        GeneralCategory::Control
-            | GeneralCategory::Format
-            | GeneralCategory::LineSeparator
-            | GeneralCategory::ParagraphSeparator
-            | GeneralCategory::PrivateUse
-            | GeneralCategory::Surrogate
-            | GeneralCategory::Unassigned
-    );
-    hidden_category
-        || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
-        || CodePointSetData::new::<BidiControl>().contains(c)
+    table::contains(c)
 }
 
 fn push_visible(out: &mut String, c: char) {
