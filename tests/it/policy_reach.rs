@@ -143,6 +143,9 @@ const CASES: &[Case] = &[
     ('A', "0177.0.0.1:8080", r#"["0177.0.0.1:8080","127.0.0.1:8080"]"#, "R3", "NEEDS_AUTH"),
     // GocciaScript reads 010.9.0.1 as 10.9.0.1, a resolver as 8.9.0.1.
     ('A', "010.9.0.1", r#"["10.9.0.1","8.9.0.1"]"#, "R3", "NEEDS_AUTH"),
+    // An IPv4 tail GocciaScript reads as a strict (decimal) dotted quad.
+    ('A', "::ffff:010.9.0.1", r#"["10.9.0.1"]"#, "R1", "ALLOWED"),
+    ('A', "[::ffff:010.0.0.1]:80", r#"["10.0.0.1:80"]"#, "R3", "NEEDS_AUTH"),
     // Item 5: a rule denying `private` covers every private address asked for.
     ('B', "10.1.2.3", r#"["10.1.2.3"]"#, "R3", "DENIED"),
     ('B', "192.168.0.0/16", r#"["192.168.0.0/16"]"#, "R3", "DENIED"),

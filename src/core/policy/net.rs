@@ -99,7 +99,17 @@ fn v6(text: &str) -> Option<u128> {
         .and_then(|t| t.strip_suffix(']'))
         .unwrap_or(text);
     let text = text.split_once('%').map_or(text, |(a, _zone)| a);
-    text.parse::<Ipv6Addr>().ok().map(u128::from)
+    if let Ok(a) = text.parse::<Ipv6Addr>() {
+        return Some(a.into());
+    }
+    // An IPv4 tail GocciaScript reads as a strict dotted quad, leading
+    // zeros and all (`::ffff:010.0.0.1` is 10.0.0.1), as two groups.
+    let (head, tail) = text.rsplit_once(':')?;
+    let v4 = strict_v4(tail)?;
+    format!("{head}:{:x}:{:x}", v4 >> 16, v4 & 0xffff)
+        .parse::<Ipv6Addr>()
+        .ok()
+        .map(u128::from)
 }
 
 /// An address literal (IPv4 strict, or IPv6) as a block of `len` bits
@@ -202,6 +212,9 @@ pub fn value_reach(scope: Option<&str>) -> Option<Reach> {
     let host = strip_dot(host);
     if let Some(block) = literal(host, None) {
         with_embedded(block, port, &mut pieces);
+    } else if host.contains(':') {
+        // An address literal GocciaScript accepts but not read here.
+        return None;
     } else if let Some(domain) = host.strip_prefix("*.") {
         pieces.push(Piece::names(
             Names::Below(domain.into()),

@@ -186,3 +186,13 @@ fn patterns_refuse_what_could_never_match() {
     assert!(spec("10.0.0.0/8") < spec("10.1.0.0/16"));
     assert!(spec("api.example.com") < spec("api.example.com:443"));
 }
+
+#[test]
+fn an_ipv4_tail_with_leading_zeros_is_read_as_goccia_reads_it() {
+    assert_eq!(shown("::ffff:010.0.0.1"), ["10.0.0.1"]);
+    assert_eq!(
+        shown("[64:ff9b::010.0.0.1]:80"),
+        ["[64:ff9b::a00:1]:80", "10.0.0.1:80"]
+    );
+    assert!(p("::ffff:010.0.0.1"));
+}

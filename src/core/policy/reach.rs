@@ -346,8 +346,7 @@ impl fmt::Display for Piece {
                 }
             }
             Dest::Addrs { block, space } => {
-                let public = *space == Space::Public && block.touches_private();
-                if *block == Block::ALL && public {
+                if *block == Block::ALL && *space == Space::Public {
                     write!(f, "every public address")?;
                     return port(f, " port ");
                 }
@@ -357,12 +356,7 @@ impl fmt::Display for Piece {
                     (None, 128) => return write!(f, "{block}"),
                     _ => {
                         write!(f, "{block}")?;
-                        port(f, " port ")?;
-                        return if public {
-                            write!(f, " (public addresses)")
-                        } else {
-                            Ok(())
-                        };
+                        return port(f, " port ");
                     }
                 }
                 port(f, ":")
