@@ -14,7 +14,7 @@
 //! | `diff-file` | `sandbox` `diff-file` | R1 | the file |
 //! | `allow-net` | `allow-net` host, or unscoped | R2 | none |
 //! | `allow-import-github` | `allow-import` `github[:owner[/repo]]` | R2 | none |
-//! | `allow-net-private` | `allow-net` `private`, or an IP/CIDR reaching private space | R3 | none |
+//! | `allow-net-private` | `allow-net` `private`, or any value reaching a private address (`net`) | R3 | none |
 //! | `allow-ffi` | `allow-ffi` library, or unscoped | R3 | the library, `/` unscoped |
 //! | `unsafe-function-constructor` | the top-level key | R3 | none |
 //! | `unsafe-shadowrealm` | the top-level key | R3 | none |
