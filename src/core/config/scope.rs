@@ -104,7 +104,7 @@ impl ScopeError {
 
 /// One scope of `key` (`permissions.allow-net`, ...) as written, read as
 /// GocciaScript reads it: refused when empty after `Trim` or invalid once
-/// resolved against `dir_with_separator` (§3, §4); else the resolved
+/// resolved against `dir_with_separator`; else the resolved
 /// scope. A config's request and `policy evaluate --value` both read their
 /// scopes here.
 pub fn read_scope(

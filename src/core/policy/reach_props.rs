@@ -300,3 +300,58 @@ proptest! {
         }
     }
 }
+
+/// Spellings of one IPv4 target (plain, mapped, mapped in hex, with a zone
+/// id, a trailing dot) or of one IPv6 target (compressed, expanded, upper
+/// case, zone id), with one port written two ways.
+fn same_target_pair() -> impl Strategy<Value = (Request, Request)> {
+    let v4_style = proptest::sample::select(&[0u8, 1, 2, 3, 6][..]);
+    prop_oneof![
+        (
+            0..V4.len(),
+            v4_style.clone(),
+            v4_style,
+            proptest::option::of((proptest::sample::select(&PORTS[..]), 0u8..6, 0u8..6))
+        )
+            .prop_map(|(i, a, b, port)| (
+                v4_request(i, None, a, port.map(|(p, s, _)| (p, s))),
+                v4_request(i, None, b, port.map(|(p, _, t)| (p, t))),
+            )),
+        (
+            0..V6.len(),
+            0u8..4,
+            0u8..4,
+            proptest::option::of((proptest::sample::select(&PORTS[..]), 0u8..6, 0u8..6))
+        )
+            .prop_map(|(i, a, b, port)| (
+                v6_request(i, None, a, port.map(|(p, s, _)| (p, s))),
+                v6_request(i, None, b, port.map(|(p, _, t)| (p, t))),
+            )),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn two_spellings_of_one_target_get_one_verdict(
+        (a, b) in same_target_pair(),
+        (pattern, _, _) in deny(),
+        outcome in proptest::sample::select(&["deny", "R0", "needs_auth"][..]),
+    ) {
+        let env = env_at("/w", "/h");
+        let text = format!(
+            r#"{{"grants": {{"READ_ONLY": "allow", "EXTERNAL_EFFECT": "needs_auth", "DESTRUCTIVE": "needs_auth"}},
+                "risk_to_level": {{"R0": "READ_ONLY", "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"}},
+                "rules": {{ "allow-net": {{{p}: "{outcome}"}}, "allow-net-private": {{{p}: "{outcome}"}} }} }}"#,
+            p = serde_json::to_string(&pattern).unwrap()
+        );
+        let policy = policy(&text, &env);
+        let judge = |r: &Request| {
+            let op = operation_for_value(RequestKind::AllowNet, &r.text, &env).unwrap();
+            let d = evaluate_operation(&policy, &op, &env);
+            (op.kind, d.verdict, d.risk, d.rule)
+        };
+        prop_assert_eq!(judge(&a), judge(&b), "{} vs {}", a.text, b.text);
+    }
+}
