@@ -196,3 +196,15 @@ fn an_ipv4_tail_with_leading_zeros_is_read_as_goccia_reads_it() {
     );
     assert!(p("::ffff:010.0.0.1"));
 }
+
+#[test]
+fn patterns_are_values_too() {
+    let cover = |p: &str| pattern_cover(p).unwrap();
+    assert_eq!(cover("0:0:0:0:0:0:0:1"), cover("::1"));
+    assert_eq!(cover("[::1]"), cover("::1"));
+    assert_eq!(cover("10.1.2.3/8"), cover("10.0.0.0/8"));
+    assert_eq!(cover("::ffff:10.0.0.0/104"), cover("10.0.0.0/8"));
+    assert_eq!(cover("::ffff:a9fe:a9fe"), cover("169.254.169.254"));
+    assert_eq!(cover("Example.COM.:0x1bb"), cover("example.com:443"));
+    assert_eq!(cover("fe80::1%eth0"), cover("fe80::1"));
+}
