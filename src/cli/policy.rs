@@ -18,12 +18,13 @@ use crate::cli::print::{json, text};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::policy::gate::operation_for_value;
 use crate::core::policy::record::{RecordHandle, iso_now};
 use crate::core::policy::spawn::{Echo, SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
-    Class, Decision, LoadContext, Operation, Policy, RequestKind, ResolvedTarget, Verdict,
-    evaluate, evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex,
-    state_dir, workspace_for_builtin, write_record,
+    Class, Decision, LoadContext, Policy, RequestKind, ResolvedTarget, Verdict, evaluate,
+    evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex, state_dir,
+    workspace_for_builtin, write_record,
 };
 
 /// Decide, before anything is trusted or run, whether an operation is
@@ -296,18 +297,10 @@ fn evaluate_request(
             RequestKind::ALL.map(RequestKind::name).join(", ")
         ))
     })?;
-    if value.is_empty() {
-        return Err(CliError::usage(EVALUATE_USAGE));
-    }
+    // Read as a config's request of that kind is, before any policy.
+    let op = operation_for_value(kind, value, env).map_err(CliError::usage)?;
     let state = default_state_dir(env);
     let (policy, _) = load(&a.common, args, state.as_deref(), env)?;
-    let op = Operation {
-        kind,
-        scope: Some(value.to_string()),
-        target: kind
-            .is_path()
-            .then(|| crate::core::paths::lexical_path(value, &env.cwd)),
-    };
     Ok(evaluate_operation(&policy, &op, env))
 }
 

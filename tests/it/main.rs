@@ -36,6 +36,7 @@ mod hostile_files;
 mod json_contract;
 mod layering;
 mod policy;
+mod policy_reach;
 mod policy_rules;
 mod policy_summary;
 mod policy_trust;

@@ -113,7 +113,7 @@ fn a_deny_rule_wins_over_a_broader_allow_and_carves_paths() {
     assert_eq!(out.code, 3, "{out}");
     assert!(
         out.stdout.contains(
-            "allow-net evil.internal.example.com: R2 - DENIED — denied by rule allow-net \"evil.internal.example.com\" -> deny"
+            "allow-net evil.internal.example.com: R2 - DENIED — reaches evil.internal.example.com, denied by rule allow-net \"evil.internal.example.com\" -> deny"
         ),
         "{out}"
     );
@@ -155,7 +155,7 @@ fn policy_evaluate_takes_a_value_and_names_the_rule() {
     assert_eq!(out.code, 0, "{out}");
     assert_eq!(
         out.stdout,
-        "{\"verdict\":\"ALLOWED\",\"reason\":\"READ_ONLY granted at R0 (rule allow-net \\\"*.internal.example.com\\\" -> R0)\",\"risk\":\"R0\",\"level\":\"READ_ONLY\",\"classification\":null,\"rule\":\"allow-net \\\"*.internal.example.com\\\" -> R0\"}\n"
+        "{\"verdict\":\"ALLOWED\",\"reason\":\"READ_ONLY granted at R0 (rule allow-net \\\"*.internal.example.com\\\" -> R0)\",\"risk\":\"R0\",\"level\":\"READ_ONLY\",\"classification\":null,\"rule\":\"allow-net \\\"*.internal.example.com\\\" -> R0\",\"reach\":[\"api.internal.example.com\"]}\n"
     );
     let out = t.run(&[
         "policy",

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::core::config::entries::{Entry, EntryKind};
-use crate::core::config::scope::{declaring_dir, is_valid_scope, resolve_scope, scope_hint};
+use crate::core::config::scope::{declaring_dir, read_scope};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 
@@ -250,21 +250,14 @@ fn read_permission_value(
         }
         EntryKind::EmptyArray => {}
         EntryKind::String if entry.in_array => {
-            if crate::core::paths::pascal_trim(&entry.value).is_empty() {
-                return Err(ConfigError::invalid(format!(
-                    "{location}: \"{}\" has an empty scope",
-                    entry.key
-                )));
-            }
-            let resolved = resolve_scope(capability, &entry.value, declaring_dir(location), env);
-            if !is_valid_scope(capability, &resolved) {
-                return Err(ConfigError::invalid(format!(
-                    "{location}: invalid scope in \"{}\": \"{}\" ({})",
-                    entry.key,
-                    entry.value,
-                    scope_hint(capability)
-                )));
-            }
+            let resolved = read_scope(
+                capability,
+                &entry.key,
+                &entry.value,
+                declaring_dir(location),
+                env,
+            )
+            .map_err(|e| e.with_location(location))?;
             if !overridden {
                 key.scopes.push(Scope {
                     resolved,

@@ -153,6 +153,24 @@ impl SandboxReader {
     }
 }
 
+/// A `copy` or `copy-rw` entry of `key`, `<host>[=<sandbox>]`: the host
+/// part and the sandbox part, or GocciaScript's message (without the
+/// location) for an empty entry or one naming no host path. A config's
+/// sandbox and `policy evaluate --value` both read entries here.
+pub fn copy_host<'v>(key: &str, value: &'v str) -> Result<(&'v str, Option<&'v str>), String> {
+    if pascal_trim(value).is_empty() {
+        return Err(format!("\"{key}\" has an empty entry"));
+    }
+    let (host, target) = match value.split_once('=') {
+        Some((host, target)) => (host, Some(target)),
+        None => (value, None),
+    };
+    if host.is_empty() {
+        return Err(format!("\"{key}\" entry \"{value}\" names no host path"));
+    }
+    Ok((host, target))
+}
+
 /// A config error naming where the section was declared.
 fn usage<T>(location: &str, message: String) -> Result<T, ConfigError> {
     Err(ConfigError::usage(format!("{location}: {message}")))
@@ -213,19 +231,10 @@ impl SubEntry<'_> {
                  <host>[=<sandbox>]"
             ));
         }
-        if pascal_trim(&entry.value).is_empty() {
-            return self.usage(format!("\"{key}\" has an empty entry"));
-        }
-        let (host, target) = match entry.value.split_once('=') {
-            Some((host, target)) => (host, Some(target.to_owned())),
-            None => (entry.value.as_str(), None),
+        let (host, target) = match copy_host(key, &entry.value) {
+            Ok((host, target)) => (host, target.map(str::to_owned)),
+            Err(message) => return self.usage(message),
         };
-        if host.is_empty() {
-            return self.usage(format!(
-                "\"{key}\" entry \"{}\" names no host path",
-                entry.value
-            ));
-        }
         if self.overridden {
             // Checked like the nearest file's value, then dropped.
             return Ok(());

@@ -8,6 +8,7 @@
 
 use crate::core::config::capability::Capability;
 use crate::core::env::Env;
+use crate::core::error::ConfigError;
 use crate::core::paths::{expand_without_trailing_separator, fpc_try_str_to_int, pascal_trim};
 
 /// The `node_modules=<dir>` prefix, in the spelling the request keeps.
@@ -76,6 +77,54 @@ pub fn resolve_scope(
         },
         Capability::Net => scope.to_owned(),
     }
+}
+
+/// Why GocciaScript refuses a scope: its message, without the location
+/// (`<file>: `) a config's error starts with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeError {
+    /// `"<key>" has an empty scope`.
+    Empty(String),
+    /// `invalid scope in "<key>": "<as written>" (<hint>)`.
+    Invalid(String),
+}
+
+impl ScopeError {
+    pub fn message(&self) -> &str {
+        match self {
+            ScopeError::Empty(m) | ScopeError::Invalid(m) => m,
+        }
+    }
+
+    /// The config's error: `<location>: <message>` (exit 1).
+    pub fn with_location(&self, location: &str) -> ConfigError {
+        ConfigError::invalid(format!("{location}: {}", self.message()))
+    }
+}
+
+/// One scope of `key` (`permissions.allow-net`, ...) as written, read as
+/// GocciaScript reads it: refused when empty after `Trim` or invalid once
+/// resolved against `dir_with_separator`; else the resolved
+/// scope. A config's request and `policy evaluate --value` both read their
+/// scopes here.
+pub fn read_scope(
+    capability: Capability,
+    key: &str,
+    written: &str,
+    dir_with_separator: &str,
+    env: &Env,
+) -> Result<String, ScopeError> {
+    if pascal_trim(written).is_empty() {
+        return Err(ScopeError::Empty(format!("\"{key}\" has an empty scope")));
+    }
+    let resolved = resolve_scope(capability, written, dir_with_separator, env);
+    if !is_valid_scope(capability, &resolved) {
+        return Err(ScopeError::Invalid(format!(
+            "invalid scope in \"{key}\": \"{written}\" ({})",
+            scope_hint(capability)
+        )));
+    }
+    Ok(resolved)
 }
 
 /// Whether GocciaScript accepts an already resolved scope for `capability`.

@@ -28,6 +28,10 @@ pub struct Decision {
     /// absent when none matched, so a policy without rules prints as before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// What a network request reaches, as GocciaScript reads its value
+    /// (`["169.254.0.0/16"]`); absent for every other request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reach: Option<Vec<String>>,
     /// The target as judged; not part of the `evaluate` output.
     #[serde(skip)]
     pub target: Option<ResolvedTarget>,
@@ -60,6 +64,7 @@ pub fn evaluate_with_grant(
         level: level.map(str::to_string),
         classification,
         rule: None,
+        reach: None,
         target: target.clone(),
     };
 

@@ -84,6 +84,12 @@ impl RequestKind {
         )
     }
 
+    /// Whether the request's value is a host (`allow-net`, unscoped or
+    /// not, and `allow-net-private`).
+    pub fn is_net(self) -> bool {
+        matches!(self, RequestKind::AllowNet | RequestKind::AllowNetPrivate)
+    }
+
     /// `allow-net` scopes split by whether they reach private space.
     pub fn for_net_scope(scope: Option<&str>) -> RequestKind {
         match scope {

@@ -16,6 +16,7 @@ pub mod kind;
 pub mod load;
 mod net;
 pub mod provenance;
+mod reach;
 pub mod record;
 pub mod requests;
 pub mod root;

@@ -14,7 +14,7 @@
 //! | `diff-file` | `sandbox` `diff-file` | R1 | the file |
 //! | `allow-net` | `allow-net` host, or unscoped | R2 | none |
 //! | `allow-import-github` | `allow-import` `github[:owner[/repo]]` | R2 | none |
-//! | `allow-net-private` | `allow-net` `private`, or an IP/CIDR reaching private space | R3 | none |
+//! | `allow-net-private` | `allow-net` `private`, or any value reaching a private address (`net`) | R3 | none |
 //! | `allow-ffi` | `allow-ffi` library, or unscoped | R3 | the library, `/` unscoped |
 //! | `unsafe-function-constructor` | the top-level key | R3 | none |
 //! | `unsafe-shadowrealm` | the top-level key | R3 | none |
@@ -27,6 +27,7 @@ use super::classify::denied_root_inside;
 use super::evaluate::{Decision, evaluate_with_grant};
 use super::load::Grant;
 use super::load::Policy;
+use super::net::value_reach;
 use super::rules::{Outcome, Value, rule_for};
 use super::target::{lexical_path, resolve_target};
 use super::{Class, Verdict};
@@ -134,8 +135,11 @@ pub struct ConfigDecision {
     pub operations: Vec<OperationDecision>,
 }
 
-/// Decides one request: at its kind's risk class, or as the most specific
-/// per-value rule matching its value says (the reason then names the rule).
+/// Decides one request: at its kind's risk class, or as the per-value rule
+/// deciding its value says (the reason then names the rule). A host value
+/// is judged by what it reaches: a deny it overlaps denies it, naming what
+/// it reaches there; a value whose reach cannot be determined is never
+/// ALLOWED.
 pub fn evaluate_operation(policy: &Policy, op: &Operation, env: &Env) -> Decision {
     // A path request is never evaluated without a target (§11.1):
     // the reference would then skip denied and personal roots.
@@ -145,29 +149,19 @@ pub fn evaluate_operation(policy: &Policy, op: &Operation, env: &Env) -> Decisio
         (None, false) => None,
     };
     let resolved = target.map(|t| resolve_target(t, &env.cwd));
-    let value = match &resolved {
-        Some(t) if op.kind.is_path() => Value::Path(t),
+    let reach = op.kind.is_net().then(|| value_reach(op.scope.as_deref()));
+    let value = match (&resolved, &reach) {
+        (Some(t), _) if op.kind.is_path() => Value::Path(t),
+        (_, Some(Some(r))) => Value::Net(r),
         _ => Value::Scope(op.scope.as_deref()),
     };
-    let rule = rule_for(&policy.rules, op.kind, &value);
     let kind_risk = policy.risk_for(op.kind);
-    let mut decision = match rule.map(|r| &r.outcome) {
-        None => evaluate_with_grant(policy, &kind_risk, target, None, env),
-        Some(Outcome::Risk(risk)) => evaluate_with_grant(policy, risk, target, None, env),
-        Some(Outcome::Verdict(Grant::Deny)) => {
-            let mut d = evaluate_with_grant(policy, &kind_risk, target, None, env);
-            d.verdict = Verdict::Denied;
-            d.reason = format!("denied by rule {}", rule.expect("matched").label());
-            d
-        }
-        Some(Outcome::Verdict(g)) => evaluate_with_grant(policy, &kind_risk, target, Some(*g), env),
+    let mut decision = match reach {
+        Some(None) => undetermined(policy, op, &kind_risk, env),
+        _ => by_rule(policy, op, &value, target, env),
     };
-    if let Some(rule) = rule {
-        let label = rule.label();
-        if !matches!(rule.outcome, Outcome::Verdict(Grant::Deny)) {
-            decision.reason = format!("{} (rule {label})", decision.reason);
-        }
-        decision.rule = Some(label);
+    if let Some(Some(r)) = reach {
+        decision.reach = Some(r.shown);
     }
     // A request that names no path (a host, a provider, an unsafe
     // key) is in no class; the reference reports APPROVED_WORKSPACE
@@ -186,6 +180,63 @@ pub fn evaluate_operation(policy: &Policy, op: &Operation, env: &Env) -> Decisio
         decision.classification = Some(Class::DeniedRoot);
         decision.reason =
             format!("target contains the denied root {root} — denied at any risk level");
+    }
+    decision
+}
+
+/// A host value whose reach cannot be determined: at its kind's class, but
+/// never ALLOWED.
+fn undetermined(policy: &Policy, op: &Operation, risk: &str, env: &Env) -> Decision {
+    let mut d = evaluate_with_grant(policy, risk, None, None, env);
+    if d.verdict == Verdict::Allowed {
+        d.verdict = Verdict::NeedsAuth;
+    }
+    d.reason = format!(
+        "cannot tell what {} value {} reaches; a person decides ({})",
+        op.kind.name(),
+        crate::core::config::json::quote_json_string(op.scope.as_deref().unwrap_or("true")),
+        d.reason
+    );
+    d
+}
+
+/// The decision at the kind's class, or as the rule deciding the value says.
+fn by_rule(
+    policy: &Policy,
+    op: &Operation,
+    value: &Value<'_>,
+    target: Option<&str>,
+    env: &Env,
+) -> Decision {
+    let rule = rule_for(&policy.rules, op.kind, value);
+    let kind_risk = policy.risk_for(op.kind);
+    let mut decision = match rule.map(|r| &r.outcome) {
+        None => evaluate_with_grant(policy, &kind_risk, target, None, env),
+        Some(Outcome::Risk(risk)) => evaluate_with_grant(policy, risk, target, None, env),
+        Some(Outcome::Verdict(Grant::Deny)) => {
+            let rule = rule.expect("matched");
+            let mut d = evaluate_with_grant(policy, &kind_risk, target, None, env);
+            d.verdict = Verdict::Denied;
+            d.reason = match value {
+                Value::Net(reach) => format!(
+                    "reaches {}, denied by rule {}",
+                    rule.net_meet(reach)
+                        .map(|p| p.to_string())
+                        .unwrap_or_default(),
+                    rule.label()
+                ),
+                _ => format!("denied by rule {}", rule.label()),
+            };
+            d
+        }
+        Some(Outcome::Verdict(g)) => evaluate_with_grant(policy, &kind_risk, target, Some(*g), env),
+    };
+    if let Some(rule) = rule {
+        let label = rule.label();
+        if !rule.outcome.is_deny() {
+            decision.reason = format!("{} (rule {label})", decision.reason);
+        }
+        decision.rule = Some(label);
     }
     decision
 }
@@ -213,3 +264,7 @@ pub fn evaluate_config(policy: &Policy, ops: &[Operation], env: &Env) -> ConfigD
 #[cfg(test)]
 #[path = "requests_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "reach_props.rs"]
+mod props;

@@ -255,3 +255,50 @@ fn a_path_request_covering_a_denied_root_is_denied() {
     let e = evaluate(&pol, "R1", Some("/pg-r/home/u/repo"), &env());
     assert_eq!(e.verdict, Verdict::Allowed);
 }
+
+#[test]
+fn a_host_value_whose_reach_cannot_be_told_is_never_allowed() {
+    // Every host at R0; a value GocciaScript would refuse (only an
+    // operation built by hand can hold one) is left to a person.
+    let p = default_like(r#", "rules": {"allow-net": {"*": "R0"}}"#);
+    let d = evaluate_operation(&p, &op(RequestKind::AllowNet, Some("a:b:c")), &env());
+    assert_eq!(d.verdict, Verdict::NeedsAuth);
+    assert_eq!(
+        d.reason,
+        "cannot tell what allow-net value \"a:b:c\" reaches; a person decides (EXTERNAL_EFFECT requires explicit authorization at R2)"
+    );
+    assert_eq!(d.reach, None);
+    let d = evaluate_operation(&p, &op(RequestKind::AllowNet, Some("ok.example")), &env());
+    assert_eq!(d.verdict, Verdict::Allowed);
+}
+
+#[test]
+fn unscoped_net_meets_name_and_public_denies_but_not_private_ones() {
+    let p = default_like(
+        r#", "rules": {"allow-net": {"*": "R0", "169.254.169.254": "deny"},
+                        "allow-net-private": {"10.0.0.0/8": "deny", "::1": "deny"}}"#,
+    );
+    let d = evaluate_operation(&p, &op(RequestKind::AllowNet, None), &env());
+    assert_eq!(d.verdict, Verdict::Allowed, "{d:?}");
+    assert_eq!(
+        d.reach.as_deref(),
+        Some(&["*".to_string(), "every public address".to_string()][..])
+    );
+    // Whether GocciaScript counts "this network" 0.0.0.0/8 as private is
+    // not documented: unscoped is taken to reach it.
+    let p = default_like(
+        r#", "rules": {"allow-net": {"*": "R0"}, "allow-net-private": {"private": "deny"}}"#,
+    );
+    let d = evaluate_operation(&p, &op(RequestKind::AllowNet, None), &env());
+    assert_eq!(
+        d.reason,
+        "reaches 0.0.0.0/8, denied by rule allow-net-private \"private\" -> deny"
+    );
+    let p = default_like(r#", "rules": {"allow-net": {"*": "R0", "8.8.8.0/24": "deny"}}"#);
+    let d = evaluate_operation(&p, &op(RequestKind::AllowNet, None), &env());
+    assert_eq!(d.verdict, Verdict::Denied);
+    assert_eq!(
+        d.reason,
+        "reaches 8.8.8.0/24, denied by rule allow-net \"8.8.8.0/24\" -> deny"
+    );
+}

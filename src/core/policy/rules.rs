@@ -10,8 +10,10 @@
 //! }
 //! ```
 //!
-//! - Hosts (`allow-net`, `allow-net-private`): an exact host, `*.domain`
-//!   (any deeper name) or `*`, each optionally with `:port`.
+//! - Hosts (`allow-net`, `allow-net-private`): an exact host, an address,
+//!   a CIDR range, `private`, `*.domain` (any deeper name) or `*`, each
+//!   optionally with `:port`, read as a config's value is (`net`) into
+//!   what it covers.
 //! - Paths (`allow-read`, `sandbox-copy`, `sandbox-copy-rw`, `diff-file`,
 //!   `allow-import-node-modules`, `allow-ffi`): roots, anchored exactly as the
 //!   policy's roots are (relative ones to each tree under review, `~`, `..`
@@ -20,17 +22,19 @@
 //!   prefix ending in `*` (`github:my-org/*`).
 //!
 //! A value matches a rule when everything the value grants lies inside the
-//! pattern (a path as written *and* with links resolved, a host and its
-//! port); a `deny` rule also matches a value that merely overlaps it (an
-//! unscoped `allow-net`, a read of a directory holding the denied root, a
-//! link into it), so a deny can never be walked around. Of the rules that
-//! match, the most specific wins; at equal specificity `deny` wins. A value
+//! pattern (a path as written *and* with links resolved, everything a host
+//! value reaches); a `deny` rule also matches a value that merely overlaps
+//! it (an unscoped `allow-net`, a range holding a denied address, a read
+//! of a directory holding the denied root, a link into it), and a deny
+//! that matches always decides, so a deny can never be walked around. A
+//! host deny of either net kind (`allow-net`, `allow-net-private`) holds
+//! for both. Otherwise the most specific matching rule wins. A value
 //! matching no rule keeps its kind's class, so a policy without rules
 //! decides exactly as before.
 
-use std::cmp::Ordering;
-
 use super::kind::RequestKind;
+use super::net::{Rank, pattern_cover};
+use super::reach::{Piece, Reach};
 use super::root::{Grant, Root};
 use super::target::{ResolvedTarget, contains, fold_case};
 
@@ -55,24 +59,23 @@ impl Outcome {
         }
     }
 
-    fn is_deny(&self) -> bool {
+    pub fn is_deny(&self) -> bool {
         *self == Outcome::Verdict(Grant::Deny)
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum HostPat {
-    Any,
-    /// `*.suffix`: any name strictly below `suffix`.
-    Below(String),
-    Exact(String),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
 enum Pattern {
-    Host { host: HostPat, port: Option<u16> },
+    /// What a host pattern covers, and its rank (see `pattern_cover`).
+    Net {
+        cover: Vec<Piece>,
+        rank: Rank,
+    },
     Paths(Vec<Root>),
-    Specifier { text: String, prefix: bool },
+    Specifier {
+        text: String,
+        prefix: bool,
+    },
 }
 
 /// One rule, as written and as parsed.
@@ -126,7 +129,10 @@ impl Rule {
             Values::None => {
                 return Err(never(&format!("a {} request has no value", kind.name())));
             }
-            Values::Hosts => parse_host(pattern).map_err(|w| never(&w))?,
+            Values::Hosts => {
+                let (cover, rank) = pattern_cover(pattern).map_err(|w| never(&w))?;
+                Pattern::Net { cover, rank }
+            }
             Values::Paths => Pattern::Paths(resolve(pattern).map_err(|w| never(&w))?),
             Values::Specifiers => {
                 let (text, prefix) = match pattern.strip_suffix('*') {
@@ -165,6 +171,14 @@ impl Rule {
         )
     }
 
+    /// The first part of `reach` this host rule covers.
+    pub fn net_meet(&self, reach: &Reach) -> Option<Piece> {
+        match &self.parsed {
+            Pattern::Net { cover, .. } => reach.meet(cover),
+            _ => None,
+        }
+    }
+
     /// The resolved roots of a path rule (for `policy show`).
     pub fn roots(&self) -> &[Root] {
         match &self.parsed {
@@ -176,14 +190,7 @@ impl Rule {
     /// How specific the rule is for a value it matches: higher wins.
     fn specificity(&self, value: &Value<'_>) -> (u32, u32, u32) {
         match (&self.parsed, value) {
-            (Pattern::Host { host, port }, _) => {
-                let (exact, labels) = match host {
-                    HostPat::Any => (0, 0),
-                    HostPat::Below(s) => (1, s.split('.').count() as u32),
-                    HostPat::Exact(s) => (2, s.split('.').count() as u32),
-                };
-                (exact, labels, port.is_some() as u32)
-            }
+            (Pattern::Net { rank, .. }, _) => *rank,
             (Pattern::Paths(roots), Value::Path(t)) => {
                 // The deepest root of this rule that concerns the value.
                 let depth = roots
@@ -221,16 +228,12 @@ impl Rule {
     fn matches(&self, value: &Value<'_>) -> bool {
         let deny = self.outcome.is_deny();
         match (&self.parsed, value) {
-            (Pattern::Host { host, port }, Value::Scope(scope)) => {
-                let (vhost, vport) = match scope {
-                    Some(s) => split_host(s),
-                    // Unscoped: every host on every port.
-                    None => (HostPat::Any, None),
-                };
-                let port_inside = port.is_none() || *port == vport;
-                let port_overlaps = port.is_none() || vport.is_none() || *port == vport;
-                (host_inside(&vhost, host) && port_inside)
-                    || (deny && port_overlaps && host_inside(host, &vhost))
+            (Pattern::Net { cover, .. }, Value::Net(reach)) => {
+                if deny {
+                    reach.meet(cover).is_some()
+                } else {
+                    reach.inside(cover)
+                }
             }
             (Pattern::Paths(roots), Value::Path(t)) => roots.iter().any(|r| {
                 let spellings = spellings(t);
@@ -261,8 +264,10 @@ impl Rule {
 
 /// A value as rules see it.
 pub enum Value<'a> {
-    /// A host or specifier scope; `None` unscoped.
+    /// A specifier scope; `None` unscoped.
     Scope(Option<&'a str>),
+    /// What a host value reaches.
+    Net(&'a Reach),
     /// The resolved path judged.
     Path(&'a ResolvedTarget),
 }
@@ -281,99 +286,6 @@ fn root_touches(r: &Root, t: &ResolvedTarget) -> bool {
             .iter()
             .any(|root| contains(root, s) || contains(s, root))
     })
-}
-
-/// Whether every name `inner` stands for is one `outer` stands for.
-fn host_inside(inner: &HostPat, outer: &HostPat) -> bool {
-    let below = |name: &str, suffix: &str| {
-        name.len() > suffix.len()
-            && name.ends_with(suffix)
-            && name.as_bytes()[name.len() - suffix.len() - 1] == b'.'
-    };
-    match (inner, outer) {
-        (_, HostPat::Any) => true,
-        (HostPat::Any, _) => false,
-        (HostPat::Exact(a), HostPat::Exact(b)) => a == b,
-        (HostPat::Exact(a), HostPat::Below(s)) => below(a, s),
-        (HostPat::Below(a), HostPat::Below(s)) => a == s || below(a, s),
-        (HostPat::Below(_), HostPat::Exact(_)) => false,
-    }
-}
-
-/// A config's `allow-net` scope as host and port: `host`, `host:port`,
-/// `*.domain`, `[v6]:port`, an IP or a CIDR (compared as written).
-fn split_host(scope: &str) -> (HostPat, Option<u16>) {
-    let lower = scope.to_ascii_lowercase();
-    let (host, port) = if let Some(rest) = lower.strip_prefix('[') {
-        match rest.split_once(']') {
-            Some((h, p)) => (
-                h.to_string(),
-                p.strip_prefix(':').and_then(|p| p.parse().ok()),
-            ),
-            None => (lower.clone(), None),
-        }
-    } else {
-        match lower.split_once(':') {
-            Some((h, p)) if !p.contains(':') => (h.to_string(), p.parse().ok()),
-            _ => (lower.clone(), None),
-        }
-    };
-    let host = host.trim_end_matches('.').to_string();
-    let pat = if host == "*" {
-        HostPat::Any
-    } else if let Some(s) = host.strip_prefix("*.") {
-        HostPat::Below(s.to_string())
-    } else {
-        HostPat::Exact(host)
-    };
-    (pat, port)
-}
-
-fn parse_host(pattern: &str) -> Result<Pattern, String> {
-    let lower = pattern.to_ascii_lowercase();
-    let (host, port) = match lower.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') || h.ends_with(']') => {
-            let port: u32 = p
-                .parse()
-                .map_err(|_| format!("port {p:?} is not a number"))?;
-            if !(1..=65535).contains(&port) {
-                return Err(format!("port {port} is not 1 to 65535"));
-            }
-            (
-                h.trim_start_matches('[').trim_end_matches(']'),
-                Some(port as u16),
-            )
-        }
-        _ => (lower.as_str(), None),
-    };
-    let host = host.trim_end_matches('.');
-    if host.is_empty() {
-        return Err("the host is empty".into());
-    }
-    let pat = if host == "*" {
-        HostPat::Any
-    } else {
-        let (pat, name) = match host.strip_prefix("*.") {
-            Some(s) => (HostPat::Below(s.to_string()), s),
-            None => (HostPat::Exact(host.to_string()), host),
-        };
-        if name.contains('*') {
-            return Err(
-                "a wildcard stands only for whole leading labels (\"*.example.com\")".into(),
-            );
-        }
-        if name.split('.').any(str::is_empty) {
-            return Err("a host has no empty labels".into());
-        }
-        if !name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':' | b'/'))
-        {
-            return Err("a host holds only letters, digits, `-`, `_` and `.`".into());
-        }
-        pat
-    };
-    Ok(Pattern::Host { host: pat, port })
 }
 
 /// Refuses two rules of one kind that match the same values with equal
@@ -396,21 +308,24 @@ pub fn check_conflicts(rules: &[Rule]) -> Result<(), String> {
     Ok(())
 }
 
-/// The rule deciding a value of `kind`: the most specific match, `deny`
-/// first at equal specificity; `None` when no rule matches.
+/// Whether a rule speaks about a value of `kind`: a rule of that kind, and
+/// a host deny of either net kind (a deny names what may not be reached,
+/// whichever class the request falls in).
+fn applies(rule: &Rule, kind: RequestKind) -> bool {
+    let net = |k| matches!(values_of(k), Values::Hosts);
+    rule.kind == kind || (rule.outcome.is_deny() && net(rule.kind) && net(kind))
+}
+
+/// The rule deciding a value of `kind`: a deny the value overlaps, else
+/// the most specific rule covering the value; `None` when no rule matches.
 pub fn rule_for<'r>(rules: &'r [Rule], kind: RequestKind, value: &Value<'_>) -> Option<&'r Rule> {
-    rules
-        .iter()
-        .filter(|r| r.kind == kind && r.matches(value))
-        .max_by(|a, b| {
-            a.specificity(value)
-                .cmp(&b.specificity(value))
-                .then_with(|| match (a.outcome.is_deny(), b.outcome.is_deny()) {
-                    (true, false) => Ordering::Greater,
-                    (false, true) => Ordering::Less,
-                    _ => Ordering::Equal,
-                })
-        })
+    let pick = |deny: bool| {
+        rules
+            .iter()
+            .filter(|r| r.outcome.is_deny() == deny && applies(r, kind) && r.matches(value))
+            .max_by_key(|r| r.specificity(value))
+    };
+    pick(true).or_else(|| pick(false))
 }
 
 #[cfg(test)]
@@ -422,7 +337,7 @@ mod tests {
     }
 
     #[test]
-    fn the_most_specific_host_wins_and_deny_breaks_ties() {
+    fn the_most_specific_host_wins_and_a_deny_always_does() {
         let r0 = Outcome::Risk("R0".into());
         let rules = vec![
             host_rule("*.example.com", r0.clone()),
@@ -431,7 +346,8 @@ mod tests {
             host_rule("*:443", Outcome::Verdict(Grant::NeedsAuth)),
         ];
         let pick = |v: Option<&str>| {
-            rule_for(&rules, RequestKind::AllowNet, &Value::Scope(v)).map(|r| r.pattern.clone())
+            let reach = super::super::net::value_reach(v).unwrap();
+            rule_for(&rules, RequestKind::AllowNet, &Value::Net(&reach)).map(|r| r.pattern.clone())
         };
         assert_eq!(
             pick(Some("x.example.com")).as_deref(),
@@ -445,9 +361,10 @@ mod tests {
             pick(Some("b.a.example.com")).as_deref(),
             Some("*.a.example.com")
         );
+        // A deny the value lies in decides, however specific an allow.
         assert_eq!(
             pick(Some("ok.a.example.com")).as_deref(),
-            Some("ok.a.example.com")
+            Some("*.a.example.com")
         );
         assert_eq!(pick(Some("example.com")), None);
         assert_eq!(pick(Some("evil-example.com")), None);
