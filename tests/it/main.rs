@@ -60,5 +60,6 @@ mod tui_store_safety;
 mod tui_tmux;
 mod tui_update;
 mod tui_walk;
+mod unreadable_files;
 mod value_diff;
 mod walk;

@@ -35,28 +35,6 @@ pub struct OutputFile {
     path: PathBuf,
 }
 
-/// What `meta` is, in a message.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    "not a file"
-}
-
 /// Refuses `path` when something other than a regular file is there.
 fn check_destination(path: &Path) -> Result<(), OutputError> {
     let shown = || path.display().to_string();
@@ -64,7 +42,7 @@ fn check_destination(path: &Path) -> Result<(), OutputError> {
         Ok(meta) if meta.file_type().is_symlink() => Err(OutputError::Link { path: shown() }),
         Ok(meta) if !meta.is_file() => Err(OutputError::NotRegular {
             path: shown(),
-            kind: kind_of(&meta),
+            kind: super::bounded::kind_of(&meta),
         }),
         Ok(_) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -73,14 +51,9 @@ fn check_destination(path: &Path) -> Result<(), OutputError> {
 }
 
 fn io_error(path: &Path, e: &io::Error) -> OutputError {
-    let text = e.to_string();
-    let cause = match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => text[..at].to_string(),
-        _ => text,
-    };
     OutputError::Io {
         path: path.display().to_string(),
-        cause,
+        cause: super::bounded::io_reason(e),
     }
 }
 

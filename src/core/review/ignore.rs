@@ -143,7 +143,7 @@ pub fn load_ignores(state_dir: &Path) -> (IgnoreList, Option<String>) {
             return (IgnoreList::default(), None);
         }
         Err(e) => {
-            return refuse(format!("ignore list {}: {}", path.display(), e.describe()));
+            return refuse(format!("ignore list {} {}", path.display(), e.why()));
         }
     };
     let user = crate::core::store::User::current();

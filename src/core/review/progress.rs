@@ -120,9 +120,9 @@ pub fn load_progress(state_dir: &Path) -> (Progress, Option<String>) {
             return (
                 Progress::default(),
                 Some(format!(
-                    "review progress {}: {}; ignored",
+                    "review progress {} {}; ignored",
                     path.display(),
-                    e.describe()
+                    e.why()
                 )),
             );
         }
