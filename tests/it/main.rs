@@ -53,6 +53,7 @@ mod tui_decision;
 mod tui_hidden;
 mod tui_ignore;
 mod tui_others;
+mod tui_progress;
 mod tui_provenance;
 mod tui_render;
 mod tui_since_provenance;
