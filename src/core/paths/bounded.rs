@@ -134,32 +134,8 @@ pub fn human_size(bytes: u64) -> String {
 /// The whole of the regular file at `path` (links followed), if it holds at
 /// most `limit` bytes.
 pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
-    if meta.is_dir() {
-        // As reading it would fail, with the message that says so best.
-        return Err(ReadError::Io(io::Error::from_raw_os_error(libc::EISDIR)));
-    }
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular {
-            kind: kind_of(&meta),
-        });
-    }
-    if meta.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    let file = open_nonblocking(path).map_err(ReadError::Io)?;
-    // What was opened may not be what was checked: judge the handle.
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular {
-            kind: kind_of(&meta),
-        });
-    }
-    if meta.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let (file, len) = open_regular(path.as_ref(), limit)?;
+    let mut bytes = Vec::with_capacity(len as usize);
     // A file that grows while read is still cut at one byte past the cap.
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -168,6 +144,65 @@ pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadE
         return Err(ReadError::TooLarge { limit });
     }
     Ok(bytes)
+}
+
+/// The regular file at `path` (links followed), read block by block into
+/// `sink` and never held whole (`policy run --op read` of a file of
+/// gigabytes costs one block of memory): its size in bytes. Refused as
+/// [`read_regular`] refuses, without waiting; past `limit` bytes the read
+/// stops with [`ReadError::TooLarge`].
+pub fn stream_regular(
+    path: impl AsRef<Path>,
+    limit: u64,
+    mut sink: impl FnMut(&[u8]),
+) -> Result<u64, ReadError> {
+    let (file, _) = open_regular(path.as_ref(), limit)?;
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut total = 0u64;
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        total += n as u64;
+        if total > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        sink(&buf[..n]);
+    }
+    Ok(total)
+}
+
+/// The regular file at `path`, opened for reading without waiting (a FIFO
+/// or device swapped in after the check cannot make the open block), and
+/// its size, when it is a regular file of at most `limit` bytes both
+/// before and after opening.
+fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if meta.is_dir() {
+        // As reading it would fail, with the message that says so best.
+        return Err(ReadError::Io(io::Error::from_raw_os_error(libc::EISDIR)));
+    }
+    let regular = |meta: &std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err(ReadError::NotRegular {
+                kind: kind_of(meta),
+            });
+        }
+        if meta.len() > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        Ok(())
+    };
+    regular(&meta)?;
+    let file = open_nonblocking(path).map_err(ReadError::Io)?;
+    // What was opened may not be what was checked: judge the handle.
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    regular(&meta)?;
+    Ok((file, meta.len()))
 }
 
 pub use super::portable::open_nonblocking;
@@ -213,6 +248,31 @@ mod tests {
             assert_eq!(e.describe(), "not a regular file");
             assert!(start.elapsed() < Duration::from_secs(1));
         }
+    }
+
+    #[test]
+    fn a_stream_is_read_in_blocks_and_refuses_as_a_read_does() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("f");
+        std::fs::write(&p, vec![7u8; 600 * 1024]).unwrap();
+        let (mut calls, mut seen) = (0, 0usize);
+        let n = stream_regular(&p, u64::MAX, |b| {
+            calls += 1;
+            seen += b.len();
+        })
+        .unwrap();
+        assert_eq!((n, seen), (600 * 1024, 600 * 1024));
+        assert!(calls >= 3, "in blocks, not whole: {calls}");
+        assert!(matches!(
+            stream_regular(&p, 1000, |_| {}),
+            Err(ReadError::TooLarge { limit: 1000 })
+        ));
+        let fifo = t.path().join("fifo");
+        mkfifo(&fifo);
+        let start = Instant::now();
+        let e = stream_regular(&fifo, u64::MAX, |_| {}).unwrap_err();
+        assert_eq!(e.not_regular(), Some("a FIFO"));
+        assert!(start.elapsed() < Duration::from_secs(1));
     }
 
     #[test]
