@@ -1,7 +1,7 @@
 //! Running `policy run --op spawn`'s command under a hard time limit,
 //! through the tool's one bounded spawner ([`crate::core::process`]).
 //!
-//! The reference (policy-reference.md §7) relies on `spawnSync`'s timeout,
+//! The seed engine relies on Node's `spawnSync` timeout,
 //! which sends SIGTERM once and then waits forever, buffers at most 1 MiB and
 //! counts UTF-16 units. Here the child gets its own process group, so that
 //! the limit reaches whatever it started too; at the limit the group gets
