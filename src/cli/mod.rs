@@ -297,7 +297,7 @@ fn run_into_file(
     let mut output = crate::core::paths::output::create_output(&path).map_err(CliError::failed)?;
     let code = {
         let mut buffered = std::io::BufWriter::new(output.file());
-        let mut out = terminal::SafeWriter::stdout(&mut buffered, io.escaping, None);
+        let mut out = terminal::SafeWriter::file(&mut buffered);
         let mut inner = Io {
             out: &mut out,
             err: &mut *io.err,

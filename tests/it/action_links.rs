@@ -177,3 +177,40 @@ fn the_sarif_step_writes_its_log_as_a_regular_file() {
     crate::cli_ci::assert_valid_sarif(&std::fs::read_to_string(&sarif).unwrap());
     assert_eq!(std::fs::read_to_string(&c.policy).unwrap(), CI_POLICY);
 }
+
+#[test]
+fn output_holds_what_stdout_would_and_the_exit_code_is_the_commands() {
+    let t = TestEnv::new();
+    t.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    t.write("bad/goccia.json", "{");
+    for args in [
+        vec!["scan", "--format", "sarif", "app"],
+        vec!["scan", "--json", "app", "bad"],
+        vec!["check", "--format", "github", "app"],
+        vec!["-q", "scan", "app"],
+    ] {
+        let plain = t.run(&args);
+        let mut with = args.clone();
+        with.extend(["--output", "out.txt"]);
+        let written = t.run(&with);
+        assert_eq!(written.code, plain.code, "{args:?}: {written}");
+        assert_eq!(written.stdout, "", "{args:?}");
+        assert_eq!(written.stderr, plain.stderr, "{args:?}");
+        let file = std::fs::read_to_string(t.work.join("out.txt")).unwrap();
+        if args[0] == "-q" {
+            // --quiet is about stdout: the file still gets the listing.
+            assert_eq!(plain.stdout, "");
+            assert!(file.contains("app/goccia.json"), "{file}");
+        } else {
+            assert_eq!(t.redact(&file), plain.stdout, "{args:?}");
+        }
+    }
+    // A failure document of the JSON contract goes to the file too.
+    let out = t.run(&["scan", "--json", "--output", "out.txt", "nowhere"]);
+    assert_ne!(out.code, 0);
+    let file = std::fs::read_to_string(t.work.join("out.txt")).unwrap();
+    assert!(file.contains("\"error\""), "{file}");
+}
