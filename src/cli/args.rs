@@ -143,6 +143,11 @@ pub struct ScanArgs {
     /// inside the reviewed tree.
     #[arg(long = "policy-sha256", value_name = "HEX", requires = "policy")]
     pub policy_sha256: Option<String>,
+    /// Write the output to FILE instead of stdout: a new file (or one
+    /// replacing a regular file), never written through a symbolic link;
+    /// FILE is refused when it is a link or not a regular file.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<String>,
 }
 
 /// Show the requests of each config at or under PATH and record them.
@@ -265,6 +270,11 @@ pub struct CheckArgs {
     /// `--ignore-config-permissions` suggestions (this binary runs no code).
     #[arg(long, value_name = "NAME", default_value = DEFAULT_RUNNER, value_parser = runner_name)]
     pub runner: String,
+    /// Write the output to FILE instead of stdout: a new file (or one
+    /// replacing a regular file), never written through a symbolic link;
+    /// FILE is refused when it is a link or not a regular file.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<String>,
 }
 
 /// A runner is one program name: blank is a usage error, not `''`.

@@ -41,6 +41,11 @@ pub struct DiffArgs {
     /// Exit 0 even when permissions widened (only report).
     #[arg(long = "exit-zero")]
     pub exit_zero: bool,
+    /// Write the output to FILE instead of stdout: a new file (or one
+    /// replacing a regular file), never written through a symbolic link;
+    /// FILE is refused when it is a link or not a regular file.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

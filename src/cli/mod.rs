@@ -253,10 +253,66 @@ fn dispatch(args: Vec<String>, env: &Env, io: &mut Io<'_>) -> CliResult {
     // A one-shot command sees the filesystem at one moment, so it may
     // remember resolved directories; the TUI, long-lived, never does.
     let _memo = (!opens_tui).then(crate::core::paths::realpath::enable_cache);
+    if let Some(file) = output_file(&invocation) {
+        return run_into_file(&file, invocation, interactive, env, io);
+    }
+    run_counted(invocation, interactive, env, io)
+}
+
+/// Runs the command, with the failure document of the JSON contract when
+/// it asks for one.
+fn run_counted(invocation: Invocation, interactive: bool, env: &Env, io: &mut Io<'_>) -> CliResult {
     if contract_json(&invocation) {
         return run_with_failure_document(invocation, interactive, env, io);
     }
     run_invocation(invocation, interactive, env, io)
+}
+
+/// `--output FILE` of `scan`, `check` and `diff`.
+fn output_file(invocation: &Invocation) -> Option<String> {
+    let Invocation::Clap(cli) = invocation else {
+        return None;
+    };
+    match &cli.command {
+        Command::Scan(a) => a.output.clone(),
+        Command::Check(a) => a.output.clone(),
+        Command::Diff(a) => a.output.clone(),
+        _ => None,
+    }
+}
+
+/// Runs the command with what it would print on stdout written to `file`
+/// (`core::paths::output`: never through a link), its error (and failure
+/// document) included, as `> file` would have it; its messages stay on
+/// stderr. A `file` that is a link or not a regular file is refused before
+/// anything runs (exit 1, nothing written).
+fn run_into_file(
+    file: &str,
+    invocation: Invocation,
+    interactive: bool,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
+    let path = std::path::PathBuf::from(crate::core::paths::lexical_path(file, &env.cwd));
+    let mut output = crate::core::paths::output::create_output(&path).map_err(CliError::failed)?;
+    let code = {
+        let mut buffered = std::io::BufWriter::new(output.file());
+        let mut out = terminal::SafeWriter::file(&mut buffered);
+        let mut inner = Io {
+            out: &mut out,
+            err: &mut *io.err,
+            escaping: io.escaping,
+        };
+        let result = run_counted(invocation, interactive, env, &mut inner);
+        let code = finish(result, &mut inner);
+        drop(out);
+        buffered.flush().map_err(|e| {
+            CliError::failed(format!("cannot write output {}: {e}", path.display()))
+        })?;
+        code
+    };
+    output.persist().map_err(CliError::failed)?;
+    Ok(code)
 }
 
 /// clap's errors quote arguments, and its messages span lines: when an

@@ -18,12 +18,13 @@ use crate::cli::print::{json, text};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::paths::bounded::{ReadError, stream_regular};
 use crate::core::policy::gate::operation_for_value;
 use crate::core::policy::record::{RecordHandle, iso_now};
 use crate::core::policy::spawn::{Echo, SpawnLimits, SpawnOutcome, run_bounded};
 use crate::core::policy::{
     Class, Decision, LoadContext, Policy, RequestKind, ResolvedTarget, Verdict, evaluate,
-    evaluate_operation, load_policy, policy_path, read_run_summaries, sha256_hex, state_dir,
+    evaluate_operation, load_policy, policy_path, read_run_summaries, state_dir,
     workspace_for_builtin, write_record,
 };
 
@@ -511,7 +512,7 @@ fn spawn(
         }
         Err(e) => {
             let message = format!("cannot run {}: {e}", a.command[0]);
-            failed_execution(handle, rec, message, record)
+            failed_execution(handle, rec, message, record, false)
         }
     }
 }
@@ -541,33 +542,44 @@ fn echo_on_stderr() -> Echo {
 
 /// Reads what was judged: the canonical path, so a link swapped in after
 /// classification is not followed to a new place; completes the record
-/// with its size and digest.
+/// with its size and digest. Only a regular file is opened, as `scan`
+/// opens configs (a FIFO would wait for a writer, a device read forever),
+/// and it is streamed through SHA-256, never held whole.
 fn read(
     resolved: &ResolvedTarget,
     handle: &RecordHandle,
     rec: &mut RunRecord,
     record: String,
 ) -> Result<RunOutcome, CliError> {
+    use sha2::Digest;
     let path = resolved.canonical.as_ref().unwrap_or(&resolved.lexical);
-    match std::fs::read(path) {
+    let mut hasher = sha2::Sha256::new();
+    match stream_regular(path, u64::MAX, |block| hasher.update(block)) {
         Ok(bytes) => {
-            let sha = sha256_hex(&bytes);
+            let sha = crate::core::config::block::lower_hex(&hasher.finalize());
             rec.executed = true;
             rec.outcome = Outcome {
-                bytes: Some(bytes.len() as u64),
+                bytes: Some(bytes),
                 content_sha256: Some(sha.clone()),
                 ..Outcome::default()
             };
             finish(handle, rec)?;
             Ok(RunOutcome::Read {
-                bytes: bytes.len() as u64,
+                bytes,
                 content_sha256: sha,
                 record,
             })
         }
         Err(e) => {
-            let message = format!("cannot read {path}: {e}");
-            failed_execution(handle, rec, message, record)
+            let refused = !matches!(e, ReadError::Io(_));
+            let message = match e {
+                ReadError::NotRegular { kind } => format!(
+                    "cannot read {path}: not a regular file ({kind}); only regular files are read"
+                ),
+                ReadError::Io(e) => format!("cannot read {path}: {e}"),
+                other => format!("cannot read {path}: {}", other.describe()),
+            };
+            failed_execution(handle, rec, message, record, refused)
         }
     }
 }
@@ -582,11 +594,13 @@ fn failed_execution(
     rec: &mut RunRecord,
     message: String,
     record: String,
+    refused: bool,
 ) -> Result<RunOutcome, CliError> {
     rec.outcome.execution_error = Some(message.clone());
     finish(handle, rec)?;
     Ok(RunOutcome::Failed {
         error: message,
         record,
+        refused,
     })
 }

@@ -50,18 +50,26 @@ pub enum RunOutcome {
         timed_out: bool,
         record: String,
     },
-    /// ALLOWED, but the file could not be read or the command not started.
-    Failed { error: String, record: String },
+    /// ALLOWED, but the file could not be read or the command not started;
+    /// `refused` when the target is not a regular file (a FIFO, a device),
+    /// which is never opened for reading.
+    Failed {
+        error: String,
+        record: String,
+        refused: bool,
+    },
 }
 
 impl RunOutcome {
     /// The verdict's code when nothing ran; the child's code when it ran (1
-    /// when a signal ended it); 1 when running failed.
+    /// when a signal ended it); 1 when running failed, 2 when the target
+    /// was refused as not a regular file.
     pub fn exit_code(&self) -> u8 {
         match self {
             RunOutcome::NotExecuted { decision, .. } => decision.verdict.exit_code(),
             RunOutcome::Read { .. } => exit::SUCCESS,
             RunOutcome::Spawned { exit_code, .. } => exit_code.map_or(exit::FAILURE, |c| c as u8),
+            RunOutcome::Failed { refused: true, .. } => exit::USAGE,
             RunOutcome::Failed { .. } => exit::FAILURE,
         }
     }

@@ -229,6 +229,18 @@ impl<'a, W: Write> SafeWriter<'a, W> {
         }
     }
 
+    /// A file named by `--output`: escaped as stdout is, never coloured,
+    /// and never muted by `--quiet` (which is about stdout).
+    pub fn file(inner: W) -> SafeWriter<'a, W> {
+        SafeWriter {
+            inner,
+            mute: None,
+            palette: None,
+            styling: false,
+            partial: Vec::new(),
+        }
+    }
+
     pub fn stderr(inner: W, palette: Option<Palette>) -> SafeWriter<'a, W> {
         SafeWriter {
             inner,

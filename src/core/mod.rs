@@ -13,8 +13,9 @@
 //!   listing, check, trust);
 //! - [`policy`]: the policy gate (load, classify, evaluate, record, spawn);
 //!
-//! plus three shared modules: [`env`] (the environment, read once),
-//! [`error`] and [`exit`] (the one exit table).
+//! plus four shared modules: [`env`] (the environment, read once),
+//! [`error`], [`exit`] (the one exit table) and [`process`] (the one bounded
+//! way to run another program).
 
 pub mod config;
 pub mod env;
@@ -22,6 +23,7 @@ pub mod error;
 pub mod exit;
 pub mod paths;
 pub mod policy;
+pub mod process;
 pub mod review;
 pub mod revision;
 pub mod store;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::core::policy::ConfigDecision;
 use crate::core::review::ignore::IgnoreList;
-use crate::core::review::progress::Progress;
+use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::revision::provenance::{Absent, ConfigProvenance};
 use crate::core::revision::since::SinceBase;
@@ -221,9 +221,10 @@ pub trait TuiBackend: Send + Sync + 'static {
         })
     }
 
-    /// Saves the review progress atomically; `Err` says why it was not.
-    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
-        let _ = progress;
+    /// Saves what this review changed of the progress (merged with what
+    /// another review saved meanwhile); `Err` says why it was not.
+    fn save_progress(&self, change: &ProgressChange) -> Result<(), String> {
+        let _ = change;
         Ok(())
     }
 }

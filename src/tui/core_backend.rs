@@ -16,7 +16,9 @@ use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_ignores};
 use crate::core::review::listing::{Detail, list_entries};
-use crate::core::review::progress::{Progress, load_progress, progress_dir, save_progress};
+use crate::core::review::progress::{
+    Progress, ProgressChange, load_progress, progress_dir, update_progress,
+};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
 use crate::core::review::scan::{NotReviewed, report_and_snapshot, scan_streaming};
 use crate::core::review::trust::{
@@ -274,9 +276,9 @@ impl TuiBackend for CoreBackend {
         })
     }
 
-    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+    fn save_progress(&self, change: &ProgressChange) -> Result<(), String> {
         match progress_dir(&self.env) {
-            Some(dir) => save_progress(&dir, progress),
+            Some(dir) => update_progress(&dir, change),
             None => Err(
                 "no state directory (set HOME or XDG_STATE_HOME); review progress not saved".into(),
             ),

@@ -140,8 +140,8 @@ pub fn execute(
                 });
             }
         }
-        Effect::SaveProgress(progress) => {
-            if let Err(e) = backend.save_progress(&progress) {
+        Effect::SaveProgress(change) => {
+            if let Err(e) = backend.save_progress(&change) {
                 send(Msg::ProgressNotSaved(e));
             }
         }

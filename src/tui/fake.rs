@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::core::review::progress::Progress;
+use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoredInfo};
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, ScanEvent, SourceFile, TuiBackend,
@@ -356,10 +356,10 @@ impl TuiBackend for FakeBackend {
         Ok(())
     }
 
-    fn save_progress(&self, progress: &Progress) -> Result<(), String> {
+    fn save_progress(&self, change: &ProgressChange) -> Result<(), String> {
         let mut d = self.data();
         d.calls.push("save progress".to_string());
-        d.progress = progress.clone();
+        change.apply(&mut d.progress);
         Ok(())
     }
 

@@ -268,7 +268,7 @@ fn event_loop(
     // as they were made.
     let save_session = |state: &State| {
         if state.tree.is_some() {
-            let _ = backend.save_progress(&state.progress_to_save());
+            let _ = backend.save_progress(&state.progress_change(Vec::new()));
         }
     };
     loop {

@@ -193,7 +193,8 @@ pub enum Effect {
     Watch {
         dirs: Vec<String>,
     },
-    SaveProgress(Box<crate::core::review::progress::Progress>),
+    /// What this review changed of the progress, to merge into the file.
+    SaveProgress(Box<crate::core::review::progress::ProgressChange>),
     LoadIgnores,
     /// Ignore (with the sha256 the config has as shown) or unignore
     /// (`None`) each key, in the ignore list on disk.

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::core::policy::ConfigDecision;
 
-use crate::core::review::progress::{Progress, Session};
+use crate::core::review::progress::{Progress, ProgressChange, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::NotReviewed;
 use crate::core::revision::compare::ConfigDiff;
@@ -365,12 +365,23 @@ impl State {
         }
     }
 
-    /// The progress to save: the viewed marks and, for this tree, where
-    /// the review stands now (selection, filters, marks).
+    /// The progress as this review would leave it: the viewed marks and,
+    /// for this tree, where the review stands now (selection, filters,
+    /// marks).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn progress_to_save(&self) -> Progress {
         let mut p = self.progress.clone();
-        if let Some(tree) = &self.tree {
-            p.sessions_of_mut(self.since.is_some()).insert(
+        self.progress_change(Vec::new()).apply(&mut p);
+        p
+    }
+
+    /// What to save of the progress: the viewed marks `viewed` just set or
+    /// cleared and, for this tree, where the review stands now. Only that
+    /// is written, so another review's marks are kept.
+    pub fn progress_change(&self, viewed: Vec<(String, Option<String>)>) -> ProgressChange {
+        let session = self.tree.as_ref().map(|tree| {
+            (
+                self.since.is_some(),
                 tree.clone(),
                 Session {
                     selected: self.selected_config().map(|r| r.key.clone()),
@@ -383,9 +394,9 @@ impl State {
                     unviewed: self.unviewed_only,
                     marked: self.marked.clone(),
                 },
-            );
-        }
-        p
+            )
+        });
+        ProgressChange { viewed, session }
     }
 
     /// The policy's decision on `r` as it is now: `None` without a policy,

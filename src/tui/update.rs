@@ -667,7 +667,8 @@ fn toggle_viewed(state: &mut State) -> Vec<Effect> {
     } else {
         act_on_list(state, Action::Down);
     }
-    vec![Effect::SaveProgress(Box::new(state.progress_to_save()))]
+    let change = state.progress_change(vec![(key, on.then_some(sha))]);
+    vec![Effect::SaveProgress(Box::new(change))]
 }
 
 /// `i`: ignore the marked (or selected) configs as they are now, or, when

@@ -25,13 +25,13 @@ const WORKFLOW: &str = concat!(
 /// One step of a workflow or composite action, as far as these tests read
 /// it.
 #[derive(Debug, Default)]
-struct Step {
-    id: Option<String>,
-    uses: Option<String>,
-    working_directory: Option<String>,
-    env: Vec<(String, String)>,
-    with: Vec<(String, String)>,
-    run: Option<String>,
+pub(crate) struct Step {
+    pub(crate) id: Option<String>,
+    pub(crate) uses: Option<String>,
+    pub(crate) working_directory: Option<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) with: Vec<(String, String)>,
+    pub(crate) run: Option<String>,
 }
 
 fn indent(line: &str) -> usize {
@@ -48,7 +48,7 @@ fn scalar(v: &str) -> String {
 /// its keys, its `env:`/`with:` maps and its `run: |` block (dedented).
 /// Fails on a shape it does not know, so a change of layout cannot make
 /// the checks below pass vacuously.
-fn steps(yaml: &str) -> Vec<Step> {
+pub(crate) fn steps(yaml: &str) -> Vec<Step> {
     let lines: Vec<&str> = yaml.lines().collect();
     let start = lines
         .iter()
@@ -205,7 +205,11 @@ fn no_expression_is_spliced_into_a_script_and_the_pr_is_never_checked_out() {
         !scripts.contains("cargo "),
         "the action builds only through its install script"
     );
-    assert!(scripts.contains("goccia-trust diff --format markdown \"$BASE\" \"$HEAD\""));
+    assert!(
+        scripts.contains(
+            "goccia-trust diff --format markdown --output \"$report\" \"$BASE\" \"$HEAD\""
+        )
+    );
     assert!(steps(&action).iter().all(|s| s.uses.is_none()));
 
     // The workflow: pull_request_target, minimal permissions, a checkout of
@@ -359,10 +363,27 @@ struct Run {
 /// the `github`/`runner` contexts and earlier steps' outputs, as the
 /// runner's `bash --noprofile --norc -eo pipefail` would.
 fn run_action(pr: &Pr, inputs: &[(&str, &str)], comments: &str) -> Run {
+    run_action_over_links(pr, inputs, comments, &[], Path::new("/nonexistent"))
+}
+
+/// [`run_action`], with a symbolic link to `target` planted at each of
+/// `links` (relative to the runner's temporary directory) first.
+fn run_action_over_links(
+    pr: &Pr,
+    inputs: &[(&str, &str)],
+    comments: &str,
+    links: &[PathBuf],
+    target: &Path,
+) -> Run {
     let t = &pr.t;
     let tmp = t.root.join("runner-temp");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).unwrap();
+    for link in links {
+        let at = tmp.join(link);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, at).unwrap();
+    }
     let bin_dir = t.root.join("fake-bin");
     fake_gh(&bin_dir);
     let gh_log = tmp.join("gh.log");
@@ -628,4 +649,55 @@ fn hostile_inputs_stop_the_action_before_git_runs() {
     // Nothing was fetched.
     let refs = git(&pr.ws, &["for-each-ref", "refs/goccia-trust/"]);
     assert_eq!(refs, "");
+}
+
+/// Every file under `dir` (relative), links included, directories not.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if std::fs::symlink_metadata(&p).unwrap().is_dir() {
+                dirs.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn no_file_the_action_writes_follows_a_link() {
+    // Issue 39 item 3. A first run: every file its steps write in the
+    // runner's temporary directory (the test's own fake files aside).
+    let pr = pull_request();
+    let run = run_action(&pr, &[], "[]");
+    assert_eq!(codes(&run)[1], ("diff", 0), "{}", run.stderr);
+    let tmp = pr.t.root.join("runner-temp");
+    let own = |p: &Path| {
+        let name = p.to_str().unwrap();
+        name.ends_with(".sh")
+            || name.starts_with("output-")
+            || ["gh.log", "comments.json", "summary.md"].contains(&name)
+    };
+    let written: Vec<PathBuf> = files_under(&tmp).into_iter().filter(|p| !own(p)).collect();
+    assert!(written.len() >= 3, "{written:?}");
+
+    // Again, with a link at each of those names to a file the job can
+    // write (the base checkout's policy): nothing is written through one,
+    // and the run goes as before.
+    let victim = pr.t.root.join("policy.json");
+    std::fs::write(&victim, "{\"the\": \"policy\"}\n").unwrap();
+    let again = run_action_over_links(&pr, &[], "[]", &written, &victim);
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "{\"the\": \"policy\"}\n",
+        "written through a link: {written:?}"
+    );
+    assert_eq!(codes(&again), codes(&run), "{}", again.stderr);
+    assert_eq!(again.summary, run.summary);
+    assert_eq!(posted_body(&again), posted_body(&run));
 }

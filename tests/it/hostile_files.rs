@@ -130,7 +130,8 @@ fn a_fifo_store_is_refused_at_once() {
     let store = env.root.join("fifo-store.json");
     mkfifo(&store);
     let flag = format!("--trust-store={}", store.display());
-    let expected = "Error: cannot read trust store $ROOT/fifo-store.json: not a regular file\n";
+    let expected =
+        "Error: cannot read trust store $ROOT/fifo-store.json: not a regular file (a FIFO)\n";
     for args in [
         vec![flag.as_str(), "trust", "p", "--yes"],
         vec![flag.as_str(), "list"],

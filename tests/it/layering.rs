@@ -592,3 +592,46 @@ fn for_test_support() {
         MAX_FN_LINES + 1
     );
 }
+
+/// Every process the tool starts goes through the one bounded spawner
+/// (`core::process`: a time limit, a process group, output limits), issue
+/// 39 item 4: no other source file starts one (`.spawn()`, `.output()`,
+/// `.status()` on a `Command`), but the interactive review's editor, which
+/// runs in the user's terminal for as long as the user edits. Test code
+/// (`#[cfg(test)]` modules, `*_tests.rs`, the Free Pascal oracle) aside.
+#[test]
+fn only_the_bounded_spawner_starts_a_process() {
+    let allowed = ["core/process.rs", "core/paths/oracle.rs"];
+    let mut found = Vec::new();
+    for f in sources(&src()) {
+        let rel = f.strip_prefix(src()).unwrap().display().to_string();
+        if allowed.contains(&rel.as_str())
+            || rel.ends_with("_tests.rs")
+            || rel.ends_with("/tests.rs")
+        {
+            continue;
+        }
+        let text = code(&f);
+        let text = match text.find("#[cfg(test)]\nmod tests") {
+            Some(at) => &text[..at],
+            None => &text[..],
+        };
+        for call in [".spawn()", ".output()", ".status()"] {
+            for (at, _) in text.match_indices(call) {
+                let line = text[..at].matches('\n').count() + 1;
+                found.push(format!("{rel}:{line}: {call}"));
+            }
+        }
+    }
+    // The editor: `Command::new("/bin/sh")` … `.status()`, in the TUI.
+    let editor: Vec<&String> = found
+        .iter()
+        .filter(|f| f.starts_with("tui/mod.rs:") && f.ends_with(".status()"))
+        .collect();
+    assert_eq!(editor.len(), 1, "{found:?}");
+    let others: Vec<&String> = found.iter().filter(|f| !editor.contains(f)).collect();
+    assert!(
+        others.is_empty(),
+        "a process started outside core::process: {others:?}"
+    );
+}

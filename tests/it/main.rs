@@ -7,6 +7,7 @@
 mod common;
 mod tui_common;
 
+mod action_links;
 mod architecture;
 mod ci_text;
 mod cli_audit;
@@ -54,6 +55,7 @@ mod tui_decision;
 mod tui_hidden;
 mod tui_ignore;
 mod tui_others;
+mod tui_progress;
 mod tui_provenance;
 mod tui_render;
 mod tui_since_provenance;
@@ -61,5 +63,6 @@ mod tui_store_safety;
 mod tui_tmux;
 mod tui_update;
 mod tui_walk;
+mod unreadable_files;
 mod value_diff;
 mod walk;

@@ -355,6 +355,84 @@ fn run_read_failure_exits_1_and_is_recorded() {
 }
 
 #[test]
+fn run_read_refuses_a_fifo_or_device_at_once_exit_2() {
+    // Issue 39 item 4: only regular files are opened, as scan opens
+    // configs; a FIFO would wait for a writer forever, a device read on.
+    let e = setup();
+    let fifo = e.ws.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // A policy approving /dev as well, so the device is ALLOWED and read.
+    let policy = e.home.join("ci/policy.json");
+    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+    std::fs::write(
+        &policy,
+        serde_json::json!({
+            "approved_workspaces": [e.ws, "/dev"],
+            "grants": {"READ_ONLY": "allow"},
+            "risk_to_level": {"R0": "READ_ONLY"}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let policy = policy.to_str().unwrap();
+    for (target, kind) in [("fifo", "a FIFO"), ("/dev/zero", "a device")] {
+        let start = std::time::Instant::now();
+        let out = e
+            .cmd(&[
+                "run", "--policy", policy, "--risk", "R0", "--op", "read", "--target", target,
+            ])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "{target}: waited {:?}",
+            start.elapsed()
+        );
+        assert_eq!(out.status.code(), Some(2), "{target}: {out:?}");
+        let v = json(&String::from_utf8(out.stdout).unwrap());
+        assert_eq!(v["executed"], false);
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.ends_with(&format!(
+                ": not a regular file ({kind}); only regular files are read"
+            )),
+            "{error}"
+        );
+    }
+    // Recorded as ALLOWED and not executed, with why.
+    let recs = e.records();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(
+            (&r["verdict"], &r["executed"]),
+            (&"ALLOWED".into(), &false.into())
+        );
+        assert!(r["execution_error"].is_string(), "{r}");
+    }
+}
+
+#[test]
+fn run_read_streams_a_large_file() {
+    // A file larger than any buffer the read keeps: its size and digest,
+    // as a whole read would give them.
+    let e = setup();
+    let big: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(e.ws.join("big.bin"), &big).unwrap();
+    let (code, out, err) = e.run(&["run", "--risk", "R0", "--op", "read", "--target", "big.bin"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["bytes"], 3_000_000);
+    use sha2::Digest;
+    let want: String = sha2::Sha256::digest(&big)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(v["content_sha256"], want.as_str());
+}
+
+#[test]
 fn run_spawn_propagates_the_exit_code_and_digests_output() {
     let e = setup();
     let (code, out, _) = e.run(&[

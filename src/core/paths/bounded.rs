@@ -30,8 +30,9 @@ pub const POLICY_MAX_BYTES: u64 = 1 << 20;
 pub enum ReadError {
     /// Opening or reading failed (missing file, permission denied, ...).
     Io(io::Error),
-    /// The path resolves to a directory, FIFO, device or socket.
-    NotRegular,
+    /// The path resolves to a FIFO, device or socket (`kind`: `a FIFO`,
+    /// [`kind_of`]); a directory is [`ReadError::Io`] with `EISDIR`.
+    NotRegular { kind: &'static str },
     /// The file holds more than `limit` bytes.
     TooLarge { limit: u64 },
 }
@@ -49,12 +50,76 @@ impl ReadError {
     pub fn describe(&self) -> String {
         match self {
             ReadError::Io(e) => e.to_string(),
-            ReadError::NotRegular => "not a regular file".to_string(),
+            ReadError::NotRegular { .. } => "not a regular file".to_string(),
             ReadError::TooLarge { limit } => {
                 format!("larger than the {} limit; not read", human_size(*limit))
             }
         }
     }
+
+    /// What kind of file it is, when it is not a regular one (a
+    /// directory too).
+    pub fn not_regular(&self) -> Option<&'static str> {
+        match self {
+            ReadError::NotRegular { kind } => Some(kind),
+            ReadError::Io(e) if e.kind() == ErrorKind::IsADirectory => Some("a directory"),
+            _ => None,
+        }
+    }
+
+    /// Why it was not read, after the file's name in a message of this
+    /// tool's own: `cannot be read (permission denied)`, `is not a regular
+    /// file (a FIFO)`, `does not exist`, `is larger than the 1 MiB limit;
+    /// not read`.
+    pub fn why(&self) -> String {
+        if let Some(kind) = self.not_regular() {
+            return format!("is not a regular file ({kind})");
+        }
+        match self {
+            ReadError::Io(e) if e.kind() == ErrorKind::NotFound => "does not exist".to_string(),
+            ReadError::Io(e) => format!("cannot be read ({})", io_reason(e)),
+            _ => format!("is {}", self.describe()),
+        }
+    }
+}
+
+/// The OS's reason for an I/O error, as a message's clause: `permission
+/// denied`, without Rust's ` (os error N)`.
+pub fn io_reason(e: &io::Error) -> String {
+    if e.kind() == ErrorKind::PermissionDenied {
+        return "permission denied".to_string();
+    }
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+/// What a file that is not a regular one is, in a message: `a directory`,
+/// `a FIFO`, `a socket`, `a device`, `a symbolic link`.
+pub fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    "not a file"
 }
 
 /// `1 MiB`, `256 MiB`, or a byte count.
@@ -69,28 +134,8 @@ pub fn human_size(bytes: u64) -> String {
 /// The whole of the regular file at `path` (links followed), if it holds at
 /// most `limit` bytes.
 pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
-    if meta.is_dir() {
-        // As reading it would fail, with the message that says so best.
-        return Err(ReadError::Io(io::Error::from_raw_os_error(libc::EISDIR)));
-    }
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular);
-    }
-    if meta.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    let file = open_nonblocking(path).map_err(ReadError::Io)?;
-    // What was opened may not be what was checked: judge the handle.
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular);
-    }
-    if meta.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let (file, len) = open_regular(path.as_ref(), limit)?;
+    let mut bytes = Vec::with_capacity(len as usize);
     // A file that grows while read is still cut at one byte past the cap.
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -99,6 +144,65 @@ pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadE
         return Err(ReadError::TooLarge { limit });
     }
     Ok(bytes)
+}
+
+/// The regular file at `path` (links followed), read block by block into
+/// `sink` and never held whole (`policy run --op read` of a file of
+/// gigabytes costs one block of memory): its size in bytes. Refused as
+/// [`read_regular`] refuses, without waiting; past `limit` bytes the read
+/// stops with [`ReadError::TooLarge`].
+pub fn stream_regular(
+    path: impl AsRef<Path>,
+    limit: u64,
+    mut sink: impl FnMut(&[u8]),
+) -> Result<u64, ReadError> {
+    let (file, _) = open_regular(path.as_ref(), limit)?;
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut total = 0u64;
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        total += n as u64;
+        if total > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        sink(&buf[..n]);
+    }
+    Ok(total)
+}
+
+/// The regular file at `path`, opened for reading without waiting (a FIFO
+/// or device swapped in after the check cannot make the open block), and
+/// its size, when it is a regular file of at most `limit` bytes both
+/// before and after opening.
+fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if meta.is_dir() {
+        // As reading it would fail, with the message that says so best.
+        return Err(ReadError::Io(io::Error::from_raw_os_error(libc::EISDIR)));
+    }
+    let regular = |meta: &std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err(ReadError::NotRegular {
+                kind: kind_of(meta),
+            });
+        }
+        if meta.len() > limit {
+            return Err(ReadError::TooLarge { limit });
+        }
+        Ok(())
+    };
+    regular(&meta)?;
+    let file = open_nonblocking(path).map_err(ReadError::Io)?;
+    // What was opened may not be what was checked: judge the handle.
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    regular(&meta)?;
+    Ok((file, meta.len()))
 }
 
 pub use super::portable::open_nonblocking;
@@ -140,10 +244,58 @@ mod tests {
         for p in [&fifo, &zero, &tty] {
             let start = Instant::now();
             let e = read_regular(p, CONFIG_MAX_BYTES).unwrap_err();
-            assert!(matches!(e, ReadError::NotRegular), "{p:?}: {e:?}");
+            assert!(matches!(e, ReadError::NotRegular { .. }), "{p:?}: {e:?}");
             assert_eq!(e.describe(), "not a regular file");
             assert!(start.elapsed() < Duration::from_secs(1));
         }
+    }
+
+    #[test]
+    fn a_stream_is_read_in_blocks_and_refuses_as_a_read_does() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("f");
+        std::fs::write(&p, vec![7u8; 600 * 1024]).unwrap();
+        let (mut calls, mut seen) = (0, 0usize);
+        let n = stream_regular(&p, u64::MAX, |b| {
+            calls += 1;
+            seen += b.len();
+        })
+        .unwrap();
+        assert_eq!((n, seen), (600 * 1024, 600 * 1024));
+        assert!(calls >= 3, "in blocks, not whole: {calls}");
+        assert!(matches!(
+            stream_regular(&p, 1000, |_| {}),
+            Err(ReadError::TooLarge { limit: 1000 })
+        ));
+        let fifo = t.path().join("fifo");
+        mkfifo(&fifo);
+        let start = Instant::now();
+        let e = stream_regular(&fifo, u64::MAX, |_| {}).unwrap_err();
+        assert_eq!(e.not_regular(), Some("a FIFO"));
+        assert!(start.elapsed() < Duration::from_secs(1));
+    }
+
+    #[test]
+    fn why_names_the_problem_and_the_kind() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("fifo");
+        mkfifo(&fifo);
+        let why = |p: &Path| read_regular(p, 10).unwrap_err().why();
+        assert_eq!(why(&fifo), "is not a regular file (a FIFO)");
+        assert_eq!(why(t.path()), "is not a regular file (a directory)");
+        assert_eq!(
+            why(Path::new("/dev/null")),
+            "is not a regular file (a device)"
+        );
+        assert_eq!(why(&t.path().join("none")), "does not exist");
+        let big = t.path().join("big");
+        std::fs::write(&big, [0u8; 11]).unwrap();
+        assert_eq!(why(&big), "is larger than the 10 bytes limit; not read");
+        let denied = io::Error::from_raw_os_error(libc::EACCES);
+        assert_eq!(
+            ReadError::Io(denied).why(),
+            "cannot be read (permission denied)"
+        );
     }
 
     #[test]

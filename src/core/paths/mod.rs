@@ -9,6 +9,7 @@ pub mod bounded;
 pub mod display;
 mod expansion;
 pub mod key;
+pub mod output;
 pub mod platform;
 pub mod portable;
 pub mod realpath;

@@ -109,6 +109,13 @@ pub struct Policy {
 pub enum PolicyError {
     #[error("policy not found: {0}")]
     NotFound(String),
+    /// The file is there but cannot be opened or read (`permission
+    /// denied`).
+    #[error("policy not readable: {path} ({cause})")]
+    NotReadable { path: String, cause: String },
+    /// A directory, a FIFO, a device: never opened for reading.
+    #[error("policy not a regular file: {path} ({kind})")]
+    NotRegular { path: String, kind: &'static str },
     #[error("policy invalid JSON: {path} ({problem})")]
     InvalidJson { path: String, problem: String },
     #[error("policy missing {key}: {path}")]
@@ -165,18 +172,31 @@ fn read_policy(file: Option<&str>, ctx: &LoadContext<'_>) -> Result<Policy, Poli
                 crate::core::paths::bounded::POLICY_MAX_BYTES,
             ) {
                 Ok(b) => b,
-                Err(e) if e.kind() == Some(std::io::ErrorKind::NotFound) => {
-                    return Err(PolicyError::NotFound(shown));
-                }
-                Err(e) => {
-                    return Err(PolicyError::InvalidJson {
-                        path: shown,
-                        problem: e.describe(),
-                    });
-                }
+                Err(e) => return Err(unread(e, shown)),
             };
             parse_policy(&bytes, PolicySource::File(path), env, anchors, store_dir)
         }
+    }
+}
+
+/// Why the policy file at `shown` was not read.
+fn unread(e: crate::core::paths::bounded::ReadError, shown: String) -> PolicyError {
+    use crate::core::paths::bounded::{ReadError, io_reason};
+    if let Some(kind) = e.not_regular() {
+        return PolicyError::NotRegular { path: shown, kind };
+    }
+    match e {
+        ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            PolicyError::NotFound(shown)
+        }
+        ReadError::Io(e) => PolicyError::NotReadable {
+            path: shown,
+            cause: io_reason(&e),
+        },
+        other => PolicyError::Invalid {
+            path: shown,
+            problem: other.describe(),
+        },
     }
 }
 

@@ -49,7 +49,16 @@ fn a_directory_is_an_error() {
         Some(&dir.path().display().to_string()),
         &ctx(&env, &["/".to_string()], Path::new("")),
     );
-    assert!(matches!(e, Err(PolicyError::InvalidJson { .. })), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Err(PolicyError::NotRegular {
+                kind: "a directory",
+                ..
+            })
+        ),
+        "{e:?}"
+    );
 }
 
 #[test]

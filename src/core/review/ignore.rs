@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::core::paths::bounded::read_regular;
-use crate::core::paths::portable::create_private_dir_all;
 use crate::core::review::report::{ConfigReport, ConfigState};
 
 /// The file's name in the state directory.
@@ -143,7 +142,7 @@ pub fn load_ignores(state_dir: &Path) -> (IgnoreList, Option<String>) {
             return (IgnoreList::default(), None);
         }
         Err(e) => {
-            return refuse(format!("ignore list {}: {}", path.display(), e.describe()));
+            return refuse(format!("ignore list {} {}", path.display(), e.why()));
         }
     };
     let user = crate::core::store::User::current();
@@ -191,9 +190,6 @@ pub fn save_ignores(state_dir: &Path, list: &IgnoreList) -> Result<(), String> {
 /// and written, so the CLI and the TUI changing it at once lose nothing.
 pub const IGNORE_LOCK_FILE: &str = "ignored.json.lock";
 
-/// How long a change waits for another one to finish.
-const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
 /// Reads the list, lets `change` edit it and writes it back, unless the
 /// list has a problem (then nothing is written over it) or `change` changed
 /// nothing; all of it under the list's lock. Returns what `change`
@@ -217,57 +213,10 @@ pub fn update_ignores<T>(
     Ok(out)
 }
 
-/// The exclusive lock on the list, held while the returned file is open.
-/// Refused where the state directory is not safe, as writing is. A lock
-/// file left by an earlier change is opened without waiting and only if
-/// regular (a FIFO there would block the open forever).
+/// The exclusive lock on the list, held while the returned file is open
+/// (`state_file::lock_state_file`).
 fn lock_ignores(state_dir: &Path) -> Result<std::fs::File, String> {
-    use std::io::ErrorKind;
-    let user = crate::core::store::User::current();
-    if let Some(issue) =
-        crate::core::store::refusal(&crate::core::store::check_state_dir(state_dir, &user))
-    {
-        return Err(issue.text.clone());
-    }
-    let path = state_dir.join(IGNORE_LOCK_FILE);
-    let fail = |e: &dyn std::fmt::Display| format!("cannot lock {}: {e}", path.display());
-    create_private_dir_all(state_dir).map_err(|e| fail(&e))?;
-    let file = match crate::core::paths::portable::create_with_mode(
-        std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true),
-        0o600,
-    )
-    .open(&path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-            let f = crate::core::paths::bounded::open_nonblocking(&path).map_err(|e| fail(&e))?;
-            if !f.metadata().map_err(|e| fail(&e))?.is_file() {
-                return Err(fail(&"not a regular file"));
-            }
-            f
-        }
-        Err(e) => return Err(fail(&e)),
-    };
-    let start = std::time::Instant::now();
-    loop {
-        // By its full path: std's `File::try_lock` would shadow fs4's.
-        match fs4::FileExt::try_lock(&file) {
-            Ok(()) => return Ok(file),
-            Err(fs4::TryLockError::WouldBlock) => {}
-            Err(fs4::TryLockError::Error(e)) if e.kind() == ErrorKind::Interrupted => {}
-            Err(fs4::TryLockError::Error(e)) => return Err(fail(&e)),
-        }
-        if start.elapsed() >= LOCK_TIMEOUT {
-            return Err(fail(&format!(
-                "held by another change for {}s",
-                LOCK_TIMEOUT.as_secs()
-            )));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    crate::core::review::state_file::lock_state_file(state_dir, IGNORE_LOCK_FILE)
 }
 
 #[cfg(test)]

@@ -7,7 +7,12 @@
 //! the store nor in the repository. Every write is atomic (a temporary file
 //! renamed over the old one) and refused where the state directory is not
 //! safe; a file that cannot be read or parsed is reported and ignored, never
-//! fatal.
+//! fatal, and never written over.
+//!
+//! Two reviews may be open at once (two terminals, two trees): each saves
+//! only what it changed ([`ProgressChange`]), applied to the file as it is
+//! then, under the file's lock ([`update_progress`]), so neither loses the
+//! other's marks, as the ignore list's changes are merged.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -120,9 +125,9 @@ pub fn load_progress(state_dir: &Path) -> (Progress, Option<String>) {
             return (
                 Progress::default(),
                 Some(format!(
-                    "review progress {}: {}; ignored",
+                    "review progress {} {}; ignored",
                     path.display(),
-                    e.describe()
+                    e.why()
                 )),
             );
         }
@@ -137,6 +142,54 @@ pub fn load_progress(state_dir: &Path) -> (Progress, Option<String>) {
             )),
         ),
     }
+}
+
+/// What one review changed since it read the progress: viewed marks set
+/// (`Some(sha256)`) or cleared (`None`), in the order made, and where this
+/// tree's review stands now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProgressChange {
+    pub viewed: Vec<(String, Option<String>)>,
+    /// `(since, tree, session)`: the session of the tree under review, a
+    /// `--since` one or not.
+    pub session: Option<(bool, String, Session)>,
+}
+
+impl ProgressChange {
+    /// `progress` with this change made on it; everything else, another
+    /// review's marks and sessions included, is kept.
+    pub fn apply(&self, progress: &mut Progress) {
+        for (key, sha) in &self.viewed {
+            match sha {
+                Some(sha) => progress.set_viewed(key, sha, true),
+                None => progress.set_viewed(key, "", false),
+            }
+        }
+        if let Some((since, tree, session)) = &self.session {
+            progress
+                .sessions_of_mut(*since)
+                .insert(tree.clone(), session.clone());
+        }
+    }
+}
+
+/// The lock file beside the progress, held while it is read, changed and
+/// written.
+pub const PROGRESS_LOCK_FILE: &str = "review-progress.json.lock";
+
+/// Makes `change` on the progress in `state_dir` as it is now, under its
+/// lock: read, changed, written atomically. A file that cannot be read or
+/// is not progress is not written over (the reason, naming the file, is
+/// the error).
+pub fn update_progress(state_dir: &Path, change: &ProgressChange) -> Result<(), String> {
+    let _lock = crate::core::review::state_file::lock_state_file(state_dir, PROGRESS_LOCK_FILE)?;
+    let (mut progress, problem) = load_progress(state_dir);
+    if let Some(problem) = problem {
+        let problem = problem.strip_suffix("; ignored").unwrap_or(&problem);
+        return Err(format!("{problem}; not saved (fix or remove it)"));
+    }
+    change.apply(&mut progress);
+    save_progress(state_dir, &progress)
 }
 
 /// Writes `progress` to `state_dir` atomically, creating the directory
@@ -232,6 +285,58 @@ mod tests {
         assert_eq!(
             load_progress(&t.path().join("none")),
             (Progress::default(), None)
+        );
+    }
+
+    #[test]
+    fn concurrent_writers_keep_every_mark() {
+        // Two (here eight) reviews saving at once: each change is made on
+        // the file as the others left it, so every mark arrives.
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("state");
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let dir = &dir;
+                s.spawn(move || {
+                    for j in 0..5 {
+                        let change = ProgressChange {
+                            viewed: vec![(format!("/k{i}-{j}"), Some("aa".into()))],
+                            session: Some((false, format!("/tree{i}"), Session::default())),
+                        };
+                        update_progress(dir, &change).unwrap();
+                    }
+                });
+            }
+        });
+        let (p, problem) = load_progress(&dir);
+        assert_eq!(problem, None);
+        assert_eq!(p.viewed.len(), 40);
+        assert_eq!(p.sessions.len(), 8);
+        // A mark cleared by one review leaves the others'.
+        let clear = ProgressChange {
+            viewed: vec![("/k0-0".into(), None)],
+            session: None,
+        };
+        update_progress(&dir, &clear).unwrap();
+        assert_eq!(load_progress(&dir).0.viewed.len(), 39);
+    }
+
+    #[test]
+    fn a_file_with_a_problem_is_not_written_over() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("state");
+        std::fs::create_dir(&dir).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(progress_path(&dir), "{\"viewed\": [").unwrap();
+        let err = update_progress(&dir, &ProgressChange::default()).unwrap_err();
+        assert!(
+            err.contains("is corrupt") && err.ends_with("; not saved (fix or remove it)"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(progress_path(&dir)).unwrap(),
+            b"{\"viewed\": ["
         );
     }
 

@@ -10,16 +10,15 @@
 //! goes through [`git`], which runs nothing the repository names (no lazy
 //! fetch from a promisor remote, no transport at all, no credential helper,
 //! askpass, fsmonitor, hook, pager, external diff, textconv or filter), and
-//! through [`Bounded`], which stops a git that runs past its time limit or
-//! prints past its output limit.
+//! through the one bounded spawner (`core::process`), which stops a git
+//! that runs past its time limit or prints past its output limit.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use crate::core::paths::bounded::CONFIG_MAX_BYTES;
+use crate::core::process::{self, Bounded, Limits, Pipes};
 
 /// A failure of git itself (not a repository, an unknown revision), with
 /// git's own message.
@@ -130,100 +129,18 @@ pub(super) fn too_slow(what: &str) -> GitError {
     ))
 }
 
-/// A running git and the watchdog that kills it at its time limit.
-struct Bounded {
-    child: Arc<Mutex<Child>>,
-    fired: Arc<AtomicBool>,
-    stop: Option<mpsc::Sender<()>>,
-    watchdog: Option<std::thread::JoinHandle<()>>,
-}
-
-/// A spawned git's pipes, taken out of it.
-struct Pipes {
-    stdin: Option<ChildStdin>,
-    stdout: Option<ChildStdout>,
-    stderr: Option<ChildStderr>,
-}
-
-impl Bounded {
-    fn spawn(cmd: &mut Command, what: &str) -> Result<(Bounded, Pipes), GitError> {
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| GitError(format!("cannot run git ({what}): {e}")))?;
-        let pipes = Pipes {
-            stdin: child.stdin.take(),
-            stdout: child.stdout.take(),
-            stderr: child.stderr.take(),
-        };
-        let child = Arc::new(Mutex::new(child));
-        let fired = Arc::new(AtomicBool::new(false));
-        let (stop, stopped) = mpsc::channel::<()>();
-        let (watched, flag, limit) = (Arc::clone(&child), Arc::clone(&fired), time_limit());
-        let watchdog = std::thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(limit) {
-                flag.store(true, Ordering::SeqCst);
-                let _ = lock(&watched).kill();
-            }
-        });
-        let run = Bounded {
-            child,
-            fired,
-            stop: Some(stop),
-            watchdog: Some(watchdog),
-        };
-        Ok((run, pipes))
-    }
-
-    fn kill(&self) {
-        let _ = lock(&self.child).kill();
-    }
-
-    fn timed_out(&self) -> bool {
-        self.fired.load(Ordering::SeqCst)
-    }
-
-    /// Waits for git with the watchdog still armed (it stops a git that
-    /// never exits), then stops the watchdog: git's status, or the
-    /// time-limit error when the watchdog stopped it.
-    fn finish(&mut self, what: &str) -> Result<ExitStatus, GitError> {
-        let mut pause = Duration::from_micros(200);
-        let status = loop {
-            match lock(&self.child).try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) => {}
-                Err(e) => return Err(GitError(format!("git {what}: {e}"))),
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(10));
-        };
-        self.disarm();
-        if self.timed_out() {
-            return Err(too_slow(what));
-        }
-        Ok(status)
-    }
-
-    fn disarm(&mut self) {
-        self.stop.take();
-        if let Some(w) = self.watchdog.take() {
-            let _ = w.join();
-        }
+/// git's limits: the time limit, and no grace (git holds no state worth
+/// a polite stop).
+fn limits() -> Limits {
+    Limits {
+        timeout: time_limit(),
+        grace: Duration::ZERO,
     }
 }
 
-/// Whatever stopped the caller early, git is not left running nor waited
-/// on forever: it is killed (a no-op once it has exited) and reaped.
-impl Drop for Bounded {
-    fn drop(&mut self) {
-        self.disarm();
-        let mut child = lock(&self.child);
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-}
-
-fn lock(child: &Mutex<Child>) -> std::sync::MutexGuard<'_, Child> {
-    child.lock().unwrap_or_else(|e| e.into_inner())
+/// Starts `cmd` through the one bounded spawner (`core::process`).
+fn spawn(cmd: &mut Command, what: &str) -> Result<(Bounded, Pipes), GitError> {
+    Bounded::spawn(cmd, limits()).map_err(|e| GitError(format!("cannot run git ({what}): {e}")))
 }
 
 /// The most git's message (stderr) is kept of.
@@ -232,38 +149,25 @@ const STDERR_MAX: u64 = 64 * 1024;
 /// Runs `cmd` to completion within the time limit and `max` bytes of
 /// output: its stdout, or git's message (its stderr, trimmed) as the error.
 pub(super) fn output(mut cmd: Command, what: &str, max: usize) -> Result<Vec<u8>, GitError> {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let (mut run, pipes) = Bounded::spawn(&mut cmd, what)?;
-    let mut stderr = pipes.stderr.expect("piped");
-    let messages = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let _ = (&mut stderr).take(STDERR_MAX).read_to_end(&mut kept);
-        let _ = io::copy(&mut stderr, &mut io::sink());
-        kept
-    });
-    let mut out = Vec::new();
-    let read = pipes
-        .stdout
-        .expect("piped")
-        .take(max as u64 + 1)
-        .read_to_end(&mut out);
-    if out.len() > max {
-        run.kill();
+    let ran = process::capture(&mut cmd, limits(), max as u64, STDERR_MAX)
+        .map_err(|e| GitError(format!("cannot run git ({what}): {e}")))?;
+    if ran.timed_out {
+        return Err(too_slow(what));
     }
-    let status = run.finish(what)?;
-    let stderr = messages.join().unwrap_or_default();
-    read.map_err(|e| GitError(format!("git {what}: {e}")))?;
-    if out.len() > max {
+    if let Some(e) = ran.read_error {
+        return Err(GitError(format!("git {what}: {e}")));
+    }
+    if ran.overflowed {
         return Err(GitError(format!(
             "git {what} printed more than {max} bytes and was stopped"
         )));
     }
-    if status.success() {
-        return Ok(out);
+    if ran.status.success() {
+        return Ok(ran.stdout);
     }
-    let msg = String::from_utf8_lossy(&stderr).trim().to_string();
+    let msg = String::from_utf8_lossy(&ran.stderr).trim().to_string();
     Err(GitError(if msg.is_empty() {
-        format!("git {what} failed ({status})")
+        format!("git {what} failed ({})", ran.status)
     } else {
         msg
     }))
@@ -446,7 +350,7 @@ impl BlobReader {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        let (run, pipes) = Bounded::spawn(&mut cmd, "cat-file")?;
+        let (run, pipes) = spawn(&mut cmd, "cat-file")?;
         Ok(BlobReader {
             stdin: pipes.stdin,
             out: BufReader::new(pipes.stdout.expect("piped")),

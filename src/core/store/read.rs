@@ -34,7 +34,10 @@ pub fn read_store(path: &str) -> Result<Store, StoreError> {
         }),
         Err(e) => Err(StoreError::Unreadable {
             path: path.to_string(),
-            cause: e.describe(),
+            cause: match e.not_regular() {
+                Some(kind) => format!("not a regular file ({kind})"),
+                None => e.describe(),
+            },
         }),
     }
 }

@@ -105,7 +105,7 @@ pub fn run(outcome: &RunOutcome, pretty: bool, io: &mut Io<'_>) -> Result<(), Cl
             };
             print_json(io, &doc, pretty)
         }
-        RunOutcome::Failed { error, record } => {
+        RunOutcome::Failed { error, record, .. } => {
             let doc = ExecFailed {
                 executed: false,
                 error,
