@@ -582,8 +582,9 @@ pub(crate) fn blocks(page: &str) -> Vec<Block> {
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim_start();
-        if t.starts_with("```") {
-            let fence: String = t.chars().take_while(|c| *c == '`').collect();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let mark = t.chars().next().unwrap();
+            let fence: String = t.chars().take_while(|c| *c == mark).collect();
             let start = i;
             let mut body = String::new();
             i += 1;
