@@ -673,7 +673,7 @@ fn a_closed_stdout_ends_the_policy_verbs_quietly() {
 /// Issue 46: a reader that stops early (`head -c 10`) closes the pipe
 /// only for output larger than the pipe holds (64 KiB on Linux); then
 /// every `policy` verb with that much to say ends quietly with 141: `show`
-/// of a policy of 4,000 denied roots, `records` after 600 runs, `records
+/// of a policy of 5,000 denied roots, `records` after 600 runs, `records
 /// --last` of a run over 300 configs (the summary a real `trust --yes
 /// --policy` wrote).
 #[test]
@@ -682,7 +682,7 @@ fn a_policy_verb_cut_short_by_head_ends_quietly_with_141() {
     let bin = assert_cmd::cargo::cargo_bin("goccia-trust");
     let root = e.ws.parent().unwrap().to_path_buf();
     // The policy, outside the reviewed tree.
-    let roots: Vec<String> = (0..4000).map(|i| format!("/usr/share/x{i:05}")).collect();
+    let roots: Vec<String> = (0..5000).map(|i| format!("/usr/share/x{i:05}")).collect();
     let big = serde_json::json!({
         "approved_workspaces": ["."],
         "system_read_only_roots": ["/usr"],
