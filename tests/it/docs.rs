@@ -13,11 +13,16 @@
 //!   and what it prints is compared with the lines under it. The temporary
 //!   directory is shown as the page's directory (`/tmp/ci-example`), and
 //!   timestamps and decision-record ids, which no run can repeat, are
-//!   compared by shape;
+//!   compared by shape; `$ echo $?` prints the status of the line before,
+//!   and a paragraph right after the block that starts `Exit N` is compared
+//!   with the last line's status;
 //! * a block after `<!-- file: SCENARIO PATH -->` is that file of the
 //!   scenario, written before its transcripts run, so the inputs a page
 //!   shows are the ones its outputs came from;
 //! * README's test command is the one `.ci/run` runs.
+//!
+//! `doc_claims.rs` checks that every fenced block is one of these, or says
+//! why it is not run.
 
 use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
