@@ -197,7 +197,8 @@ fn to_svg(buf: &Buffer, fg0: &str, bg0: &str) -> String {
 type Shot = (&'static str, Vec<KeyEvent>, &'static str, (u16, u16));
 
 /// The demo's `scan` as README's "Try it" shows it: the command, then its
-/// output, in a fenced block between the `demo scan` markers.
+/// output and its exit status, in a fenced block between the `demo scan`
+/// markers.
 fn readme_scan(demo: &Demo, base: &Env) -> String {
     let args = vec![
         format!("--trust-store={}", Demo::STORE),
@@ -205,6 +206,7 @@ fn readme_scan(demo: &Demo, base: &Env) -> String {
         Demo::TREE.to_string(),
     ];
     let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code;
     let escaping = Escaping::new(false, false);
     {
         let mut o = SafeWriter::stdout(&mut out, &escaping, None);
@@ -214,11 +216,11 @@ fn readme_scan(demo: &Demo, base: &Env) -> String {
             err: &mut e,
             escaping: &escaping,
         };
-        goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
+        code = goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
     }
     assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
     format!(
-        "```\n$ goccia-trust {}\n{}```\n",
+        "```\n$ goccia-trust {}\n{}$ echo $?\n{code}\n```\n",
         args.join(" "),
         String::from_utf8(out).expect("UTF-8")
     )

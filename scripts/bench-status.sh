@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `goccia-trust status` beside `git status --porcelain` in the same
 # repository, and `/bin/true` (the cost of starting any process), for the
-# performance page. The repository holds 1,000 configs, all trusted (a
-# 1,000-entry store), and the working directory's config extends a chain of
-# five bases. Each run alternates the three commands; medians are printed.
-# It measures; it passes or fails on nothing but a command failing.
+# performance page and README. The repository holds 1,000 configs (each
+# with a source file beside it), all trusted (a 1,000-entry store), and the
+# working directory's config extends a chain of five bases. Each run
+# alternates the commands; medians are printed. It measures; it passes or
+# fails on nothing but a command failing.
 #
-# usage: scripts/bench-status.sh [--runs N] [--dir DIR] [--no-build]
+# usage: scripts/bench-status.sh [--runs N] [--configs N] [--dir DIR] [--no-build]
 #   --runs N    runs of each command (default 50)
+#   --configs N configs in the repository (default 1000; at least 1)
 #   --dir DIR   where the repository and store go (default
 #               /tmp/goccia-bench/status; rebuilt on every run)
 #   --no-build  use target/release/goccia-trust as it is
@@ -16,14 +18,16 @@
 set -euo pipefail
 
 runs=50
+configs=1000
 dir=/tmp/goccia-bench/status
 build=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
+        --configs) configs="$2"; shift 2 ;;
         --dir) dir="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
-        *) echo "usage: $0 [--runs N] [--dir DIR] [--no-build]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--runs N] [--configs N] [--dir DIR] [--no-build]" >&2; exit 2 ;;
     esac
 done
 
@@ -33,10 +37,10 @@ if [ "$build" = 1 ]; then
     (cd "$repo" && cargo build --release --quiet --bin goccia-trust)
 fi
 
-exec python3 - "$bin" "$dir" "$runs" <<'PY'
+exec python3 - "$bin" "$dir" "$runs" "$configs" <<'PY'
 import datetime, os, platform, shutil, statistics, subprocess, sys, time
 
-binary, root, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+binary, root, runs, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 shutil.rmtree(root, ignore_errors=True)
 work = f"{root}/repo"
 store_dir = f"{root}/store"
@@ -53,8 +57,8 @@ def write(rel, text):
     with open(path, "w") as f:
         f.write(text)
 
-# 999 configs in packages, each with a source file beside it.
-for i in range(999):
+# The other configs in packages, each with a source file beside it.
+for i in range(count - 1):
     write(f"packages/p{i:03}/goccia.json",
           '{"permissions": {"allow-net": ["api%d.example.com"], "allow-read": ["./data"]}}' % i)
     write(f"packages/p{i:03}/index.js", "console.log(1);\n")
@@ -106,7 +110,7 @@ print(f"{now}, {platform.machine()}, {os.cpu_count()} cores, {platform.release()
       + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 print()
 floor = statistics.median(times["/bin/true"])
-print("| command (in app/src: a 5-level extends chain, 1,000 configs in the repository) | median | over /bin/true |")
+print(f"| command (in app/src: a 5-level extends chain, {count:,} configs in the repository) | median | over /bin/true |")
 print("|---|---|---|")
 for name, _ in commands:
     m = statistics.median(times[name])

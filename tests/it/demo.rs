@@ -502,8 +502,12 @@ fn readme_shows_the_demo_scan_as_it_is() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let block = readme_block(&readme, "demo scan");
+    // The typo config is an error on purpose: `scan` exits 2, as README
+    // says.
+    let code = out.status.code().unwrap();
+    assert_eq!(code, 2, "{text}");
     let want = format!(
-        "```\n$ goccia-trust --trust-store={} scan {}\n{text}```\n",
+        "```\n$ goccia-trust --trust-store={} scan {}\n{text}$ echo $?\n{code}\n```\n",
         Demo::STORE,
         Demo::TREE
     );

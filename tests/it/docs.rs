@@ -13,11 +13,16 @@
 //!   and what it prints is compared with the lines under it. The temporary
 //!   directory is shown as the page's directory (`/tmp/ci-example`), and
 //!   timestamps and decision-record ids, which no run can repeat, are
-//!   compared by shape;
+//!   compared by shape; `$ echo $?` prints the status of the line before,
+//!   and a paragraph right after the block that starts `Exit N` is compared
+//!   with the last line's status;
 //! * a block after `<!-- file: SCENARIO PATH -->` is that file of the
 //!   scenario, written before its transcripts run, so the inputs a page
 //!   shows are the ones its outputs came from;
 //! * README's test command is the one `.ci/run` runs.
+//!
+//! `doc_claims.rs` checks that every fenced block is one of these, or says
+//! why it is not run.
 
 use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
@@ -27,14 +32,14 @@ use std::process::Command;
 use goccia_trust::core::env::Env;
 use goccia_trust::demo::{Demo, build};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+pub(crate) const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn read(rel: &str) -> String {
+pub(crate) fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(ROOT).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 /// The book's pages in `SUMMARY.md` order.
-fn book_pages() -> Vec<String> {
+pub(crate) fn book_pages() -> Vec<String> {
     let summary = read("docs/src/SUMMARY.md");
     links(&summary)
         .into_iter()
@@ -55,7 +60,7 @@ fn documents() -> Vec<String> {
 }
 
 /// The text outside fenced code blocks, line by line (fenced lines blank).
-fn prose_lines(text: &str) -> Vec<String> {
+pub(crate) fn prose_lines(text: &str) -> Vec<String> {
     let mut fence: Option<String> = None;
     text.lines()
         .map(|l| {
@@ -98,7 +103,7 @@ fn without_code_spans(line: &str) -> String {
 }
 
 /// `[text](target)` and `![alt](target)` links of a page, outside code.
-fn links(text: &str) -> Vec<(usize, String)> {
+pub(crate) fn links(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     for (n, line) in prose_lines(text).iter().enumerate() {
         let line = without_code_spans(line);
@@ -274,7 +279,7 @@ fn sections(text: &str) -> Vec<(String, String)> {
 
 /// Each subcommand (by its path, `policy evaluate`) with its options
 /// (`--long`, `-s`, and positionals as `VALUE`), hidden ones included.
-fn clap_reference() -> Vec<(String, Vec<String>)> {
+pub(crate) fn clap_reference() -> Vec<(String, Vec<String>)> {
     fn walk(cmd: &clap::Command, path: &str, out: &mut Vec<(String, Vec<String>)>) {
         let mut options = Vec::new();
         for a in cmd.get_arguments() {
@@ -565,22 +570,26 @@ fn the_message_scan_reads_rust_literals() {
 // Transcripts: shown output is the real binary's.
 
 /// A fenced block of a page with the marker line before it, if any.
-struct Block {
-    page: String,
-    line: usize,
-    marker: Option<String>,
-    text: String,
+pub(crate) struct Block {
+    pub(crate) page: String,
+    pub(crate) line: usize,
+    pub(crate) marker: Option<String>,
+    pub(crate) text: String,
+    /// The first line of prose after the block (blank lines skipped), where
+    /// a page states an example's exit code (`Exit 0.`).
+    after: String,
 }
 
-fn blocks(page: &str) -> Vec<Block> {
+pub(crate) fn blocks(page: &str) -> Vec<Block> {
     let text = read(page);
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim_start();
-        if t.starts_with("```") {
-            let fence: String = t.chars().take_while(|c| *c == '`').collect();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let mark = t.chars().next().unwrap();
+            let fence: String = t.chars().take_while(|c| *c == mark).collect();
             let start = i;
             let mut body = String::new();
             i += 1;
@@ -589,6 +598,10 @@ fn blocks(page: &str) -> Vec<Block> {
                 body.push('\n');
                 i += 1;
             }
+            let after = lines[(i + 1).min(lines.len())..]
+                .iter()
+                .find(|l| !l.trim().is_empty())
+                .map_or(String::new(), |l| l.trim().to_string());
             let marker = lines[..start]
                 .iter()
                 .rev()
@@ -601,6 +614,7 @@ fn blocks(page: &str) -> Vec<Block> {
                 line: start + 1,
                 marker,
                 text: body,
+                after,
             });
         }
         i += 1;
@@ -746,6 +760,7 @@ fn check_scenario(name: &str, sc: &Scenario, setup_after_files: impl FnOnce(&Sce
     let check_marker = format!("<!-- check: {name} -->");
     let mut checked = 0;
     let mut failures = Vec::new();
+    let mut wrong_exit = Vec::new();
     for b in blocks
         .iter()
         .filter(|b| b.marker.as_deref() == Some(&check_marker))
@@ -771,6 +786,14 @@ fn check_scenario(name: &str, sc: &Scenario, setup_after_files: impl FnOnce(&Sce
             status = code;
         }
         checked += 1;
+        if let Some(stated) = stated_exit(&b.after)
+            && stated != status
+        {
+            wrong_exit.push(format!(
+                "{}:{}: the page says `Exit {stated}` after this transcript; its last command exited {status}",
+                b.page, b.line
+            ));
+        }
         if shape(&want) != shape(&got) {
             failures.push((b.page.clone(), b.line, want, got));
         }
@@ -779,17 +802,26 @@ fn check_scenario(name: &str, sc: &Scenario, setup_after_files: impl FnOnce(&Sce
     if std::env::var_os("GOCCIA_DOCS_BLESS").is_some() {
         bless(&failures);
     }
-    let report: Vec<String> = failures
+    let mut report: Vec<String> = failures
         .iter()
         .map(|(page, line, want, got)| {
             format!("{page}:{line}: the page shows\n{want}\nthe binary printed\n{got}")
         })
         .collect();
+    report.extend(wrong_exit);
     assert!(
         report.is_empty(),
         "{}\n(GOCCIA_DOCS_BLESS=1 writes what the binary printed into the pages)",
         report.join("\n")
     );
+}
+
+/// The exit code a page states for the transcript just above it: the
+/// paragraph after the block starts `Exit N` (`Exit 0.`, `Exit 2: ...`).
+fn stated_exit(after: &str) -> Option<i32> {
+    let rest = after.strip_prefix("Exit ")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// `GOCCIA_DOCS_BLESS=1`: each failing transcript's block is replaced by
@@ -855,7 +887,39 @@ fn transcripts_of_the_ci_example_are_real() {
             sc.root.join("checkout/tools/vendor"),
         )
         .unwrap();
+        old_runs(&sc.root.join("ci/old-state"), 800);
     });
+}
+
+/// A state directory holding the summaries of `n` earlier `trust --yes
+/// --policy` runs (`policy.md`'s listing larger than a pipe), each in the
+/// shape such a run writes.
+fn old_runs(state: &Path, n: usize) {
+    let runs = state.join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    for dir in [state, runs.as_path()] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    for i in 0..n {
+        let id = format!(
+            "2026-11-{:02}T06-00-{:02}-{:03}Z-4242-run{i:03}",
+            1 + i / 60,
+            i % 60,
+            i
+        );
+        let summary = serde_json::json!({
+            "id": id,
+            "enforced_before_execution": true,
+            "op": "config-trust-run",
+            "policy": "/tmp/ci-example/ci/policy.json",
+            "policy_sha256": "e9fa8f4abadac53dfc01556806dccc20c6a1fafb5aa10fb7f6fcb2ca0892b188",
+            "counts": {"ALLOWED": 1, "NEEDS_AUTH": 1, "DENIED": 1},
+            "configs": [],
+            "executed": true,
+            "trusted": [],
+        });
+        std::fs::write(runs.join(format!("{id}.json")), summary.to_string()).unwrap();
+    }
 }
 
 /// Who changed what (`who-changed.md`): a repository whose config was

@@ -30,6 +30,7 @@ mod diff_ci;
 mod diff_link_provenance;
 mod diff_provenance;
 mod diff_unread;
+mod doc_claims;
 mod docs;
 mod fuzz;
 mod git_hostile;

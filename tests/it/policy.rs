@@ -718,7 +718,12 @@ fn show_prints_every_root_as_resolved() {
 fn a_closed_stdout_ends_the_policy_verbs_quietly() {
     let e = setup();
     let bin = assert_cmd::cargo::cargo_bin("goccia-trust");
-    for verb in ["show", "evaluate --risk R2 --target README.md"] {
+    for verb in [
+        "show",
+        "evaluate --risk R2 --target README.md",
+        "records",
+        "run --risk R0 --op read --target README.md",
+    ] {
         // `true` exits at once; the binary writes 0.3 s later into a pipe
         // nobody reads.
         let out = std::process::Command::new("sh")
@@ -740,6 +745,96 @@ fn a_closed_stdout_ends_the_policy_verbs_quietly() {
             !err.contains("panicked") && !err.contains("Error"),
             "{verb}: {err}"
         );
+    }
+}
+
+/// Issue 46: a reader that stops early (`head -c 10`) closes the pipe
+/// only for output larger than the pipe holds (64 KiB on Linux); then
+/// every `policy` verb with that much to say ends quietly with 141: `show`
+/// of a policy of 5,000 denied roots, `records` after 600 runs, `records
+/// --last` of a run over 300 configs (the summary a real `trust --yes
+/// --policy` wrote).
+#[test]
+fn a_policy_verb_cut_short_by_head_ends_quietly_with_141() {
+    let e = setup();
+    let bin = assert_cmd::cargo::cargo_bin("goccia-trust");
+    let root = e.ws.parent().unwrap().to_path_buf();
+    // The policy, outside the reviewed tree.
+    let roots: Vec<String> = (0..5000).map(|i| format!("/usr/share/x{i:05}")).collect();
+    let big = serde_json::json!({
+        "approved_workspaces": ["."],
+        "system_read_only_roots": ["/usr"],
+        "personal_data_roots": ["~"],
+        "denied_roots": roots,
+        "grants": {"READ_ONLY": "allow", "WORKSPACE_WRITE": "allow",
+                   "EXTERNAL_EFFECT": "needs_auth", "DESTRUCTIVE": "deny"},
+        "risk_to_level": {"R0": "READ_ONLY", "R1": "WORKSPACE_WRITE",
+                          "R2": "EXTERNAL_EFFECT", "R3": "DESTRUCTIVE"},
+    });
+    std::fs::create_dir_all(root.join("ci")).unwrap();
+    std::fs::write(root.join("ci/big.json"), big.to_string()).unwrap();
+    let mut small = big.clone();
+    small["denied_roots"] = serde_json::json!(["~/.ssh"]);
+    std::fs::write(root.join("ci/small.json"), small.to_string()).unwrap();
+    // One real run over 300 configs, its summary then kept 600 times.
+    for i in 0..300 {
+        let dir = e.ws.join(format!("p{i:03}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("goccia.json"),
+            r#"{"permissions": {"allow-read": ["./data"]}}"#,
+        )
+        .unwrap();
+    }
+    let trust = std::process::Command::new(&bin)
+        .args([
+            "trust",
+            ".",
+            "--yes",
+            "--policy",
+            "../ci/small.json",
+            "--state-dir",
+        ])
+        .arg(&e.state)
+        .env_clear()
+        .env("HOME", &e.home)
+        .current_dir(&e.ws)
+        .output()
+        .unwrap();
+    let runs = e.state.join("runs");
+    let written: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .unwrap_or_else(|err| panic!("{err}: {trust:?}"))
+        .map(|d| d.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 1, "{trust:?}");
+    let summary = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(summary.len() > 80 * 1024, "{} bytes", summary.len());
+    for i in 0..600 {
+        std::fs::write(
+            runs.join(format!("2026-01-01T00-00-00-{i:03}Z-1-old.json")),
+            &summary,
+        )
+        .unwrap();
+    }
+    for verb in ["show --policy ../ci/big.json", "records", "records --last"] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                r#"{{ "$0" policy {verb} 2>/dev/null; echo "exit=$?" >&2; }} | head -c 10 >/dev/null"#
+            ))
+            .arg(&bin)
+            .env_clear()
+            .env("HOME", &e.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("GOCCIA_TRUST_STATE_DIR", &e.state)
+            .current_dir(&e.ws)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err, "exit=141\n", "{verb}");
+        // What it would have written is more than a pipe holds.
+        let whole = e.run(&verb.split(' ').collect::<Vec<_>>());
+        assert!(whole.1.len() > 80 * 1024, "{verb}: {} bytes", whole.1.len());
     }
 }
 
