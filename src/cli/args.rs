@@ -1,7 +1,7 @@
 //! The command line: subcommands (parsed by clap) and GocciaScript's own
 //! spellings (`--trust PATH`, `--untrust PATH`, `--list-trusted`, `--yes`,
 //! `--trust-store=PATH`), parsed by hand because their rules are
-//! GocciaScript's, not clap's (goccia-reference.md §12.5, §15.3).
+//! GocciaScript's, not clap's (docs/src/compatibility.md#option-errors, #blank-paths-and-empty-variables).
 
 use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -380,7 +380,7 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         )));
     }
     if clap_mode {
-        // §12.5's message whichever spelling the command uses: the value
+        // docs/src/compatibility.md#option-errors's message whichever spelling the command uses: the value
         // attaches only after `=`, never as the next argument.
         if args.iter().any(|a| a == "--trust-store") {
             return Err(trust_store_outcome(&args));
@@ -412,7 +412,7 @@ pub enum ParseOutcome {
     Clap(clap::Error),
 }
 
-/// §12.5's message; when `--trust-store` was followed by a value (`--trust-store
+/// docs/src/compatibility.md#option-errors's message; when `--trust-store` was followed by a value (`--trust-store
 /// /x`), that message misleads, so a hint says where the value goes.
 fn trust_store_outcome(args: &[String]) -> ParseOutcome {
     let value = args
@@ -788,7 +788,7 @@ impl GocciaWords {
         }
     }
 
-    /// §12.5: which options go together; without a trust mode, at most
+    /// docs/src/compatibility.md#option-errors: which options go together; without a trust mode, at most
     /// one PATH.
     fn check_combinations(&self) -> Result<(), UsageError> {
         if self.accept && self.ignore {
@@ -850,8 +850,8 @@ impl GocciaWords {
         Ok(())
     }
 
-    /// The commands' own first check (§12.2, §15.3), made once the options
-    /// are known to go together (§12.5 comes first).
+    /// The commands' own first check (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #blank-paths-and-empty-variables), made once the options
+    /// are known to go together (docs/src/compatibility.md#option-errors comes first).
     fn check_mode_paths(&self) -> Result<(), UsageError> {
         if self.saw_trust {
             check_paths("--trust", &self.trust)
@@ -966,7 +966,7 @@ fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
     }
 }
 
-/// The blank-path rule of §15.3, for both spellings; the subcommands can
+/// The blank-path rule of docs/src/compatibility.md#blank-paths-and-empty-variables, for both spellings; the subcommands can
 /// also be given no path at all, which GocciaScript's `--trust PATH` cannot.
 pub fn check_paths(flag: &str, paths: &[String]) -> Result<(), UsageError> {
     if paths.is_empty() || paths.iter().any(|p| pascal_trim(p).is_empty()) {

@@ -1,6 +1,6 @@
 //! `check INPUT... [--json]`: what a GocciaScript run over these inputs that
 //! honours every grant would decide. Writes nothing; exit 2 with the report
-//! of goccia-reference.md §12.1 when a config would block the run.
+//! of docs/src/compatibility.md#the-untrusted-run-report when a config would block the run.
 //!
 //! [`decide`] finds each input's governing config and every config under a
 //! directory input, and loads them against the store, printing nothing; the
@@ -34,7 +34,7 @@ pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliR
 /// Finds and loads every config the inputs involve, printing nothing.
 pub fn decide(g: &GlobalArgs, args: &CheckArgs, env: &Env) -> Result<CheckResult, Failed> {
     // Where the store is comes first: a `--trust-store` naming a directory
-    // is refused before anything runs (goccia-permissions.md "The store"),
+    // is refused before anything runs (docs/src/compatibility.md#store-location),
     // while a store that cannot be located or read only changes the report.
     let location = match locate_store(g.trust_store.as_deref(), env) {
         Ok(loc) => Ok(loc),

@@ -1,6 +1,6 @@
 //! `list [--json] [--exit-code]`, also spelled `--list-trusted`: every store
 //! entry with `(changed)`, `(missing)` or `(unreadable: …)`
-//! (goccia-reference.md §12.4); `list --ignored`: the ignore list.
+//! (docs/src/compatibility.md#the-store-listing); `list --ignored`: the ignore list.
 //!
 //! [`decide`] and [`decide_ignored`] read the store or the ignore list and
 //! each config as it is now, printing nothing; the printers of

@@ -1,5 +1,5 @@
 //! `goccia-trust policy show|evaluate|run`: the policy gate on the command
-//! line (spec/policy-gate.md, as adapted in policy-reference.md §11).
+//! line (docs/src/compatibility.md#the-policy-gate-reference-model, as adapted in #adapting-the-gate-to-config-trust).
 //!
 //! Output follows the reference's `policy`, `evaluate` and `run` verbs: one
 //! JSON document on stdout, compact, or pretty (2 spaces) with `--json`.

@@ -1,6 +1,6 @@
 //! `trust PATH... [--yes] [--dry-run]`, also spelled `--trust PATH [--yes]`:
 //! list what each config asks for and what changed, confirm, record
-//! (goccia-reference.md §12.2, §15.1–§15.3).
+//! (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #blank-paths-and-empty-variables).
 //!
 //! The steps, each deciding before anything is printed: list (a
 //! [`TrustListing`]), print it in the chosen format, ask when a person is

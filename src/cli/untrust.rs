@@ -1,5 +1,5 @@
 //! `untrust PATH...` (also `--untrust PATH`) and `untrust --missing`
-//! (goccia-reference.md §12.3, §15.4), with `--json` (README "JSON
+//! (docs/src/compatibility.md#untrust-lines), with `--json` (README "JSON
 //! contract"): remove the entries, then print what went in the chosen
 //! format.
 

@@ -142,3 +142,119 @@ fn the_normal_dependency_graph_stays_small() {
         crates.len()
     );
 }
+
+/// The files whose comments and strings a contributor reads.
+fn source_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| {
+                ["rs", "sh", "py", "toml", "pas"].contains(&e.to_str().unwrap_or(""))
+            }) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for dir in ["src", "tests", "benches", "scripts", "tools", "examples"] {
+        walk(&root().join(dir), &mut out);
+    }
+    out.push(root().join("build.rs"));
+    out.push(root().join(".ci/run"));
+    out
+}
+
+/// Comments cite only what a contributor can open: no document of the
+/// team's own notes outside the repository, and no bare section number.
+#[test]
+fn no_source_cites_a_document_outside_the_repository() {
+    let outside = [
+        "goccia-reference",
+        "policy-reference",
+        "goccia-permissions",
+        "policy-gate",
+        "team-reviews",
+        "DESIGN",
+        "CRATES",
+        "STYLE",
+    ]
+    .map(|name| format!("{name}.md"));
+    let this_file = root().join("tests/it/architecture.rs");
+    let mut faults = Vec::new();
+    for path in source_files().into_iter().filter(|p| *p != this_file) {
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            let bare_section = line
+                .match_indices('§')
+                .any(|(i, _)| line[i + '§'.len_utf8()..].starts_with(|c: char| c.is_ascii_digit()));
+            if bare_section || outside.iter().any(|name| line.contains(name.as_str())) {
+                faults.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        faults.is_empty(),
+        "cite the repository's own documents (docs/src/compatibility.md for GocciaScript's \
+         behaviour):\n{}",
+        faults.join("\n")
+    );
+}
+
+/// Every `docs/src/PAGE.md#anchor` a source cites (and each `, #anchor`
+/// after it) is a section of that page.
+#[test]
+fn every_cited_book_section_exists() {
+    let mut cited = 0;
+    let mut faults = Vec::new();
+    for path in source_files() {
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("docs/src/") {
+                let rest = &line[at..];
+                let page_end = rest.find(".md").map(|i| i + 3);
+                let Some(page_end) = page_end else { continue };
+                let page = &rest[..page_end];
+                // A pattern (`docs/src/*.md`, `PAGE.md`) names no page.
+                let named = page["docs/src/".len()..page.len() - 3]
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                if !named {
+                    continue;
+                }
+                if !root().join(page).is_file() {
+                    faults.push(format!("{}:{}: no page {page}", path.display(), n + 1));
+                    continue;
+                }
+                let anchors = crate::docs::anchors(&fs::read_to_string(root().join(page)).unwrap());
+                let mut tail = &rest[page_end..];
+                while let Some(after) = tail.strip_prefix('#').or_else(|| tail.strip_prefix(", #"))
+                {
+                    let id: String = after
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                        .collect();
+                    cited += 1;
+                    if !anchors.contains(&id) {
+                        faults.push(format!("{}:{}: {page} has no #{id}", path.display(), n + 1));
+                    }
+                    tail = &after[id.len()..];
+                }
+            }
+        }
+    }
+    assert!(cited > 100, "only {cited} cited sections found");
+    assert!(
+        faults.is_empty(),
+        "cited sections that do not exist:\n{}",
+        faults.join("\n")
+    );
+}

@@ -1,6 +1,6 @@
 //! Discrepancies found by auditing the trust commands against
-//! goccia-reference.md §12 and §15, goccia-permissions.md and DESIGN.md
-//! "Surface"; each test names the rule it pins.
+//! docs/src/compatibility.md#command-output, #the-store and #subcommands-and-gocciascripts-flags;
+//! each test names the rule it pins.
 
 use crate::common;
 
@@ -14,7 +14,7 @@ fn requesting_project(env: &TestEnv) {
     env.write("p/m.js", "");
 }
 
-/// goccia-permissions.md "The store": a `--trust-store` path that is a
+/// docs/src/compatibility.md#store-location: a `--trust-store` path that is a
 /// directory is an error with status 1, refused before anything runs; `check`
 /// decides as a run does, so it refuses too instead of reporting the
 /// directory as a store that "cannot be located".
@@ -30,7 +30,7 @@ fn check_refuses_a_trust_store_that_is_a_directory() {
     );
 }
 
-/// §12.5 option errors come before the commands' own checks (§12.2, §15.3:
+/// docs/src/compatibility.md#option-errors option errors come before the commands' own checks (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #blank-paths-and-empty-variables:
 /// the blank-path test is `--trust`'s and `--untrust`'s first check, made
 /// once the options are known to go together).
 #[test]
@@ -66,7 +66,7 @@ fn option_errors_come_before_the_blank_path_check() {
     usage(&["--trust"], "--trust needs a path");
 }
 
-/// DESIGN.md "Surface": `trust PATH... [--yes]` is `--trust PATH [--yes]`,
+/// docs/src/compatibility.md#subcommands-and-gocciascripts-flags: `trust PATH... [--yes]` is `--trust PATH [--yes]`,
 /// and GocciaScript has no `--trust` without a path: `trust --yes` alone is
 /// a usage error, not "No config under  requests permissions" with exit 0.
 #[test]
@@ -81,7 +81,7 @@ fn trust_yes_without_a_path_is_a_usage_error() {
     assert!(!env.default_store().exists());
 }
 
-/// §12.5: `--trust-store` without `=` is `--trust-store needs a path:
+/// docs/src/compatibility.md#option-errors: `--trust-store` without `=` is `--trust-store needs a path:
 /// --trust-store=<path>` (exit 2), whichever spelling the command uses.
 #[test]
 fn trust_store_without_equals_has_one_message_in_both_spellings() {
@@ -112,7 +112,7 @@ fn list_trusted_alone_is_not_a_path_error() {
     );
 }
 
-/// §12.1: a store problem changes what follows "Nothing was run." on its
+/// docs/src/compatibility.md#the-untrusted-run-report: a store problem changes what follows "Nothing was run." on its
 /// line; the sentence itself stays (GocciaScript's unit test pins
 /// `Nothing was run. Trust store /s.json is not valid JSON; fix or delete
 /// it. Then …`, the problem's first letter upper-cased after the period).

@@ -292,8 +292,8 @@ fn check_blocked_wins_over_an_unreadable_directory() {
     assert_eq!(doc["unreadable"].as_array().unwrap().len(), 1);
 }
 
-/// The exit class of a config that fails to load is GocciaScript's (spec
-/// goccia-reference.md §1-§4, §14): a syntax error, like every invalid
+/// The exit class of a config that fails to load is GocciaScript's (see
+/// docs/src/compatibility.md#reading-a-config to #scope-validation, #uncertain-points): a syntax error, like every invalid
 /// value, is 1; a malformed block is 2. `trust` and `inspect` end with it,
 /// `scan` lists the row and exits with the worst class.
 #[test]

@@ -1,5 +1,5 @@
 //! The `--trust` prompt on a real terminal: `script` gives the binary a
-//! pseudo-terminal and types the answer (goccia-reference.md §15.2).
+//! pseudo-terminal and types the answer (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation).
 
 use crate::common;
 

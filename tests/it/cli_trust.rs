@@ -1,5 +1,5 @@
-//! The trust commands against the exact texts of goccia-reference.md §12 and
-//! §15, run as a user would: the real binary, a temporary HOME and store.
+//! The trust commands against the exact texts of docs/src/compatibility.md#command-output and
+//! #blank-paths-and-empty-variables, run as a user would: the real binary, a temporary HOME and store.
 
 use crate::common;
 
@@ -328,7 +328,7 @@ fn check_of_config_files_suggests_only_the_trust_command() {
         "{out}"
     );
     assert!(!out.stderr.contains("GocciaRunner"), "{out}");
-    // A script alone keeps §12.1's report byte for byte.
+    // A script alone keeps docs/src/compatibility.md#the-untrusted-run-report's report byte for byte.
     let out = env.run(&["check", "lib/m.js"]);
     assert!(
         out.stderr.ends_with(

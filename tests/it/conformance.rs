@@ -1,6 +1,6 @@
 //! The data-driven conformance suite: each directory under
 //! `tests/fixtures/conformance/` is one case that pins one rule of
-//! goccia-reference.md through the real binary's two conformance interfaces,
+//! docs/src/compatibility.md through the real binary's two conformance interfaces,
 //! `inspect --json CONFIG` and `scan --json PATH...`.
 //!
 //! A case is a small tree (configs, their extends bases, data directories)

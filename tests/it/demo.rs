@@ -25,7 +25,7 @@ const LOADED: &str = "7 configs · 4 need review · 1 error";
 const README_DEMO_DIR: &str = "/tmp/goccia-trust-demo";
 
 /// GocciaScript's message for the demo's error row, word for word
-/// (goccia-reference.md, `permissions.<k>`), after the config's path.
+/// (docs/src/compatibility.md#the-permission-request), after the config's path.
 const UNKNOWN_PERMISSION: &str = "tree/typo/goccia.json: unknown permission \"allow-nett\" (valid: allow-read, allow-net, allow-ffi, allow-import, deny-read, deny-net, deny-ffi, deny-import)";
 
 struct Built {

@@ -154,7 +154,7 @@ fn heading_text(md: &str) -> String {
 }
 
 /// The anchors of a markdown page.
-fn anchors(text: &str) -> HashSet<String> {
+pub(crate) fn anchors(text: &str) -> HashSet<String> {
     let mut used = HashSet::new();
     for line in prose_lines(text) {
         let t = line.trim_start();

@@ -907,7 +907,7 @@ fn the_default_policy_denies_secret_locations() {
 
 #[test]
 fn a_denied_root_inside_an_approved_workspace_is_a_carve_out_in_every_spelling() {
-    // denied > approved (policy-reference.md §4): "approve the workspace,
+    // denied > approved (docs/src/compatibility.md#reference-classification): "approve the workspace,
     // except its secrets directory" is a narrowing policy, however the
     // secrets directory is spelled.
     let e = setup();

@@ -1,4 +1,4 @@
-//! The normalized permission block and its SHA-256 (goccia-reference.md §5):
+//! The normalized permission block and its SHA-256 (docs/src/compatibility.md#the-normalized-block):
 //! the exact bytes GocciaScript 0.14 hashes, so a trust recorded here and one
 //! recorded by GocciaScript are interchangeable.
 
@@ -113,7 +113,7 @@ pub fn lower_hex(bytes: &[u8]) -> String {
     hex
 }
 
-/// §5 scope normalization: read/ffi trimmed; net trimmed and ASCII
+/// docs/src/compatibility.md#the-normalized-block scope normalization: read/ffi trimmed; net trimmed and ASCII
 /// lower-cased (a trailing dot kept); import lower-cased except the path of
 /// `node_modules=<dir>`, whose prefix is spelled in lower case.
 pub fn normalize_scope(capability: Capability, scope: &str) -> String {

@@ -1,4 +1,4 @@
-//! Description lines of a normalized block (goccia-reference.md §11), as
+//! Description lines of a normalized block (docs/src/compatibility.md#description-lines), as
 //! reports, `--trust` and `--list-trusted` print them.
 //!
 //! GocciaScript derives them from the block's JSON text with a streaming

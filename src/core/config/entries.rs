@@ -1,5 +1,5 @@
 //! A config file reduced to GocciaScript's flat list of entries
-//! (goccia-reference.md §1.1–§1.3).
+//! (docs/src/compatibility.md#reading-a-config).
 //!
 //! Value text of each kind:
 //! * `String`: the decoded string.
@@ -117,7 +117,7 @@ fn extension(path: &str) -> &str {
 }
 
 /// Flattens a parsed document. A document whose top level is not an object
-/// yields no entries (§1.3 says so for JSON5; the `.json` reader is given the
+/// yields no entries (docs/src/compatibility.md#json5-and-toml-files says so for JSON5; the `.json` reader is given the
 /// same rule, as such a file can hold no option).
 fn flatten(root: Node, source: &Arc<str>) -> Vec<Entry> {
     let Node::Object(members) = root else {

@@ -1,5 +1,5 @@
 //! A config and its `extends` chain merged into one entry list
-//! (goccia-reference.md §1.4).
+//! (docs/src/compatibility.md#extends-chains).
 
 use crate::core::config::entries::{Entry, EntryKind, read_entries};
 use crate::core::env::Env;

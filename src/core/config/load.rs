@@ -28,7 +28,7 @@ pub struct ConfigSnapshot {
     pub sha256: String,
     /// Where each path scope resolves now.
     pub targets: Targets,
-    /// The block's description lines (goccia-reference.md §11).
+    /// The block's description lines (docs/src/compatibility.md#description-lines).
     pub lines: Vec<String>,
 }
 
@@ -57,7 +57,7 @@ pub fn format_of(path: &str) -> &'static str {
 }
 
 /// Loads the config at its trust key. The request is always read at the key
-/// location (goccia-reference.md §6): relative scopes and `extends` resolve
+/// location (docs/src/compatibility.md#the-trust-key): relative scopes and `extends` resolve
 /// against the key's directory.
 pub fn load_config(key: &TrustKey, env: &Env) -> Result<ConfigSnapshot, ConfigError> {
     load_hashed(key, env).map(HashedConfig::described)

@@ -1,6 +1,6 @@
 //! A config's permission request: its `permissions`, `unsafe-*` and
 //! `sandbox` entries read exactly as GocciaScript 0.14 reads them
-//! (goccia-reference.md §2), with every message and exit class.
+//! (docs/src/compatibility.md#the-permission-request), with every message and exit class.
 
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ pub use crate::core::config::sandbox::{SandboxPathKind, SandboxRequest};
 /// One scope of a permission key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
-    /// Resolved (§3.3): an absolute lexical path for read/ffi, the directory
+    /// Resolved (docs/src/compatibility.md#resolution-per-capability): an absolute lexical path for read/ffi, the directory
     /// of `node_modules=` made absolute, otherwise the trimmed text.
     pub resolved: String,
     /// The scope exactly as the config wrote it.
@@ -96,7 +96,7 @@ pub struct AllowRequest<'a> {
 }
 
 impl PermissionRequest {
-    /// `RequestsGrants` (§2.2): an allow key asks for something, an `unsafe-*`
+    /// `RequestsGrants` (docs/src/compatibility.md#what-requests-a-grant): an allow key asks for something, an `unsafe-*`
     /// key is true, or a sandbox section is declared. Deny-only asks nothing.
     pub fn requests_grants(&self) -> bool {
         self.unsafe_function_constructor

@@ -1,5 +1,5 @@
 //! A config's `sandbox` section, read as GocciaScript 0.14 reads it
-//! (goccia-reference.md §2.3). Split from `request` because its per-key
+//! (docs/src/compatibility.md#the-sandbox-section). Split from `request` because its per-key
 //! override and messages are a grammar of their own.
 
 use std::sync::Arc;
@@ -131,7 +131,7 @@ impl SandboxReader {
         };
         let index = sub_key_index(sub_key, location)?;
         // The first file to declare a key owns it; a base's value for it is
-        // still checked in full (goccia-reference.md §2.3) but dropped.
+        // still checked in full (docs/src/compatibility.md#the-sandbox-section) but dropped.
         let owner = &mut self.owners[index];
         let overridden = owner.as_ref().is_some_and(|o| **o != *entry.source);
         if owner.is_none() {
@@ -223,7 +223,7 @@ impl SubEntry<'_> {
             return Ok(());
         }
         // A single string is accepted, as the 0.14 reader does
-        // (goccia-reference.md §13.13), though the documentation
+        // (docs/src/compatibility.md#the-sandbox-section), though the documentation
         // calls it an error.
         if entry.kind != EntryKind::String {
             return self.usage(format!(

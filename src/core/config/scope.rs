@@ -1,5 +1,5 @@
 //! Permission scopes: how GocciaScript 0.14 makes a scope absolute
-//! (goccia-reference.md §3.3) and which scopes each capability accepts (§4).
+//! (docs/src/compatibility.md#resolution-per-capability) and which scopes each capability accepts (#scope-validation).
 //!
 //! Validity is decided exactly as `TGocciaCapabilities.Allow` decides it, down
 //! to Free Pascal's `TryStrToInt` for ports and CIDR prefixes, because a scope
@@ -54,7 +54,7 @@ pub(crate) fn strip_prefix_ignore_ascii_case<'a>(text: &'a str, prefix: &str) ->
 }
 
 /// A scope as written, resolved against the directory of the file that
-/// declares it (§3.3): read/ffi become absolute lexical paths, the directory
+/// declares it (docs/src/compatibility.md#resolution-per-capability): read/ffi become absolute lexical paths, the directory
 /// of `node_modules=<dir>` too (with the prefix lower-cased), and everything
 /// else is only trimmed.
 pub fn resolve_scope(
@@ -138,7 +138,7 @@ pub fn is_valid_scope(capability: Capability, resolved: &str) -> bool {
     }
 }
 
-/// §4 import scopes, following goccia-permissions.md (0.14): `node_modules`,
+/// Import scopes as docs/src/compatibility.md#import-scopes gives them: `node_modules`,
 /// `node_modules=<absolute dir>`, `github`, `github:<owner>`,
 /// `github:<owner>/<repo>`, case-insensitive. Owner and repo are read as
 /// `[a-z0-9._-]+` after lower-casing (the documentation names no set).
@@ -171,7 +171,7 @@ pub fn is_valid_import_scope(scope: &str) -> bool {
     }
 }
 
-/// §4 net scopes, as `TryParseNetScope` reads them: on the trimmed,
+/// docs/src/compatibility.md#scope-validation net scopes, as `TryParseNetScope` reads them: on the trimmed,
 /// ASCII-lower-cased text.
 pub fn is_valid_net_scope(scope: &str) -> bool {
     let text = pascal_trim(scope).to_ascii_lowercase();

@@ -1,4 +1,4 @@
-//! Recorded targets (goccia-reference.md §7): where each path scope resolved,
+//! Recorded targets (docs/src/compatibility.md#recorded-targets): where each path scope resolved,
 //! links followed, when the config was trusted. The block is lexical, so this
 //! is what notices a trusted path being swapped for a symbolic link.
 

@@ -1,6 +1,6 @@
 //! Load-time option validation, the part of GocciaScript 0.14's option table
 //! that decides whether a config can be loaded for trust at all
-//! (goccia-reference.md §1.5).
+//! (docs/src/compatibility.md#option-validation-at-load).
 //!
 //! Only the keys that matter to trust are checked: removed keys, the
 //! command-line-only keys and the two `unsafe-*` flags. Other options (limits,
@@ -13,7 +13,7 @@ use crate::core::config::entries::{
 use crate::core::error::ConfigError;
 
 /// Removed config keys and what their message tells the user to write instead,
-/// in config spelling (goccia-permissions.md "Removed flags and keys"; texts as
+/// in config spelling (docs/src/compatibility.md#option-validation-at-load; texts as
 /// GocciaScript's option table words them).
 const REMOVED_KEYS: &[(&str, &str)] = &[
     (

@@ -1,5 +1,5 @@
 //! How GocciaScript shows paths and arguments in its messages
-//! (goccia-reference.md §12.1, §15.4).
+//! (docs/src/compatibility.md#the-untrusted-run-report, #untrust-lines).
 
 use crate::core::env::Env;
 use crate::core::paths::expand_without_trailing_separator;

@@ -1,7 +1,7 @@
 //! Lexical path handling exactly as GocciaScript 0.14 does it on Unix: Free
 //! Pascal 3.2.2's `ExpandFileName`, Pascal's `Trim` and `TryStrToInt` (which
 //! scopes use for ports and prefixes). Nothing here touches
-//! the disk (goccia-reference.md §3.1, §3.2).
+//! the disk (docs/src/compatibility.md#pascal-trim, #expandfilename).
 
 /// Pascal `Trim`: removes every character at or below U+0020 (all C0
 /// controls and space) from both ends; NBSP and other Unicode spaces stay.

@@ -1,5 +1,5 @@
 //! The trust key of a config: its canonical directory plus its own file name
-//! (goccia-reference.md §6).
+//! (docs/src/compatibility.md#the-trust-key).
 
 use std::fmt;
 

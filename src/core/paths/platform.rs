@@ -1,9 +1,9 @@
 //! The rules GocciaScript documents per platform, as pure functions of the
-//! platform (goccia-reference.md §6, §9.1, §12.1; goccia-permissions.md
-//! "The store"), so the rules of all three are unit-tested on any host and
+//! platform (docs/src/compatibility.md#the-trust-key, #store-location, #the-untrusted-run-report),
+//! so the rules of all three are unit-tested on any host and
 //! the running build picks its own with [`Platform::CURRENT`].
 //!
-//! Not modelled, as in the reference (§14): Windows drive letters and
+//! Not modelled, as in the reference (docs/src/compatibility.md#uncertain-points): Windows drive letters and
 //! separators in Free Pascal's path expansion, and case folding beyond
 //! ASCII. Where that leaves a choice, the conservative one is taken: keys
 //! fold only ASCII case, so two keys that differ in any other way are two
@@ -31,7 +31,7 @@ impl Platform {
     };
 
     /// Keys compare exactly on Linux/BSD and ignoring ASCII case on macOS
-    /// and Windows (§6).
+    /// and Windows (docs/src/compatibility.md#the-trust-key).
     pub fn folds_case(self) -> bool {
         !matches!(self, Platform::Unix)
     }
@@ -57,7 +57,7 @@ impl Platform {
 
     /// `path` relative to `dir` when it lies strictly under it, compared as
     /// keys are (byte prefix on Linux, ASCII case-insensitive on macOS and
-    /// Windows, §12.1); the remainder keeps the path's own spelling.
+    /// Windows, docs/src/compatibility.md#the-untrusted-run-report); the remainder keeps the path's own spelling.
     pub fn strip_dir<'a>(self, path: &'a str, dir: &str) -> Option<&'a str> {
         let prefix: &str = if dir == "/" { "" } else { dir };
         let head = path.get(..prefix.len())?;
@@ -69,10 +69,10 @@ impl Platform {
             .filter(|rest| !rest.is_empty())
     }
 
-    /// The per-user default store (§9.1), or the problem that names why
+    /// The per-user default store (docs/src/compatibility.md#store-location), or the problem that names why
     /// there is none: `HOME is not set`, `APPDATA is not set`. Each takes
     /// the environment's values as GocciaScript reads them: an empty
-    /// variable counts as unset (§15.6).
+    /// variable counts as unset (docs/src/compatibility.md#blank-paths-and-empty-variables).
     pub fn default_store(self, vars: &StoreVars<'_>) -> Result<String, &'static str> {
         match self {
             Platform::Unix => {

@@ -9,7 +9,7 @@
 //!   PATH itself (a file's directory), links resolved; so a package reading
 //!   `../shared` inside the same repository stays inside the workspace;
 //! - for `policy evaluate|run|show` with a policy file, it is that file's
-//!   directory (the reference's skill root, policy-reference.md §11.6);
+//!   directory (the reference's skill root, docs/src/compatibility.md#relative-paths);
 //! - with the built-in policy, it is `--workspace DIR`, else the repository
 //!   root containing the working directory, else the working directory.
 

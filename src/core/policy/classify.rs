@@ -1,4 +1,4 @@
-//! Where a target falls: policy-reference.md §4 with the changes of §11.
+//! Where a target falls: docs/src/compatibility.md#reference-classification with the changes of #adapting-the-gate-to-config-trust.
 //!
 //! - The reference's rule 2 (its state directory, taken from an environment
 //!   variable, is approved) is gone: no approval comes from the environment.

@@ -1,5 +1,5 @@
-//! The decision: policy-reference.md §5, reasons byte for byte, with one
-//! change (§11.8): every grant applies, READ_ONLY and DISCOVERY_ONLY
+//! The decision: docs/src/compatibility.md#reference-the-decision, reasons byte for byte, with one
+//! change (docs/src/compatibility.md#every-grant-applies): every grant applies, READ_ONLY and DISCOVERY_ONLY
 //! included. The reference ignores the grant of a read level whenever there
 //! is a target, so `"READ_ONLY": "deny"` still let every workspace read
 //! through; here it denies them. Where the grant is `allow` the outcome and
@@ -124,7 +124,7 @@ fn class_verdict(
             return Some((Verdict::Allowed, format!("{name} read at {risk}")));
         }
         // Not allowed outright: fall through to the grant, as for
-        // every other level (§11.8).
+        // every other level (docs/src/compatibility.md#every-grant-applies).
     } else if cls != Class::ApprovedWorkspace {
         return Some((
             Verdict::Denied,

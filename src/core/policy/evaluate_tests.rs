@@ -1,4 +1,4 @@
-//! policy-reference.md §5's verdict table, every cell, with §11.8 applied
+//! The reference's verdict table (docs/src/compatibility.md#reference-the-decision), every cell, with #every-grant-applies
 //! (the grant of a read level applies too).
 
 use super::*;

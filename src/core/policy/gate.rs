@@ -1,4 +1,4 @@
-//! A config's requests as policy operations (policy-reference.md §11): each
+//! A config's requests as policy operations (docs/src/compatibility.md#adapting-the-gate-to-config-trust): each
 //! allow request, sandbox path and `unsafe-*` key becomes one operation;
 //! denies need no trust and are not evaluated.
 

@@ -1,6 +1,6 @@
 //! Reading a policy file, strictly. The reference accepts almost anything and
 //! then crashes or silently denies when a malformed value is used
-//! (policy-reference.md §2, §10.4); a gate that CI relies on has to refuse a
+//! (docs/src/compatibility.md#reference-loading-a-policy, #strict-policy-loading); a gate that CI relies on has to refuse a
 //! malformed policy up front instead, so every deviation from the schema is a
 //! configuration error (exit 2) naming the file and the problem.
 
@@ -467,7 +467,7 @@ impl Reading<'_> {
 /// Expands one root: a fixed one (absolute, `~`) to itself, a relative one to
 /// one root per anchor. Windows-shaped roots are refused rather than turned
 /// into relative names, which is what the reference does with its shipped
-/// `C:\Users` (policy-reference.md §3).
+/// `C:\Users` (docs/src/compatibility.md#reference-the-path-model).
 fn resolve_root(written: &str, env: &Env, anchors: &[String]) -> Result<Vec<Root>, String> {
     let b = written.as_bytes();
     if written.contains('\\') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':') {
@@ -553,7 +553,7 @@ impl Policy {
     /// Adds `dir` (relative to `env.cwd`) to the denied roots, and to what
     /// `policy show` prints, unless it is already one. Used for the
     /// decision records' state directory when judging config requests
-    /// (policy-reference.md §11.5): a config that may write the audit trail
+    /// (docs/src/compatibility.md#no-approval-from-the-environment): a config that may write the audit trail
     /// of its own trust must never be auto-trusted.
     pub fn deny_also(&mut self, dir: &Path, env: &Env) {
         let written = dir.to_string_lossy().into_owned();

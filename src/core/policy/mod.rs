@@ -1,6 +1,6 @@
 //! The policy gate: decides, before anything is trusted or executed, whether
 //! an operation of a risk class on a target path is ALLOWED, DENIED or
-//! NEEDS_AUTH (spec/policy-gate.md, adapted as spec/policy-reference.md §11).
+//! NEEDS_AUTH (docs/src/compatibility.md#the-policy-gate-reference-model, adapted as #adapting-the-gate-to-config-trust).
 //!
 //! - [`load`] reads and strictly validates a policy file (or the shipped one);
 //! - [`classify`] puts a target path into one of five classes;
@@ -116,7 +116,7 @@ impl Verdict {
         }
     }
 
-    /// 0 ALLOWED, 3 DENIED, 4 NEEDS_AUTH (DESIGN.md exit codes).
+    /// 0 ALLOWED, 3 DENIED, 4 NEEDS_AUTH (docs/src/exit-codes.md).
     pub fn exit_code(self) -> u8 {
         use crate::core::exit;
         match self {

@@ -1,7 +1,7 @@
 //! Decision records: every decision the gate makes (except `policy evaluate`,
 //! which only reports) is written to
 //! `<state dir>/decisions/<timestamp>-<pid>-<random>.json` before anything it
-//! allows is executed. Unlike the reference (policy-reference.md §8), a
+//! allows is executed. Unlike the reference (docs/src/compatibility.md#reference-execution-records), a
 //! record that cannot be written is an error and the operation does not run:
 //! an audit trail with silent holes is not one.
 

@@ -1,5 +1,5 @@
-//! A config's permission requests as gate operations (policy-reference.md
-//! §11, "Suggested mapping"): a path scope is the target, the capability is
+//! A config's permission requests as gate operations (docs/src/compatibility.md#requests-as-operations):
+//! a path scope is the target, the capability is
 //! the risk class. Denies are never evaluated: they need no trust.
 //!
 //! Request kinds, by the name a policy's `requests` map uses, and their
@@ -141,7 +141,7 @@ pub struct ConfigDecision {
 /// it reaches there; a value whose reach cannot be determined is never
 /// ALLOWED.
 pub fn evaluate_operation(policy: &Policy, op: &Operation, env: &Env) -> Decision {
-    // A path request is never evaluated without a target (§11.1):
+    // A path request is never evaluated without a target (docs/src/compatibility.md#a-target-for-every-path-grant):
     // the reference would then skip denied and personal roots.
     let target = match (&op.target, op.kind.is_path()) {
         (Some(t), _) => Some(t.as_str()),

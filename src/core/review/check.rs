@@ -1,6 +1,6 @@
 //! What a GocciaScript run that honours every grant would decide for some
 //! inputs: the config governing each, and the report of the ones that block
-//! (goccia-reference.md §12.1).
+//! (docs/src/compatibility.md#the-untrusted-run-report).
 
 use crate::core::env::Env;
 use crate::core::paths::display::{common_directory, display_path, shell_quote};
@@ -78,7 +78,7 @@ pub struct ReportContext<'a> {
     pub style: Styler<'a>,
 }
 
-/// The §12.1 message (without `Error: ` and without a final newline) for the
+/// The docs/src/compatibility.md#the-untrusted-run-report message (without `Error: ` and without a final newline) for the
 /// blocking configs, given in byte order of their keys.
 pub fn untrusted_report(blocking: &[&ConfigReport], ctx: &ReportContext<'_>) -> String {
     let mut out = blocking_configs(blocking, ctx);

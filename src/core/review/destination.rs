@@ -1,5 +1,5 @@
 //! Where path scopes really lead. A scope is recorded with its target
-//! (goccia-reference.md §7), but GocciaScript's listings show only the
+//! (docs/src/compatibility.md#recorded-targets), but GocciaScript's listings show only the
 //! scope as written, so `allow-read: /repo/t/data` may hide a link to
 //! `~/.ssh`. Wherever a trust is decided, each scope that resolves
 //! elsewhere gets a line of ours under the request line naming it; every

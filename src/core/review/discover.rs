@@ -1,5 +1,5 @@
 //! Finding the effective config of every directory under a path, as
-//! `--trust <path>` does (goccia-reference.md §8).
+//! `--trust <path>` does (docs/src/compatibility.md#scanning-a-directory).
 //!
 //! The walk follows directory links like Free Pascal's `FindFirst` (which
 //! stats through them), skips entries named `node_modules` or `.git`, and in

@@ -1,5 +1,5 @@
 //! Every store entry checked against the disk: `ok`, `changed`, `missing`
-//! or unreadable (goccia-reference.md §12.4, §15.5).
+//! or unreadable (docs/src/compatibility.md#the-store-listing).
 
 use crate::core::review::style::{Emphasis, Styler};
 use rayon::prelude::*;

@@ -7,7 +7,7 @@ use crate::core::error::ConfigError;
 use crate::core::review::style::{Emphasis, Styler, plain};
 use crate::core::review::value_diff::{ValueChange, block_values, diff_values, value_summary};
 
-/// The state of a config against the store (DESIGN.md "States of a config").
+/// The state of a config against the store (docs/src/compatibility.md#states-in-goccia-trust).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConfigState {
     /// Malformed or invalid: the exact message and exit class are in the report.
@@ -58,7 +58,7 @@ impl ConfigState {
 }
 
 /// One line of a block's description, compared with what was trusted
-/// (goccia-reference.md §11).
+/// (docs/src/compatibility.md#description-lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DiffLine {
     /// In the stored block, not in the current one: `  - <line>`.
@@ -101,7 +101,7 @@ impl DiffLine {
     }
 }
 
-/// The state of a store entry (DESIGN.md "States of a store entry").
+/// The state of a store entry (docs/src/compatibility.md#states-in-goccia-trust).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryStatus {
     Ok,

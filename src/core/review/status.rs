@@ -1,5 +1,5 @@
 //! A config compared with its store entry: its state and the `+`/`-`/`~`
-//! lines GocciaScript shows (goccia-reference.md §10, §11).
+//! lines GocciaScript shows (docs/src/compatibility.md#verdicts-and-audit-reasons, #description-lines).
 
 use similar::{Algorithm, ChangeTag, utils::diff_slices};
 

@@ -1,6 +1,6 @@
 //! Trusting and untrusting: what `--trust` would record, recording it under
-//! the store lock, and removing entries (goccia-reference.md §12.2, §12.3,
-//! §15).
+//! the store lock, and removing entries (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #untrust-lines,
+//! #blank-paths-and-empty-variables).
 
 use rayon::prelude::*;
 

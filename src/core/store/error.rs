@@ -1,6 +1,6 @@
 //! Everything that can go wrong with the store. Each message is the text
-//! printed after `Error: `; every one exits 1 (goccia-reference.md §9.3,
-//! goccia-permissions.md "The store").
+//! printed after `Error: `; every one exits 1 (docs/src/compatibility.md#reading-and-validating-the-store,
+//! #store-location, #locking).
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Where the store lives (goccia-reference.md §9.1, §15.6).
+//! Where the store lives (docs/src/compatibility.md#store-location, #blank-paths-and-empty-variables).
 
 use std::path::Path;
 
@@ -28,7 +28,7 @@ impl StoreLocation {
     }
 
     /// The directory holding the store, its lock and its temporary file:
-    /// the directory no config may be granted (policy-gate, §11.5).
+    /// the directory no config may be granted (docs/src/compatibility.md#no-approval-from-the-environment).
     pub fn dir(&self) -> &std::path::Path {
         std::path::Path::new(&self.path)
             .parent()
@@ -54,7 +54,7 @@ pub fn locate_store(trust_store_arg: Option<&str>, env: &Env) -> Result<StoreLoc
     };
     let path = expand_file_name(arg, &env.cwd, &env.home);
     // Refused up front: the trust commands must fail before they list
-    // anything or ask for confirmation (goccia-permissions.md "The store").
+    // anything or ask for confirmation (docs/src/compatibility.md#store-location).
     if Path::new(&path).is_dir() {
         return Err(StoreError::IsDirectory { path });
     }

@@ -1,5 +1,5 @@
 //! The per-user trust store, byte-compatible with GocciaScript 0.14
-//! (goccia-reference.md §9, goccia-permissions.md "The store").
+//! (docs/src/compatibility.md#the-store).
 //!
 //! * [`locate_store`] finds the file (`--trust-store=<path>` or the
 //!   per-user default); no environment variable selects a store.
@@ -12,7 +12,7 @@
 //!   merge and readers always see a whole store.
 //!
 //! The store's directory only ever holds `trust.json`, `trust.json.lock` and,
-//! while a write is under way, `trust.json.<pid>.tmp` (DESIGN.md).
+//! while a write is under way, `trust.json.<pid>.tmp` (docs/src/compatibility.md#what-stays-out-of-the-store).
 
 mod error;
 mod location;

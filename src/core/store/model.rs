@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use crate::core::config::json::Json;
 use crate::core::paths::platform::Platform;
 
-/// One trusted config (goccia-reference.md §9.2).
+/// One trusted config (docs/src/compatibility.md#store-file-bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredEntry {
     /// 64 lower-case hex digits.
@@ -22,7 +22,7 @@ pub struct StoredEntry {
 
 /// The entries of a store, in the order they were read or added. A key put
 /// twice keeps its first position and takes the later data, which is also
-/// how a key occurring twice in the file is read (§15.5).
+/// how a key occurring twice in the file is read (docs/src/compatibility.md#the-store-listing).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Store {
     entries: Vec<(String, StoredEntry)>,
@@ -35,7 +35,7 @@ pub struct Store {
 }
 
 /// Keys compare exactly on Linux/BSD and ignoring ASCII case on macOS and
-/// Windows (goccia-reference.md §6).
+/// Windows (docs/src/compatibility.md#the-trust-key).
 fn fold(key: &str) -> std::borrow::Cow<'_, str> {
     Platform::CURRENT.fold_key(key)
 }

@@ -1,4 +1,4 @@
-//! Reading and validating a store (goccia-reference.md §9.3).
+//! Reading and validating a store (docs/src/compatibility.md#reading-and-validating-the-store).
 //!
 //! Precedence: not UTF-8 or not JSON; then a `version` above 1, whatever
 //! the shape; then the first shape problem met walking the document in

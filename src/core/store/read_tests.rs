@@ -1,4 +1,4 @@
-//! Every message of goccia-reference.md §9.3 and the order they come in.
+//! Every message of docs/src/compatibility.md#reading-and-validating-the-store and the order they come in.
 
 use super::*;
 

@@ -22,7 +22,7 @@ use super::safety::{User, check_store, refusal, store_destination};
 use super::{Store, StoreError, StoreLocation, read_store, serialize_store};
 use crate::core::paths::portable::{create_with_mode, dir_builder, set_file_mode, set_mode};
 
-/// How long a writer waits for another writer's lock (goccia-permissions.md).
+/// How long a writer waits for another writer's lock (docs/src/compatibility.md#locking).
 pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 /// Writers hold the lock for milliseconds; polling this often costs nothing.
 const LOCK_RETRY: Duration = Duration::from_millis(20);
@@ -191,7 +191,7 @@ fn prepare_dir(store_path: &str, dir: &Path, is_default: bool) -> Result<(), Sto
 
 /// The exclusive lock, held for as long as the returned file is open.
 /// `fs4::FileExt` is called by its full path: std's `File::try_lock`
-/// (Rust 1.89) would otherwise shadow it (CRATES.md §6.5).
+/// (Rust 1.89) would otherwise shadow it (docs/src/compatibility.md#locking).
 fn acquire_lock(loc: &StoreLocation, timeout: Duration) -> Result<File, StoreError> {
     let lock_path = loc.lock_path();
     let failed = |e: &std::io::Error| StoreError::LockFailed {

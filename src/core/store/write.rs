@@ -1,4 +1,4 @@
-//! The exact bytes GocciaScript 0.14 writes (goccia-reference.md §9.2).
+//! The exact bytes GocciaScript 0.14 writes (docs/src/compatibility.md#store-file-bytes).
 
 use super::{Store, StoredEntry};
 use crate::core::config::json::quote_json_string_into;

@@ -91,7 +91,7 @@ fn write_graph(root: &Path, files: &[File]) {
     }
 }
 
-/// goccia-reference.md §1.4: the file given is depth 0, the file reached at
+/// docs/src/compatibility.md#extends-chains: the file given is depth 0, the file reached at
 /// depth 11 fails; written here, not taken from the code under test.
 const MAX_EXTENDS_DEPTH: usize = 10;
 

@@ -1,5 +1,5 @@
 //! `check`'s result as text: each config and its state when nothing would
-//! block the run, else GocciaScript's report (goccia-reference.md §12.1) as
+//! block the run, else GocciaScript's report (docs/src/compatibility.md#the-untrusted-run-report) as
 //! the command's error.
 
 use crate::cli::paint::{STYLED, mark};

@@ -1,5 +1,5 @@
 //! `list`'s result as text: GocciaScript's `--list-trusted` listing
-//! (goccia-reference.md §12.4); `list --ignored`'s as one block per config.
+//! (docs/src/compatibility.md#the-store-listing); `list --ignored`'s as one block per config.
 
 use crate::cli::paint::STYLED;
 use crate::cli::terminal::Values;

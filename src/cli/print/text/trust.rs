@@ -1,4 +1,4 @@
-//! `trust`'s result as text: GocciaScript's listing (§15.2) with our notes,
+//! `trust`'s result as text: GocciaScript's listing (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation) with our notes,
 //! the prompt and the outcome lines; config text escaped where it is
 //! written, the `(new)`/`(changed)` tags styled from the candidate's state.
 
@@ -117,7 +117,7 @@ pub fn listing(
     write_listing(listing, why, env, by_value, w)
 }
 
-/// The listing of §15.2, ending with its always-present empty line, each
+/// The listing of docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, ending with its always-present empty line, each
 /// scope that leads elsewhere followed by its destination; config text
 /// escaped. With `by_value` (the store, for a listing a person reads on a
 /// terminal), a changed config shows its values against the stored block,
@@ -197,7 +197,7 @@ pub fn tag(changed: bool) -> String {
 
 /// The end of every `--trust` listing: the notes (links not followed,
 /// shadowed and missing configs) and the skipped count, when any, then the
-/// empty line that always precedes the ending (§15.2 steps 3 and 4).
+/// empty line that always precedes the ending (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation steps 3 and 4).
 pub fn listing_end(plan: &TrustPlan, w: &mut dyn Write) -> std::io::Result<()> {
     let values = Values;
     if !plan.notes.is_empty() {

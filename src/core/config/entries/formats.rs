@@ -4,7 +4,7 @@
 //! `.json` keeps document order and duplicates (GocciaScript's streaming
 //! reader). `.json5` and `.toml` are parsed by GocciaScript into JS objects, so
 //! their members follow JS own-property order and a repeated JSON5 key keeps
-//! its first position with its last value (goccia-reference.md §1.3).
+//! its first position with its last value (docs/src/compatibility.md#json5-and-toml-files).
 
 use std::collections::HashMap;
 use std::fmt;

@@ -32,7 +32,7 @@ pub(crate) fn entry(
     }
 }
 
-/// A `.json` document flattened as goccia-reference.md §1.2 says the
+/// A `.json` document flattened as docs/src/compatibility.md#json-files says the
 /// streaming reader does (duplicate keys kept, depth 3 unsupported).
 pub(crate) fn flatten(text: &str, source: &str) -> Vec<Entry> {
     fn scalar(key: &str, value: &Json, in_array: bool, source: &str, out: &mut Vec<Entry>) {
@@ -272,7 +272,7 @@ fn unsafe_keys_take_the_first_value() {
     assert!(!request.unsafe_shadowrealm);
     let request = read(&chain(r#"{}"#, r#"{"unsafe-function-constructor": true}"#)).unwrap();
     assert!(request.unsafe_function_constructor && request.requests_grants());
-    // The request reader alone accepts the text "true" (§13.4).
+    // The request reader alone accepts the text "true" (docs/src/compatibility.md#documentation-and-sources-disagree).
     assert!(read_json(r#"{"unsafe-shadowrealm": "true"}"#).unsafe_shadowrealm);
 }
 

@@ -219,8 +219,8 @@ impl GateEnd {
     }
 }
 
-/// GocciaScript's rule for more than three configs (goccia-reference.md
-/// §12.1): one `--trust <common>/`, the deepest directory holding them all,
+/// GocciaScript's rule for more than three configs (docs/src/compatibility.md#the-untrusted-run-report):
+/// one `--trust <common>/`, the deepest directory holding them all,
 /// shown by the display rule (absolute when it is the working directory).
 /// Only when no config the policy denied lies under it: a person following
 /// the hand-off must not be walked into trusting what the gate refused.
