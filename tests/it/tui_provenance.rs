@@ -34,6 +34,7 @@ fn known() -> ConfigProvenance {
             commits: vec![mallory()],
             more: false,
             outside: Vec::new(),
+            ..CommitsSince::default()
         }),
         origins: Ok(vec![
             (
@@ -223,6 +224,7 @@ fn no_commit_since_trusted_concludes_nothing_of_the_values() {
         commits: Vec::new(),
         more: false,
         outside: Vec::new(),
+        ..CommitsSince::default()
     });
     let h = harness(Some(Ok(p)));
     let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));

@@ -134,10 +134,10 @@ fn under_since_head_nothing_committed_is_listed_and_the_edit_is_not_committed() 
 }
 
 /// A value new since BASE on a line BASE already held (the config did not
-/// load there, and a later commit fixed it) is `as at the base`: the fix
-/// did not introduce it.
+/// load there, and a later commit fixed it) is the fix's: by content, the
+/// fix made it a grant (blame would say the line is BASE's).
 #[test]
-fn under_since_a_value_on_a_line_of_base_is_as_at_the_base() {
+fn under_since_a_value_on_a_line_of_base_is_the_commit_that_made_it_a_grant() {
     let r = Repo::new();
     let fixed = "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n";
     r.write("goccia.json", fixed.trim_end().trim_end_matches('}'));
@@ -147,9 +147,15 @@ fn under_since_a_value_on_a_line_of_base_is_as_at_the_base() {
     let b = backend(&r, "HEAD~1");
     let state = review(&b, &r.root);
     let p = held(&state).as_ref().expect("provenance");
-    assert_eq!(p.origin("allow-net", "a.test"), Some(&ValueOrigin::AtBase));
+    let Some(ValueOrigin::Committed(c)) = p.origin("allow-net", "a.test") else {
+        panic!("{p:?}")
+    };
+    assert_eq!(c.sha, fix);
     let screen = text(&draw(&state, &Theme::mono(), 160, 50));
-    assert!(screen.contains("+ a.test · as at the base"), "{screen}");
+    assert!(
+        screen.contains(&format!("+ a.test · {} Bob 2026-03-01", &fix[..7])),
+        "{screen}"
+    );
     assert!(
         screen.contains(&format!("  {} 2026-03-01 Bob  fix the brace", &fix[..7])),
         "{screen}"
@@ -204,6 +210,7 @@ fn under_since_a_hostile_base_name_is_escaped_in_the_heading() {
             commits: Vec::new(),
             more: false,
             outside: Vec::new(),
+            ..CommitsSince::default()
         }),
         origins: Ok(vec![(
             "allow-net".into(),

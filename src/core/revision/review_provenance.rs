@@ -16,7 +16,7 @@ use crate::core::review::report::{ConfigReport, ConfigState, report_values};
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{
-    Absent, ChainValues, ConfigProvenance, Since, introduced_each, log_between, of_config,
+    Absent, ChainValues, ConfigProvenance, Since, Trusted, introduced_each, log_between, of_config,
     repository,
 };
 use crate::core::revision::since::SinceBase;
@@ -36,14 +36,14 @@ pub fn added_values(values: &[ValueChange]) -> Vec<(String, String)> {
 }
 
 /// The provenance of a changed config whose chain is `files` (the config
-/// first), trusted at `trusted_at`, whose values changed as `values` say.
+/// first), trusted as `trusted` says, whose values changed as `values` say.
 pub fn of_changes(
     files: &[String],
-    trusted_at: &str,
+    trusted: &Trusted,
     values: &[ValueChange],
     env: &Env,
 ) -> Provenance {
-    of_config(files, trusted_at, &added_values(values), env)
+    of_config(files, trusted, &added_values(values), env)
 }
 
 /// The provenance of a report's config: `Absent` for a config never
@@ -52,12 +52,11 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
     let stored = report.stored.as_ref().ok_or_else(|| Absent {
         reason: "never trusted: no trustedAt to look back from".to_string(),
     })?;
-    of_changes(
-        &report.files,
-        &stored.trusted_at,
-        &report_values(report),
-        env,
-    )
+    let trusted = Trusted {
+        sha256: stored.sha256.clone(),
+        at: stored.trusted_at.clone(),
+    };
+    of_changes(&report.files, &trusted, &report_values(report), env)
 }
 
 /// The provenance of a report's config reviewed against revision BASE
@@ -144,7 +143,11 @@ pub fn of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) ->
             let key = c.snapshot.key.as_str();
             let stored = store.get(key)?;
             let values = c.values(Some(stored));
-            let p = of_changes(&c.snapshot.files, &stored.trusted_at, &values, env);
+            let trusted = Trusted {
+                sha256: stored.sha256.clone(),
+                at: stored.trusted_at.clone(),
+            };
+            let p = of_changes(&c.snapshot.files, &trusted, &values, env);
             Some((key.to_string(), p))
         })
         .collect()

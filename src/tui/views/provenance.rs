@@ -62,6 +62,12 @@ pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
         heading.push(ours(Role::Muted, format!(", the newest {n}:")));
     }
     let mut out = vec![heading];
+    if since.by_date {
+        out.push(vec![ours(
+            Role::Muted,
+            "  (counted by date: no commit holds the trusted version)",
+        )]);
+    }
     out.extend(since.commits.iter().map(commit_line));
     for path in &since.outside {
         out.push(vec![

@@ -25,6 +25,14 @@ pub struct JsonProvenance<'a> {
     /// More commits than listed touched them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more: Option<bool>,
+    /// The commit holding the trusted version (the commits are those
+    /// after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trusted_commit: Option<&'a str>,
+    /// No commit holds the trusted version: the commits are counted from
+    /// `trustedAt` by their date.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_date: bool,
     /// Files of the chain outside the repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outside: Option<&'a [String]>,
@@ -119,6 +127,8 @@ pub fn of(p: &Provenance) -> JsonProvenance<'_> {
         Ok(since) => {
             out.commits = Some(since.commits.iter().map(commit).collect());
             out.more = Some(since.more);
+            out.trusted_commit = since.trusted.as_deref();
+            out.by_date = since.by_date;
             out.outside = Some(&since.outside);
         }
         Err(absent) => out.commits_absent = Some(absent.reason.clone()),

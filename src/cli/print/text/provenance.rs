@@ -41,7 +41,11 @@ pub fn block(p: &Provenance, indent: &str) -> String {
     out
 }
 
-/// `2 commits since trusted:` and one line per commit, newest first.
+/// Said under the heading when no commit holds the trusted version.
+pub const BY_DATE: &str = "counted by date: no commit holds the trusted version";
+
+/// `2 commits since trusted:` and one line per commit, newest first (by
+/// date when no commit holds the trusted version, which a line says).
 fn commits(since: &CommitsSince, indent: &str) -> String {
     let n = since.commits.len();
     let mut out = format!(
@@ -55,6 +59,9 @@ fn commits(since: &CommitsSince, indent: &str) -> String {
             (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),
         }
     );
+    if since.by_date {
+        out.push_str(&format!("{indent}  ({BY_DATE})\n"));
+    }
     for c in &since.commits {
         out.push_str(&format!("{indent}  {}\n", commit_line(c)));
     }
