@@ -449,3 +449,83 @@ fn without_a_commit_of_the_trusted_version_the_count_is_by_date_and_says_so() {
     );
     assert_eq!(doc["provenance"]["byDate"], true, "{doc:#}");
 }
+
+/// `app` reads `../shared`, a link to `shared-v1` (Alice, trusted); Carol
+/// re-points it to `shared-v2`. Returns (repo, base, carol's short id).
+fn link_repointed() -> (Repo, String, String) {
+    let r = Repo::new();
+    r.write(
+        "app/goccia.json",
+        "{\"permissions\": {\"allow-read\": [\"../shared\"], \"allow-net\": [\"a.test\"]}}\n",
+    );
+    r.write("shared-v1/x", "x");
+    r.write("shared-v2/x", "x");
+    r.t.symlink("shared-v1", "shared");
+    let base = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    assert_eq!(run(&r, &["trust", "app", "--yes"]).code, 0);
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("shared-v2", "shared");
+    let carol = r.commit_as("Carol", "2099-03-01T09:00:00Z", "move shared");
+    (r, base, short(&carol))
+}
+
+#[test]
+fn a_re_pointed_link_is_credited_in_inspect_and_trust_why() {
+    let (r, _, carol) = link_repointed();
+    let credited =
+        format!("    re-targeted allow-read: $ROOT/work/shared · {carol} Carol 2099-03-01\n");
+    let inspect = run(&r, &["inspect", "app/goccia.json"]);
+    assert!(
+        inspect.stdout.contains(
+            "~ target of $ROOT/work/shared: $ROOT/work/shared-v1 -> $ROOT/work/shared-v2"
+        ),
+        "what it led to when trusted and now: {inspect}"
+    );
+    assert!(
+        inspect.stdout.contains("1 commit since trusted:"),
+        "{inspect}"
+    );
+    assert!(inspect.stdout.contains(&credited), "{inspect}");
+    let why = run(&r, &["trust", "app", "--dry-run", "--why"]);
+    assert!(why.stdout.contains(&credited), "{why}");
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "app/goccia.json"]).stdout,
+    );
+    let t = &doc["provenance"]["retargets"][0];
+    assert_eq!(t["request"], "allow-read", "{doc:#}");
+    assert_eq!(t["value"], "$ROOT/work/shared", "{doc:#}");
+    assert_eq!(t["origin"]["commit"]["author"], "Carol", "{doc:#}");
+    // Re-pointed again on disk, not committed: said so.
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("shared-v1/..", "shared");
+    let out = run(&r, &["inspect", "app/goccia.json"]);
+    assert!(
+        out.stdout
+            .contains("re-targeted allow-read: $ROOT/work/shared · not committed\n"),
+        "{out}"
+    );
+}
+
+/// The pane at 80x24 names the commit that re-pointed the link on the `~`
+/// line.
+#[test]
+fn the_pane_credits_a_re_pointed_link_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, _, carol) = link_repointed();
+    let store = format!(
+        "--trust-store={}",
+        r.t.home.join(".config/goccia/trust.json").display()
+    );
+    let t = crate::tui_provenance::review_at_80x24("content-link", &r, &r.t.home, &store, "app");
+    // The `~` line wraps at 80 columns: its id, then the author.
+    let credit = format!("shared-v2 · {carol}");
+    let screen = t.wait_for_all(&[&credit, "Carol 2099-03-01"], Duration::from_secs(10));
+    assert!(!screen.contains("no commit since trusted"), "{screen}");
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}

@@ -48,6 +48,7 @@ fn known() -> ConfigProvenance {
                 ValueOrigin::NotCommitted,
             ),
         ]),
+        retargets: Vec::new(),
     }
 }
 

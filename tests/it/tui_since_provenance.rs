@@ -217,6 +217,7 @@ fn under_since_a_hostile_base_name_is_escaped_in_the_heading() {
             "payments.example".into(),
             ValueOrigin::NotCommitted,
         )]),
+        retargets: Vec::new(),
     }));
     let h = Harness::with_backend(backend);
     assert_eq!(h.selected_path(), "packages/api/goccia.toml");
@@ -312,4 +313,34 @@ fn the_real_review_since_a_revision_names_who_added_a_value_at_80x24() {
     );
     t.send_keys(&["q"]);
     t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}
+
+/// Under `--since BASE`, a link re-pointed by a commit of `BASE..HEAD`
+/// names that commit on its `~` line (not `no commit since BASE`).
+#[test]
+fn under_since_a_re_pointed_link_names_its_commit() {
+    let r = Repo::new();
+    r.write(
+        "goccia.json",
+        "{\"permissions\": {\"allow-read\": [\"./shared\"]}}\n",
+    );
+    r.write("v1/x", "x");
+    r.write("v2/x", "x");
+    r.t.symlink("v1", "shared");
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("v2", "shared");
+    let carol = r.commit_as("Carol", "2026-03-01T09:00:00Z", "move shared");
+    let b = backend(&r, "HEAD~1");
+    let state = review(&b, &r.root);
+    let p = held(&state).as_ref().expect("provenance");
+    let Some(ValueOrigin::Committed(c)) = p.origin("allow-read", &r.path("shared")) else {
+        panic!("{p:?}")
+    };
+    assert_eq!(c.sha, carol);
+    let screen = text(&draw(&state, &Theme::mono(), 160, 50));
+    assert!(
+        screen.contains(&format!("· {} Carol", &carol[..7])),
+        "{screen}"
+    );
 }

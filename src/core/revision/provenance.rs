@@ -427,11 +427,24 @@ pub struct ConfigProvenance {
     pub commits: Result<CommitsSince, Absent>,
     /// `(request, value, origin)` in the order asked.
     pub origins: Result<Vec<(String, String, ValueOrigin)>, Absent>,
+    /// Each re-targeted path scope (`~ target of …`) as `(request, scope,
+    /// origin)`: the commit since the trusted version (or BASE) that last
+    /// re-pointed, added or removed a link it passes through.
+    pub retargets: Vec<(String, String, ValueOrigin)>,
 }
 
 impl ConfigProvenance {
-    /// The origin found for `value` of `request`, if it was asked for.
+    /// The origin found for `value` of `request` (added, or re-targeted),
+    /// if it was asked for.
     pub fn origin(&self, request: &str, value: &str) -> Option<&ValueOrigin> {
+        let retargeted = self
+            .retargets
+            .iter()
+            .find(|(r, v, _)| r == request && v == value)
+            .map(|(_, _, o)| o);
+        if retargeted.is_some() {
+            return retargeted;
+        }
         self.origins
             .as_ref()
             .ok()?
@@ -448,6 +461,7 @@ pub fn of_config(
     files: &[String],
     trusted: &Trusted,
     values: &[(String, String)],
+    retargeted: &[(String, String)],
     env: &Env,
 ) -> Result<ConfigProvenance, Absent> {
     let config = files
@@ -460,10 +474,26 @@ pub fn of_config(
         Some(rel) => content::reviewed(&root, &rel, None, None, values, Some(&trusted.sha256), env),
         None => Ok((outside_all(values), None)),
     };
-    let (origins, commits) = match read {
-        Ok((found, Some(version))) => (Ok(found), since_version(&root, files, version)),
-        Ok((found, None)) => (Ok(found), by_date(&root, files, &trusted.at)),
-        Err(e) => (Err(e), by_date(&root, files, &trusted.at)),
+    let (origins, version) = match read {
+        Ok((found, version)) => (Ok(found), version),
+        Err(e) => (Err(e), None),
+    };
+    let (retargets, moved) = match &version {
+        Some(v) => match super::links_at(&root, v) {
+            Ok(links) => retarget_origins(&root, v, &links, retargeted),
+            Err(e) => (unknown_all(retargeted, &e.0), Vec::new()),
+        },
+        None => (
+            unknown_all(retargeted, "no commit holds the trusted version"),
+            Vec::new(),
+        ),
+    };
+    // The commits that re-pointed a link count as changes of the config.
+    let mut touched = files.to_vec();
+    touched.extend(moved);
+    let commits = match version {
+        Some(v) => since_version(&root, &touched, v),
+        None => by_date(&root, files, &trusted.at),
     };
     let origins = origins.map(|found| {
         values
@@ -477,7 +507,53 @@ pub fn of_config(
         since: Since::Trusted,
         commits,
         origins,
+        retargets,
     })
+}
+
+/// Each `(request, scope)` with the same origin: unknown, and why.
+fn unknown_all(scopes: &[(String, String)], why: &str) -> Vec<(String, String, ValueOrigin)> {
+    scopes
+        .iter()
+        .map(|(r, s)| (r.clone(), s.clone(), ValueOrigin::Unknown(why.to_string())))
+        .collect()
+}
+
+/// Who re-pointed each re-targeted scope (`(request, value)`: a path, or
+/// `node_modules=<dir>`) since commit `base`, whose tree's links are
+/// `links`, against the working tree: [`retargeted_by`] of the links that
+/// moved it. With them, every link that moved one (absolute paths), for
+/// the commits listed to include those that moved it.
+pub fn retarget_origins(
+    root: &str,
+    base: &str,
+    links: &std::collections::BTreeMap<String, String>,
+    scopes: &[(String, String)],
+) -> (Vec<(String, String, ValueOrigin)>, Vec<String>) {
+    let at_base = super::Snapshot {
+        links: links.clone(),
+        ..super::Snapshot::default()
+    };
+    let now = super::Snapshot::default();
+    let mut all_moved = Vec::new();
+    let origins = scopes
+        .iter()
+        .map(|(request, value)| {
+            let path = value
+                .strip_prefix(crate::core::config::scope::NODE_MODULES_PREFIX)
+                .unwrap_or(value);
+            let origin = if !crate::core::paths::key::is_under(path, root) {
+                ValueOrigin::Unknown("the path is outside the repository".into())
+            } else {
+                let moved = super::changed_links(root, path, &at_base, &now, true);
+                all_moved.extend(moved.iter().map(|rel| super::absolute(root, rel)));
+                retargeted_by(root, base, None, &moved)
+                    .unwrap_or_else(|absent| ValueOrigin::Unknown(absent.reason))
+            };
+            (request.clone(), value.clone(), origin)
+        })
+        .collect();
+    (origins, all_moved)
 }
 
 /// What a store entry says of the version trusted: its block's SHA-256

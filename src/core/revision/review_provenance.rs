@@ -17,7 +17,7 @@ use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{
     Absent, ChainValues, ConfigProvenance, Since, Trusted, introduced_each, log_between, of_config,
-    repository,
+    repository, retarget_origins,
 };
 use crate::core::revision::since::SinceBase;
 use crate::core::store::Store;
@@ -43,7 +43,22 @@ pub fn of_changes(
     values: &[ValueChange],
     env: &Env,
 ) -> Provenance {
-    of_config(files, trusted, &added_values(values), env)
+    of_config(
+        files,
+        trusted,
+        &added_values(values),
+        &retargeted_values(values),
+        env,
+    )
+}
+
+/// The values a review shows as re-targeted (`~`), as `(request, value)`.
+pub fn retargeted_values(values: &[ValueChange]) -> Vec<(String, String)> {
+    values
+        .iter()
+        .filter(|v| v.change == Change::Retargeted)
+        .map(|v| (v.request.clone(), v.value.clone()))
+        .collect()
 }
 
 /// The provenance of a report's config: `Absent` for a config never
@@ -69,8 +84,9 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
 pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Provenance {
     let root = repository(&base.root)?;
     let rev = base.snapshot.commit.as_deref().unwrap_or(&base.rev);
-    let added = added_values(&base.values(report));
-    let commits = log_between(&root, &report.files, rev);
+    let values = base.values(report);
+    let added = added_values(&values);
+
     let config = ChainValues {
         files: report.files.clone(),
         values: added.clone(),
@@ -83,11 +99,21 @@ pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Pr
             .map(|((r, v), o)| (r, v, o))
             .collect()
     });
+    let (retargets, moved) = retarget_origins(
+        &root,
+        rev,
+        &base.snapshot.links,
+        &retargeted_values(&values),
+    );
+    let mut touched = report.files.clone();
+    touched.extend(moved);
+    let commits = log_between(&root, &touched, rev);
     Ok(ConfigProvenance {
         root,
         since: Since::Revision(base.rev.clone()),
         commits,
         origins,
+        retargets,
     })
 }
 

@@ -234,8 +234,8 @@ pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
     value_lines_with(values, width, &|_| Vec::new())
 }
 
-/// [`value_lines`], each added value's line ended by `origin` (who
-/// changed it, issue 26).
+/// [`value_lines`], each added or re-targeted value's line ended by
+/// `origin` (who changed it, issue 26 and 40).
 pub fn value_lines_with(
     values: &[ValueChange],
     width: usize,
@@ -262,7 +262,7 @@ pub fn value_lines_with(
                         line.push(ours(Role::Changed, " → "));
                         line.push(untrusted(Role::Changed, d));
                     }
-                    if v.change == Change::Added {
+                    if matches!(v.change, Change::Added | Change::Retargeted) {
                         line.extend(origin(v));
                     }
                     line

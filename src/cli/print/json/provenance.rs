@@ -45,6 +45,9 @@ pub struct JsonProvenance<'a> {
     /// Why the origins are absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origins_absent: Option<String>,
+    /// Each re-targeted scope and the commit that re-pointed its link.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retargets: Vec<JsonValueOrigin<'a>>,
 }
 
 /// A commit as `git log` describes it.
@@ -148,5 +151,14 @@ pub fn of(p: &Provenance) -> JsonProvenance<'_> {
         }
         Err(absent) => out.origins_absent = Some(absent.reason.clone()),
     }
+    out.retargets = p
+        .retargets
+        .iter()
+        .map(|(request, value, o)| JsonValueOrigin {
+            request,
+            value,
+            origin: origin(o),
+        })
+        .collect();
     out
 }

@@ -1,7 +1,8 @@
 //! Who changed what, as text under a changed config (`inspect`, `scan` on a
 //! terminal, `trust --why`): the commits since it was trusted, one line
 //! each (short id, day, author and email, subject), then each added value
-//! with the commit behind its line, or that it is not committed. Commit
+//! with the commit that made it a grant, or that it is not committed, and
+//! each re-targeted scope with the commit that re-pointed its link. Commit
 //! text is written by whoever controls the repository: every part of it is
 //! escaped as config text is, where it is written.
 
@@ -37,6 +38,14 @@ pub fn block(p: &Provenance, indent: &str) -> String {
             "{indent}origins: {}\n",
             Values.text(&absent.describe())
         )),
+    }
+    for (request, value, origin) in &p.retargets {
+        out.push_str(&format!(
+            "{indent}re-targeted {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
     }
     out
 }
