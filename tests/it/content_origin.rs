@@ -529,3 +529,66 @@ fn the_pane_credits_a_re_pointed_link_at_80x24() {
     t.send_keys(&["q"]);
     t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
 }
+
+/// `goccia-trust ARGS` on a pseudo-terminal in the repository (stdin
+/// closed): the terminal's text, CRLF folded.
+fn on_terminal(r: &Repo, args: &str) -> String {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("{bin} {args}"), "/dev/null"])
+        .current_dir(&r.root)
+        .env_clear()
+        .env("HOME", &r.t.home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("NO_COLOR", "1")
+        .envs(GIT_ENV.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script(1) from util-linux");
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    r.t.redact(&String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+}
+
+/// On a terminal, the `trust` listing names the commit and author of each
+/// widening value, of a changed config and of a new one (the commit that
+/// added it); piped, and as GocciaScript spells it, the bytes are
+/// GocciaScript's.
+#[test]
+fn the_trust_listing_on_a_terminal_names_who_made_each_widening_value() {
+    let (r, _, bob, carol) = three_authors_on_one_line();
+    r.write("lib/goccia.json", &one_line(2, &["lib.example"]));
+    // Only lib is committed: app's edit stays in the working tree.
+    r.git(&["add", "lib"]);
+    let who = [
+        ("GIT_AUTHOR_NAME", "Dave"),
+        ("GIT_AUTHOR_EMAIL", "dave@example.invalid"),
+        ("GIT_AUTHOR_DATE", "2099-03-04T09:00:00Z"),
+        ("GIT_COMMITTER_DATE", "2099-03-04T09:00:00Z"),
+    ];
+    r.git_env(&["commit", "-q", "-m", "add lib"], &who);
+    let dave = short(r.git(&["rev-parse", "HEAD"]).trim());
+    let screen = on_terminal(&r, "trust . --dry-run");
+    for line in [
+        format!("    added allow-net: exfil.attacker.io · {bob} Bob 2099-03-01\n"),
+        format!("    added allow-net: edge41.example · {carol} Carol 2099-03-02\n"),
+        "    added allow-net: wip.example · not committed\n".to_string(),
+        format!("    added allow-net: lib.example · {dave} Dave 2099-03-04\n"),
+    ] {
+        assert!(screen.contains(&line), "{line}\n{screen}");
+    }
+    assert!(
+        !screen.contains("since trusted"),
+        "--why says more: {screen}"
+    );
+    // Piped: GocciaScript's listing, no author.
+    let piped = run(&r, &["trust", ".", "--dry-run"]);
+    assert!(!piped.stdout.contains(" · "), "{piped}");
+    // GocciaScript's spelling on a terminal: no author either (declined:
+    // no answer comes).
+    let goccia = on_terminal(&r, "--trust .");
+    assert!(goccia.contains("Permission requests under"), "{goccia}");
+    assert!(!goccia.contains(&format!("· {bob}")), "{goccia}");
+}

@@ -511,6 +511,39 @@ pub fn of_config(
     })
 }
 
+/// The origin of each value of a config never trusted (`values`: all it
+/// grants), whose chain is `files`: the commit that made each a grant
+/// (for a config added whole, the commit that added it). No commits are
+/// listed: there is no trusted version to count from.
+pub fn of_new_config(
+    files: &[String],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<ConfigProvenance, Absent> {
+    let config = files
+        .first()
+        .ok_or_else(|| Absent::because("no config file"))?;
+    let dir = crate::core::paths::declaring_dir(config);
+    let root = repository(if dir.is_empty() { "." } else { dir })?;
+    let found = match in_repo(&root, config) {
+        Some(rel) => content::origins(&root, &rel, None, None, values, env),
+        None => Ok(outside_all(values)),
+    };
+    Ok(ConfigProvenance {
+        root,
+        since: Since::Trusted,
+        commits: Err(Absent::because("never trusted")),
+        origins: found.map(|found| {
+            values
+                .iter()
+                .zip(found)
+                .map(|((r, v), o)| (r.clone(), v.clone(), o))
+                .collect()
+        }),
+        retargets: Vec::new(),
+    })
+}
+
 /// Each `(request, scope)` with the same origin: unknown, and why.
 fn unknown_all(scopes: &[(String, String)], why: &str) -> Vec<(String, String, ValueOrigin)> {
     scopes

@@ -17,7 +17,7 @@ use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{
     Absent, ChainValues, ConfigProvenance, Since, Trusted, introduced_each, log_between, of_config,
-    repository, retarget_origins,
+    of_new_config, repository, retarget_origins,
 };
 use crate::core::revision::since::SinceBase;
 use crate::core::store::Store;
@@ -158,6 +158,39 @@ impl Listing {
 
 /// Who changed each config, by key.
 pub type Why = HashMap<String, Provenance>;
+
+/// Who made each widening value of a listing a grant (issue 40 item 5:
+/// what the `trust` prompt names on a terminal): for a changed config the
+/// origins of its added and re-targeted values, as `trust --why` has them;
+/// for a new config the origin of each value it grants (the commit that
+/// added it, for a config added whole). Read on every thread.
+pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) -> Why {
+    candidates
+        .par_iter()
+        .filter_map(|c| {
+            let key = c.snapshot.key.as_str();
+            let p = match store.get(key).filter(|_| c.changed) {
+                Some(stored) => {
+                    let trusted = Trusted {
+                        sha256: stored.sha256.clone(),
+                        at: stored.trusted_at.clone(),
+                    };
+                    of_changes(&c.snapshot.files, &trusted, &c.values(Some(stored)), env)
+                }
+                None if !c.changed => {
+                    let values: Vec<(String, String)> =
+                        crate::core::review::value_diff::block_values(&c.snapshot.block_json)
+                            .into_iter()
+                            .flat_map(|(r, vs)| vs.into_iter().map(move |v| (r.clone(), v)))
+                            .collect();
+                    of_new_config(&c.snapshot.files, &values, env)
+                }
+                None => return None,
+            };
+            Some((key.to_string(), p))
+        })
+        .collect()
+}
 
 /// `trust --why`: who changed each listed changed config, by key, read on
 /// every thread (git is read for those only).

@@ -50,6 +50,33 @@ pub fn block(p: &Provenance, indent: &str) -> String {
     out
 }
 
+/// Only the values' lines of [`block`] (`added X: Y · a1b2c3d Bob
+/// 2026-12-01`), nothing when git could not say: what the `trust` prompt
+/// names on a terminal.
+pub fn origins_only(p: &Provenance, indent: &str) -> String {
+    let Ok(p) = p else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (request, value, origin) in p.origins.iter().flatten() {
+        out.push_str(&format!(
+            "{indent}added {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
+    }
+    for (request, value, origin) in &p.retargets {
+        out.push_str(&format!(
+            "{indent}re-targeted {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
+    }
+    out
+}
+
 /// Said under the heading when no commit holds the trusted version.
 pub const BY_DATE: &str = "counted by date: no commit holds the trusted version";
 

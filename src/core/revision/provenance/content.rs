@@ -107,6 +107,11 @@ impl<'a> Versions<'a> {
         self.read.len()
     }
 
+    /// Whether the version at `commit` was read already.
+    pub(super) fn has(&self, commit: &str) -> bool {
+        self.read.contains_key(commit)
+    }
+
     /// The config at `commit` (a full id): read once. A git that fails
     /// while reading ends provenance (`Err`); a version it cannot decide is
     /// [`Version::Undecidable`].
@@ -415,9 +420,6 @@ impl Walk<'_> {
     ) -> Result<Found, Absent> {
         let mut cur = tip.to_string();
         loop {
-            if versions.count() > MAX_VERSIONS {
-                return Ok(Found::Unknown(format!("more than {MAX_VERSIONS} commits")));
-            }
             if self.history.shallow.contains(&cur) {
                 return Ok(Found::Unknown(format!(
                     "history is shallow before {}",
@@ -427,6 +429,9 @@ impl Walk<'_> {
             let parents = self.history.parents.get(&cur).cloned().unwrap_or_default();
             let mut next = None;
             for p in &parents {
+                if !versions.has(p) && versions.count() >= MAX_VERSIONS {
+                    return Ok(Found::Unknown(format!("more than {MAX_VERSIONS} commits")));
+                }
                 match versions.at(p)?.grants(value) {
                     Ok(true) => {
                         next = Some(p.clone());
@@ -575,7 +580,7 @@ fn trusted_version(
     versions: &mut Versions<'_>,
 ) -> Result<Option<String>, Absent> {
     for id in &h.order {
-        if versions.count() > MAX_VERSIONS {
+        if !versions.has(id) && versions.count() >= MAX_VERSIONS {
             break;
         }
         if let Version::Read {
