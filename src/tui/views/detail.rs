@@ -229,13 +229,9 @@ fn field(name: &str, value: &str, role: Role) -> RLine {
 /// collapsed (`… 28 unchanged`). One value per line, so a list wraps at
 /// value boundaries; a value wider than the pane wraps onto the next line
 /// rather than being cut (issue 30: a cut `~` line hid where a link now
-/// leads), at the space before `→` first.
-pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
-    value_lines_with(values, width, &|_| Vec::new())
-}
-
-/// [`value_lines`], each added or re-targeted value's line ended by
-/// `origin` (who changed it, issue 26 and 40).
+/// leads), at the space before `→` first. Each added or re-targeted
+/// value's line is ended by `origin` (who changed it, issue 26 and 40;
+/// nothing where it is not known).
 pub fn value_lines_with(
     values: &[ValueChange],
     width: usize,
@@ -577,6 +573,7 @@ mod tests {
             since: None,
             scroll: 0,
             busy: false,
+            who: Default::default(),
         };
         let lines = crate::tui::views::confirm::content(&c, 120);
         assert_stands_out(destination_line(&lines));
