@@ -343,4 +343,7 @@ fn under_since_a_re_pointed_link_names_its_commit() {
         screen.contains(&format!("· {} Carol", &carol[..7])),
         "{screen}"
     );
+    // The block is the same (its SHA-256 too): the row says a target moved.
+    assert!(screen.contains("goccia.json  ~1"), "{screen}");
+    assert!(!screen.contains("block changed"), "{screen}");
 }
