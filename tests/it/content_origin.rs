@@ -592,3 +592,33 @@ fn the_trust_listing_on_a_terminal_names_who_made_each_widening_value() {
     assert!(goccia.contains("Permission requests under"), "{goccia}");
     assert!(!goccia.contains(&format!("· {bob}")), "{goccia}");
 }
+
+/// A trusted config deleted by a commit: `scan` on a terminal names the
+/// commit under its `missing:` line; deleted only in the working tree, it
+/// says so; piped, the line is as before.
+#[test]
+fn a_missing_config_names_the_commit_that_deleted_it_on_a_terminal() {
+    let r = Repo::new();
+    r.write("app/goccia.json", &one_line(2, &["a.test"]));
+    r.write("tools/goccia.json", &one_line(2, &["t.test"]));
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    assert_eq!(run(&r, &["trust", ".", "--yes"]).code, 0);
+    r.git(&["rm", "-q", "-r", "tools"]);
+    let bob = short(&r.commit_as("Bob", "2099-03-01T09:00:00Z", "drop tools"));
+    std::fs::remove_file(r.t.work.join("app/goccia.json")).unwrap();
+    let screen = on_terminal(&r, "scan");
+    assert!(
+        screen.contains(&format!(
+            "missing: tools/goccia.json (trusted, now gone; goccia-trust untrust --missing removes the entry)\n  deleted by {bob} Bob 2099-03-01 \"drop tools\"\n"
+        )),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(
+            "missing: app/goccia.json (trusted, now gone; goccia-trust untrust --missing removes the entry)\n  deleted in the working tree, not committed\n"
+        ),
+        "{screen}"
+    );
+    let piped = run(&r, &["scan"]);
+    assert!(!piped.stdout.contains("deleted"), "{piped}");
+}

@@ -544,6 +544,49 @@ pub fn of_new_config(
     })
 }
 
+/// Who deleted a trusted config that is gone (`key`, its trust key): the
+/// commit of HEAD's history that deleted the file, or
+/// [`ValueOrigin::NotCommitted`] when HEAD still holds it (deleted in the
+/// working tree), or unknown and why (never committed).
+pub fn deleted_by(key: &str) -> Result<ValueOrigin, Absent> {
+    // The config's directory may be gone too: the nearest that is not.
+    let mut dir = crate::core::paths::declaring_dir(key).trim_end_matches('/');
+    while !dir.is_empty() && !std::path::Path::new(dir).is_dir() {
+        dir = crate::core::paths::declaring_dir(dir).trim_end_matches('/');
+    }
+    let root = repository(if dir.is_empty() { "/" } else { dir })?;
+    let Some(rel) = relative(&root, key) else {
+        return Ok(ValueOrigin::Unknown("outside the repository".into()));
+    };
+    let head = match git::commit_of(&root, "HEAD") {
+        Ok(id) => id,
+        Err(e) if e == git::too_slow("rev-parse") => return Err(e.into()),
+        Err(_) => return Ok(ValueOrigin::Unknown("no commit yet".into())),
+    };
+    let mut cmd = hardened(&root);
+    cmd.args(["ls-tree", "-z", "--full-tree", &head, "--"])
+        .arg(literal(rel));
+    let out = git::output(cmd, "ls-tree", 1 << 16)?;
+    if git::parse_ls_tree(&out)?
+        .iter()
+        .any(|e| e.path == rel.as_bytes())
+    {
+        return Ok(ValueOrigin::NotCommitted);
+    }
+    let mut cmd = hardened(&root);
+    cmd.arg("log")
+        .args(LOG_READING)
+        .args(["--max-count=1", "--diff-filter=D", "--no-renames"])
+        .arg(&head)
+        .arg("--")
+        .arg(literal(rel));
+    let out = git::output(cmd, "log", LOG_OUTPUT)?;
+    Ok(match parse_log(&out)?.into_iter().next() {
+        Some(c) => ValueOrigin::Committed(c),
+        None => ValueOrigin::Unknown("no commit of HEAD's history deleted it".into()),
+    })
+}
+
 /// Each `(request, scope)` with the same origin: unknown, and why.
 fn unknown_all(scopes: &[(String, String)], why: &str) -> Vec<(String, String, ValueOrigin)> {
     scopes
