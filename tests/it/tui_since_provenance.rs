@@ -343,6 +343,13 @@ fn under_since_a_re_pointed_link_names_its_commit() {
         screen.contains(&format!("· {} Carol", &carol[..7])),
         "{screen}"
     );
+    // What the link led to at BASE, and now.
+    assert!(screen.contains("targets (at HEAD~1 -> now)"), "{screen}");
+    let root = &r.root;
+    assert!(
+        screen.contains(&format!("  {root}/shared: {root}/v1 -> {root}/v2")),
+        "{screen}"
+    );
     // The block is the same (its SHA-256 too): the row says a target moved.
     assert!(screen.contains("goccia.json  ~1"), "{screen}");
     assert!(!screen.contains("block changed"), "{screen}");

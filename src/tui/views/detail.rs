@@ -371,6 +371,26 @@ fn since_lines(
                 let origin = |v: &ValueChange| origin_runs(who, &v.request, &v.value);
                 out.extend(value_lines_with(&since.values, width, &origin));
             }
+            // Where each re-targeted scope led at BASE and leads now (the
+            // store's `targets (recorded -> now)` says the store's side).
+            let moved: Vec<(&String, &(String, String))> = d
+                .values
+                .iter()
+                .filter_map(|v| v.retarget.as_ref().map(|t| (&v.value, t)))
+                .collect();
+            if !moved.is_empty() {
+                out.push(vec![
+                    ours(Role::Muted, "targets (at "),
+                    untrusted(Role::Muted, since.rev),
+                    ours(Role::Muted, " -> now)"),
+                ]);
+                for (scope, (then, now)) in moved {
+                    out.push(vec![untrusted(
+                        Role::Changed,
+                        &format!("  {scope}: {then} -> {now}"),
+                    )]);
+                }
+            }
         }
     }
     out
