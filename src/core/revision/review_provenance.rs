@@ -163,9 +163,11 @@ pub type Why = HashMap<String, Provenance>;
 /// what the `trust` prompt names on a terminal): for a changed config the
 /// origins of its added and re-targeted values, as `trust --why` has them;
 /// for a new config the origin of each value it grants (the commit that
-/// added it, for a config added whole). Read on every thread.
+/// added it, for a config added whole). Read on every thread, for the
+/// first [`MAX_LISTED`] candidates only (a tree of thousands is listed in
+/// seconds; the others name no author).
 pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) -> Why {
-    candidates
+    candidates[..candidates.len().min(MAX_LISTED)]
         .par_iter()
         .filter_map(|c| {
             let key = c.snapshot.key.as_str();
