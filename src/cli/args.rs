@@ -192,6 +192,10 @@ pub struct TrustArgs {
     /// trusted, and the commit of each added value (read from git).
     #[arg(long)]
     pub why: bool,
+    /// Spelled as GocciaScript spells it (`--trust PATH`): the listing is
+    /// GocciaScript's, no author added on a terminal.
+    #[arg(skip)]
+    pub gocciascript: bool,
 }
 
 /// Remove the entries of configs at or under each PATH.
@@ -871,6 +875,7 @@ impl GocciaWords {
                 TrustArgs {
                     paths: self.trust,
                     yes: self.yes,
+                    gocciascript: true,
                     ..TrustArgs::default()
                 },
             );

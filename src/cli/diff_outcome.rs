@@ -67,9 +67,8 @@ pub struct AtHead {
     /// Where CI shows the config's finding; `None` when it is unchanged.
     pub place: Option<Place>,
     /// For each of the config's values, in the same order: for a value
-    /// added that widens, where the line holding it at HEAD comes from
-    /// within `BASE..HEAD` (the commit that introduced it, BASE's, a
-    /// working-tree edit, or unknown and why); for a retargeted scope that
+    /// added that widens, the commit of `BASE..HEAD` that made it a grant
+    /// (by content: BASE's, a working-tree edit, or unknown and why); for a retargeted scope that
     /// widens, the commit that last changed the link under it
     /// ([`Sides::retarget_origins`]); `None` for any other value and, for
     /// added values, when provenance is absent.

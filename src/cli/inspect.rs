@@ -18,6 +18,7 @@ use crate::core::review::report::{ConfigState, moved_targets};
 use crate::core::review::results::InspectResult;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{block_values, diff_values};
+use crate::core::revision::provenance::Trusted;
 use crate::core::revision::review_provenance::{Provenance, of_changes};
 
 pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -34,12 +35,11 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
 /// else.
 fn provenance_of(result: &InspectResult, env: &Env) -> Option<Provenance> {
     let (stored, values) = (result.stored.as_ref()?, result.changes.as_ref()?);
-    Some(of_changes(
-        &result.snapshot.files,
-        &stored.trusted_at,
-        values,
-        env,
-    ))
+    let trusted = Trusted {
+        sha256: stored.sha256.clone(),
+        at: stored.trusted_at.clone(),
+    };
+    Some(of_changes(&result.snapshot.files, &trusted, values, env))
 }
 
 /// Loads the config and compares it with the store, printing nothing.

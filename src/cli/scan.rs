@@ -24,7 +24,8 @@ use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::ScanResult;
 use crate::core::review::trust::missing_entries;
-use crate::core::revision::review_provenance::Listing;
+use crate::core::revision::provenance::deleted_by;
+use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
 pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if args.policy.is_some() {
@@ -43,10 +44,16 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
             None
         }
     };
+    // Who deleted each missing config, the same way, for the first 100.
+    let asked = std::cell::Cell::new(0);
+    let deleted = |key: &str| {
+        asked.set(asked.get() + 1);
+        (on_terminal && asked.get() <= MAX_LISTED).then(|| deleted_by(key))
+    };
     match format {
         OutputFormat::Json => print::json::scan::print(&result, env, io),
         f if f.is_ci() => print::ci::scan::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::scan::print(&result, &who, env, io),
+        _ => print::text::scan::print(&result, (&who, &deleted), env, io),
     }
 }
 

@@ -26,7 +26,7 @@ use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, NothingToDo, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
-use crate::core::revision::review_provenance::{Why, of_candidates};
+use crate::core::revision::review_provenance::{Why, authors_of_candidates, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
 pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -38,6 +38,10 @@ pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliR
     let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
     let listing = list(args, loc, store, env, io)?;
     let why = why(args, &listing, env);
+    let why = match why.is_empty() && authors_shown(args, io) {
+        true => authors_of_candidates(&listing.plan.candidates, &listing.store, env),
+        false => why,
+    };
     let result = trust_listed(args, &listing, &why, env, io);
     // The process ends right after: what was listed is left to it rather
     // than freed string by string on this one thread (as `list` does).
@@ -99,6 +103,14 @@ fn why(args: &TrustArgs, listing: &TrustListing, env: &Env) -> Why {
     }
 }
 
+/// Whether the listing names the commit and author of each widening value
+/// (issue 40 item 5): the `trust` subcommand's listing read on a terminal,
+/// without `--why` (which says more) or `--json`. GocciaScript's spelling
+/// (`--trust PATH`) and a listing piped keep GocciaScript's bytes.
+fn authors_shown(args: &TrustArgs, io: &Io<'_>) -> bool {
+    !args.why && !args.json && !args.gocciascript && reader(args, io).on_terminal
+}
+
 /// The trust keys of the paths that name a config file, not a directory:
 /// those are trusted even when ignored.
 fn named_files(paths: &[String], env: &Env) -> Vec<String> {
@@ -132,7 +144,7 @@ fn trust_listed(
         io.escaping.unmute();
     }
     if !args.json {
-        text::trust::listing(listing, why, &reader, env, io)?;
+        text::trust::listing(listing, (why, args.why), &reader, env, io)?;
     }
     if args.dry_run {
         return end_with(Finish::DryRun, io);

@@ -108,14 +108,19 @@ pub fn summary(r: &ConfigReport, d: &ConfigDiff, rev: &str) -> String {
     use crate::core::review::value_diff::Change;
     let count = |c: Change| d.values.iter().filter(|v| v.change == c).count();
     let mut parts = Vec::new();
-    for (c, sign) in [(Change::Added, '+'), (Change::Removed, '-')] {
+    for (c, sign) in [
+        (Change::Added, '+'),
+        (Change::Removed, '-'),
+        (Change::Retargeted, '~'),
+    ] {
         let n = count(c);
         if n > 0 {
             parts.push(format!("{sign}{n}"));
         }
     }
     if parts.is_empty() {
-        // Same values, another block (a setting that is not a value).
+        // Same values and targets, another block (a setting that is not a
+        // value).
         parts.push("block changed".to_string());
     }
     if d.base_error.is_some() {

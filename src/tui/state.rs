@@ -59,6 +59,10 @@ pub struct Confirmation {
     pub scroll: usize,
     /// Confirmed; waiting for the backend.
     pub busy: bool,
+    /// Who changed each config to trust (by key), as read for its detail
+    /// pane against the store: each widening value names its commit and
+    /// author where the decision is made (issue 40 item 5).
+    pub who: HashMap<String, crate::core::revision::provenance::ConfigProvenance>,
 }
 
 /// The policy's word on the configs a confirmation would trust: its label

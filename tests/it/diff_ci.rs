@@ -372,3 +372,25 @@ fn machine_formats_are_never_painted_even_with_color_always() {
     let out = r.diff(&["HEAD~1", "--format", "text", "--color=always"]);
     assert!(out.stdout.contains('\u{1b}'), "{out}");
 }
+
+/// A removed config that widened says what it widened in text and
+/// markdown too (issue 40), as the CI formats do: the values the parent
+/// config its directory now falls under allows that it did not.
+#[test]
+fn a_removed_config_that_widened_says_what_in_text_and_markdown() {
+    let r = changed_repo();
+    let text = r.diff(&["HEAD~1", "HEAD"]);
+    assert!(
+        text.stdout.contains(
+            "removed sub/goccia.json (widened)\n  its directory now falls under goccia.json, which allows more\n    allow-net: + a.test  (widens)\n    allow-net: + b.test  (widens)\n"
+        ),
+        "{text}"
+    );
+    let md = r.diff(&["HEAD~1", "HEAD", "--format", "markdown"]);
+    assert!(
+        md.stdout.contains(
+            "Its directory now falls under `goccia.json`, which allows more:\n\n- `allow-net`: + `a.test` (widens)\n- `allow-net`: + `b.test` (widens)\n"
+        ),
+        "{md}"
+    );
+}

@@ -23,6 +23,7 @@ mod cli_store_owner;
 mod cli_trust;
 mod cli_wysiwyt;
 mod conformance;
+mod content_origin;
 mod demo;
 mod diff;
 mod diff_action;

@@ -8,8 +8,8 @@ use std::process::Command;
 
 use goccia_trust::core::env::Env;
 use goccia_trust::core::revision::provenance::{
-    Absent, ValueOrigin, blame_values, commits_between, commits_since, introduced_in, parse_log,
-    repository,
+    Absent, ValueOrigin, commits_between, commits_since, introduced_in, parse_log, repository,
+    value_origins,
 };
 
 use crate::common::TestEnv;
@@ -254,7 +254,7 @@ fn the_commits_between_base_and_head_are_those_that_touched_the_chain() {
 }
 
 #[test]
-fn each_value_is_attributed_to_the_commit_of_its_line() {
+fn each_value_is_attributed_to_the_commit_that_made_it_a_grant() {
     let r = two_authors_and_a_third_on_the_base();
     let values = pairs(&[
         ("allow-net", "b.test"),
@@ -263,10 +263,16 @@ fn each_value_is_attributed_to_the_commit_of_its_line() {
         ("allow-read", &r.path("docs")),
         ("allow-net", "nowhere.test"),
     ]);
-    let got = blame_values(&r.root, &chain(&r), &values, &r.env()).unwrap();
+    let got = value_origins(&r.root, &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(
         who(&got),
-        ["Bob", "Alice", "Carol", "Alice", "unknown: line not found"],
+        [
+            "Bob",
+            "Alice",
+            "Carol",
+            "Alice",
+            "unknown: not granted by the config now"
+        ],
         "Bob and Carol only added a comma to a.test's and ./docs's lines: Alice wrote them"
     );
     let ValueOrigin::Committed(bob) = &got[0] else {
@@ -289,7 +295,7 @@ fn a_working_tree_edit_is_not_committed_and_the_lines_after_it_keep_their_commit
         ("allow-net", "b.test"),
         ("allow-net", "late.test"),
     ]);
-    let got = blame_values(&r.root, &chain(&r), &values, &r.env()).unwrap();
+    let got = value_origins(&r.root, &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(
         who(&got),
         ["not committed", "Alice", "Bob", "not committed"],
@@ -300,7 +306,7 @@ fn a_working_tree_edit_is_not_committed_and_the_lines_after_it_keep_their_commit
         "new/goccia.json",
         "{\"permissions\": {\"allow-net\": [\"x.test\"]}}",
     );
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &[r.path("new/goccia.json")],
         &pairs(&[("allow-net", "x.test")]),
@@ -310,10 +316,12 @@ fn a_working_tree_edit_is_not_committed_and_the_lines_after_it_keep_their_commit
     assert_eq!(who(&got), ["not committed"]);
 }
 
+/// A value granted by the base (Alice) and written again in the config
+/// (Mallory) was a grant since Alice's commit: Mallory's line changed
+/// nothing the config grants. Once the base drops it, the config's own
+/// line keeps it granted: the grant never stopped, Alice's commit began it.
 #[test]
-fn a_value_on_two_lines_of_different_origin_is_not_guessed() {
-    // Alice allows a.test in the base; Mallory writes it in the config
-    // too: which line GocciaScript's merge takes it from is not said here.
+fn a_value_on_two_lines_is_the_first_grant_s_by_content() {
     let r = Repo::new();
     r.write(
         "base.json",
@@ -327,36 +335,29 @@ fn a_value_on_two_lines_of_different_origin_is_not_guessed() {
     );
     r.commit_as("Mallory", "2026-01-11T09:00:00Z", "two");
     let files = [r.path("app/goccia.json"), r.path("base.json")];
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &files,
         &pairs(&[("allow-net", "a.test")]),
         &r.env(),
     )
     .unwrap();
-    let [ValueOrigin::Unknown(why)] = got.as_slice() else {
-        panic!("{got:?}")
-    };
-    assert!(
-        why.contains("several lines")
-            && why.contains("goccia.json:3, ")
-            && why.ends_with("base.json:2)"),
-        "{why}"
-    );
-    // Written twice in one file by the same hands: one origin, said.
+    assert_eq!(who(&got), ["Alice"]);
+    // The base drops it: the config's own line still grants it, so the
+    // grant never stopped; Alice's commit began it.
     r.write(
         "base.json",
         "{\"permissions\": {\"allow-net\": [\n\"b.test\"\n]}}\n",
     );
     r.commit_as("Bob", "2026-01-12T09:00:00Z", "three");
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &files,
         &pairs(&[("allow-net", "a.test")]),
         &r.env(),
     )
     .unwrap();
-    assert_eq!(who(&got), ["Mallory"]);
+    assert_eq!(who(&got), ["Alice"]);
 }
 
 #[test]
@@ -395,7 +396,7 @@ fn a_rebase_lists_the_rewritten_commits_by_their_new_date() {
     );
     assert_eq!(c.day(), "2026-01-12", "the author date is shown");
     assert_eq!(c.sha, r.git(&["rev-parse", "HEAD"]).trim());
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &[r.path("goccia.json")],
         &pairs(&[("allow-net", "evil.test")]),
@@ -469,7 +470,7 @@ fn outside_a_repository_or_without_git_provenance_is_absent_with_why() {
     let absent: Absent = repository(dir).unwrap_err();
     assert_eq!(absent.describe(), "no provenance: not in a git repository");
     let env = Env::at(dir, "/nonexistent-home");
-    let absent = blame_values(
+    let absent = value_origins(
         dir,
         &[format!("{dir}/goccia.json")],
         &pairs(&[("allow-net", "a.test")]),
@@ -546,18 +547,17 @@ fn reading_provenance_runs_nothing_the_repository_configures() {
         ("allow-net", "c.test"),
         ("allow-read", &r.path("shared")),
     ]);
-    let got = blame_values(&r.root, &chain(&r), &values, &r.env()).unwrap();
+    let got = value_origins(&r.root, &chain(&r), &values, &r.env()).unwrap();
     assert_eq!(
         who(&got),
         ["Bob", "not committed", "Carol"],
         "ignore-revs is ignored"
     );
     let got = introduced_in(&r.root, "HEAD~3", "HEAD", &chain(&r), &values, &r.env()).unwrap();
-    assert_eq!(who(&got), ["Bob", "unknown: line not found", "Carol"]);
-    // An empty range: git's blame would fall back to the working tree's
-    // file and run its clean filter; every line is BASE's.
+    assert_eq!(who(&got), ["Bob", "unknown: not granted at HEAD", "Carol"]);
+    // An empty range: every grant is BASE's.
     let got = introduced_in(&r.root, "HEAD", "HEAD", &chain(&r), &values, &r.env()).unwrap();
-    assert_eq!(who(&got), ["base", "unknown: line not found", "base"]);
+    assert_eq!(who(&got), ["base", "unknown: not granted at HEAD", "base"]);
     assert!(
         !marker.exists(),
         "a program of the repository's configuration ran: {}",
@@ -609,7 +609,7 @@ fn commit_text_comes_back_raw_and_cannot_forge_a_commit() {
     let c = &since.commits[0];
     assert_eq!(c.author, name, "returned raw: the printers escape");
     assert_eq!(c.subject, subject, "the subject line, raw");
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &[r.path("goccia.json")],
         &pairs(&[("allow-net", "evil.test")]),
@@ -711,7 +711,7 @@ fn a_repository_without_a_commit_has_no_history_and_every_value_is_not_committed
     let files = [r.path("goccia.json")];
     let since = commits_since(&r.root, &files, "2026-01-01T00:00:00Z").unwrap();
     assert!(since.commits.is_empty() && !since.more);
-    let got = blame_values(
+    let got = value_origins(
         &r.root,
         &files,
         &pairs(&[("allow-net", "a.test")]),

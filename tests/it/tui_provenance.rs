@@ -34,6 +34,7 @@ fn known() -> ConfigProvenance {
             commits: vec![mallory()],
             more: false,
             outside: Vec::new(),
+            ..CommitsSince::default()
         }),
         origins: Ok(vec![
             (
@@ -47,6 +48,7 @@ fn known() -> ConfigProvenance {
                 ValueOrigin::NotCommitted,
             ),
         ]),
+        retargets: Vec::new(),
     }
 }
 
@@ -223,6 +225,7 @@ fn no_commit_since_trusted_concludes_nothing_of_the_values() {
         commits: Vec::new(),
         more: false,
         outside: Vec::new(),
+        ..CommitsSince::default()
     });
     let h = harness(Some(Ok(p)));
     let screen = text(&draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35));
@@ -262,4 +265,34 @@ pub(crate) fn scroll_to_changes(t: &crate::tui_tmux::Tmux, heading: &str) -> Str
         t.send_keys(&["J"]);
     }
     t.wait_for(heading, std::time::Duration::from_secs(10))
+}
+
+/// The confirmation names the commit and author of each widening value
+/// whose provenance the pane read (issue 40 item 5): where the decision
+/// is made.
+#[test]
+fn the_confirmation_names_who_made_each_widening_value() {
+    let mut h = harness(Some(Ok(known())));
+    assert_eq!(h.selected_path(), "packages/api/goccia.toml");
+    // The pane read it; then `t` asks to trust the selected config.
+    let _ = draw(&h.state, &goccia_trust::tui::Theme::mono(), 120, 35);
+    h.keys("t");
+    // The confirmation's own lines, not the pane behind it.
+    let goccia_trust::tui::state::Mode::Confirm(c) = &h.state.mode else {
+        panic!("no confirmation")
+    };
+    let lines = goccia_trust::tui::views::confirm::content(c, 120);
+    let screen: String = lines
+        .iter()
+        .map(|l| l.iter().map(|(_, t)| t.as_str()).collect::<String>() + "\n")
+        .collect();
+    assert!(
+        screen.contains("These entries will be recorded in the trust store:"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("+ payments.example · a1b2c3d Mallory^[[2J"),
+        "{screen}"
+    );
+    assert!(screen.contains("· not committed"), "{screen}");
 }

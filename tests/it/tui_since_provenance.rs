@@ -134,10 +134,10 @@ fn under_since_head_nothing_committed_is_listed_and_the_edit_is_not_committed() 
 }
 
 /// A value new since BASE on a line BASE already held (the config did not
-/// load there, and a later commit fixed it) is `as at the base`: the fix
-/// did not introduce it.
+/// load there, and a later commit fixed it) is the fix's: by content, the
+/// fix made it a grant (blame would say the line is BASE's).
 #[test]
-fn under_since_a_value_on_a_line_of_base_is_as_at_the_base() {
+fn under_since_a_value_on_a_line_of_base_is_the_commit_that_made_it_a_grant() {
     let r = Repo::new();
     let fixed = "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n";
     r.write("goccia.json", fixed.trim_end().trim_end_matches('}'));
@@ -147,9 +147,15 @@ fn under_since_a_value_on_a_line_of_base_is_as_at_the_base() {
     let b = backend(&r, "HEAD~1");
     let state = review(&b, &r.root);
     let p = held(&state).as_ref().expect("provenance");
-    assert_eq!(p.origin("allow-net", "a.test"), Some(&ValueOrigin::AtBase));
+    let Some(ValueOrigin::Committed(c)) = p.origin("allow-net", "a.test") else {
+        panic!("{p:?}")
+    };
+    assert_eq!(c.sha, fix);
     let screen = text(&draw(&state, &Theme::mono(), 160, 50));
-    assert!(screen.contains("+ a.test · as at the base"), "{screen}");
+    assert!(
+        screen.contains(&format!("+ a.test · {} Bob 2026-03-01", &fix[..7])),
+        "{screen}"
+    );
     assert!(
         screen.contains(&format!("  {} 2026-03-01 Bob  fix the brace", &fix[..7])),
         "{screen}"
@@ -204,12 +210,14 @@ fn under_since_a_hostile_base_name_is_escaped_in_the_heading() {
             commits: Vec::new(),
             more: false,
             outside: Vec::new(),
+            ..CommitsSince::default()
         }),
         origins: Ok(vec![(
             "allow-net".into(),
             "payments.example".into(),
             ValueOrigin::NotCommitted,
         )]),
+        retargets: Vec::new(),
     }));
     let h = Harness::with_backend(backend);
     assert_eq!(h.selected_path(), "packages/api/goccia.toml");
@@ -305,4 +313,44 @@ fn the_real_review_since_a_revision_names_who_added_a_value_at_80x24() {
     );
     t.send_keys(&["q"]);
     t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}
+
+/// Under `--since BASE`, a link re-pointed by a commit of `BASE..HEAD`
+/// names that commit on its `~` line (not `no commit since BASE`).
+#[test]
+fn under_since_a_re_pointed_link_names_its_commit() {
+    let r = Repo::new();
+    r.write(
+        "goccia.json",
+        "{\"permissions\": {\"allow-read\": [\"./shared\"]}}\n",
+    );
+    r.write("v1/x", "x");
+    r.write("v2/x", "x");
+    r.t.symlink("v1", "shared");
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("v2", "shared");
+    let carol = r.commit_as("Carol", "2026-03-01T09:00:00Z", "move shared");
+    let b = backend(&r, "HEAD~1");
+    let state = review(&b, &r.root);
+    let p = held(&state).as_ref().expect("provenance");
+    let Some(ValueOrigin::Committed(c)) = p.origin("allow-read", &r.path("shared")) else {
+        panic!("{p:?}")
+    };
+    assert_eq!(c.sha, carol);
+    let screen = text(&draw(&state, &Theme::mono(), 160, 50));
+    assert!(
+        screen.contains(&format!("· {} Carol", &carol[..7])),
+        "{screen}"
+    );
+    // What the link led to at BASE, and now.
+    assert!(screen.contains("targets (at HEAD~1 -> now)"), "{screen}");
+    let root = &r.root;
+    assert!(
+        screen.contains(&format!("  {root}/shared: {root}/v1 -> {root}/v2")),
+        "{screen}"
+    );
+    // The block is the same (its SHA-256 too): the row says a target moved.
+    assert!(screen.contains("goccia.json  ~1"), "{screen}");
+    assert!(!screen.contains("block changed"), "{screen}");
 }

@@ -50,12 +50,15 @@ const HARDENED_CONFIG: &[&str] = &[
     "safe.bareRepository=explicit",
     "gc.auto=0",
     "maintenance.auto=false",
+    "advice.graftFileDeprecated=false",
 ];
 
 /// Environment set on every call: no lazy fetch (git 2.45+ honours
 /// `GIT_NO_LAZY_FETCH`; older ones are held by the transport rules), no
-/// transport, no prompt, no replace objects (a revision is read as it is),
-/// no optional locks, no system configuration.
+/// transport, no prompt, no replace objects and no grafts (a revision and
+/// its parents are read as git stores them: `info/grafts` would re-parent
+/// a commit, and `GIT_NO_REPLACE_OBJECTS` does not stop it; an empty graft
+/// file does), no optional locks, no system configuration.
 const HARDENED_ENV: &[(&str, &str)] = &[
     ("GIT_NO_LAZY_FETCH", "1"),
     ("GIT_ALLOW_PROTOCOL", ""),
@@ -68,6 +71,7 @@ const HARDENED_ENV: &[(&str, &str)] = &[
     ("GIT_CONFIG_NOSYSTEM", "1"),
     ("GIT_OPTIONAL_LOCKS", "0"),
     ("GIT_NO_REPLACE_OBJECTS", "1"),
+    ("GIT_GRAFT_FILE", "/dev/null"),
     // git's messages in English whatever the user's language: they are
     // read ("not a git repository") and quoted in ours, which are English.
     ("LC_ALL", "C"),
@@ -399,6 +403,74 @@ impl BlobReader {
     pub fn read(&mut self, oid: &str) -> Result<Option<Vec<u8>>, GitError> {
         Ok(self.read_many(&[oid])?.pop().flatten())
     }
+
+    /// The object `name` names (an id, or `<commit>^{tree}`: never text
+    /// from the repository, which could hold a line break), whole, with its
+    /// id and type: `None` when git does not have it. Past `max` bytes it
+    /// is an error, not a cut object (a tree is read whole or not at all).
+    pub fn object(&mut self, name: &str, max: usize) -> Result<Option<Object>, GitError> {
+        let fail = |run: &Bounded, e: io::Error| {
+            if run.timed_out() {
+                too_slow("cat-file")
+            } else {
+                GitError(format!("git cat-file: {e}"))
+            }
+        };
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| GitError("git cat-file has stopped".into()))?;
+        let asked = stdin
+            .write_all(format!("{name}\n").as_bytes())
+            .and_then(|()| stdin.flush());
+        asked.map_err(|e| fail(&self.run, e))?;
+        let header = read_header(&mut self.out).map_err(|e| fail(&self.run, e))?;
+        let Some((oid, kind, size)) = header else {
+            return Ok(None);
+        };
+        if size > max {
+            return Err(GitError(format!(
+                "object {oid} is larger than {max} bytes and was not read"
+            )));
+        }
+        let mut bytes = vec![0; size + 1];
+        self.out
+            .read_exact(&mut bytes)
+            .map_err(|e| fail(&self.run, e))?;
+        bytes.pop();
+        Ok(Some(Object { oid, kind, bytes }))
+    }
+}
+
+/// One object of [`BlobReader::object`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub oid: String,
+    /// `blob`, `tree`, `commit` or `tag`.
+    pub kind: String,
+    pub bytes: Vec<u8>,
+}
+
+/// `<oid> <type> <size>\n`, or `None` for `<name> missing` (or
+/// `ambiguous`).
+fn read_header(out: &mut impl BufRead) -> io::Result<Option<(String, String, usize)>> {
+    let mut header = String::new();
+    if out.read_line(&mut header)? == 0 {
+        return Err(io::Error::other("git cat-file ended early"));
+    }
+    let header = header.trim_end();
+    if header.ends_with(" missing") || header.ends_with(" ambiguous") {
+        return Ok(None);
+    }
+    let bad = || io::Error::other(format!("unexpected git cat-file header: {header}"));
+    let mut parts = header.split(' ');
+    let (Some(oid), Some(kind), Some(size), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad());
+    };
+    let size = size.parse().map_err(|_| bad())?;
+    Ok(Some((oid.to_string(), kind.to_string(), size)))
 }
 
 /// The most of one blob kept in memory: one byte past the config cap.

@@ -322,6 +322,24 @@ fn read_links(
     Ok(())
 }
 
+/// Every symbolic link of commit `commit`'s tree, by path relative to the
+/// root, to its target text: what [`changed_links`] compares a side with.
+pub fn links_at(root: &str, commit: &str) -> Result<BTreeMap<String, String>, GitError> {
+    let tree = git::ls_tree(root, commit)?;
+    let links: Vec<&TreeEntry> = tree.iter().filter(|e| e.mode == EntryMode::Link).collect();
+    let oids: Vec<&str> = links.iter().map(|e| e.oid.as_str()).collect();
+    let targets = BlobReader::spawn(root)?.read_many(&oids)?;
+    let mut out = BTreeMap::new();
+    for (e, target) in links.into_iter().zip(targets) {
+        let target = target.ok_or_else(|| missing(&e.oid, &shown(&e.path), commit))?;
+        out.insert(
+            shown(&e.path),
+            String::from_utf8_lossy(&target).into_owned(),
+        );
+    }
+    Ok(out)
+}
+
 /// The effective configs of revision `rev` of the repository at `root`.
 pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitError> {
     let commit = git::commit_of(root, rev)?;

@@ -1,32 +1,30 @@
-//! Who changed what (issue 26 item 3): the commits that touched a config's
-//! files since it was trusted, and for each value a review shows as added,
-//! the commit that last changed the line holding it.
+//! Who changed what (issue 26 item 3, issue 40): the commits that touched
+//! a config's files since it was trusted, and for each value a review shows
+//! as added, the commit that made it a grant, found by content
+//! ([`content`]): the versions of the config's block are compared, not the
+//! lines blame names.
 //!
 //! Provenance is optional by design: outside a repository, without git, or
 //! when git fails, the answer is [`Absent`] with the reason, which a review
 //! says and goes on without; it never fails the review.
 //!
 //! Every git call goes through the hardened invocation of [`super::git`]
-//! (nothing the repository configures runs, bounded in time and output), and
-//! only reads objects: the working tree's own text is read here, bounded,
-//! and compared with HEAD's blame, so no clean filter or textconv the
-//! repository names is ever run on it (git's own working-tree blame would
-//! run the clean filter). Commit text (subjects, names, emails) is returned
-//! exactly as git holds it: it is hostile, and every surface escapes it as
-//! it escapes config text.
+//! (nothing the repository configures runs, grafts and replace objects are
+//! not believed, bounded in time and output), and only reads objects: the
+//! working tree's config is read here, never by git, so no clean filter or
+//! textconv the repository names is ever run on it. Commit text (subjects,
+//! names, emails) is returned exactly as git holds it: it is hostile, and
+//! every surface escapes it as it escapes config text.
 
-mod blame;
+mod content;
 mod invoke;
-mod locate;
 
 use std::collections::{HashMap, HashSet};
 
 use super::git::{self, GitError};
 use crate::core::env::Env;
 
-use blame::{Blamed, Blames, LineFrom, blame_at, blame_working, past_separator};
 use invoke::hardened;
-pub use locate::value_lines;
 
 /// One commit, as `git log` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,29 +84,39 @@ impl From<GitError> for Absent {
 }
 
 /// The commits of [`commits_since`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitsSince {
     /// Newest first, at most [`MAX_COMMITS`].
     pub commits: Vec<Commit>,
+    /// Since trusted: the commit holding the trusted version (the newest
+    /// whose block hashes to the store's SHA-256), the commits listed being
+    /// those after it.
+    pub trusted: Option<String>,
+    /// Since trusted, no commit holds the trusted version (trusted before
+    /// it was committed, or past the bound): the commits are counted from
+    /// the store's `trustedAt` by their committer date, and say so.
+    pub by_date: bool,
     /// More commits touched the files than are listed.
     pub more: bool,
     /// Files of the chain outside the repository: no history here.
     pub outside: Vec<String>,
 }
 
-/// Where the line holding a value comes from.
+/// Where a value's grant comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValueOrigin {
-    /// The commit that last changed the line.
+    /// The commit whose version of the config grants the value while its
+    /// parent's does not.
     Committed(Commit),
-    /// The line is a working-tree edit (changed, staged or untracked).
+    /// HEAD's version does not grant it: a working-tree edit (changed,
+    /// staged or untracked).
     NotCommitted,
-    /// With [`introduced_in`]: the line is as it was at BASE (the value
-    /// was not introduced by BASE..HEAD, e.g. it moved from elsewhere).
+    /// With [`introduced_in`]: BASE's version already granted it.
     AtBase,
-    /// Not said rather than said wrong: the line was not found, or the
-    /// value is written on several lines that differ in origin, or the file
-    /// could not be read. The reason, in words.
+    /// Not said rather than said wrong: a version could not be read (a file
+    /// outside the repository, a link in a commit's tree), the history
+    /// stops (`history is shallow before <commit>`) or is longer than the
+    /// bound (`more than 500 commits`). The reason, in words.
     Unknown(String),
 }
 
@@ -254,9 +262,8 @@ fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<Commit
         }
     }
     let none = |outside| CommitsSince {
-        commits: Vec::new(),
-        more: false,
         outside,
+        ..CommitsSince::default()
     };
     if specs.is_empty() {
         return Ok(none(outside));
@@ -282,6 +289,7 @@ fn log_touching(root: &str, files: &[String], range: &[String]) -> Result<Commit
         commits,
         more,
         outside,
+        ..CommitsSince::default()
     })
 }
 
@@ -320,7 +328,7 @@ pub fn parse_log(out: &[u8]) -> Result<Vec<Commit>, Absent> {
         .collect()
 }
 
-/// The commits `shas` (ids from blame), described, by id.
+/// The commits `shas` (full ids), described, by id.
 fn describe_commits(root: &str, shas: &HashSet<String>) -> Result<HashMap<String, Commit>, Absent> {
     if shas.is_empty() {
         return Ok(HashMap::new());
@@ -347,15 +355,14 @@ fn describe_commits(root: &str, shas: &HashSet<String>) -> Result<HashMap<String
 }
 
 /// For each `(request, value)` of a config (values the review shows as
-/// added), the commit that last changed the line holding it, or
-/// [`ValueOrigin::NotCommitted`] for a working-tree edit. `files` are the
-/// config and its extends chain (absolute paths, the config first); the
-/// value is looked for in each, as written under its request (a path scope
-/// as written, relative or not: it is resolved as GocciaScript resolves
-/// it). A value found on no line, or on several lines that differ in
-/// origin, is [`ValueOrigin::Unknown`] with why: never a wrong commit.
+/// added), the commit that made it a grant ([`content`]): the first whose
+/// version of the config grants it while its parent's does not, or
+/// [`ValueOrigin::NotCommitted`] for a value HEAD's version does not grant
+/// (a working-tree edit). `files` are the config and its extends chain
+/// (absolute paths, the config first). What cannot be decided is
+/// [`ValueOrigin::Unknown`] with why: never a wrong commit.
 #[cfg(any(test, feature = "test-support"))]
-pub fn blame_values(
+pub fn value_origins(
     root: &str,
     files: &[String],
     values: &[(String, String)],
@@ -364,32 +371,22 @@ pub fn blame_values(
     // Outside a repository a file has no HEAD either: that is no
     // provenance, not a working-tree edit.
     git::toplevel(root)?;
-    blame_in(root, files, values, env)
+    match files.first().and_then(|f| in_repo(root, f)) {
+        Some(rel) => content::origins(root, &rel, None, None, values, env),
+        None => Ok(outside_all(values)),
+    }
 }
 
-/// [`blame_values`] in `root`, known to be a repository's top.
-fn blame_in(
-    root: &str,
-    files: &[String],
-    values: &[(String, String)],
-    env: &Env,
-) -> Result<Vec<ValueOrigin>, Absent> {
-    let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
-    for f in files {
-        let file = match in_repo(root, f) {
-            Some(rel) => blame_working(root, None, &rel, f)?,
-            None => Err("outside the repository".to_string()),
-        };
-        blamed.push((f.as_str(), file));
-    }
-    origins(root, None, &blamed, values, env)
+/// Every value of a config outside the repository: unknown, with why.
+fn outside_all(values: &[(String, String)]) -> Vec<ValueOrigin> {
+    vec![ValueOrigin::Unknown("the config is outside the repository".into()); values.len()]
 }
 
 /// For each `(request, value)` widened in `diff BASE HEAD`, the commit of
-/// `BASE..HEAD` that introduced the line holding it at HEAD
-/// ([`ValueOrigin::AtBase`] when the line is BASE's). `files` are the
-/// config and its extends chain at HEAD, as absolute paths in the checkout
-/// (as `diff` resolves them); `base` and `head` are commits. One config's
+/// `BASE..HEAD` that made it a grant ([`ValueOrigin::AtBase`] when BASE's
+/// version already granted it). `files` are the config and its extends
+/// chain at HEAD, as absolute paths in the checkout (as `diff` resolves
+/// them); `base` and `head` are commits. One config's
 /// [`introduced_each`], which `diff` calls for all its configs at once.
 #[cfg(any(test, feature = "test-support"))]
 pub fn introduced_in(
@@ -406,109 +403,6 @@ pub fn introduced_in(
     };
     let mut found = introduced_each(root, base, Some(head), &[config], env)?;
     Ok(found.pop().unwrap_or_default())
-}
-
-/// Each value's origin from its lines in the blamed files.
-fn origins(
-    root: &str,
-    base: Option<&str>,
-    blamed: &[(&str, Result<Blamed, String>)],
-    values: &[(String, String)],
-    env: &Env,
-) -> Result<Vec<ValueOrigin>, Absent> {
-    let texts: Vec<(&str, Result<String, &str>)> = blamed
-        .iter()
-        .map(|(path, b)| {
-            let text = b.as_ref().map_err(String::as_str).map(|b| {
-                let lines: Vec<&[u8]> = b.lines.iter().map(|(t, _)| t.as_slice()).collect();
-                String::from_utf8_lossy(&lines.join(&b'\n')).into_owned()
-            });
-            (*path, text)
-        })
-        .collect();
-    // Each value's lines, where each comes from, then the commits they
-    // name, described at once.
-    let mut located = Vec::new();
-    let mut resolved: HashMap<(usize, usize), Option<LineFrom>> = HashMap::new();
-    let mut seen = Blames::new();
-    let mut shas = HashSet::new();
-    for (request, value) in values {
-        let mut at: Vec<(usize, usize)> = Vec::new();
-        let mut unread = Vec::new();
-        for (i, (path, text)) in texts.iter().enumerate() {
-            match text {
-                Ok(text) => at.extend(
-                    value_lines(text, path, request, value, env)
-                        .into_iter()
-                        .map(|n| (i, n)),
-                ),
-                Err(why) => unread.push(format!("{path}: {why}")),
-            }
-        }
-        for &(i, n) in &at {
-            if resolved.contains_key(&(i, n)) {
-                continue;
-            }
-            let from = match blamed[i].1.as_ref().ok().and_then(|b| b.lines.get(n - 1)) {
-                Some((_, from)) => Some(past_separator(root, base, from, &mut seen)?),
-                None => None,
-            };
-            if let Some(LineFrom::Commit { sha, .. }) = &from {
-                shas.insert(sha.clone());
-            }
-            resolved.insert((i, n), from);
-        }
-        located.push((at, unread));
-    }
-    let commits = describe_commits(root, &shas)?;
-    Ok(located
-        .into_iter()
-        .map(|(at, unread)| origin_of(&at, &unread, blamed, &resolved, &commits))
-        .collect())
-}
-
-fn origin_of(
-    at: &[(usize, usize)],
-    unread: &[String],
-    blamed: &[(&str, Result<Blamed, String>)],
-    resolved: &HashMap<(usize, usize), Option<LineFrom>>,
-    commits: &HashMap<String, Commit>,
-) -> ValueOrigin {
-    if at.is_empty() {
-        return ValueOrigin::Unknown(if unread.is_empty() {
-            "line not found".to_string()
-        } else {
-            format!("line not found ({})", unread.join("; "))
-        });
-    }
-    let mut found: Option<ValueOrigin> = None;
-    for &(i, n) in at {
-        let path = blamed[i].0;
-        let origin = match resolved.get(&(i, n)).and_then(Option::as_ref) {
-            Some(LineFrom::Commit { sha, .. }) => match commits.get(sha) {
-                Some(c) => ValueOrigin::Committed(c.clone()),
-                None => ValueOrigin::Unknown(format!("commit {sha} not described by git")),
-            },
-            Some(LineFrom::NotCommitted) => ValueOrigin::NotCommitted,
-            Some(LineFrom::Boundary) => ValueOrigin::AtBase,
-            None => ValueOrigin::Unknown(format!("{path}: line {n} not blamed")),
-        };
-        match &found {
-            None => found = Some(origin),
-            Some(f) if *f == origin => {}
-            Some(_) => {
-                let places: Vec<String> = at
-                    .iter()
-                    .map(|&(i, n)| format!("{}:{n}", blamed[i].0))
-                    .collect();
-                return ValueOrigin::Unknown(format!(
-                    "written on several lines of different origin ({})",
-                    places.join(", ")
-                ));
-            }
-        }
-    }
-    found.unwrap_or_else(|| ValueOrigin::Unknown("line not found".into()))
 }
 
 /// What a [`ConfigProvenance`]'s commits are counted from.
@@ -533,11 +427,24 @@ pub struct ConfigProvenance {
     pub commits: Result<CommitsSince, Absent>,
     /// `(request, value, origin)` in the order asked.
     pub origins: Result<Vec<(String, String, ValueOrigin)>, Absent>,
+    /// Each re-targeted path scope (`~ target of …`) as `(request, scope,
+    /// origin)`: the commit since the trusted version (or BASE) that last
+    /// re-pointed, added or removed a link it passes through.
+    pub retargets: Vec<(String, String, ValueOrigin)>,
 }
 
 impl ConfigProvenance {
-    /// The origin found for `value` of `request`, if it was asked for.
+    /// The origin found for `value` of `request` (added, or re-targeted),
+    /// if it was asked for.
     pub fn origin(&self, request: &str, value: &str) -> Option<&ValueOrigin> {
+        let retargeted = self
+            .retargets
+            .iter()
+            .find(|(r, v, _)| r == request && v == value)
+            .map(|(_, _, o)| o);
+        if retargeted.is_some() {
+            return retargeted;
+        }
         self.origins
             .as_ref()
             .ok()?
@@ -552,8 +459,9 @@ impl ConfigProvenance {
 /// the config is in no repository or git cannot be run.
 pub fn of_config(
     files: &[String],
-    trusted_at: &str,
+    trusted: &Trusted,
     values: &[(String, String)],
+    retargeted: &[(String, String)],
     env: &Env,
 ) -> Result<ConfigProvenance, Absent> {
     let config = files
@@ -562,8 +470,32 @@ pub fn of_config(
     let dir = crate::core::paths::declaring_dir(config);
     // `root` is git's answer: the reads below do not ask it again.
     let root = repository(if dir.is_empty() { "." } else { dir })?;
-    let commits = log_since(&root, files, trusted_at);
-    let origins = blame_in(&root, files, values, env).map(|found| {
+    let read = match in_repo(&root, config) {
+        Some(rel) => content::reviewed(&root, &rel, None, None, values, Some(&trusted.sha256), env),
+        None => Ok((outside_all(values), None)),
+    };
+    let (origins, version) = match read {
+        Ok((found, version)) => (Ok(found), version),
+        Err(e) => (Err(e), None),
+    };
+    let (retargets, moved) = match &version {
+        Some(v) => match super::links_at(&root, v) {
+            Ok(links) => retarget_origins(&root, v, &links, retargeted),
+            Err(e) => (unknown_all(retargeted, &e.0), Vec::new()),
+        },
+        None => (
+            unknown_all(retargeted, "no commit holds the trusted version"),
+            Vec::new(),
+        ),
+    };
+    // The commits that re-pointed a link count as changes of the config.
+    let mut touched = files.to_vec();
+    touched.extend(moved);
+    let commits = match version {
+        Some(v) => since_version(&root, &touched, v),
+        None => by_date(&root, files, &trusted.at),
+    };
+    let origins = origins.map(|found| {
         values
             .iter()
             .zip(found)
@@ -575,7 +507,152 @@ pub fn of_config(
         since: Since::Trusted,
         commits,
         origins,
+        retargets,
     })
+}
+
+/// The origin of each value of a config never trusted (`values`: all it
+/// grants), whose chain is `files`: the commit that made each a grant
+/// (for a config added whole, the commit that added it). No commits are
+/// listed: there is no trusted version to count from.
+pub fn of_new_config(
+    files: &[String],
+    values: &[(String, String)],
+    env: &Env,
+) -> Result<ConfigProvenance, Absent> {
+    let config = files
+        .first()
+        .ok_or_else(|| Absent::because("no config file"))?;
+    let dir = crate::core::paths::declaring_dir(config);
+    let root = repository(if dir.is_empty() { "." } else { dir })?;
+    let found = match in_repo(&root, config) {
+        Some(rel) => content::origins(&root, &rel, None, None, values, env),
+        None => Ok(outside_all(values)),
+    };
+    Ok(ConfigProvenance {
+        root,
+        since: Since::Trusted,
+        commits: Err(Absent::because("never trusted")),
+        origins: found.map(|found| {
+            values
+                .iter()
+                .zip(found)
+                .map(|((r, v), o)| (r.clone(), v.clone(), o))
+                .collect()
+        }),
+        retargets: Vec::new(),
+    })
+}
+
+/// Who deleted a trusted config that is gone (`key`, its trust key): the
+/// commit of HEAD's history that deleted the file, or
+/// [`ValueOrigin::NotCommitted`] when HEAD still holds it (deleted in the
+/// working tree), or unknown and why (never committed).
+pub fn deleted_by(key: &str) -> Result<ValueOrigin, Absent> {
+    // The config's directory may be gone too: the nearest that is not.
+    let mut dir = crate::core::paths::declaring_dir(key).trim_end_matches('/');
+    while !dir.is_empty() && !std::path::Path::new(dir).is_dir() {
+        dir = crate::core::paths::declaring_dir(dir).trim_end_matches('/');
+    }
+    let root = repository(if dir.is_empty() { "/" } else { dir })?;
+    let Some(rel) = relative(&root, key) else {
+        return Ok(ValueOrigin::Unknown("outside the repository".into()));
+    };
+    let head = match git::commit_of(&root, "HEAD") {
+        Ok(id) => id,
+        Err(e) if e == git::too_slow("rev-parse") => return Err(e.into()),
+        Err(_) => return Ok(ValueOrigin::Unknown("no commit yet".into())),
+    };
+    let mut cmd = hardened(&root);
+    cmd.args(["ls-tree", "-z", "--full-tree", &head, "--"])
+        .arg(literal(rel));
+    let out = git::output(cmd, "ls-tree", 1 << 16)?;
+    if git::parse_ls_tree(&out)?
+        .iter()
+        .any(|e| e.path == rel.as_bytes())
+    {
+        return Ok(ValueOrigin::NotCommitted);
+    }
+    let mut cmd = hardened(&root);
+    cmd.arg("log")
+        .args(LOG_READING)
+        .args(["--max-count=1", "--diff-filter=D", "--no-renames"])
+        .arg(&head)
+        .arg("--")
+        .arg(literal(rel));
+    let out = git::output(cmd, "log", LOG_OUTPUT)?;
+    Ok(match parse_log(&out)?.into_iter().next() {
+        Some(c) => ValueOrigin::Committed(c),
+        None => ValueOrigin::Unknown("no commit of HEAD's history deleted it".into()),
+    })
+}
+
+/// Each `(request, scope)` with the same origin: unknown, and why.
+fn unknown_all(scopes: &[(String, String)], why: &str) -> Vec<(String, String, ValueOrigin)> {
+    scopes
+        .iter()
+        .map(|(r, s)| (r.clone(), s.clone(), ValueOrigin::Unknown(why.to_string())))
+        .collect()
+}
+
+/// Who re-pointed each re-targeted scope (`(request, value)`: a path, or
+/// `node_modules=<dir>`) since commit `base`, whose tree's links are
+/// `links`, against the working tree: [`retargeted_by`] of the links that
+/// moved it. With them, every link that moved one (absolute paths), for
+/// the commits listed to include those that moved it.
+pub fn retarget_origins(
+    root: &str,
+    base: &str,
+    links: &std::collections::BTreeMap<String, String>,
+    scopes: &[(String, String)],
+) -> (Vec<(String, String, ValueOrigin)>, Vec<String>) {
+    let at_base = super::Snapshot {
+        links: links.clone(),
+        ..super::Snapshot::default()
+    };
+    let now = super::Snapshot::default();
+    let mut all_moved = Vec::new();
+    let origins = scopes
+        .iter()
+        .map(|(request, value)| {
+            let path = value
+                .strip_prefix(crate::core::config::scope::NODE_MODULES_PREFIX)
+                .unwrap_or(value);
+            let origin = if !crate::core::paths::key::is_under(path, root) {
+                ValueOrigin::Unknown("the path is outside the repository".into())
+            } else {
+                let moved = super::changed_links(root, path, &at_base, &now, true);
+                all_moved.extend(moved.iter().map(|rel| super::absolute(root, rel)));
+                retargeted_by(root, base, None, &moved)
+                    .unwrap_or_else(|absent| ValueOrigin::Unknown(absent.reason))
+            };
+            (request.clone(), value.clone(), origin)
+        })
+        .collect();
+    (origins, all_moved)
+}
+
+/// What a store entry says of the version trusted: its block's SHA-256
+/// and when it was trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trusted {
+    pub sha256: String,
+    pub at: String,
+}
+
+/// The commits after `version` (the commit holding the trusted version)
+/// that touched `files`.
+fn since_version(root: &str, files: &[String], version: String) -> Result<CommitsSince, Absent> {
+    let mut since = log_touching(root, files, &[format!("{version}..HEAD")])?;
+    since.trusted = Some(version);
+    Ok(since)
+}
+
+/// The commits since `at` (`trustedAt`) by committer date, said as such.
+fn by_date(root: &str, files: &[String], at: &str) -> Result<CommitsSince, Absent> {
+    let mut since = log_since(root, files, at)?;
+    since.by_date = true;
+    Ok(since)
 }
 
 /// One config of [`introduced_each`]: its extends chain (absolute paths
@@ -587,12 +664,11 @@ pub struct ChainValues {
     pub values: Vec<(String, String)>,
 }
 
-/// [`introduced_in`] for every config of one `diff BASE [HEAD]`, each file
-/// blamed once however many configs' chains hold it (a base most configs
-/// extend is one blame). `head` is a commit, or `None` for the working
-/// tree: a line it keeps from HEAD (git's) has the origin HEAD's blame
-/// within `BASE..HEAD` gives it, any other is [`ValueOrigin::NotCommitted`].
-/// The origins come per config, in the order given.
+/// [`introduced_in`] for every config of one `diff BASE [HEAD]`. `head`
+/// is a commit, or `None` for the working tree: a value HEAD's version
+/// does not grant is [`ValueOrigin::NotCommitted`], the others have the
+/// origin HEAD's history within `BASE..HEAD` gives them. The origins come
+/// per config, in the order given.
 pub fn introduced_each(
     root: &str,
     base: &str,
@@ -602,50 +678,22 @@ pub fn introduced_each(
 ) -> Result<Vec<Vec<ValueOrigin>>, Absent> {
     let base = git::commit_of(root, base)?;
     let head = head.map(|h| git::commit_of(root, h)).transpose()?;
-    let mut by_file: HashMap<&str, Result<Blamed, String>> = HashMap::new();
-    let mut out = Vec::with_capacity(configs.len());
-    for config in configs {
-        let mut blamed: Vec<(&str, Result<Blamed, String>)> = Vec::new();
-        for f in &config.files {
-            if !by_file.contains_key(f.as_str()) {
-                let file = blame_file(root, &base, head.as_deref(), f)?;
-                by_file.insert(f, file);
-            }
-            blamed.push((f.as_str(), by_file[f.as_str()].clone()));
-        }
-        out.push(origins(root, Some(&base), &blamed, &config.values, env)?);
-    }
-    Ok(out)
-}
-
-/// One file of [`introduced_each`], blamed within `base..head` (`head`
-/// `None`: the working tree). A file git cannot blame, or outside the
-/// repository, leaves its values unknown, with why; git running past its
-/// time ends provenance.
-fn blame_file(
-    root: &str,
-    base: &str,
-    head: Option<&str>,
-    file: &str,
-) -> Result<Result<Blamed, String>, Absent> {
-    let Some(rel) = in_repo(root, file) else {
-        return Ok(Err("outside the repository".to_string()));
-    };
-    let blamed = match head {
-        Some(head) => blame_at(root, Some(base), head, &rel).map(Ok),
-        None => blame_working(root, Some(base), &rel, file),
-    };
-    match blamed {
-        Ok(b) => Ok(b),
-        Err(e) if is_too_slow(&e) => Err(e.into()),
-        Err(e) => Ok(Err(e.0)),
-    }
-}
-
-fn is_too_slow(e: &GitError) -> bool {
-    ["rev-parse", "ls-tree", "rev-list", "blame"]
+    configs
         .iter()
-        .any(|what| *e == git::too_slow(what))
+        .map(
+            |config| match config.files.first().and_then(|f| in_repo(root, f)) {
+                Some(rel) => content::origins(
+                    root,
+                    &rel,
+                    Some(&base),
+                    head.as_deref(),
+                    &config.values,
+                    env,
+                ),
+                None => Ok(outside_all(&config.values)),
+            },
+        )
+        .collect()
 }
 
 /// Who moved a retargeted path scope of `diff BASE [HEAD]` (issue 30

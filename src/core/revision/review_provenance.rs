@@ -16,8 +16,8 @@ use crate::core::review::report::{ConfigReport, ConfigState, report_values};
 use crate::core::review::trust::TrustCandidate;
 use crate::core::review::value_diff::{Change, ValueChange};
 use crate::core::revision::provenance::{
-    Absent, ChainValues, ConfigProvenance, Since, introduced_each, log_between, of_config,
-    repository,
+    Absent, ChainValues, ConfigProvenance, Since, Trusted, introduced_each, log_between, of_config,
+    of_new_config, repository, retarget_origins,
 };
 use crate::core::revision::since::SinceBase;
 use crate::core::store::Store;
@@ -36,14 +36,29 @@ pub fn added_values(values: &[ValueChange]) -> Vec<(String, String)> {
 }
 
 /// The provenance of a changed config whose chain is `files` (the config
-/// first), trusted at `trusted_at`, whose values changed as `values` say.
+/// first), trusted as `trusted` says, whose values changed as `values` say.
 pub fn of_changes(
     files: &[String],
-    trusted_at: &str,
+    trusted: &Trusted,
     values: &[ValueChange],
     env: &Env,
 ) -> Provenance {
-    of_config(files, trusted_at, &added_values(values), env)
+    of_config(
+        files,
+        trusted,
+        &added_values(values),
+        &retargeted_values(values),
+        env,
+    )
+}
+
+/// The values a review shows as re-targeted (`~`), as `(request, value)`.
+pub fn retargeted_values(values: &[ValueChange]) -> Vec<(String, String)> {
+    values
+        .iter()
+        .filter(|v| v.change == Change::Retargeted)
+        .map(|v| (v.request.clone(), v.value.clone()))
+        .collect()
 }
 
 /// The provenance of a report's config: `Absent` for a config never
@@ -52,12 +67,11 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
     let stored = report.stored.as_ref().ok_or_else(|| Absent {
         reason: "never trusted: no trustedAt to look back from".to_string(),
     })?;
-    of_changes(
-        &report.files,
-        &stored.trusted_at,
-        &report_values(report),
-        env,
-    )
+    let trusted = Trusted {
+        sha256: stored.sha256.clone(),
+        at: stored.trusted_at.clone(),
+    };
+    of_changes(&report.files, &trusted, &report_values(report), env)
 }
 
 /// The provenance of a report's config reviewed against revision BASE
@@ -70,8 +84,9 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
 pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Provenance {
     let root = repository(&base.root)?;
     let rev = base.snapshot.commit.as_deref().unwrap_or(&base.rev);
-    let added = added_values(&base.values(report));
-    let commits = log_between(&root, &report.files, rev);
+    let values = base.values(report);
+    let added = added_values(&values);
+
     let config = ChainValues {
         files: report.files.clone(),
         values: added.clone(),
@@ -84,11 +99,21 @@ pub fn of_report_since(report: &ConfigReport, base: &SinceBase, env: &Env) -> Pr
             .map(|((r, v), o)| (r, v, o))
             .collect()
     });
+    let (retargets, moved) = retarget_origins(
+        &root,
+        rev,
+        &base.snapshot.links,
+        &retargeted_values(&values),
+    );
+    let mut touched = report.files.clone();
+    touched.extend(moved);
+    let commits = log_between(&root, &touched, rev);
     Ok(ConfigProvenance {
         root,
         since: Since::Revision(base.rev.clone()),
         commits,
         origins,
+        retargets,
     })
 }
 
@@ -134,6 +159,41 @@ impl Listing {
 /// Who changed each config, by key.
 pub type Why = HashMap<String, Provenance>;
 
+/// Who made each widening value of a listing a grant (issue 40 item 5:
+/// what the `trust` prompt names on a terminal): for a changed config the
+/// origins of its added and re-targeted values, as `trust --why` has them;
+/// for a new config the origin of each value it grants (the commit that
+/// added it, for a config added whole). Read on every thread, for the
+/// first [`MAX_LISTED`] candidates only (a tree of thousands is listed in
+/// seconds; the others name no author).
+pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) -> Why {
+    candidates[..candidates.len().min(MAX_LISTED)]
+        .par_iter()
+        .filter_map(|c| {
+            let key = c.snapshot.key.as_str();
+            let p = match store.get(key).filter(|_| c.changed) {
+                Some(stored) => {
+                    let trusted = Trusted {
+                        sha256: stored.sha256.clone(),
+                        at: stored.trusted_at.clone(),
+                    };
+                    of_changes(&c.snapshot.files, &trusted, &c.values(Some(stored)), env)
+                }
+                None if !c.changed => {
+                    let values: Vec<(String, String)> =
+                        crate::core::review::value_diff::block_values(&c.snapshot.block_json)
+                            .into_iter()
+                            .flat_map(|(r, vs)| vs.into_iter().map(move |v| (r.clone(), v)))
+                            .collect();
+                    of_new_config(&c.snapshot.files, &values, env)
+                }
+                None => return None,
+            };
+            Some((key.to_string(), p))
+        })
+        .collect()
+}
+
 /// `trust --why`: who changed each listed changed config, by key, read on
 /// every thread (git is read for those only).
 pub fn of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) -> Why {
@@ -144,7 +204,11 @@ pub fn of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) ->
             let key = c.snapshot.key.as_str();
             let stored = store.get(key)?;
             let values = c.values(Some(stored));
-            let p = of_changes(&c.snapshot.files, &stored.trusted_at, &values, env);
+            let trusted = Trusted {
+                sha256: stored.sha256.clone(),
+                at: stored.trusted_at.clone(),
+            };
+            let p = of_changes(&c.snapshot.files, &trusted, &values, env);
             Some((key.to_string(), p))
         })
         .collect()

@@ -73,6 +73,22 @@ pub(super) fn open_confirm(
         );
         return;
     }
+    let who = match &pending {
+        Pending::Trust(reports) => reports
+            .iter()
+            .filter_map(|r| {
+                let p = crate::tui::provenance::slot(state, r)?
+                    .data
+                    .as_ref()?
+                    .as_ref()
+                    .ok()?;
+                // Against the store, as the confirmation's lines compare.
+                (p.since == crate::core::revision::provenance::Since::Trusted)
+                    .then(|| (r.key.clone(), p.clone()))
+            })
+            .collect(),
+        _ => Default::default(),
+    };
     state.mode = Mode::Confirm(Confirmation {
         pending,
         skipped,
@@ -80,6 +96,7 @@ pub(super) fn open_confirm(
         since: state.since.as_ref().map(|s| s.rev.clone()),
         scroll: 0,
         busy: false,
+        who,
     });
 }
 

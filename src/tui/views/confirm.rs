@@ -14,8 +14,9 @@ use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::{Confirmation, PolicyShown};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{
-    decision_lines, lines_with_destinations, value_lines, verdict_role,
+    decision_lines, lines_with_destinations, value_lines_with, verdict_role,
 };
+use crate::tui::views::provenance::provenance_runs;
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, render_scrolled};
 
@@ -180,8 +181,15 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                     out.extend(lines_with_destinations(&r.lines, r.targets()));
                 } else {
                     // Indented under the config, as its lines are.
+                    // Each widening value with its commit and author,
+                    // when its provenance was read.
+                    let who = c.who.get(&r.key);
+                    let origin = |v: &crate::core::review::value_diff::ValueChange| match who {
+                        Some(p) => provenance_runs(p, &v.request, &v.value),
+                        None => Vec::new(),
+                    };
                     out.extend(
-                        value_lines(&values, width.saturating_sub(2))
+                        value_lines_with(&values, width.saturating_sub(2), &origin)
                             .into_iter()
                             .map(|l| [vec![ours(Role::Normal, "  ")], l].concat()),
                     );

@@ -229,13 +229,9 @@ fn field(name: &str, value: &str, role: Role) -> RLine {
 /// collapsed (`… 28 unchanged`). One value per line, so a list wraps at
 /// value boundaries; a value wider than the pane wraps onto the next line
 /// rather than being cut (issue 30: a cut `~` line hid where a link now
-/// leads), at the space before `→` first.
-pub fn value_lines(values: &[ValueChange], width: usize) -> Vec<RLine> {
-    value_lines_with(values, width, &|_| Vec::new())
-}
-
-/// [`value_lines`], each added value's line ended by `origin` (who
-/// changed it, issue 26).
+/// leads), at the space before `→` first. Each added or re-targeted
+/// value's line is ended by `origin` (who changed it, issue 26 and 40;
+/// nothing where it is not known).
 pub fn value_lines_with(
     values: &[ValueChange],
     width: usize,
@@ -262,7 +258,7 @@ pub fn value_lines_with(
                         line.push(ours(Role::Changed, " → "));
                         line.push(untrusted(Role::Changed, d));
                     }
-                    if v.change == Change::Added {
+                    if matches!(v.change, Change::Added | Change::Retargeted) {
                         line.extend(origin(v));
                     }
                     line
@@ -374,6 +370,26 @@ fn since_lines(
             } else {
                 let origin = |v: &ValueChange| origin_runs(who, &v.request, &v.value);
                 out.extend(value_lines_with(&since.values, width, &origin));
+            }
+            // Where each re-targeted scope led at BASE and leads now (the
+            // store's `targets (recorded -> now)` says the store's side).
+            let moved: Vec<(&String, &(String, String))> = d
+                .values
+                .iter()
+                .filter_map(|v| v.retarget.as_ref().map(|t| (&v.value, t)))
+                .collect();
+            if !moved.is_empty() {
+                out.push(vec![
+                    ours(Role::Muted, "targets (at "),
+                    untrusted(Role::Muted, since.rev),
+                    ours(Role::Muted, " -> now)"),
+                ]);
+                for (scope, (then, now)) in moved {
+                    out.push(vec![untrusted(
+                        Role::Changed,
+                        &format!("  {scope}: {then} -> {now}"),
+                    )]);
+                }
             }
         }
     }
@@ -577,6 +593,7 @@ mod tests {
             since: None,
             scroll: 0,
             busy: false,
+            who: Default::default(),
         };
         let lines = crate::tui::views::confirm::content(&c, 120);
         assert_stands_out(destination_line(&lines));

@@ -4,7 +4,7 @@
 //! by whoever controls the repository: it goes through `untrusted`, escaped
 //! exactly as config text is.
 
-use crate::core::revision::provenance::{Commit, Since, ValueOrigin};
+use crate::core::revision::provenance::{Commit, ConfigProvenance, Since, ValueOrigin};
 use crate::tui::provenance::Slot;
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted};
@@ -62,6 +62,12 @@ pub fn commit_lines(slot: &Slot) -> Vec<RLine> {
         heading.push(ours(Role::Muted, format!(", the newest {n}:")));
     }
     let mut out = vec![heading];
+    if since.by_date {
+        out.push(vec![ours(
+            Role::Muted,
+            "  (counted by date: no commit holds the trusted version)",
+        )]);
+    }
     out.extend(since.commits.iter().map(commit_line));
     for path in &since.outside {
         out.push(vec![
@@ -80,11 +86,16 @@ pub fn origin_runs(slot: Option<&Slot>, request: &str, value: &str) -> RLine {
     let Some(Some(Ok(p))) = slot.map(|s| &s.data) else {
         return Vec::new();
     };
+    provenance_runs(p, request, value)
+}
+
+/// [`origin_runs`] of a provenance read.
+pub fn provenance_runs(p: &ConfigProvenance, request: &str, value: &str) -> RLine {
     let origin = match (&p.origins, p.origin(request, value)) {
-        (Err(absent), _) => {
+        (_, Some(o)) => o,
+        (Err(absent), None) => {
             return vec![ours(Role::Muted, format!(" · {}", absent.describe()))];
         }
-        (Ok(_), Some(o)) => o,
         (Ok(_), None) => return Vec::new(),
     };
     match origin {

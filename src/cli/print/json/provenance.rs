@@ -25,6 +25,14 @@ pub struct JsonProvenance<'a> {
     /// More commits than listed touched them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more: Option<bool>,
+    /// The commit holding the trusted version (the commits are those
+    /// after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trusted_commit: Option<&'a str>,
+    /// No commit holds the trusted version: the commits are counted from
+    /// `trustedAt` by their date.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_date: bool,
     /// Files of the chain outside the repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outside: Option<&'a [String]>,
@@ -37,6 +45,9 @@ pub struct JsonProvenance<'a> {
     /// Why the origins are absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origins_absent: Option<String>,
+    /// Each re-targeted scope and the commit that re-pointed its link.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retargets: Vec<JsonValueOrigin<'a>>,
 }
 
 /// A commit as `git log` describes it.
@@ -119,6 +130,8 @@ pub fn of(p: &Provenance) -> JsonProvenance<'_> {
         Ok(since) => {
             out.commits = Some(since.commits.iter().map(commit).collect());
             out.more = Some(since.more);
+            out.trusted_commit = since.trusted.as_deref();
+            out.by_date = since.by_date;
             out.outside = Some(&since.outside);
         }
         Err(absent) => out.commits_absent = Some(absent.reason.clone()),
@@ -138,5 +151,14 @@ pub fn of(p: &Provenance) -> JsonProvenance<'_> {
         }
         Err(absent) => out.origins_absent = Some(absent.reason.clone()),
     }
+    out.retargets = p
+        .retargets
+        .iter()
+        .map(|(request, value, o)| JsonValueOrigin {
+            request,
+            value,
+            origin: origin(o),
+        })
+        .collect();
     out
 }

@@ -84,9 +84,20 @@ fn config(out: &mut String, r: &DiffResult, l: Listed<'_>) {
     if let Some(p) = &c.now_under {
         let _ = writeln!(
             out,
-            "Its directory now falls under {}, which allows more.\n",
+            "Its directory now falls under {}, which allows more:\n",
             md_code(p, false)
         );
+        // What it allows more, as CI's message says it.
+        for v in l.at_head.place.iter().flat_map(|p| &p.gained) {
+            let _ = writeln!(
+                out,
+                "- {}: {} {} (widens)",
+                md_code(&v.request, false),
+                v.change.sign(),
+                md_code(&v.shown(), false)
+            );
+        }
+        out.push('\n');
     }
     if let Some(link) = &c.relinked {
         let _ = writeln!(

@@ -66,6 +66,16 @@ fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
             "  its directory now falls under {}, which allows more",
             clean(p)
         );
+        // What it allows more, as CI's message says it.
+        for v in l.at_head.place.iter().flat_map(|p| &p.gained) {
+            let _ = writeln!(
+                out,
+                "    {}: {} {}  (widens)",
+                clean(&v.request),
+                v.change.sign(),
+                clean(&v.shown())
+            );
+        }
     }
     if let Some(link) = &c.relinked {
         let _ = writeln!(out, "  {}", clean(&relinked(link)));

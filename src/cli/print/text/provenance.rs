@@ -1,7 +1,8 @@
 //! Who changed what, as text under a changed config (`inspect`, `scan` on a
 //! terminal, `trust --why`): the commits since it was trusted, one line
 //! each (short id, day, author and email, subject), then each added value
-//! with the commit behind its line, or that it is not committed. Commit
+//! with the commit that made it a grant, or that it is not committed, and
+//! each re-targeted scope with the commit that re-pointed its link. Commit
 //! text is written by whoever controls the repository: every part of it is
 //! escaped as config text is, where it is written.
 
@@ -38,10 +39,49 @@ pub fn block(p: &Provenance, indent: &str) -> String {
             Values.text(&absent.describe())
         )),
     }
+    for (request, value, origin) in &p.retargets {
+        out.push_str(&format!(
+            "{indent}re-targeted {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
+    }
     out
 }
 
-/// `2 commits since trusted:` and one line per commit, newest first.
+/// Only the values' lines of [`block`] (`added X: Y · a1b2c3d Bob
+/// 2026-12-01`), nothing when git could not say: what the `trust` prompt
+/// names on a terminal.
+pub fn origins_only(p: &Provenance, indent: &str) -> String {
+    let Ok(p) = p else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (request, value, origin) in p.origins.iter().flatten() {
+        out.push_str(&format!(
+            "{indent}added {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
+    }
+    for (request, value, origin) in &p.retargets {
+        out.push_str(&format!(
+            "{indent}re-targeted {}: {}{}\n",
+            Values.text(request),
+            Values.text(value),
+            origin_text(origin)
+        ));
+    }
+    out
+}
+
+/// Said under the heading when no commit holds the trusted version.
+pub const BY_DATE: &str = "counted by date: no commit holds the trusted version";
+
+/// `2 commits since trusted:` and one line per commit, newest first (by
+/// date when no commit holds the trusted version, which a line says).
 fn commits(since: &CommitsSince, indent: &str) -> String {
     let n = since.commits.len();
     let mut out = format!(
@@ -55,6 +95,9 @@ fn commits(since: &CommitsSince, indent: &str) -> String {
             (n, true) => format!("more than {n} commits since trusted, the newest {n}:"),
         }
     );
+    if since.by_date {
+        out.push_str(&format!("{indent}  ({BY_DATE})\n"));
+    }
     for c in &since.commits {
         out.push_str(&format!("{indent}  {}\n", commit_line(c)));
     }

@@ -19,23 +19,53 @@ use crate::core::review::discover::Discovery;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::{ScanResult, config_exit};
 use crate::core::review::trust::missing_line;
+use crate::core::revision::provenance::{Absent, ValueOrigin};
 use crate::core::revision::review_provenance::Provenance;
+use crate::tui::theme::Role;
 use crate::tui::views::detail::verdict_role;
 
 /// Who changed a config, read by the command as its row is written; `None`
 /// when it is not to be shown (only a changed config, on a terminal).
 pub type Who<'a> = dyn Fn(&ConfigReport) -> Option<Provenance> + 'a;
 
-pub fn print(result: &ScanResult, who: &Who<'_>, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// Who deleted a missing config (by key), read by the command as its line
+/// is written; `None` when it is not to be shown (only on a terminal).
+pub type Deleted<'a> = dyn Fn(&str) -> Option<Result<ValueOrigin, Absent>> + 'a;
+
+pub fn print(
+    result: &ScanResult,
+    (who, deleted): (&Who<'_>, &Deleted<'_>),
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
     warnings(result, io);
     if let Some(problem) = &result.store_error {
         io.warn(format_args!("{problem}; every config counts as untrusted"));
     }
     let worst = write_table(result, who, env, io)?;
     write_not_followed(&result.not_followed, io)?;
-    shadowed_and_missing(&result.found, &result.missing, env, io)?;
+    shadowed_and_missing(&result.found, &result.missing, deleted, env, io)?;
     write_warnings(&result.unreadable, io);
     Ok(result.exit_code(worst))
+}
+
+/// `deleted by a1b2c3d Bob 2026-12-01 "drop tools"`, `deleted in the
+/// working tree, not committed`, or why it is not known.
+fn deleted_text(d: &Result<ValueOrigin, Absent>) -> String {
+    let v = Values;
+    match d {
+        Ok(ValueOrigin::Committed(c)) => format!(
+            "deleted by {} {} {} \"{}\"",
+            mark(Role::Changed, &v.text(&c.short)),
+            v.text(&c.author),
+            v.text(c.day()),
+            v.text(&c.subject)
+        ),
+        Ok(ValueOrigin::NotCommitted) => "deleted in the working tree, not committed".into(),
+        Ok(ValueOrigin::AtBase) => "deleted".into(),
+        Ok(ValueOrigin::Unknown(why)) => format!("deleted by: unknown: {}", v.text(why)),
+        Err(absent) => v.text(&absent.describe()).into_owned(),
+    }
 }
 
 /// After the table: the config files shadowed by a higher-priority one,
@@ -43,6 +73,7 @@ pub fn print(result: &ScanResult, who: &Who<'_>, env: &Env, io: &mut Io<'_>) -> 
 fn shadowed_and_missing(
     found: &Discovery,
     missing: &[(String, String)],
+    deleted: &Deleted<'_>,
     env: &Env,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
@@ -51,6 +82,10 @@ fn shadowed_and_missing(
     }
     for (key, _) in missing {
         writeln!(io.out, "{}", Values.text(&missing_line(key, &env.cwd)))?;
+        // On a terminal, who deleted it (issue 40 item 5).
+        if let Some(d) = deleted(key) {
+            writeln!(io.out, "  {}", deleted_text(&d))?;
+        }
     }
     Ok(())
 }
@@ -83,7 +118,7 @@ pub fn judged(scan: &PolicyScan, env: &Env, io: &mut Io<'_>) -> Result<(), CliEr
         }
     }
     print_not_followed(&scan.found, &scan.paths, env, io)?;
-    shadowed_and_missing(&scan.found, &scan.missing, env, io)?;
+    shadowed_and_missing(&scan.found, &scan.missing, &|_| None, env, io)?;
     Ok(())
 }
 

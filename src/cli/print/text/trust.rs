@@ -105,16 +105,19 @@ pub fn nothing_to_do(
 
 /// The listing, where the reader gets it: on a terminal a changed config
 /// value by value, else GocciaScript's lines.
+/// `who` is who changed each config and whether it is `--why`'s full
+/// block (else only each widening value's commit and author, as the
+/// prompt names them on a terminal).
 pub fn listing(
     listing: &TrustListing,
-    why: &Why,
+    who: (&Why, bool),
     reader: &Reader,
     env: &Env,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
     let by_value = reader.on_terminal.then_some(&listing.store);
     let w: &mut dyn Write = if reader.on_stderr { io.err } else { io.out };
-    write_listing(listing, why, env, by_value, w)
+    write_listing(listing, who, env, by_value, w)
 }
 
 /// The listing of docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, ending with its always-present empty line, each
@@ -125,7 +128,7 @@ pub fn listing(
 /// (issue 30); without, GocciaScript's lines, byte for byte.
 fn write_listing(
     listing: &TrustListing,
-    why: &Why,
+    (why, full): (&Why, bool),
     env: &Env,
     by_value: Option<&Store>,
     w: &mut dyn Write,
@@ -143,9 +146,12 @@ fn write_listing(
         .par_iter()
         .map(|c| {
             let mut text = candidate(c, env, by_value);
-            // `--why`: who changed it, below its lines.
-            if let Some(p) = why.get(c.snapshot.key.as_str()) {
-                text.push_str(&provenance::block(p, "    "));
+            // `--why`: who changed it, below its lines; on a terminal,
+            // each widening value's commit and author.
+            match why.get(c.snapshot.key.as_str()) {
+                Some(p) if full => text.push_str(&provenance::block(p, "    ")),
+                Some(p) => text.push_str(&provenance::origins_only(p, "    ")),
+                None => {}
             }
             text
         })
