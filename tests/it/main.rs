@@ -38,6 +38,7 @@ mod policy;
 mod policy_rules;
 mod policy_summary;
 mod policy_trust;
+mod prompt_clients;
 mod provenance;
 mod release;
 mod review_provenance;

@@ -99,18 +99,6 @@ fn an_unreadable_store_is_not_an_all_clear() {
     assert!(out.stdout.contains("trust store unreadable"), "{out}");
 }
 
-/// The bash block of docs/src/prompt.md, as a user pastes it.
-fn bash_snippet() -> String {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/prompt.md"))
-        .unwrap();
-    let after = page
-        .split("<!-- prompt: bash -->")
-        .nth(1)
-        .expect("the bash block's marker");
-    let body = after.split("```bash\n").nth(1).unwrap();
-    body.split("\n```").next().unwrap().to_string()
-}
-
 /// The directory holding the binary under test, for a PATH.
 fn bin_dir() -> PathBuf {
     Path::new(env!("CARGO_BIN_EXE_goccia-trust"))
@@ -125,38 +113,6 @@ fn search_path() -> String {
         bin_dir().display(),
         std::env::var("PATH").unwrap_or_default()
     )
-}
-
-#[test]
-fn the_documented_bash_prompt_shows_the_notice_only_when_needed() {
-    let env = TestEnv::new();
-    env.write("goccia.json", NET);
-    let prompt = || {
-        let script = format!(
-            "PS1='$ '\nPROMPT_COMMAND=''\n{}\ncd {}\neval \"$PROMPT_COMMAND\"\nprintf '%s' \"${{PS1@P}}\"\n",
-            bash_snippet(),
-            env.work.display()
-        );
-        let out = Command::new("bash")
-            .args(["--norc", "--noprofile", "-c", &script])
-            .env_clear()
-            .env("HOME", &env.home)
-            .env("PATH", search_path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    assert_eq!(
-        prompt(),
-        "goccia: 1 never trusted (run goccia-trust to review)\n$ "
-    );
-    assert_eq!(env.run(&["trust", "--yes", "goccia.json"]).code, 0);
-    assert_eq!(prompt(), "$ ");
 }
 
 // ---------------------------------------------------------------------------
@@ -377,10 +333,12 @@ fn the_hook_gives_up_at_its_time_limit_and_still_exits_0() {
     );
 }
 
-/// An ignored config gives no notice until it changes (issue 31 item 1);
-/// `--json` says it is ignored.
+/// An ignored config is still refused by GocciaScript: `status` counts it
+/// (issue 41 item 7; before, it printed nothing and exited 0); `--json`
+/// says it is ignored. Changed since it was ignored, it is asked about as
+/// before.
 #[test]
-fn an_ignored_config_gives_no_notice_until_it_changes() {
+fn an_ignored_config_is_counted_since_a_run_would_refuse_it() {
     let t = TestEnv::new();
     t.write(
         "app/goccia.json",
@@ -389,11 +347,17 @@ fn an_ignored_config_gives_no_notice_until_it_changes() {
     let out = t.run(&["status", "app"]);
     assert_eq!(out.code, 1, "{out}");
     assert_eq!(t.run(&["ignore", "app"]).code, 0);
+    // GocciaScript's own answer: `check` refuses it.
+    assert_eq!(t.run(&["check", "app/goccia.json"]).code, 2);
     let out = t.run(&["status", "app"]);
-    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out.to_string(),
+        "goccia: 1 ignored (run goccia-trust to review)\n[exit status: 1]"
+    );
     let out = t.run(&["status", "--tree", "--json", "."]);
     assert!(out.stdout.contains("\"state\": \"ignored\""), "{out}");
-    // Changed since it was ignored: asked about again.
+    assert!(out.stdout.contains("\"ignored\": 1,"), "{out}");
+    assert!(out.stdout.contains("\"needsReview\": true,"), "{out}");
     t.write(
         "app/goccia.json",
         r#"{"permissions": {"allow-net": ["b.test"]}}"#,
@@ -401,4 +365,45 @@ fn an_ignored_config_gives_no_notice_until_it_changes() {
     let out = t.run(&["status", "app"]);
     assert_eq!(out.code, 1, "{out}");
     assert!(out.stdout.contains("1 never trusted"), "{out}");
+}
+
+/// A store others can write is not an all clear (issue 41 item 7): the
+/// line says so on stdout, where a prompt shows it, and the exit is 1.
+#[test]
+fn a_store_others_can_write_is_a_problem_on_stdout() {
+    let t = TestEnv::new();
+    t.write("goccia.json", NET);
+    assert_eq!(t.run(&["trust", "--yes", "goccia.json"]).code, 0);
+    assert_eq!(t.run(&["status"]).to_string(), "[exit status: 0]");
+    let dir = t.default_store().parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = t.run(&["status"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert_eq!(
+        out.stdout,
+        "goccia: trust store unsafe (run goccia-trust to review)\n"
+    );
+    assert!(out.stderr.contains("writable by others"), "{out}");
+    let out = t.run(&["status", "--prompt"]);
+    assert_eq!(
+        out.to_string(),
+        "goccia: trust store unsafe (run goccia-trust to review)\n[exit status: 0]"
+    );
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // An ignore list others can write is not used, and said.
+    let state = t.root.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::write(state.join("ignored.json"), r#"{"ignored": {}}"#).unwrap();
+    std::fs::set_permissions(
+        state.join("ignored.json"),
+        std::fs::Permissions::from_mode(0o666),
+    )
+    .unwrap();
+    let out = t.run(&["status"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert_eq!(
+        out.stdout,
+        "goccia: ignore list unusable (run goccia-trust to review)\n"
+    );
 }
