@@ -10,8 +10,8 @@ use crate::cli::CliError;
 use crate::cli::status_outcome::{StatusFindings, findings};
 use crate::core::env::Env;
 use crate::core::revision::hooks::{
-    HOOK_NAMES, HookState, HooksDir, InstallStep, Removed, apply, hook_path, hook_state,
-    install_step, uninstall,
+    HOOK_NAMES, HookOptions, HookState, HooksDir, InstallStep, Removed, apply, hook_path,
+    hook_state, install_step, uninstall,
 };
 
 /// One hook of the directory and what it is, will be or became.
@@ -34,27 +34,32 @@ fn each<T>(d: &HooksDir, what: impl Fn(&str) -> T) -> Vec<Hook<T>> {
         .collect()
 }
 
-/// `hook install`'s plan: every hook judged before any is written, so a
-/// refusal writes nothing.
+/// `hook install`'s plan: every hook judged before any is written. The
+/// hooks that can take the block get it; the others (not a shell script,
+/// owned by a hook manager) are left as they are, with what to add.
 pub struct InstallPlan {
     pub dir: HooksDir,
+    /// The store and state directory the hooks will read.
+    pub options: HookOptions,
     pub steps: Vec<Hook<InstallStep>>,
 }
 
 impl InstallPlan {
-    pub fn new(dir: HooksDir) -> InstallPlan {
-        let steps = each(&dir, |n| install_step(&dir.dir, n));
-        InstallPlan { dir, steps }
+    pub fn new(dir: HooksDir, options: HookOptions) -> InstallPlan {
+        let steps = each(&dir, |n| install_step(&dir.dir, n, &options));
+        InstallPlan {
+            dir,
+            options,
+            steps,
+        }
     }
 
-    /// The hooks that cannot take the notice, with why.
-    pub fn refused(&self) -> Vec<(&Hook<InstallStep>, &str)> {
+    /// The hooks left for the user: refused (with why) or owned by a hook
+    /// manager.
+    pub fn left(&self) -> Vec<&Hook<InstallStep>> {
         self.steps
             .iter()
-            .filter_map(|h| match &h.what {
-                InstallStep::Refuse(why) => Some((h, why.as_str())),
-                _ => None,
-            })
+            .filter(|h| matches!(h.what, InstallStep::Refuse(_) | InstallStep::Managed(_)))
             .collect()
     }
 
@@ -62,7 +67,7 @@ impl InstallPlan {
     /// how many were carried out, and the failure.
     pub fn apply(&self) -> (usize, Option<CliError>) {
         for (i, h) in self.steps.iter().enumerate() {
-            if let Err(e) = apply(&self.dir.dir, h.name, &h.what) {
+            if let Err(e) = apply(&self.dir.dir, h.name, &h.what, &self.options) {
                 let e = CliError::failed(format!("cannot write {}: {e}", h.path));
                 return (i, Some(e));
             }
@@ -115,8 +120,8 @@ pub struct HooksStatus {
 }
 
 impl HooksStatus {
-    pub fn read(dir: HooksDir) -> HooksStatus {
-        let hooks = each(&dir, |n| hook_state(&dir.dir, n));
+    pub fn read(dir: HooksDir, options: &HookOptions) -> HooksStatus {
+        let hooks = each(&dir, |n| hook_state(&dir.dir, n, options));
         HooksStatus { dir, hooks }
     }
 }

@@ -31,6 +31,7 @@ mod diff_unread;
 mod docs;
 mod fuzz;
 mod git_hostile;
+mod hook_clients;
 mod hostile_files;
 mod json_contract;
 mod layering;

@@ -183,27 +183,35 @@ fn install_beside_an_existing_hook_then_uninstall_byte_exact() {
     assert_eq!(hooks_snapshot(&hooks), before);
 }
 
+/// Beside a hook in another language, install does the others and says
+/// what to add to that one (issue 41 item 4; before, it refused all three).
 #[test]
-fn a_hook_that_is_not_a_shell_script_is_refused_and_nothing_is_written() {
+fn beside_a_hook_that_is_not_a_shell_script_the_others_are_installed() {
     let env = TestEnv::new();
     git(&env.work, &["init", "-q", "-b", "main"]);
     let hooks = env.work.join(".git/hooks");
     std::fs::create_dir_all(&hooks).unwrap();
-    std::fs::write(
-        hooks.join("post-rewrite"),
-        "#!/usr/bin/env python3\nprint(1)\n",
-    )
-    .unwrap();
-    let before = hooks_snapshot(&hooks);
+    let python = "#!/usr/bin/env python3\nprint(1)\n";
+    std::fs::write(hooks.join("post-rewrite"), python).unwrap();
     let out = run_in(&env, &env.work, &["hook", "install"]);
     assert_eq!(out.code, 1, "{out}");
-    assert!(out.stdout.contains(
-        "add this line to it:\n  command -v goccia-trust >/dev/null 2>&1 && { goccia-trust hook run post-rewrite \"$@\" || :; }"
-    ), "{out}");
-    assert!(out.stderr.contains("nothing was written"), "{out}");
-    assert_eq!(hooks_snapshot(&hooks), before);
-    // With the line added by hand, install leaves that hook be and does
-    // the others; uninstall leaves the hand-made line.
+    assert_eq!(
+        out.stdout,
+        "hooks directory: $ROOT/work/.git/hooks\n\
+         post-merge: created $ROOT/work/.git/hooks/post-merge\n\
+         post-checkout: created $ROOT/work/.git/hooks/post-checkout\n\
+         post-rewrite: $ROOT/work/.git/hooks/post-rewrite left as it is (it is not a shell script); add this line to it:\n  \
+         { command -v goccia-trust >/dev/null 2>&1 && GOCCIA_TRUST_STATE_DIR=$ROOT/state goccia-trust hook run post-rewrite \"$@\"; } || :\n"
+    );
+    assert!(out.stderr.contains("1 hook(s) left as they are"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("post-rewrite")).unwrap(),
+        python
+    );
+    let status = run_in(&env, &env.work, &["hook", "status"]);
+    assert_eq!(status.stdout.matches(": installed ").count(), 2, "{status}");
+    // With the line added by hand, install leaves that hook be; uninstall
+    // leaves the hand-made line.
     let by_hand = "#!/usr/bin/env python3\nprint(1)\n# goccia-trust hook run post-rewrite\n";
     std::fs::write(hooks.join("post-rewrite"), by_hand).unwrap();
     let out = run_in(&env, &env.work, &["hook", "install"]);
