@@ -3,6 +3,7 @@
 //! gives; decided with no output, below both `cli::hook` and
 //! `cli::print`.
 
+use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use crate::core::revision::hooks::{
     HOOK_NAMES, HookOptions, HookState, HooksDir, InstallStep, Removed, apply, hook_path,
     hook_state, install_step, uninstall,
 };
+use crate::core::revision::range::{changed_paths, is_null_id};
 
 /// One hook of the directory and what it is, will be or became.
 #[derive(Debug, Clone)]
@@ -143,16 +145,53 @@ pub enum Notice {
     Nothing,
     /// Not in a repository: why.
     NotRepository(String),
-    /// The check ran: `status --tree` of the repository.
-    Checked(Box<StatusFindings>),
+    /// The check ran: `status --tree` of the repository, and what the
+    /// operation changed when that could be read.
+    Checked(Box<StatusFindings>, Option<Changes>),
     /// The check failed: why.
     Failed(String),
     /// The check took longer than the time limit and was given up.
     Skipped(Duration),
 }
 
-/// The hooks' notice: `status --tree` of the repository, within the time
-/// limit. It informs and never fails a pull.
+/// What the operation the hook runs after changed.
+pub struct Changes {
+    /// `this checkout`, `this merge`, `this rebase`, `this amend`.
+    pub what: &'static str,
+    /// Absolute paths it changed, each with whether it added them.
+    pub paths: HashMap<String, bool>,
+}
+
+/// The commits before and after the operation, as git tells the hook:
+/// post-checkout's first two arguments, `ORIG_HEAD` after a merge or a
+/// rebase, the first rewritten commit (on stdin) after an amend. `None`
+/// for a clone (no commit before) or when it cannot be told.
+fn range_of(name: &str, args: &[String]) -> Option<(&'static str, String, String)> {
+    let head = || "HEAD".to_string();
+    match name {
+        "post-checkout" => {
+            let (old, new) = (args.first()?, args.get(1)?);
+            (!is_null_id(old)).then(|| ("this checkout", old.clone(), new.clone()))
+        }
+        "post-merge" => Some(("this merge", "ORIG_HEAD".into(), head())),
+        "post-rewrite" if args.first().is_some_and(|a| a == "amend") => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .take(1 << 20)
+                .read_to_string(&mut text)
+                .ok()?;
+            let old = text.split_whitespace().next()?.to_string();
+            Some(("this amend", old, head()))
+        }
+        "post-rewrite" => Some(("this rebase", "ORIG_HEAD".into(), head())),
+        _ => None,
+    }
+}
+
+/// The hooks' notice: `status --tree` of the repository and what the
+/// operation changed, within the time limit. It informs and never fails a
+/// pull.
 pub fn notice(trust_store: Option<&str>, name: &str, args: &[String], env: &Env) -> Notice {
     // post-checkout's third argument is 0 for a checkout of files, and
     // the same commit before and after changes nothing.
@@ -165,16 +204,22 @@ pub fn notice(trust_store: Option<&str>, name: &str, args: &[String], env: &Env)
         Ok(root) => root,
         Err(e) => return Notice::NotRepository(e.to_string()),
     };
+    let range = range_of(name, args);
     let (send, recv) = mpsc::channel();
     let (store2, env2) = (trust_store.map(str::to_string), env.clone());
     // The check runs apart so the hook can give up on it: the process
     // ends when the hook does, and the check only reads.
     std::thread::spawn(move || {
-        let _ = send.send(findings(store2.as_deref(), &root, true, &env2));
+        let changes = range.and_then(|(what, old, new)| {
+            let paths = changed_paths(&root, &old, &new).ok()?;
+            Some(Changes { what, paths })
+        });
+        let found = findings(store2.as_deref(), &root, true, &env2);
+        let _ = send.send(found.map(|f| (f, changes)));
     });
     let limit = time_limit();
     match recv.recv_timeout(limit) {
-        Ok(Ok(f)) => Notice::Checked(Box::new(f)),
+        Ok(Ok((f, changes))) => Notice::Checked(Box::new(f), changes),
         Ok(Err(CliError::Message { message, .. })) => Notice::Failed(message),
         Ok(Err(_)) => Notice::Failed("an error".to_string()),
         Err(_) => Notice::Skipped(limit),

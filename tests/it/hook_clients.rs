@@ -128,7 +128,10 @@ fn the_hooks_read_the_store_named_at_install() {
     // Back and forth: the first version was never trusted, the second is.
     let (code, text) = git_with_path(&env, &dir, &search_path(), &["checkout", "-q", "HEAD~1"]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("goccia: 1 changed"), "{text}");
+    assert!(
+        text.contains("goccia: 1 config to review after this checkout: goccia.json (changed)"),
+        "{text}"
+    );
     let (code, text) = git_with_path(&env, &dir, &search_path(), &["checkout", "-q", "main"]);
     assert_eq!((code, text.as_str()), (0, ""));
     // `hook status` with the same store: installed.
@@ -161,7 +164,12 @@ fn the_block_goes_before_a_trailing_exit_and_status_says_when_it_would_not_run()
     // It runs: the checkout tells.
     let (code, text) = git_with_path(&env, &dir, &search_path(), &["checkout", "-q", "HEAD~1"]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("mine\ngoccia: 1 never trusted"), "{text}");
+    assert!(
+        text.contains(
+            "mine\ngoccia: 1 config to review after this checkout: goccia.json (never trusted)"
+        ),
+        "{text}"
+    );
     // Uninstall gives the bytes back.
     assert_eq!(env.run_in(&dir, &["hook", "uninstall"], GIT_ENV).code, 0);
     assert_eq!(
@@ -191,7 +199,12 @@ fn the_block_goes_before_a_trailing_exit_and_status_says_when_it_would_not_run()
     assert_eq!(status.stdout.matches(": installed ").count(), 3, "{status}");
     let (code, text) = git_with_path(&env, &dir, &search_path(), &["checkout", "-q", "main"]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("mine\ngoccia: 1 never trusted"), "{text}");
+    assert!(
+        text.contains(
+            "mine\ngoccia: 1 config to review after this checkout: goccia.json (never trusted)"
+        ),
+        "{text}"
+    );
     assert_eq!(env.run_in(&dir, &["hook", "uninstall"], GIT_ENV).code, 0);
     assert_eq!(
         std::fs::read_to_string(hooks.join("post-checkout")).unwrap(),
@@ -264,7 +277,7 @@ fn under_husky_the_line_goes_in_huskys_own_file_and_runs() {
     .unwrap();
     let (code, text) = git_with_path(&env, &dir, &search_path(), &["checkout", "-q", "HEAD~1"]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("goccia: 1 never trusted"), "{text}");
+    assert!(text.contains("goccia.json (never trusted)"), "{text}");
     let (code, text) = git_with_path(&env, &dir, BARE_PATH, &["checkout", "-q", "main"]);
     assert_eq!((code, text.as_str()), (0, ""));
 }
@@ -300,4 +313,62 @@ fn lefthook_and_pre_commit_files_are_left_and_their_config_is_given() {
         std::fs::read_to_string(hooks.join("post-checkout")).unwrap(),
         pre_commit
     );
+}
+
+/// Issue 41 item 6: the notice names what the pull changed (five, then
+/// `+N more`), how, and leaves out a config that needed review before and
+/// that the pull did not touch.
+#[test]
+fn the_notice_names_what_the_pull_changed_and_nothing_else() {
+    let env = TestEnv::new();
+    let origin = env.work.join("origin");
+    std::fs::create_dir_all(&origin).unwrap();
+    git(&origin, &["init", "-q", "-b", "main"]);
+    let write = |rel: &str, text: &str| {
+        let p = origin.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("app/goccia.json", &perms(r#""allow-net": ["a.test"]"#));
+    write("lib/base.json", &perms(r#""allow-read": ["."]"#));
+    write(
+        "lib/goccia.json",
+        r#"{"extends": "./base.json", "permissions": {"allow-net": ["l.test"]}}"#,
+    );
+    write("old/goccia.json", &perms(r#""allow-net": ["o.test"]"#));
+    git(&origin, &["add", "-A"]);
+    git(&origin, &["commit", "-q", "-m", "start"]);
+    git(&env.work, &["clone", "-q", "origin", "clone"]);
+    let clone = env.work.join("clone");
+    // app and lib are trusted; old never was, before the pull.
+    for c in ["app/goccia.json", "lib/goccia.json"] {
+        assert_eq!(env.run_in(&clone, &["trust", "--yes", c], GIT_ENV).code, 0);
+    }
+    assert_eq!(env.run_in(&clone, &["hook", "install"], GIT_ENV).code, 0);
+    // The pull widens app, widens lib through its base, and adds six.
+    write(
+        "app/goccia.json",
+        &perms(r#""allow-net": ["a.test", "evil.test"]"#),
+    );
+    write("lib/base.json", &perms(r#""allow-read": ["/"]"#));
+    for i in 1..=6 {
+        write(
+            &format!("new{i}/goccia.json"),
+            &perms(r#""allow-net": ["n.test"]"#),
+        );
+    }
+    git(&origin, &["add", "-A"]);
+    git(&origin, &["commit", "-q", "-m", "widen"]);
+    let (code, text) = git_with_path(&env, &clone, &search_path(), &["pull", "-q", "--no-rebase"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(
+        text,
+        "goccia: 8 configs to review after this merge: app/goccia.json (changed), \
+         lib/goccia.json (changed), new1/goccia.json (added), new2/goccia.json (added), \
+         new3/goccia.json (added), +3 more (run goccia-trust to review)\n"
+    );
+    assert!(!text.contains("old/"), "{text}");
+    // `status --tree` still counts everything, old included.
+    let out = env.run_in(&clone, &["status", "--tree"], GIT_ENV);
+    assert!(out.stdout.contains("2 changed, 7 never trusted"), "{out}");
 }

@@ -307,7 +307,9 @@ fn a_pull_that_widens_a_trusted_config_prints_the_notice() {
     };
     let shown = both(pull(&["pull", "-q", "--no-rebase"]));
     assert!(
-        shown.contains("goccia: 1 changed (run goccia-trust to review)"),
+        shown.contains(
+            "goccia: 1 config to review after this merge: goccia.json (changed) (run goccia-trust to review)"
+        ),
         "{shown}"
     );
     // Trusted again: a checkout back and forth says nothing.
@@ -316,7 +318,7 @@ fn a_pull_that_widens_a_trusted_config_prints_the_notice() {
         0
     );
     let shown = both(pull(&["checkout", "-q", "HEAD~1"]));
-    assert!(shown.contains("goccia: 1 changed"), "{shown}");
+    assert!(shown.contains("goccia.json (changed)"), "{shown}");
     assert_eq!(both(pull(&["checkout", "-q", "main"])), "");
 }
 

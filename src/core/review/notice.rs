@@ -96,6 +96,54 @@ impl Tally {
     }
 }
 
+/// How many configs the hooks' notice names before `+N more`.
+pub const NAMED: usize = 5;
+
+/// The hooks' notice after an operation (`what`: `this checkout`, `this
+/// merge`, `this rebase`) that changed `changed` (absolute paths, each with
+/// whether the operation added it): the configs it made need review, one
+/// of whose files (the config or a base of its extends chain) it touched,
+/// named with how (`added`, `changed`, `never trusted`, `config error`).
+/// A config that needed review before and was untouched is left out.
+/// `None` when there is none.
+pub fn range_line(
+    reports: &[ConfigReport],
+    changed: &std::collections::HashMap<String, bool>,
+    what: &str,
+) -> Option<String> {
+    let named: Vec<String> = reports
+        .iter()
+        .filter(|r| r.state.needs_review() || r.state == ConfigState::Error)
+        .filter(|r| {
+            r.files
+                .iter()
+                .chain([&r.key])
+                .any(|f| changed.contains_key(f))
+        })
+        .map(|r| {
+            let how = match r.state {
+                _ if changed.get(&r.key) == Some(&true) => "added",
+                ConfigState::Changed => "changed",
+                ConfigState::Error => "config error",
+                _ => "never trusted",
+            };
+            format!("{} ({how})", r.display_path)
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let n = named.len();
+    let mut list = named[..n.min(NAMED)].join(", ");
+    if n > NAMED {
+        list += &format!(", +{} more", n - NAMED);
+    }
+    let s = if n == 1 { "" } else { "s" };
+    Some(format!(
+        "goccia: {n} config{s} to review after {what}: {list} (run goccia-trust to review)"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

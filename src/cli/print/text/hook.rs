@@ -3,8 +3,10 @@
 //! notice `hook run` prints after a pull, checkout or rebase.
 
 use crate::cli::Io;
-use crate::cli::hook_outcome::{Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::hook_outcome::{Changes, Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::status_outcome::StatusFindings;
 use crate::cli::terminal::Values;
+use crate::core::review::notice::range_line;
 use crate::core::revision::hooks::{
     HookState, HooksDir, InstallStep, Manager, Removed, hook_command, hook_line,
 };
@@ -136,6 +138,20 @@ fn line<T>(h: &Hook<T>, what: &str, io: &mut Io<'_>) -> std::io::Result<()> {
     )
 }
 
+/// The hooks' line: the configs the operation made need review, by name;
+/// everything `status --tree` would say when what it changed is unknown
+/// (a clone) or the store or ignore list cannot be used (nothing is judged
+/// then, so nothing can be left out).
+fn notice_line(f: &StatusFindings, changes: Option<&Changes>) -> Option<String> {
+    let t = f.tally();
+    match changes {
+        Some(c) if !(t.store_unreadable || t.store_unsafe || t.ignore_unusable) => {
+            range_line(&f.reports, &c.paths, c.what)
+        }
+        _ => t.line(),
+    }
+}
+
 /// `hook run`: the notice line on stdout, or why there is none on stderr.
 pub fn notice(n: &Notice, io: &mut Io<'_>) -> std::io::Result<()> {
     match n {
@@ -143,12 +159,12 @@ pub fn notice(n: &Notice, io: &mut Io<'_>) -> std::io::Result<()> {
         Notice::NotRepository(e) => {
             io.warn(format_args!("goccia-trust hook: not in a repository ({e})"))
         }
-        Notice::Checked(f) => {
+        Notice::Checked(f, changes) => {
             for w in &f.store_warnings {
                 io.warn(w);
             }
-            if let Some(line) = f.tally().line() {
-                writeln!(io.out, "{line}")?;
+            if let Some(line) = notice_line(f, changes.as_ref()) {
+                writeln!(io.out, "{}", Values.text(&line))?;
             }
         }
         Notice::Failed(why) => io.warn(format_args!(
