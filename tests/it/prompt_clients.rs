@@ -13,17 +13,80 @@ use crate::common::TestEnv;
 const NET: &str = r#"{"permissions": {"allow-net": ["a.test"]}}"#;
 const LINE: &str = "goccia: 1 never trusted (run goccia-trust to review)";
 
-/// The block of docs/src/prompt.md marked `<!-- prompt: NAME -->`.
+/// The page the snippets are taken from.
+fn page() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/prompt.md")).unwrap()
+}
+
+/// Every block of docs/src/prompt.md marked `<!-- prompt: NAME -->`, as a
+/// user copies it (the indentation of a block in a list taken off).
+pub(crate) fn blocks(name: &str) -> Vec<String> {
+    let page = page();
+    let marker = format!("<!-- prompt: {name} -->\n");
+    page.split(&marker)
+        .skip(1)
+        .map(|after| {
+            let fence_line = after.lines().next().unwrap();
+            let indent = fence_line.len() - fence_line.trim_start().len();
+            assert!(fence_line.trim_start().starts_with("```"), "{name}");
+            let mut body = String::new();
+            for line in after.lines().skip(1) {
+                if line.trim() == "```" {
+                    break;
+                }
+                body += line.get(indent..).unwrap_or("");
+                body += "\n";
+            }
+            body
+        })
+        .collect()
+}
+
+/// The one block marked NAME.
 pub(crate) fn snippet(name: &str) -> String {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/prompt.md"))
-        .unwrap();
-    let after = page
-        .split(&format!("<!-- prompt: {name} -->\n"))
-        .nth(1)
-        .unwrap_or_else(|| panic!("no block marked {name}"));
-    let body = after.strip_prefix("```").unwrap();
-    let body = &body[body.find('\n').unwrap() + 1..];
-    body.split("\n```").next().unwrap().to_string() + "\n"
+    let all = blocks(name);
+    assert_eq!(all.len(), 1, "one block marked {name}");
+    all.into_iter().next().unwrap()
+}
+
+/// What each marker stands for: a snippet a test runs, or `output`, a
+/// line a test compares with what the command prints.
+const MARKERS: &[&str] = &[
+    "bash",
+    "zsh",
+    "fish",
+    "starship",
+    "output",
+    "hook-block",
+    "husky",
+    "lefthook",
+    "pre-commit",
+];
+
+/// docs/src/prompt.md shows only what the tests run: every fenced block
+/// has a marker, and every marker is one a test takes its block by.
+#[test]
+fn every_block_of_the_prompt_page_is_run_by_a_test() {
+    let page = page();
+    let lines: Vec<&str> = page.lines().collect();
+    let mut open = false;
+    for (i, line) in lines.iter().enumerate() {
+        if !line.trim_start().starts_with("```") {
+            continue;
+        }
+        if !open {
+            let marker = lines[i - 1].trim();
+            let name = marker
+                .strip_prefix("<!-- prompt: ")
+                .and_then(|m| m.strip_suffix(" -->"))
+                .unwrap_or_else(|| panic!("line {}: a block without a marker", i + 1));
+            assert!(MARKERS.contains(&name), "line {}: {name}", i + 1);
+        }
+        open = !open;
+    }
+    for name in MARKERS {
+        assert!(!blocks(name).is_empty(), "{name}");
+    }
 }
 
 /// The directory holding the binary under test, first on a PATH.
