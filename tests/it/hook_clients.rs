@@ -280,6 +280,27 @@ fn under_husky_the_line_goes_in_huskys_own_file_and_runs() {
     assert!(text.contains("goccia.json (never trusted)"), "{text}");
     let (code, text) = git_with_path(&env, &dir, BARE_PATH, &["checkout", "-q", "main"]);
     assert_eq!((code, text.as_str()), (0, ""));
+    let status = env.run_in(&dir, &["hook", "status"], GIT_ENV);
+    assert!(
+        status.stdout.contains(
+            "post-checkout: installed (by a line of its own) $ROOT/work/repo/.husky/_/post-checkout\n"
+        ),
+        "{status}"
+    );
+    assert!(
+        status
+            .stdout
+            .contains("post-merge: not installed (another hook)"),
+        "{status}"
+    ); // Installing again leaves it, and gives the line for the others.
+    let out = install(&env, &dir, &[]);
+    assert!(
+        out.stdout.contains(
+            "post-checkout: run by a line of its own in $ROOT/work/repo/.husky/_/post-checkout\n"
+        ),
+        "{out}"
+    );
+    assert!(out.stderr.contains("2 hook(s) left as they are"), "{out}");
 }
 
 #[test]

@@ -211,7 +211,12 @@ pub fn hook_state(dir: &str, name: &str, o: &HookOptions) -> HookState {
         Err(reason) => return HookState::Unusable(reason),
     };
     let Some(found) = find_block(&bytes, name) else {
-        return if runs_notice(&bytes, name) {
+        // husky runs the user's `.husky/NAME`, where the line goes.
+        let own = match manager(dir, &bytes) {
+            Some(Manager::Husky) => fs::read(hook_path(parent_dir(dir), name)).ok(),
+            _ => None,
+        };
+        return if runs_notice(&bytes, name) || own.is_some_and(|b| runs_notice(&b, name)) {
             HookState::ByHand
         } else {
             HookState::Without
@@ -230,6 +235,10 @@ pub fn hook_state(dir: &str, name: &str, o: &HookOptions) -> HookState {
         return HookState::Outdated;
     }
     HookState::Installed
+}
+
+fn parent_dir(dir: &str) -> &str {
+    dir.rsplit_once('/').map_or(dir, |(p, _)| p)
 }
 
 #[cfg(unix)]
@@ -321,6 +330,10 @@ pub fn install_step(dir: &str, name: &str, o: &HookOptions) -> InstallStep {
         Err(reason) => return InstallStep::Refuse(reason),
     };
     if let Some(m) = manager(dir, &bytes) {
+        let own = fs::read(hook_path(parent_dir(dir), name)).ok();
+        if m == Manager::Husky && own.is_some_and(|b| runs_notice(&b, name)) {
+            return InstallStep::ByHand;
+        }
         return InstallStep::Managed(m);
     }
     if let Some(found) = find_block(&bytes, name) {
