@@ -72,7 +72,7 @@ pub fn left(p: &InstallPlan, io: &mut Io<'_>) -> std::io::Result<()> {
             )?,
             InstallStep::Managed(Manager::PreCommit) => writeln!(
                 io.out,
-                "{name}: {path} is pre-commit's (pre-commit install rewrites it); add to the repos of .pre-commit-config.yaml:\n  - repo: local\n    hooks:\n      - id: goccia-trust-{name}\n        name: goccia-trust notice\n        entry: sh -c '{} || true'\n        language: system\n        always_run: true\n        pass_filenames: false\n        stages: [{name}]",
+                "{name}: {path} is pre-commit's (pre-commit install rewrites it); add to the repos of .pre-commit-config.yaml:\n  - repo: local\n    hooks:\n      - id: goccia-trust-{name}\n        name: goccia-trust notice\n        entry: sh -c '{} || true'\n        language: system\n        always_run: true\n        pass_filenames: false\n        verbose: true\n        stages: [{name}]",
                 cmd.replace('\'', "'\"'\"'")
             )?,
             _ => {}
