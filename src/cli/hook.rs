@@ -14,7 +14,9 @@ use crate::cli::print::text::hook as printer;
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::revision::hooks::{HooksDir, Removed, hooks_dir};
+use crate::core::policy::record::state_dir;
+use crate::core::revision::hooks::{HookOptions, HooksDir, Removed, hooks_dir};
+use crate::core::store::locate_store;
 
 /// Git hooks (post-merge, post-checkout, post-rewrite) that say when a
 /// pull, checkout or rebase left a config to review.
@@ -48,10 +50,10 @@ pub enum HookAction {
 /// `trust_store`: `--trust-store=` as given.
 pub fn run(trust_store: Option<&str>, args: &HookArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     match &args.action {
-        HookAction::Install => install(env, io),
+        HookAction::Install => install(trust_store, env, io),
         HookAction::Uninstall => remove(env, io),
         HookAction::Status => {
-            let status = HooksStatus::read(dir_of(env)?);
+            let status = HooksStatus::read(dir_of(env)?, &options(trust_store, env)?);
             printer::status(&status, io)?;
             Ok(exit::SUCCESS)
         }
@@ -67,23 +69,47 @@ fn dir_of(env: &Env) -> Result<HooksDir, CliError> {
         .map_err(|e| CliError::failed(format!("cannot find this repository's hooks: {e}")))
 }
 
-/// Plan, print the plan (the directory, and any refusal), write, print
-/// what was written.
-fn install(env: &Env, io: &mut Io<'_>) -> CliResult {
-    let plan = InstallPlan::new(dir_of(env)?);
+/// The store and state directory named for this run (`--trust-store`,
+/// `GOCCIA_TRUST_STATE_DIR`), as absolute paths, for the hooks to read.
+fn options(trust_store: Option<&str>, env: &Env) -> Result<HookOptions, CliError> {
+    let store = match trust_store {
+        Some(_) => Some(
+            locate_store(trust_store, env)
+                .map_err(CliError::failed)?
+                .path,
+        ),
+        None => None,
+    };
+    let state_dir = match env.state_dir.is_empty() {
+        true => None,
+        false => Some(
+            state_dir(None, env)
+                .map_err(CliError::failed)?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+    };
+    Ok(HookOptions { store, state_dir })
+}
+
+/// Plan, print the plan (the directory), write what can be written, print
+/// what was written and what is left to add by hand (exit 1 then).
+fn install(trust_store: Option<&str>, env: &Env, io: &mut Io<'_>) -> CliResult {
+    let plan = InstallPlan::new(dir_of(env)?, options(trust_store, env)?);
     printer::plan(&plan, io)?;
-    let refused = plan.refused().len();
-    if refused > 0 {
-        return Err(CliError::failed(format!(
-            "{refused} hook(s) cannot take the notice; nothing was written"
-        )));
-    }
     let (done, failed) = plan.apply();
     printer::installed(&plan.steps[..done], io)?;
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(exit::SUCCESS),
+    if let Some(e) = failed {
+        return Err(e);
     }
+    printer::left(&plan, io)?;
+    let left = plan.left().len();
+    if left > 0 {
+        return Err(CliError::failed(format!(
+            "{left} hook(s) left as they are: add the line shown to each"
+        )));
+    }
+    Ok(exit::SUCCESS)
 }
 
 fn remove(env: &Env, io: &mut Io<'_>) -> CliResult {

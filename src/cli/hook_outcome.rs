@@ -3,6 +3,7 @@
 //! gives; decided with no output, below both `cli::hook` and
 //! `cli::print`.
 
+use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -10,9 +11,10 @@ use crate::cli::CliError;
 use crate::cli::status_outcome::{StatusFindings, findings};
 use crate::core::env::Env;
 use crate::core::revision::hooks::{
-    HOOK_NAMES, HookState, HooksDir, InstallStep, Removed, apply, hook_path, hook_state,
-    install_step, uninstall,
+    HOOK_NAMES, HookOptions, HookState, HooksDir, InstallStep, Removed, apply, hook_path,
+    hook_state, install_step, uninstall,
 };
+use crate::core::revision::range::{changed_paths, is_null_id};
 
 /// One hook of the directory and what it is, will be or became.
 #[derive(Debug, Clone)]
@@ -34,27 +36,32 @@ fn each<T>(d: &HooksDir, what: impl Fn(&str) -> T) -> Vec<Hook<T>> {
         .collect()
 }
 
-/// `hook install`'s plan: every hook judged before any is written, so a
-/// refusal writes nothing.
+/// `hook install`'s plan: every hook judged before any is written. The
+/// hooks that can take the block get it; the others (not a shell script,
+/// owned by a hook manager) are left as they are, with what to add.
 pub struct InstallPlan {
     pub dir: HooksDir,
+    /// The store and state directory the hooks will read.
+    pub options: HookOptions,
     pub steps: Vec<Hook<InstallStep>>,
 }
 
 impl InstallPlan {
-    pub fn new(dir: HooksDir) -> InstallPlan {
-        let steps = each(&dir, |n| install_step(&dir.dir, n));
-        InstallPlan { dir, steps }
+    pub fn new(dir: HooksDir, options: HookOptions) -> InstallPlan {
+        let steps = each(&dir, |n| install_step(&dir.dir, n, &options));
+        InstallPlan {
+            dir,
+            options,
+            steps,
+        }
     }
 
-    /// The hooks that cannot take the notice, with why.
-    pub fn refused(&self) -> Vec<(&Hook<InstallStep>, &str)> {
+    /// The hooks left for the user: refused (with why) or owned by a hook
+    /// manager.
+    pub fn left(&self) -> Vec<&Hook<InstallStep>> {
         self.steps
             .iter()
-            .filter_map(|h| match &h.what {
-                InstallStep::Refuse(why) => Some((h, why.as_str())),
-                _ => None,
-            })
+            .filter(|h| matches!(h.what, InstallStep::Refuse(_) | InstallStep::Managed(_)))
             .collect()
     }
 
@@ -62,7 +69,7 @@ impl InstallPlan {
     /// how many were carried out, and the failure.
     pub fn apply(&self) -> (usize, Option<CliError>) {
         for (i, h) in self.steps.iter().enumerate() {
-            if let Err(e) = apply(&self.dir.dir, h.name, &h.what) {
+            if let Err(e) = apply(&self.dir.dir, h.name, &h.what, &self.options) {
                 let e = CliError::failed(format!("cannot write {}: {e}", h.path));
                 return (i, Some(e));
             }
@@ -115,8 +122,8 @@ pub struct HooksStatus {
 }
 
 impl HooksStatus {
-    pub fn read(dir: HooksDir) -> HooksStatus {
-        let hooks = each(&dir, |n| hook_state(&dir.dir, n));
+    pub fn read(dir: HooksDir, options: &HookOptions) -> HooksStatus {
+        let hooks = each(&dir, |n| hook_state(&dir.dir, n, options));
         HooksStatus { dir, hooks }
     }
 }
@@ -138,16 +145,53 @@ pub enum Notice {
     Nothing,
     /// Not in a repository: why.
     NotRepository(String),
-    /// The check ran: `status --tree` of the repository.
-    Checked(Box<StatusFindings>),
+    /// The check ran: `status --tree` of the repository, and what the
+    /// operation changed when that could be read.
+    Checked(Box<StatusFindings>, Option<Changes>),
     /// The check failed: why.
     Failed(String),
     /// The check took longer than the time limit and was given up.
     Skipped(Duration),
 }
 
-/// The hooks' notice: `status --tree` of the repository, within the time
-/// limit. It informs and never fails a pull.
+/// What the operation the hook runs after changed.
+pub struct Changes {
+    /// `this checkout`, `this merge`, `this rebase`, `this amend`.
+    pub what: &'static str,
+    /// Absolute paths it changed, each with whether it added them.
+    pub paths: HashMap<String, bool>,
+}
+
+/// The commits before and after the operation, as git tells the hook:
+/// post-checkout's first two arguments, `ORIG_HEAD` after a merge or a
+/// rebase, the first rewritten commit (on stdin) after an amend. `None`
+/// for a clone (no commit before) or when it cannot be told.
+fn range_of(name: &str, args: &[String]) -> Option<(&'static str, String, String)> {
+    let head = || "HEAD".to_string();
+    match name {
+        "post-checkout" => {
+            let (old, new) = (args.first()?, args.get(1)?);
+            (!is_null_id(old)).then(|| ("this checkout", old.clone(), new.clone()))
+        }
+        "post-merge" => Some(("this merge", "ORIG_HEAD".into(), head())),
+        "post-rewrite" if args.first().is_some_and(|a| a == "amend") => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .take(1 << 20)
+                .read_to_string(&mut text)
+                .ok()?;
+            let old = text.split_whitespace().next()?.to_string();
+            Some(("this amend", old, head()))
+        }
+        "post-rewrite" => Some(("this rebase", "ORIG_HEAD".into(), head())),
+        _ => None,
+    }
+}
+
+/// The hooks' notice: `status --tree` of the repository and what the
+/// operation changed, within the time limit. It informs and never fails a
+/// pull.
 pub fn notice(trust_store: Option<&str>, name: &str, args: &[String], env: &Env) -> Notice {
     // post-checkout's third argument is 0 for a checkout of files, and
     // the same commit before and after changes nothing.
@@ -160,16 +204,22 @@ pub fn notice(trust_store: Option<&str>, name: &str, args: &[String], env: &Env)
         Ok(root) => root,
         Err(e) => return Notice::NotRepository(e.to_string()),
     };
+    let range = range_of(name, args);
     let (send, recv) = mpsc::channel();
     let (store2, env2) = (trust_store.map(str::to_string), env.clone());
     // The check runs apart so the hook can give up on it: the process
     // ends when the hook does, and the check only reads.
     std::thread::spawn(move || {
-        let _ = send.send(findings(store2.as_deref(), &root, true, &env2));
+        let changes = range.and_then(|(what, old, new)| {
+            let paths = changed_paths(&root, &old, &new).ok()?;
+            Some(Changes { what, paths })
+        });
+        let found = findings(store2.as_deref(), &root, true, &env2);
+        let _ = send.send(found.map(|f| (f, changes)));
     });
     let limit = time_limit();
     match recv.recv_timeout(limit) {
-        Ok(Ok(f)) => Notice::Checked(Box::new(f)),
+        Ok(Ok((f, changes))) => Notice::Checked(Box::new(f), changes),
         Ok(Err(CliError::Message { message, .. })) => Notice::Failed(message),
         Ok(Err(_)) => Notice::Failed("an error".to_string()),
         Err(_) => Notice::Skipped(limit),

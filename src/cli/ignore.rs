@@ -18,6 +18,7 @@ use crate::core::paths::display::describe_target;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::is_under;
 use crate::core::review::discover::discover_paths;
+use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::{ignore_dir, update_ignores};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::{IgnoreResult, UnignoreResult};
@@ -106,8 +107,8 @@ fn record_ignore(plan: IgnorePlan, dir: &std::path::Path) -> Result<IgnoreResult
     let added = update_ignores(dir, |list| {
         let added: Vec<bool> = reports
             .iter()
-            .map(|r| match (r.state.needs_review(), r.sha256()) {
-                (true, Some(sha)) => list.ignore(&r.key, sha, &now),
+            .map(|r| match (r.state.needs_review(), IgnoreAs::of(r)) {
+                (true, Some(as_now)) => list.ignore(&r.key, &as_now, &now),
                 _ => false,
             })
             .collect();

@@ -9,9 +9,10 @@
 //! `cli::print::{text,json}::status` render.
 
 use crate::cli::print;
-use crate::cli::status_outcome::{StatusResult, findings};
+use crate::cli::status_outcome::{PromptLine, StatusResult, findings};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
+use crate::core::exit;
 
 /// Say in one line whether the configs governing PATH (default `.`) are
 /// trusted: nothing and exit 0 when each is trusted or needs no trust;
@@ -28,8 +29,14 @@ pub struct StatusArgs {
     #[arg(long)]
     pub tree: bool,
     /// One JSON document (schema 1, `schemas/status.schema.json`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "prompt")]
     pub json: bool,
+    /// For a shell prompt or a prompt framework (starship): the same line,
+    /// nothing on stderr, and exit 0 whatever it says; gives up after the
+    /// time limit (`GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS`, default 300) with
+    /// `goccia: check took too long (run goccia-trust status --tree)`.
+    #[arg(long)]
+    pub prompt: bool,
 }
 
 /// Looks at the configs and says what to report; no output.
@@ -45,6 +52,12 @@ pub fn decide(
 
 /// `trust_store`: `--trust-store=` as given.
 pub fn run(trust_store: Option<&str>, args: &StatusArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+    if args.prompt {
+        let path = args.path.clone().unwrap_or_else(|| ".".to_string());
+        let line = PromptLine::decide(trust_store, path, args.tree, env);
+        print::text::status::prompt(&line, io)?;
+        return Ok(exit::SUCCESS);
+    }
     let result = decide(trust_store, args, env)?;
     if args.json {
         print::json::status::print(&result, io)?;

@@ -2,6 +2,9 @@
 //! ([`findings`], which the git hooks' notice uses too): decided with no
 //! output, below both `cli::status` and `cli::print`.
 
+use std::sync::mpsc;
+use std::time::Duration;
+
 use rayon::prelude::*;
 
 use crate::cli::walk::unreadable_warnings;
@@ -16,7 +19,7 @@ use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::notice::Tally;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_for;
-use crate::core::store::{Store, locate_store, read_store};
+use crate::core::store::{Store, locate_store, read_store, refusal};
 
 /// What `status` found: the reports, the walk (with `--tree`), and why the
 /// store could not be used.
@@ -25,6 +28,9 @@ pub struct StatusFindings {
     pub found: Option<Discovery>,
     pub store_error: Option<String>,
     pub store_warnings: Vec<String>,
+    /// A store warning is one a writer refuses on (others can write the
+    /// store, or it lies in the tree under review).
+    pub store_unsafe: bool,
     /// The ignore list could not be read: nothing counts as ignored.
     pub ignore_problem: Option<String>,
 }
@@ -34,6 +40,8 @@ impl StatusFindings {
         let mut t = Tally::of(&self.reports);
         t.unreadable = self.found.as_ref().map_or(0, |f| f.unreadable.len());
         t.store_unreadable = self.store_error.is_some();
+        t.store_unsafe = self.store_unsafe;
+        t.ignore_unusable = self.ignore_problem.is_some();
         t
     }
 }
@@ -52,16 +60,18 @@ pub fn findings(
             "{path}: no such file or directory"
         )));
     }
-    let (store, store_error, store_warnings) = match locate_store(trust_store, env) {
+    let (store, store_error, issues) = match locate_store(trust_store, env) {
         Err(e) => (Store::default(), Some(e.to_string()), Vec::new()),
         Ok(loc) => {
-            let warnings = issues_text(&store_issues(&loc, &[path.to_string()], env));
+            let issues = store_issues(&loc, &[path.to_string()], env);
             match read_store(&loc.path) {
-                Ok(s) => (s, None, warnings),
-                Err(e) => (Store::default(), Some(e.to_string()), warnings),
+                Ok(s) => (s, None, issues),
+                Err(e) => (Store::default(), Some(e.to_string()), issues),
             }
         }
     };
+    let store_unsafe = refusal(&issues).is_some();
+    let store_warnings = issues_text(&issues);
     let (keys, found): (Vec<TrustKey>, Option<Discovery>) = if tree {
         let found = discover_paths(&[path.to_string()], env, &|_| {}, &|| false)
             .map_err(CliError::failed)?;
@@ -94,6 +104,7 @@ pub fn findings(
         found,
         store_error,
         store_warnings,
+        store_unsafe,
         ignore_problem,
     })
 }
@@ -150,6 +161,51 @@ impl StatusResult {
             found,
             warnings,
             tally,
+        }
+    }
+}
+
+/// `status --prompt`'s result: what the prompt shows. The command exits 0
+/// whatever it is, since a prompt framework shows nothing of a command
+/// that fails (starship's custom module) and a shell hook must not change
+/// the user's `$?`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptLine {
+    /// The notice, or `None` when a run would not be refused.
+    Checked(Option<String>),
+    /// The check could not be made (PATH is gone, say): why.
+    Failed(String),
+    /// The check took longer than the time limit and was given up.
+    TooSlow,
+}
+
+/// How long `status --prompt` may take: `GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS`,
+/// else 300 ms (under starship's own 500 ms `command_timeout`, after which
+/// starship would show nothing).
+pub fn prompt_time_limit() -> Duration {
+    std::env::var("GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_millis(300))
+}
+
+impl PromptLine {
+    /// `status`'s line for `path` (with `tree`, the tree under it) within
+    /// the time limit. The check runs
+    /// apart so the prompt can give up on it: it only reads, and ends with
+    /// the process.
+    pub fn decide(trust_store: Option<&str>, path: String, tree: bool, env: &Env) -> PromptLine {
+        let (send, recv) = mpsc::channel();
+        let (store, env2) = (trust_store.map(str::to_string), env.clone());
+        std::thread::spawn(move || {
+            let _ = send.send(findings(store.as_deref(), &path, tree, &env2));
+        });
+        match recv.recv_timeout(prompt_time_limit()) {
+            Ok(Ok(f)) => PromptLine::Checked(f.tally().line()),
+            Ok(Err(CliError::Message { message, .. })) => PromptLine::Failed(message),
+            Ok(Err(_)) => PromptLine::Failed("an error".to_string()),
+            Err(_) => PromptLine::TooSlow,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::core::policy::ConfigDecision;
+use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
@@ -197,7 +198,7 @@ pub trait TuiBackend: Send + Sync + 'static {
 
     /// Ignores (`Some(sha256)`) or unignores (`None`) each key in the
     /// ignore list on disk, atomically; `Err` says why nothing was changed.
-    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+    fn set_ignored(&self, changes: &[(String, Option<IgnoreAs>)]) -> Result<(), String> {
         let _ = changes;
         Err("this review cannot keep an ignore list".to_string())
     }

@@ -14,6 +14,7 @@ use crate::core::paths::display::{count_config_files, describe_targets, display_
 use crate::core::paths::key::TrustKey;
 use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy};
+use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_ignores};
 use crate::core::review::listing::{Detail, list_entries};
 use crate::core::review::progress::{
@@ -259,7 +260,7 @@ impl TuiBackend for CoreBackend {
         }
     }
 
-    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+    fn set_ignored(&self, changes: &[(String, Option<IgnoreAs>)]) -> Result<(), String> {
         let dir = ignore_dir(&self.env).ok_or(
             "no state directory (set HOME or XDG_STATE_HOME); the ignore list is not kept",
         )?;
@@ -268,7 +269,7 @@ impl TuiBackend for CoreBackend {
             let mut changed = false;
             for (key, sha) in changes {
                 changed |= match sha {
-                    Some(sha) => list.ignore(key, sha, &now),
+                    Some(now_as) => list.ignore(key, now_as, &now),
                     None => list.unignore(key),
                 };
             }

@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, ConfigState, DiffLine, EntryStatus, StoredInfo};
 use crate::tui::backend::{
@@ -341,7 +342,7 @@ impl TuiBackend for FakeBackend {
         (d.ignores.clone(), d.ignores_problem.clone())
     }
 
-    fn set_ignored(&self, changes: &[(String, Option<String>)]) -> Result<(), String> {
+    fn set_ignored(&self, changes: &[(String, Option<IgnoreAs>)]) -> Result<(), String> {
         let mut d = self.data();
         d.calls.push(format!("set ignored {changes:?}"));
         if let Some(p) = &d.ignores_problem {
@@ -349,7 +350,7 @@ impl TuiBackend for FakeBackend {
         }
         for (key, sha) in changes {
             match sha {
-                Some(sha) => d.ignores.ignore(key, sha, "2026-01-01T00:00:00Z"),
+                Some(now_as) => d.ignores.ignore(key, now_as, "2026-01-01T00:00:00Z"),
                 None => d.ignores.unignore(key),
             };
         }

@@ -196,9 +196,9 @@ pub enum Effect {
     /// What this review changed of the progress, to merge into the file.
     SaveProgress(Box<crate::core::review::progress::ProgressChange>),
     LoadIgnores,
-    /// Ignore (with the sha256 the config has as shown) or unignore
+    /// Ignore (as the config is shown: its sha256 and targets) or unignore
     /// (`None`) each key, in the ignore list on disk.
-    SetIgnored(Vec<(String, Option<String>)>),
+    SetIgnored(Vec<(String, Option<crate::core::review::ignore::IgnoreAs>)>),
     /// Read who changed this config since it was trusted (git).
     Provenance(Box<ConfigReport>),
 }

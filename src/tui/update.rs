@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
+use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::unignored_state;
 use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
 use crate::tui::backend::CommitError;
@@ -689,13 +690,15 @@ fn toggle_ignore(state: &mut State) -> Vec<Effect> {
         return vec![];
     }
     let unignore = chosen.iter().all(|c| c.state == ConfigState::Ignored);
-    let changes: Vec<(String, Option<String>)> = chosen
+    let changes: Vec<(String, Option<IgnoreAs>)> = chosen
         .iter()
-        .filter_map(|c| match (unignore, c.state.needs_review(), c.sha256()) {
-            (true, _, _) => Some((c.key.clone(), None)),
-            (false, true, Some(sha)) => Some((c.key.clone(), Some(sha.to_string()))),
-            _ => None,
-        })
+        .filter_map(
+            |c| match (unignore, c.state.needs_review(), IgnoreAs::of(c)) {
+                (true, _, _) => Some((c.key.clone(), None)),
+                (false, true, Some(now)) => Some((c.key.clone(), Some(now))),
+                _ => None,
+            },
+        )
         .collect();
     if changes.is_empty() {
         set_status(
@@ -708,7 +711,7 @@ fn toggle_ignore(state: &mut State) -> Vec<Effect> {
     }
     for (key, sha) in &changes {
         match sha {
-            Some(sha) => state.ignores.ignore(key, sha, ""),
+            Some(now) => state.ignores.ignore(key, now, ""),
             None => state.ignores.unignore(key),
         };
     }
@@ -737,8 +740,7 @@ fn reapply_ignores(state: &mut State, keys: Option<&HashSet<String>>, follow: bo
         .iter()
         .filter(|c| keys.is_none_or(|k| k.contains(&c.key)))
         .filter(|c| {
-            c.state == ConfigState::Ignored
-                || (c.state.needs_review() && state.ignores.is_ignored(&c.key, c.sha256()))
+            c.state == ConfigState::Ignored || (c.state.needs_review() && state.ignores.ignores(c))
         })
         .cloned()
         .collect();
@@ -988,9 +990,7 @@ pub(crate) fn put_configs(state: &mut State, reports: Vec<ConfigReport>) {
     let base = state.since.as_ref().and_then(|s| s.loaded());
     for (mut report, slot) in reports.into_iter().zip(slots) {
         // Ignored as it is now (`i`, `goccia-trust ignore`), or no longer.
-        if report.state == ConfigState::Ignored
-            && !state.ignores.is_ignored(&report.key, report.sha256())
-        {
+        if report.state == ConfigState::Ignored && !state.ignores.ignores(&report) {
             report.state = unignored_state(&report);
         }
         state.ignores.apply(&mut report);

@@ -941,6 +941,27 @@ fn status_validates_in_every_state() {
     let doc = valid("status", &out.stdout);
     assert!(doc["storeError"].is_string(), "{doc}");
     assert_eq!(doc["configs"], serde_json::json!([]));
+    // A store others can write (issue 41 item 7): needs review.
+    std::fs::remove_file(env.default_store()).unwrap();
+    assert_eq!(env.run(&["trust", "--yes", "t/goccia.json"]).code, 0);
+    let dir = env.default_store().parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = env.run(&["status", "--json", "t"]);
+    assert_eq!(out.code, 1, "{out}");
+    let doc = valid("status", &out.stdout);
+    assert_eq!(
+        (&doc["storeUnsafe"], &doc["needsReview"]),
+        (&Value::from(true), &Value::from(true))
+    );
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // An ignored config: counted, needs review.
+    assert_eq!(env.run(&["ignore", "t/new"]).code, 0);
+    let doc = valid("status", &env.run(&["status", "--json", "t/new"]).stdout);
+    assert_eq!(
+        (&doc["ignored"], &doc["needsReview"]),
+        (&Value::from(1), &Value::from(true))
+    );
+    assert_eq!(doc["storeUnsafe"], false);
 }
 
 #[test]

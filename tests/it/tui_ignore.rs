@@ -182,3 +182,42 @@ fn an_unsafe_ignore_list_is_reported_and_hides_nothing() {
         "shown as the list on disk says"
     );
 }
+
+/// Issue 41 item 8: an ignore is kept with where the config's path scopes
+/// resolved; a link re-pointed since ends it in the review, `scan` and
+/// `status` alike.
+#[test]
+fn a_re_pointed_link_ends_the_ignore_everywhere() {
+    let t = TestEnv::new();
+    t.mkdir("shared/assets-v1");
+    t.mkdir("secret");
+    t.write(
+        "repo/a/goccia.json",
+        r#"{"permissions": {"allow-read": ["./static"]}}"#,
+    );
+    t.symlink("../../shared/assets-v1", "repo/a/static");
+    let root = t.work.join("repo").to_str().unwrap().to_string();
+    let backend = backend_at(&t);
+    let mut state = review(&backend, &root);
+    keys(&backend, &mut state, "i");
+    assert_eq!(state_of(&state, "a"), ConfigState::Ignored);
+    let status_args = ["status", "repo/a"];
+    let ignored = "goccia: 1 ignored (run goccia-trust to review)\n";
+    assert_eq!(t.run(&status_args).stdout, ignored);
+    // The same block, its link pointed at another directory.
+    fs::remove_file(t.work.join("repo/a/static")).unwrap();
+    t.symlink("../../secret", "repo/a/static");
+    let again = review(&backend_at(&t), &root);
+    assert_eq!(state_of(&again, "a"), ConfigState::NeverTrusted);
+    let out = t.run(&status_args);
+    assert_eq!(
+        out.stdout, "goccia: 1 never trusted (run goccia-trust to review)\n",
+        "{out}"
+    );
+    let out = t.run(&["scan", "--json", "repo"]);
+    assert!(out.stdout.contains("\"state\": \"never-trusted\""), "{out}");
+    // Pointed back: ignored again.
+    fs::remove_file(t.work.join("repo/a/static")).unwrap();
+    t.symlink("../../shared/assets-v1", "repo/a/static");
+    assert_eq!(t.run(&status_args).stdout, ignored);
+}

@@ -87,40 +87,19 @@ pub fn canonical_capability_path(scope: &str) -> String {
     }
     let mut expanded = expand_file_name(scope, "/", "");
     expanded.truncate(strip_trailing_separators(&expanded).len());
-    let mut suffix = String::new();
-    let mut parent: &str = &expanded;
-    loop {
-        if let Some(real) = realpath(parent) {
-            let stripped = strip_trailing_separators(&real);
-            return if suffix.is_empty() {
-                if stripped.len() == real.len() {
-                    real
-                } else {
-                    stripped.to_owned()
-                }
-            } else if stripped.ends_with('/') {
-                format!("{stripped}{suffix}")
-            } else {
-                format!("{stripped}/{suffix}")
-            };
-        }
-        if is_root(parent) {
-            break;
-        }
-        let name = fpc_extract_file_name(parent);
-        suffix = if suffix.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{name}/{suffix}")
-        };
-        let up = fpc_extract_file_dir(parent);
-        if up.is_empty() || up == parent {
-            break;
-        }
-        parent = up;
+    // The deepest ancestor that resolves, found in one walk of the
+    // components from the root (each prefix of a path that resolves
+    // resolves too), then the rest as written.
+    let (real, at) = crate::core::paths::realpath::longest_resolving_prefix(&expanded);
+    let suffix = expanded[at..].trim_start_matches('/');
+    let stripped = strip_trailing_separators(&real);
+    if suffix.is_empty() {
+        stripped.to_owned()
+    } else if stripped.ends_with('/') {
+        format!("{stripped}{suffix}")
+    } else {
+        format!("{stripped}/{suffix}")
     }
-    // Nothing resolved at all (an unreadable root): the lexical spelling.
-    expanded
 }
 
 /// Recomputes each recorded scope's target: `(scope, recorded, now)` for
@@ -136,12 +115,6 @@ pub fn target_changes(recorded: &[(String, String)]) -> Vec<(String, String, Str
         .collect()
 }
 
-/// `realpath(3)`, `None` on any failure or a result that is not UTF-8 (which
-/// GocciaScript cannot compare, so it treats it as unresolved too).
-fn realpath(path: &str) -> Option<String> {
-    crate::core::paths::realpath::realpath(path).ok()
-}
-
 fn strip_trailing_separators(path: &str) -> &str {
     let mut p = path;
     while p.len() > 1 && p.ends_with('/') && !is_root(p) {
@@ -152,14 +125,6 @@ fn strip_trailing_separators(path: &str) -> &str {
 
 fn is_root(path: &str) -> bool {
     !path.is_empty() && fpc_extract_file_dir(path) == path
-}
-
-/// FPC's `ExtractFileName` on Unix (`\` is a separator there too).
-fn fpc_extract_file_name(path: &str) -> &str {
-    match path.rfind(['/', '\\']) {
-        Some(i) => &path[i + 1..],
-        None => path,
-    }
 }
 
 #[cfg(test)]

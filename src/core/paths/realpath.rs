@@ -100,6 +100,42 @@ pub fn realpath(path: &str) -> io::Result<String> {
     result
 }
 
+/// The canonical path of the longest prefix of the absolute `path` that
+/// resolves, and the byte index in `path` where the unresolved rest starts
+/// (`path.len()` when all of it resolves). `path`'s components are walked
+/// once, from the root: a prefix resolves only when every shorter one does,
+/// so the first component that fails ends the walk. Linear in the number of
+/// components, where asking [`realpath`] of each ancestor in turn would be
+/// quadratic (and cubic with the memo's prefix look-ups).
+pub fn longest_resolving_prefix(path: &str) -> (String, usize) {
+    let mut resolved = "/".to_string();
+    let mut at = 0;
+    let mut links = 0;
+    let mut start = 0;
+    for comp in path.split('/') {
+        let end = start + comp.len();
+        start = end + 1;
+        match comp {
+            "" | "." => {}
+            ".." => resolved = parent(&resolved).to_string(),
+            _ => {
+                let candidate = join(&resolved, comp);
+                let step = match cached(&candidate) {
+                    Some(Some(hit)) => Ok(hit),
+                    Some(None) => break,
+                    None => resolve(&resolved, comp, &mut links),
+                };
+                match step {
+                    Ok(real) => resolved = real,
+                    Err(_) => break,
+                }
+            }
+        }
+        at = end.min(path.len());
+    }
+    (resolved, at)
+}
+
 fn join(dir: &str, name: &str) -> String {
     let mut path = String::with_capacity(dir.len() + 1 + name.len());
     path.push_str(dir);
@@ -275,5 +311,53 @@ mod tests {
             }
         }
         assert_eq!(realpath("/").unwrap(), "/");
+    }
+
+    /// The longest resolving prefix, found in one forward walk, is the
+    /// deepest ancestor `realpath` resolves, as asking each ancestor from
+    /// the deepest up finds it.
+    #[test]
+    fn the_longest_resolving_prefix_is_the_deepest_resolving_ancestor() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let root = root.to_str().unwrap();
+        let at = |p: &str| format!("{root}/{p}");
+        std::fs::create_dir_all(at("a/b/c")).unwrap();
+        std::fs::write(at("a/file"), "").unwrap();
+        symlink(at("a/b"), at("abs")).unwrap();
+        symlink("nowhere", at("dangling")).unwrap();
+        symlink("loop2", at("loop1")).unwrap();
+        symlink("loop1", at("loop2")).unwrap();
+        symlink(".", at("self")).unwrap();
+        let self_chain = vec!["self"; 50].join("/");
+        let cases = [
+            "a/b/c",
+            "a/b/missing/deeper",
+            "abs/c/x/y",
+            "dangling/x",
+            "loop1/x",
+            "a/file/x/y",
+            "missing",
+            self_chain.as_str(),
+        ];
+        for cached in [false, true] {
+            let _guard = cached.then(enable_cache);
+            for case in cases {
+                let p = at(case);
+                let mut want = (String::new(), String::new());
+                let mut cur = p.as_str();
+                // (The memo, as `realpath` itself, follows a link it has
+                // met before without counting it again.)
+                while realpath(cur).is_err() {
+                    let cut = cur.rfind('/').unwrap();
+                    cur = &p[..cut.max(1)];
+                }
+                want.0 = realpath(cur).unwrap();
+                want.1 = p[cur.len()..].trim_start_matches('/').to_string();
+                let (real, rest) = longest_resolving_prefix(&p);
+                let got = (real, p[rest..].trim_start_matches('/').to_string());
+                assert_eq!(got, want, "{case} (cache {cached})");
+            }
+        }
     }
 }

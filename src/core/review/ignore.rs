@@ -1,8 +1,11 @@
 //! Configs the user refused and does not want to be asked about again
 //! (issue 31): `goccia-trust ignore PATH…`, `unignore`, `i` in the TUI.
 //!
-//! Each is kept by trust key *and* the sha256 its block had when it was
-//! ignored, so a config that changes asks again. Kept in the per-user state
+//! Each is kept by trust key, the sha256 its block had when it was ignored
+//! *and* where each of its path scopes resolved then (the targets trust
+//! records), so a config that changes, or a link one of its scopes goes
+//! through that is re-pointed, asks again. An entry written before targets
+//! were kept (no `targets`) holds only for a config without path scopes. Kept in the per-user state
 //! directory (`ignored.json`), never in GocciaScript's store (whose format
 //! may carry nothing of ours) nor in the repository. Ignoring hides
 //! nothing from GocciaScript: it still refuses to run the config.
@@ -27,12 +30,35 @@ pub const IGNORE_FILE: &str = "ignored.json";
 /// Far more than any list needs; a larger file is not read.
 pub const IGNORE_MAX_BYTES: u64 = 16 << 20;
 
-/// One ignored config: the hash it had, and when it was ignored.
+/// One ignored config: the hash it had, where its path scopes resolved,
+/// and when it was ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Ignored {
     pub sha256: String,
     pub ignored_at: String,
+    /// Scope → target, as trust records them; `None` in an entry written
+    /// before targets were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targets: Option<Vec<(String, String)>>,
+}
+
+/// A config as it is now, as an ignore matches it: its block's hash and
+/// where its path scopes resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoreAs {
+    pub sha256: String,
+    pub targets: Vec<(String, String)>,
+}
+
+impl IgnoreAs {
+    /// `report` as it is now; `None` when it does not load.
+    pub fn of(report: &ConfigReport) -> Option<IgnoreAs> {
+        Some(IgnoreAs {
+            sha256: report.sha256()?.to_string(),
+            targets: report.targets().to_vec(),
+        })
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,21 +70,36 @@ pub struct IgnoreList {
 }
 
 impl IgnoreList {
-    /// Whether the config at `key`, as it is now (`sha256`), is ignored.
-    pub fn is_ignored(&self, key: &str, sha256: Option<&str>) -> bool {
-        sha256.is_some_and(|sha| self.ignored.get(key).is_some_and(|i| i.sha256 == sha))
+    /// Whether the config at `key`, as it is now (`None`: it does not
+    /// load), is ignored: same hash, and every path scope resolving where
+    /// it did.
+    pub fn is_ignored(&self, key: &str, now: Option<&IgnoreAs>) -> bool {
+        let (Some(now), Some(i)) = (now, self.ignored.get(key)) else {
+            return false;
+        };
+        i.sha256 == now.sha256
+            && match &i.targets {
+                Some(t) => *t == now.targets,
+                None => now.targets.is_empty(),
+            }
+    }
+
+    /// Whether `report`, as it is now, is ignored.
+    pub fn ignores(&self, report: &ConfigReport) -> bool {
+        self.is_ignored(&report.key, IgnoreAs::of(report).as_ref())
     }
 
     /// Ignores `key` as it is now; `true` when that changed the list.
-    pub fn ignore(&mut self, key: &str, sha256: &str, at: &str) -> bool {
-        if self.is_ignored(key, Some(sha256)) {
+    pub fn ignore(&mut self, key: &str, now: &IgnoreAs, at: &str) -> bool {
+        if self.is_ignored(key, Some(now)) {
             return false;
         }
         self.ignored.insert(
             key.to_owned(),
             Ignored {
-                sha256: sha256.to_owned(),
+                sha256: now.sha256.clone(),
                 ignored_at: at.to_owned(),
+                targets: Some(now.targets.clone()),
             },
         );
         true
@@ -75,7 +116,7 @@ impl IgnoreList {
     /// one that asks for nothing and one that does not load keep their
     /// state: ignoring hides only a question.
     pub fn apply(&self, report: &mut ConfigReport) {
-        if report.state.needs_review() && self.is_ignored(&report.key, report.sha256()) {
+        if report.state.needs_review() && self.ignores(report) {
             report.state = ConfigState::Ignored;
         }
     }
@@ -112,7 +153,11 @@ pub fn leave_out_ignored(
         .into_iter()
         .partition::<Vec<_>, _>(|c| {
             let key = c.snapshot.key.as_str();
-            ignores.is_ignored(key, Some(&c.snapshot.sha256)) && !named.iter().any(|n| n == key)
+            let now = IgnoreAs {
+                sha256: c.snapshot.sha256.clone(),
+                targets: c.snapshot.targets.to_pairs(),
+            };
+            ignores.is_ignored(key, Some(&now)) && !named.iter().any(|n| n == key)
         });
     plan.candidates = kept;
     plan.left_out += out.len();
@@ -223,16 +268,51 @@ fn lock_ignores(state_dir: &Path) -> Result<std::fs::File, String> {
 mod tests {
     use super::*;
 
+    fn sha(s: &str) -> IgnoreAs {
+        IgnoreAs {
+            sha256: s.into(),
+            targets: vec![],
+        }
+    }
+
     #[test]
     fn an_ignore_holds_for_the_same_hash_only() {
         let mut l = IgnoreList::default();
-        assert!(l.ignore("/r/goccia.json", "aa", "2026-01-01T00:00:00Z"));
-        assert!(!l.ignore("/r/goccia.json", "aa", "2026-01-02T00:00:00Z"));
-        assert!(l.is_ignored("/r/goccia.json", Some("aa")));
-        assert!(!l.is_ignored("/r/goccia.json", Some("bb")), "changed since");
+        assert!(l.ignore("/r/goccia.json", &sha("aa"), "2026-01-01T00:00:00Z"));
+        assert!(!l.ignore("/r/goccia.json", &sha("aa"), "2026-01-02T00:00:00Z"));
+        assert!(l.is_ignored("/r/goccia.json", Some(&sha("aa"))));
+        assert!(
+            !l.is_ignored("/r/goccia.json", Some(&sha("bb"))),
+            "changed since"
+        );
         assert!(!l.is_ignored("/r/goccia.json", None), "does not load");
         assert!(l.unignore("/r/goccia.json"));
         assert!(!l.unignore("/r/goccia.json"));
+    }
+
+    /// Issue 41 item 8: a scope whose link now leads elsewhere ends the
+    /// ignore; an entry from before targets were kept still reads, and
+    /// holds only for a config without path scopes.
+    #[test]
+    fn an_ignore_holds_for_the_same_targets_only() {
+        let mut l = IgnoreList::default();
+        let then = IgnoreAs {
+            sha256: "aa".into(),
+            targets: vec![("/r/static".into(), "/shared/assets-v1".into())],
+        };
+        l.ignore("/r/goccia.json", &then, "t");
+        assert!(l.is_ignored("/r/goccia.json", Some(&then)));
+        let moved = IgnoreAs {
+            targets: vec![("/r/static".into(), "/home/u/.ssh".into())],
+            ..then.clone()
+        };
+        assert!(!l.is_ignored("/r/goccia.json", Some(&moved)));
+        let old: IgnoreList = serde_json::from_str(
+            r#"{"ignored": {"/r/goccia.json": {"sha256": "aa", "ignoredAt": "t"}}}"#,
+        )
+        .unwrap();
+        assert!(old.is_ignored("/r/goccia.json", Some(&sha("aa"))));
+        assert!(!old.is_ignored("/r/goccia.json", Some(&then)));
     }
 
     #[test]
@@ -241,7 +321,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path().join("state");
         let mut l = IgnoreList::default();
-        l.ignore("/r/a.json", "aa", "2026-01-01T00:00:00Z");
+        l.ignore("/r/a.json", &sha("aa"), "2026-01-01T00:00:00Z");
         save_ignores(&dir, &l).unwrap();
         assert_eq!(load_ignores(&dir), (l, None));
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
@@ -270,7 +350,7 @@ mod tests {
             problem.ends_with("; nothing is treated as ignored"),
             "{problem}"
         );
-        let err = update_ignores(&dir, |l| ((), l.ignore("/k", "aa", "t"))).unwrap_err();
+        let err = update_ignores(&dir, |l| ((), l.ignore("/k", &sha("aa"), "t"))).unwrap_err();
         assert!(err.ends_with("not changed (fix or remove it)"), "{err}");
         assert_eq!(
             std::fs::read(ignore_path(&dir)).unwrap(),
@@ -280,7 +360,7 @@ mod tests {
 
         // A well-formed list others can write is not believed.
         let mut l = IgnoreList::default();
-        l.ignore("/k", "aa", "t");
+        l.ignore("/k", &sha("aa"), "t");
         save_ignores(&dir, &l).unwrap();
         std::fs::set_permissions(ignore_path(&dir), std::fs::Permissions::from_mode(0o666))
             .unwrap();
@@ -300,8 +380,10 @@ mod tests {
                 let dir = &dir;
                 s.spawn(move || {
                     for j in 0..5 {
-                        update_ignores(dir, |l| ((), l.ignore(&format!("/k{i}-{j}"), "aa", "t")))
-                            .unwrap();
+                        update_ignores(dir, |l| {
+                            ((), l.ignore(&format!("/k{i}-{j}"), &sha("aa"), "t"))
+                        })
+                        .unwrap();
                     }
                 });
             }

@@ -12,6 +12,7 @@ use std::fs;
 use std::io::Write;
 
 use crate::core::env::Env;
+use crate::core::paths::display::shell_quote;
 use crate::core::revision::git::{GitError, common_dir, own_config_value, toplevel};
 
 /// The hooks the block goes into: after a pull or merge, a checkout, and a
@@ -24,21 +25,65 @@ const END: &str = "# <<< goccia-trust hook <<<\n";
 /// The first line of a hook file `install` creates.
 const SHEBANG: &str = "#!/bin/sh\n";
 
-/// The one line that runs the notice from a hook named `name`: it never
-/// fails the hook, and does nothing where goccia-trust is not installed.
-pub fn hook_line(name: &str) -> String {
+/// Where the hooks' check reads: the store and the state directory named
+/// when `install` ran (`--trust-store=FILE`, `GOCCIA_TRUST_STATE_DIR`),
+/// recorded in the block; `None`: the defaults, resolved when the hook runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookOptions {
+    pub store: Option<String>,
+    pub state_dir: Option<String>,
+}
+
+/// How the line the block holds starts: it does nothing where goccia-trust
+/// is not on the hook's PATH.
+const LINE_START: &str = "{ command -v goccia-trust >/dev/null 2>&1 && ";
+
+/// The line of blocks before issue 41: it fails the hook (and `git
+/// checkout`) where goccia-trust is not on PATH. Recognised, to be replaced
+/// and removed.
+fn legacy_line(name: &str) -> String {
     format!(
         "command -v goccia-trust >/dev/null 2>&1 && {{ goccia-trust hook run {name} \"$@\" || :; }}\n"
     )
 }
 
+/// The one line that runs the notice from a hook named `name`: it ends with
+/// success whatever happens (goccia-trust not on the hook's PATH, killed,
+/// failing), and reads the store and state directory `o` names.
+pub fn hook_line(name: &str, o: &HookOptions) -> String {
+    format!("{LINE_START}{} \"$@\"; }} || :\n", hook_command(name, o))
+}
+
+/// `goccia-trust hook run NAME`, with the store and state directory `o`
+/// names: the command a hook manager's own file runs.
+pub fn hook_command(name: &str, o: &HookOptions) -> String {
+    let mut cmd = String::new();
+    if let Some(dir) = &o.state_dir {
+        cmd += &format!("GOCCIA_TRUST_STATE_DIR={} ", shell_quote(dir));
+    }
+    cmd += "goccia-trust";
+    if let Some(store) = &o.store {
+        cmd += &format!(" --trust-store={}", shell_quote(store));
+    }
+    format!("{cmd} hook run {name}")
+}
+
+/// Whether `line` is a line of ours for the hook `name`, this version's
+/// (with any options) or the legacy one.
+fn is_our_line(line: &str, name: &str) -> bool {
+    line == legacy_line(name)
+        || (line.starts_with(LINE_START)
+            && line.ends_with(&format!(" hook run {name} \"$@\"; }} || :\n"))
+            && line.matches('\n').count() == 1)
+}
+
+const COMMENT: &str =
+    "# Added by `goccia-trust hook install`; `goccia-trust hook uninstall` removes it.\n";
+
 /// The block between the markers; `created` when `install` made the file.
-fn block(name: &str, created: bool) -> String {
+fn block(name: &str, created: bool, o: &HookOptions) -> String {
     let start = if created { START_CREATED } else { START };
-    format!(
-        "{start}# Added by `goccia-trust hook install`; `goccia-trust hook uninstall` removes it.\n{}{END}",
-        hook_line(name)
-    )
+    format!("{start}{COMMENT}{}{END}", hook_line(name, o))
 }
 
 /// Where the repository's hooks are.
@@ -85,13 +130,32 @@ pub enum HookState {
     Absent,
     /// A file without the block.
     Without,
-    /// The block is there.
+    /// The block is there, and git runs it.
     Installed,
+    /// The block is there but never runs: why.
+    NotRun(String),
+    /// The block of an earlier version, which fails the hook where
+    /// goccia-trust is not on PATH: `install` replaces it.
+    Outdated,
     /// No block, but the hook runs `goccia-trust hook run NAME` itself (the
     /// line the user added where the block could not go).
     ByHand,
     /// Something that is not a regular file, or cannot be read: its reason.
     Unusable(String),
+}
+
+/// A hook manager that owns the hook files: `install` writes nothing into
+/// them and says what to add to the manager's own file instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Manager {
+    /// husky 9: `core.hooksPath` is `.husky/_`, whose generated scripts
+    /// run `.husky/NAME` through `h` (and exit there).
+    Husky,
+    /// lefthook: generated scripts that run `lefthook run NAME`, rewritten
+    /// by `lefthook install`.
+    Lefthook,
+    /// pre-commit: generated scripts that run `pre-commit hook-impl`.
+    PreCommit,
 }
 
 /// What `install` will do to one hook.
@@ -101,10 +165,19 @@ pub enum InstallStep {
     Create,
     /// Append the block to this shell script.
     Append,
+    /// Put the block before the trailing `exit` (or `exec`) at this byte
+    /// offset, on this line (1-based): after it, the block would never run.
+    Insert { at: usize, line: usize },
+    /// Replace a block of ours (an earlier version's, or one reading
+    /// another store) with this one, in place.
+    Replace,
     /// The block is already there.
     AlreadyInstalled,
     /// The hook runs the notice by a line of its own: left as it is.
     ByHand,
+    /// A hook manager owns the file: left as it is, the user declares the
+    /// notice in the manager's own file.
+    Managed(Manager),
     /// Leave it: the reason; the user adds [`hook_line`] themselves.
     Refuse(String),
 }
@@ -127,20 +200,104 @@ fn read_hook(path: &str) -> Result<Option<Vec<u8>>, String> {
     fs::read(path).map(Some).map_err(|e| e.to_string())
 }
 
-/// The state of the hook `name` in `dir`.
-pub fn hook_state(dir: &str, name: &str) -> HookState {
-    match read_hook(&hook_path(dir, name)) {
-        Ok(None) => HookState::Absent,
-        Ok(Some(bytes)) => {
-            if find_block(&bytes, name).is_some() {
-                HookState::Installed
-            } else if runs_notice(&bytes, name) {
-                HookState::ByHand
-            } else {
-                HookState::Without
-            }
+/// The state of the hook `name` in `dir`: `Installed` only for a block
+/// git will run (the file is executable, no manager's script exits before
+/// it, no `exit` or `exec` line comes first).
+pub fn hook_state(dir: &str, name: &str, o: &HookOptions) -> HookState {
+    let path = hook_path(dir, name);
+    let bytes = match read_hook(&path) {
+        Ok(None) => return HookState::Absent,
+        Ok(Some(bytes)) => bytes,
+        Err(reason) => return HookState::Unusable(reason),
+    };
+    let Some(found) = find_block(&bytes, name) else {
+        // husky runs the user's `.husky/NAME`, where the line goes.
+        let own = match manager(dir, &bytes) {
+            Some(Manager::Husky) => fs::read(hook_path(parent_dir(dir), name)).ok(),
+            _ => None,
+        };
+        return if runs_notice(&bytes, name) || own.is_some_and(|b| runs_notice(&b, name)) {
+            HookState::ByHand
+        } else {
+            HookState::Without
+        };
+    };
+    if let Some(m) = manager(dir, &bytes) {
+        return HookState::NotRun(format!("{}'s script ends before it", m.name()));
+    }
+    if let Some(line) = ending_line(&bytes[..found.from]) {
+        return HookState::NotRun(format!("line {line} ends the script before it"));
+    }
+    if !is_executable(&path) {
+        return HookState::NotRun("the file is not executable".into());
+    }
+    if found.body != format!("{COMMENT}{}", hook_line(name, o)) && found.legacy {
+        return HookState::Outdated;
+    }
+    HookState::Installed
+}
+
+fn parent_dir(dir: &str) -> &str {
+    dir.rsplit_once('/').map_or(dir, |(p, _)| p)
+}
+
+#[cfg(unix)]
+fn is_executable(path: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &str) -> bool {
+    true
+}
+
+/// The 1-based number of the first line of `bytes` that ends the script
+/// where it stands: `exit` or `exec` as a command of its own at the start of
+/// a line (an indented one is taken to be inside a condition).
+fn ending_line(bytes: &[u8]) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    text.lines()
+        .position(|l| is_ending(l) && !l.starts_with([' ', '\t']))
+        .map(|i| i + 1)
+}
+
+/// Whether `line` is an `exit` or `exec` command.
+fn is_ending(line: &str) -> bool {
+    let t = line.trim();
+    ["exit", "exec"].iter().any(|w| {
+        t.strip_prefix(w)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', ';']))
+    })
+}
+
+/// Which manager generated the hook in `dir` holding `bytes`, if one did.
+pub fn manager(dir: &str, bytes: &[u8]) -> Option<Manager> {
+    let text = String::from_utf8_lossy(bytes);
+    let path = std::path::Path::new(dir);
+    let in_husky = path.file_name().is_some_and(|n| n == "_")
+        && path
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == ".husky");
+    if in_husky || text.contains("/h\"") && std::path::Path::new(&format!("{dir}/h")).is_file() {
+        Some(Manager::Husky)
+    } else if text.contains("File generated by pre-commit") {
+        Some(Manager::PreCommit)
+    } else if text.contains("lefthook") {
+        Some(Manager::Lefthook)
+    } else {
+        None
+    }
+}
+
+impl Manager {
+    pub fn name(self) -> &'static str {
+        match self {
+            Manager::Husky => "husky",
+            Manager::Lefthook => "lefthook",
+            Manager::PreCommit => "pre-commit",
         }
-        Err(reason) => HookState::Unusable(reason),
     }
 }
 
@@ -166,19 +323,73 @@ fn is_shell_script(bytes: &[u8]) -> bool {
 }
 
 /// What `install` will do to the hook `name` in `dir`.
-pub fn install_step(dir: &str, name: &str) -> InstallStep {
-    match read_hook(&hook_path(dir, name)) {
-        Ok(None) => InstallStep::Create,
-        Ok(Some(bytes)) if find_block(&bytes, name).is_some() => InstallStep::AlreadyInstalled,
-        Ok(Some(bytes)) if runs_notice(&bytes, name) => InstallStep::ByHand,
-        Ok(Some(bytes)) if is_shell_script(&bytes) => InstallStep::Append,
-        Ok(Some(_)) => InstallStep::Refuse("it is not a shell script".into()),
-        Err(reason) => InstallStep::Refuse(reason),
+pub fn install_step(dir: &str, name: &str, o: &HookOptions) -> InstallStep {
+    let bytes = match read_hook(&hook_path(dir, name)) {
+        Ok(None) => return InstallStep::Create,
+        Ok(Some(bytes)) => bytes,
+        Err(reason) => return InstallStep::Refuse(reason),
+    };
+    if let Some(m) = manager(dir, &bytes) {
+        let own = fs::read(hook_path(parent_dir(dir), name)).ok();
+        if m == Manager::Husky && own.is_some_and(|b| runs_notice(&b, name)) {
+            return InstallStep::ByHand;
+        }
+        return InstallStep::Managed(m);
+    }
+    if let Some(found) = find_block(&bytes, name) {
+        let current = found.body == format!("{COMMENT}{}", hook_line(name, o));
+        if current && ending_line(&bytes[..found.from]).is_none() {
+            return InstallStep::AlreadyInstalled;
+        }
+        // An earlier block, or one an `exit` keeps from running: put
+        // afresh where it runs.
+        return match placement(&without(&bytes, &found)) {
+            InstallStep::Refuse(why) => InstallStep::Refuse(why),
+            _ => InstallStep::Replace,
+        };
+    }
+    if runs_notice(&bytes, name) {
+        return InstallStep::ByHand;
+    }
+    if !is_shell_script(&bytes) {
+        return InstallStep::Refuse("it is not a shell script".into());
+    }
+    placement(&bytes)
+}
+
+/// Where the block goes in a shell script: at the end, or before a
+/// trailing `exit` or `exec` (the script's last command); refused when an
+/// `exit` or `exec` earlier on ends the script before the end.
+fn placement(bytes: &[u8]) -> InstallStep {
+    let text = String::from_utf8_lossy(bytes);
+    let mut offset = 0;
+    let mut last: Option<(usize, usize)> = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let t = line.trim();
+        if !t.is_empty() && !t.starts_with('#') {
+            last = Some((offset, i + 1));
+        }
+        offset += line.len();
+    }
+    let trailing = last.filter(|(at, _)| is_ending(text[*at..].lines().next().unwrap_or("")));
+    let before = trailing.map_or(bytes.len(), |(at, _)| at);
+    if let Some(line) = ending_line(&bytes[..before]) {
+        return InstallStep::Refuse(format!(
+            "line {line} ends the script before its end; add the line above it"
+        ));
+    }
+    match trailing {
+        // The block, with the line break before it, goes before the line
+        // break that ends the line above the `exit`.
+        Some((at, line)) if at > 0 => InstallStep::Insert { at: at - 1, line },
+        Some(_) => InstallStep::Refuse("it starts with `exit`".into()),
+        None => InstallStep::Append,
     }
 }
 
-/// Carries out one step (`Create` or `Append`; the others write nothing).
-pub fn apply(dir: &str, name: &str, step: &InstallStep) -> std::io::Result<()> {
+/// Carries out one step (`Create`, `Append`, `Insert`, `Replace`; the
+/// others write nothing).
+pub fn apply(dir: &str, name: &str, step: &InstallStep, o: &HookOptions) -> std::io::Result<()> {
     let path = hook_path(dir, name);
     match step {
         InstallStep::Create => {
@@ -188,7 +399,7 @@ pub fn apply(dir: &str, name: &str, step: &InstallStep) -> std::io::Result<()> {
             #[cfg(unix)]
             std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o755);
             let mut f = options.open(&path)?;
-            f.write_all(format!("{SHEBANG}\n{}", block(name, true)).as_bytes())?;
+            f.write_all(format!("{SHEBANG}\n{}", block(name, true, o)).as_bytes())?;
             // The mode asked for is masked by the umask: a hook must run.
             // (Windows has no execute bit: Git for Windows runs the script.)
             #[cfg(unix)]
@@ -202,19 +413,90 @@ pub fn apply(dir: &str, name: &str, step: &InstallStep) -> std::io::Result<()> {
             // One line break before the block, removed with it: the file's
             // bytes come back whether or not they ended with one.
             let mut f = fs::OpenOptions::new().append(true).open(&path)?;
-            f.write_all(format!("\n{}", block(name, false)).as_bytes())
+            f.write_all(format!("\n{}", block(name, false, o)).as_bytes())
         }
-        InstallStep::AlreadyInstalled | InstallStep::ByHand | InstallStep::Refuse(_) => Ok(()),
+        InstallStep::Insert { at, .. } => {
+            let bytes = fs::read(&path)?;
+            let mut out = bytes[..*at].to_vec();
+            out.extend_from_slice(format!("\n{}", block(name, false, o)).as_bytes());
+            out.extend_from_slice(&bytes[*at..]);
+            write_in_place(&path, &out)
+        }
+        InstallStep::Replace => {
+            let bytes = fs::read(&path)?;
+            let Some(found) = find_block(&bytes, name) else {
+                return Ok(());
+            };
+            let rest = without(&bytes, &found);
+            let at = match placement(&rest) {
+                InstallStep::Insert { at, .. } => at,
+                _ => rest.len(),
+            };
+            let mut out = rest[..at].to_vec();
+            out.extend_from_slice(format!("\n{}", block(name, found.created, o)).as_bytes());
+            out.extend_from_slice(&rest[at..]);
+            write_in_place(&path, &out)
+        }
+        InstallStep::AlreadyInstalled
+        | InstallStep::ByHand
+        | InstallStep::Managed(_)
+        | InstallStep::Refuse(_) => Ok(()),
     }
 }
 
-/// Where the block (with the line break before it) is in `bytes`, and
-/// whether `install` created the file.
-fn find_block(bytes: &[u8], name: &str) -> Option<(usize, usize, bool)> {
-    for created in [false, true] {
-        let b = format!("\n{}", block(name, created));
-        if let Some(at) = find(bytes, b.as_bytes()) {
-            return Some((at, at + b.len(), created));
+/// Written in place (not replaced): the file keeps its mode and owner.
+fn write_in_place(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+}
+
+/// `bytes` without the block `found` (and the line break before it).
+fn without(bytes: &[u8], found: &Found) -> Vec<u8> {
+    let mut rest = bytes[..found.from].to_vec();
+    rest.extend_from_slice(&bytes[found.to..]);
+    rest
+}
+
+/// A block of ours in a hook: where it is (with the line break before it),
+/// whether `install` created the file, what is between the markers, and
+/// whether its line is the legacy one.
+struct Found {
+    from: usize,
+    to: usize,
+    created: bool,
+    body: String,
+    legacy: bool,
+}
+
+/// The block of ours for `name` in `bytes`, if there is one: the markers
+/// around the comment and one line of ours.
+fn find_block(bytes: &[u8], name: &str) -> Option<Found> {
+    for (created, start) in [(false, START), (true, START_CREATED)] {
+        let open = format!("\n{start}");
+        let Some(from) = find(bytes, open.as_bytes()) else {
+            continue;
+        };
+        let inside = from + open.len();
+        let Some(len) = find(&bytes[inside..], END.as_bytes()) else {
+            continue;
+        };
+        let Ok(body) = std::str::from_utf8(&bytes[inside..inside + len]) else {
+            continue;
+        };
+        let Some(line) = body.strip_prefix(COMMENT) else {
+            continue;
+        };
+        if is_our_line(line, name) {
+            return Some(Found {
+                from,
+                to: inside + len + END.len(),
+                created,
+                body: body.to_string(),
+                legacy: line == legacy_line(name),
+            });
         }
     }
     None
@@ -249,7 +531,7 @@ pub fn uninstall(dir: &str, name: &str) -> Result<Removed, String> {
     let Some(bytes) = read_hook(&path)? else {
         return Ok(Removed::NotInstalled);
     };
-    let Some((from, to, created)) = find_block(&bytes, name) else {
+    let Some(found) = find_block(&bytes, name) else {
         let text = String::from_utf8_lossy(&bytes);
         return Ok(if text.contains(END.trim_end()) {
             Removed::Edited
@@ -257,19 +539,12 @@ pub fn uninstall(dir: &str, name: &str) -> Result<Removed, String> {
             Removed::NotInstalled
         });
     };
-    let mut rest = bytes[..from].to_vec();
-    rest.extend_from_slice(&bytes[to..]);
-    if created && rest == SHEBANG.as_bytes() {
+    let rest = without(&bytes, &found);
+    if found.created && rest == SHEBANG.as_bytes() {
         fs::remove_file(&path).map_err(|e| e.to_string())?;
         return Ok(Removed::File);
     }
-    // Written in place (not replaced): the file keeps its mode and owner.
-    fs::OpenOptions::new()
-        .write(true)
-        .truncate(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(&rest))
-        .map_err(|e| e.to_string())?;
+    write_in_place(&path, &rest).map_err(|e| e.to_string())?;
     Ok(Removed::Block)
 }
 
@@ -295,9 +570,15 @@ mod tests {
         for original in [&b"#!/bin/sh\necho a\n"[..], b"#!/bin/sh\necho a"] {
             let p = hook_path(d, "post-merge");
             fs::write(&p, original).unwrap();
-            assert_eq!(install_step(d, "post-merge"), InstallStep::Append);
-            apply(d, "post-merge", &InstallStep::Append).unwrap();
-            assert_eq!(hook_state(d, "post-merge"), HookState::Installed);
+            let o = HookOptions::default();
+            assert_eq!(install_step(d, "post-merge", &o), InstallStep::Append);
+            apply(d, "post-merge", &InstallStep::Append, &o).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+            }
+            assert_eq!(hook_state(d, "post-merge", &o), HookState::Installed);
             assert_eq!(uninstall(d, "post-merge").unwrap(), Removed::Block);
             assert_eq!(fs::read(&p).unwrap(), original);
         }
@@ -310,7 +591,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().join("new-hooks");
         let d = d.to_str().unwrap();
-        apply(d, "post-rewrite", &InstallStep::Create).unwrap();
+        apply(
+            d,
+            "post-rewrite",
+            &InstallStep::Create,
+            &HookOptions::default(),
+        )
+        .unwrap();
         let mode = fs::metadata(hook_path(d, "post-rewrite"))
             .unwrap()
             .permissions()

@@ -24,6 +24,7 @@ pub mod compare;
 pub mod git;
 pub mod hooks;
 pub mod provenance;
+pub mod range;
 pub mod review_provenance;
 pub mod since;
 

@@ -19,6 +19,7 @@ struct JsonStatus<'a> {
     configs: Vec<JsonStatusConfig<'a>>,
     changed: usize,
     never_trusted: usize,
+    ignored: usize,
     errors: usize,
     needs_review: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -26,6 +27,9 @@ struct JsonStatus<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     store_error: Option<&'a str>,
     store_warnings: &'a [String],
+    store_unsafe: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignore_problem: Option<&'a str>,
     unreadable: Vec<JsonUnreadable>,
 }
 
@@ -51,11 +55,14 @@ pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
         configs: f.reports.iter().map(config).collect(),
         changed: r.tally.changed,
         never_trusted: r.tally.never_trusted,
+        ignored: r.tally.ignored,
         errors: r.tally.errors,
         needs_review: r.tally.any(),
         notice: r.notice.as_deref(),
         store_error: f.store_error.as_deref(),
         store_warnings: &f.store_warnings,
+        store_unsafe: f.store_unsafe,
+        ignore_problem: f.ignore_problem.as_deref(),
         unreadable: f
             .found
             .iter()

@@ -3,9 +3,13 @@
 //! notice `hook run` prints after a pull, checkout or rebase.
 
 use crate::cli::Io;
-use crate::cli::hook_outcome::{Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::hook_outcome::{Changes, Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::status_outcome::StatusFindings;
 use crate::cli::terminal::Values;
-use crate::core::revision::hooks::{HookState, HooksDir, InstallStep, Removed, hook_line};
+use crate::core::review::notice::range_line;
+use crate::core::revision::hooks::{
+    HookState, HooksDir, InstallStep, Manager, Removed, hook_command, hook_line,
+};
 
 fn where_line(d: &HooksDir, io: &mut Io<'_>) -> std::io::Result<()> {
     let why = if d.from_hooks_path {
@@ -17,35 +21,76 @@ fn where_line(d: &HooksDir, io: &mut Io<'_>) -> std::io::Result<()> {
     writeln!(io.out, "{}", Values.text(&line))
 }
 
-/// `install`'s plan: where the hooks are written (before anything is),
-/// and each hook that cannot take the notice, with the line to add to it.
+/// `install`'s plan: where the hooks are written (before anything is).
 pub fn plan(p: &InstallPlan, io: &mut Io<'_>) -> std::io::Result<()> {
-    where_line(&p.dir, io)?;
-    for (h, why) in p.refused() {
-        writeln!(
-            io.out,
-            "{}: {} left as it is ({}); add this line to it:\n  {}",
-            h.name,
-            Values.text(&h.path),
-            Values.text(why),
-            hook_line(h.name).trim_end()
-        )?;
-    }
-    Ok(())
+    where_line(&p.dir, io)
 }
 
 /// What `install` wrote, hook by hook.
 pub fn installed(done: &[Hook<InstallStep>], io: &mut Io<'_>) -> std::io::Result<()> {
     for h in done {
         let what = match h.what {
-            InstallStep::Create => "created",
-            InstallStep::Append => "added to",
-            InstallStep::ByHand => "run by a line of its own in",
-            _ => "already in",
+            InstallStep::Create => "created".to_string(),
+            InstallStep::Append => "added to".to_string(),
+            InstallStep::Insert { line, .. } => format!("added before the exit on line {line} of"),
+            InstallStep::Replace => "updated in".to_string(),
+            InstallStep::ByHand => "run by a line of its own in".to_string(),
+            InstallStep::AlreadyInstalled => "already in".to_string(),
+            InstallStep::Managed(_) | InstallStep::Refuse(_) => continue,
         };
-        line(h, what, io)?;
+        line(h, &what, io)?;
     }
     Ok(())
+}
+
+/// The hooks `install` left as they are, each with what to add where.
+pub fn left(p: &InstallPlan, io: &mut Io<'_>) -> std::io::Result<()> {
+    for h in p.left() {
+        let (name, path) = (h.name, Values.text(&h.path));
+        let add = hook_line(name, &p.options);
+        let cmd = hook_command(name, &p.options);
+        match &h.what {
+            InstallStep::Refuse(why) => writeln!(
+                io.out,
+                "{name}: {path} left as it is ({}); add this line to it:\n  {}",
+                Values.text(why),
+                add.trim_end()
+            )?,
+            InstallStep::Managed(Manager::Husky) => {
+                let own = format!("{}/{name}", parent(&p.dir.dir));
+                writeln!(
+                    io.out,
+                    "{name}: {path} is husky's; add this line to {} (husky runs it):\n  {}",
+                    Values.text(&own),
+                    add.trim_end()
+                )?
+            }
+            InstallStep::Managed(Manager::Lefthook) => writeln!(
+                io.out,
+                "{name}: {path} is lefthook's (lefthook install rewrites it); add to lefthook.yml:\n  {name}:\n    commands:\n      goccia-trust:\n        run: {cmd} {} || true",
+                lefthook_args(name)
+            )?,
+            InstallStep::Managed(Manager::PreCommit) => writeln!(
+                io.out,
+                "{name}: {path} is pre-commit's (pre-commit install rewrites it); add to the repos of .pre-commit-config.yaml:\n  - repo: local\n    hooks:\n      - id: goccia-trust-{name}\n        name: goccia-trust notice\n        entry: sh -c '{} || true'\n        language: system\n        always_run: true\n        pass_filenames: false\n        verbose: true\n        stages: [{name}]",
+                cmd.replace('\'', "'\"'\"'")
+            )?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The hook's arguments in lefthook's `run` templates.
+fn lefthook_args(name: &str) -> &'static str {
+    match name {
+        "post-checkout" => "{1} {2} {3}",
+        _ => "{1}",
+    }
+}
+
+fn parent(dir: &str) -> &str {
+    dir.rsplit_once('/').map_or(dir, |(p, _)| p)
 }
 
 pub fn removal(r: &Removal, io: &mut Io<'_>) -> std::io::Result<()> {
@@ -67,6 +112,11 @@ pub fn status(s: &HooksStatus, io: &mut Io<'_>) -> std::io::Result<()> {
     for h in &s.hooks {
         let state = match &h.what {
             HookState::Installed => "installed".to_string(),
+            HookState::NotRun(why) => format!("not run ({why})"),
+            HookState::Outdated => {
+                "installed, outdated (it fails where goccia-trust is not on PATH; run hook install)"
+                    .to_string()
+            }
             HookState::ByHand => "installed (by a line of its own)".to_string(),
             HookState::Absent => "not installed (no hook)".to_string(),
             HookState::Without => "not installed (another hook)".to_string(),
@@ -88,6 +138,20 @@ fn line<T>(h: &Hook<T>, what: &str, io: &mut Io<'_>) -> std::io::Result<()> {
     )
 }
 
+/// The hooks' line: the configs the operation made need review, by name;
+/// everything `status --tree` would say when what it changed is unknown
+/// (a clone) or the store or ignore list cannot be used (nothing is judged
+/// then, so nothing can be left out).
+fn notice_line(f: &StatusFindings, changes: Option<&Changes>) -> Option<String> {
+    let t = f.tally();
+    match changes {
+        Some(c) if !(t.store_unreadable || t.store_unsafe || t.ignore_unusable) => {
+            range_line(&f.reports, &c.paths, c.what)
+        }
+        _ => t.line(),
+    }
+}
+
 /// `hook run`: the notice line on stdout, or why there is none on stderr.
 pub fn notice(n: &Notice, io: &mut Io<'_>) -> std::io::Result<()> {
     match n {
@@ -95,12 +159,12 @@ pub fn notice(n: &Notice, io: &mut Io<'_>) -> std::io::Result<()> {
         Notice::NotRepository(e) => {
             io.warn(format_args!("goccia-trust hook: not in a repository ({e})"))
         }
-        Notice::Checked(f) => {
+        Notice::Checked(f, changes) => {
             for w in &f.store_warnings {
                 io.warn(w);
             }
-            if let Some(line) = f.tally().line() {
-                writeln!(io.out, "{line}")?;
+            if let Some(line) = notice_line(f, changes.as_ref()) {
+                writeln!(io.out, "{}", Values.text(&line))?;
             }
         }
         Notice::Failed(why) => io.warn(format_args!(

@@ -2,7 +2,7 @@
 //! notice line when something needs review, nothing when nothing does.
 
 use crate::cli::Io;
-use crate::cli::status_outcome::StatusResult;
+use crate::cli::status_outcome::{PromptLine, StatusResult};
 
 pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
     warnings(r, io);
@@ -16,5 +16,22 @@ pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
 pub fn warnings(r: &StatusResult, io: &mut Io<'_>) {
     for w in &r.warnings {
         io.warn(w);
+    }
+}
+
+/// `status --prompt`: the line alone on stdout, nothing on stderr (a
+/// prompt shows whatever it is given).
+pub fn prompt(line: &PromptLine, io: &mut Io<'_>) -> std::io::Result<()> {
+    match line {
+        PromptLine::Checked(None) => Ok(()),
+        PromptLine::Checked(Some(line)) => writeln!(io.out, "{line}"),
+        PromptLine::Failed(_) => writeln!(
+            io.out,
+            "goccia: check failed (run goccia-trust status for why)"
+        ),
+        PromptLine::TooSlow => writeln!(
+            io.out,
+            "goccia: check took too long (run goccia-trust status --tree)"
+        ),
     }
 }
