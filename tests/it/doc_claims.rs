@@ -259,8 +259,20 @@ fn the_synopsis_lists_every_subcommand() {
 
 /// A paragraph claims a speed: a duration (`0.2 s`, `10 ms`) or a
 /// comparison (`half the time`, `faster`) with a verb of measuring.
+/// Whether a paragraph claims a speed: one of its sentences, list items
+/// or table rows names a duration (or a comparison) and a measuring verb.
 fn claims_speed(paragraph: &str) -> bool {
-    let p = paragraph.to_lowercase();
+    paragraph
+        .split("\n- ")
+        .flat_map(|item| item.split("\n|"))
+        .flat_map(|unit| unit.split(". "))
+        .any(unit_claims_speed)
+}
+
+fn unit_claims_speed(unit: &str) -> bool {
+    // A quoted message (`check took too long`) claims nothing.
+    let prose: String = unit.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let p = prose.to_lowercase();
     let words: Vec<&str> = p
         .split(|c: char| c.is_whitespace() || "(),;:".contains(c))
         .filter(|w| !w.is_empty())
