@@ -11,7 +11,7 @@ use crate::common::git::{GIT_ENV, git, perms};
 use crate::prompt_clients::{blocks, search_path, snippet};
 
 /// git in `dir` with `path` as PATH; (exit code, stdout and stderr).
-fn git_with_path(env: &TestEnv, dir: &Path, path: &str, args: &[&str]) -> (i32, String) {
+pub(crate) fn git_with_path(env: &TestEnv, dir: &Path, path: &str, args: &[&str]) -> (i32, String) {
     let out = Command::new("git")
         .current_dir(dir)
         .env_clear()
@@ -31,11 +31,11 @@ fn git_with_path(env: &TestEnv, dir: &Path, path: &str, args: &[&str]) -> (i32, 
 }
 
 /// PATH without goccia-trust: a GUI client's, or after an uninstall.
-const BARE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+pub(crate) const BARE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// A repository with two commits: the first adds `goccia.json`, the
 /// second widens it.
-fn repo(env: &TestEnv) -> std::path::PathBuf {
+pub(crate) fn repo(env: &TestEnv) -> std::path::PathBuf {
     let dir = env.work.join("repo");
     std::fs::create_dir_all(&dir).unwrap();
     git(&dir, &["init", "-q", "-b", "main"]);

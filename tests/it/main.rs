@@ -36,6 +36,7 @@ mod docs;
 mod fuzz;
 mod git_hostile;
 mod hook_clients;
+mod hook_managers;
 mod hostile_files;
 mod json_contract;
 mod layering;
