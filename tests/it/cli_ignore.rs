@@ -267,3 +267,27 @@ fn ignore_help_says_gocciascript_still_refuses_the_config() {
         "{help}"
     );
 }
+
+/// An ignored config that changed since it was trusted counts its requests,
+/// not the lines of its diff: one key asked for once is `1 request` (the
+/// removed value of the stored version is not a request).
+#[test]
+fn an_ignored_changed_config_counts_its_requests() {
+    let env = TestEnv::new();
+    env.write(
+        "repo/p/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    assert_eq!(env.run(&["trust", "--yes", "repo/p"]).code, 0);
+    env.write(
+        "repo/p/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.test"]}}"#,
+    );
+    assert_eq!(env.run(&["ignore", "repo/p/goccia.json"]).code, 0);
+    let out = env.run(&["scan", "repo/p"]);
+    assert!(
+        out.stdout
+            .contains("ignored        repo/p/goccia.json  1 request\n"),
+        "{out}"
+    );
+}

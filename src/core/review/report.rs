@@ -241,12 +241,22 @@ impl ConfigReport {
             ConfigState::Trusted
             | ConfigState::NeverTrusted
             | ConfigState::Error
-            | ConfigState::Ignored => match self.lines.len() {
+            | ConfigState::Ignored => match request_count(&self.lines) {
                 1 => "1 request".to_string(),
                 n => format!("{n} requests"),
             },
         }
     }
+}
+
+/// The requests a config's lines show: an ignored config that changed since
+/// it was trusted carries its diff, whose removed lines (the stored
+/// version's) and link targets are not requests of the config.
+fn request_count(lines: &[DiffLine]) -> usize {
+    lines
+        .iter()
+        .filter(|l| matches!(l, DiffLine::Added(_) | DiffLine::Unchanged(_)))
+        .count()
 }
 
 /// `+2 -1 ~1`: the counts of a changed config's diff, for one-line summaries.
