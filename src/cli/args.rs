@@ -35,12 +35,11 @@ pub struct Cli {
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
-    /// Use this store file instead of the per-user one (value only after `=`).
+    /// Use this store file instead of the per-user one.
     #[arg(
         long = "trust-store",
         global = true,
         hide = true,
-        require_equals = true,
         value_name = "PATH",
         value_hint = clap::ValueHint::FilePath
     )]
@@ -370,10 +369,17 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         )));
     }
     if clap_mode {
-        // §12.5's message whichever spelling the command uses: the value
-        // attaches only after `=`, never as the next argument.
-        if args.iter().any(|a| a == "--trust-store") {
-            return Err(trust_store_outcome(&args));
+        // A subcommand takes `--trust-store PATH` as well as
+        // `--trust-store=PATH`; GocciaScript's spellings (below) keep
+        // GocciaScript's rule, the value only after `=`. Without a value,
+        // §12.5's message in both.
+        if args
+            .iter()
+            .take_while(|a| *a != "--")
+            .position(|a| a == "--trust-store")
+            .is_some_and(|i| args.get(i + 1).is_none_or(|v| v.starts_with('-')))
+        {
+            return Err(ParseOutcome::Usage(trust_store_needs_path()));
         }
         let argv = std::iter::once("goccia-trust".to_string()).chain(args);
         return match command()
@@ -625,7 +631,7 @@ pub fn asks_contract_json(args: &[String]) -> bool {
 /// global option given as the next word (`--color always`, `--theme mono`).
 fn first_non_global<'a>(mut words: impl Iterator<Item = &'a String>) -> Option<&'a String> {
     while let Some(w) = words.next() {
-        if w == "--color" || w == "--theme" {
+        if w == "--color" || w == "--theme" || w == "--trust-store" {
             words.next();
         } else if !is_global_flag(w) {
             return Some(w);
@@ -1158,7 +1164,7 @@ mod tests {
 
     #[test]
     fn the_trust_store_hint_names_the_value_given() {
-        let args: Vec<String> = ["list", "--trust-store", "/x.json"]
+        let args: Vec<String> = ["--list-trusted", "--trust-store", "/x.json"]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -1194,8 +1200,22 @@ mod tests {
             p(&["list", "--trust-store="]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
+        // A subcommand takes the value as the next word too, before or
+        // after the subcommand.
+        for args in [
+            &["list", "--trust-store", "/x.json"][..],
+            &["--trust-store", "/x.json", "list"][..],
+        ] {
+            match p(args).unwrap() {
+                Invocation::Clap(cli) => {
+                    assert_eq!(cli.globals.trust_store.as_deref(), Some("/x.json"));
+                    assert!(matches!(cli.command, Command::List(_)));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
         assert_eq!(
-            p(&["list", "--trust-store", "x"]).unwrap_err(),
+            p(&["list", "--trust-store", ""]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
     }

@@ -3,6 +3,7 @@
 pub mod args;
 pub mod check;
 pub mod ci_out;
+pub mod complete;
 pub mod diff;
 pub mod diff_outcome;
 pub mod error;
@@ -85,6 +86,8 @@ fn error_prefix() -> String {
 }
 
 pub fn main() -> ExitCode {
+    // `COMPLETE=bash goccia-trust -- ...`: the shell asking for completions.
+    complete::answer_request(generate::completion_command);
     let args: Result<Vec<String>, _> = std::env::args_os()
         .skip(1)
         .map(|a| a.into_string())
