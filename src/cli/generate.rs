@@ -14,7 +14,7 @@ use roff::{Roff, bold, roman};
 
 use crate::cli::args::{CompletionsArgs, ManArgs, ShellName};
 use crate::cli::{CliError, CliResult, Io, complete};
-use crate::core::exit;
+use crate::core::{env, exit};
 
 const BIN: &str = "goccia-trust";
 
@@ -141,6 +141,11 @@ pub fn man_page() -> io::Result<Vec<u8>> {
         status.text([bold(code.to_string())]);
         status.text([roman(*meaning)]);
     }
+    status.control("TP", []);
+    status.text([bold("128+N")]);
+    status.text([roman(
+        "the interactive review ended by signal N (SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143), after restoring the terminal",
+    )]);
     status.to_writer(&mut page)?;
     extra_sections().to_writer(&mut page)?;
     man.render_version_section(&mut page)?;
@@ -167,44 +172,9 @@ fn tidy_breaks(page: &[u8]) -> Vec<u8> {
         .into_bytes()
 }
 
-/// The environment variables read (`core::env`, `core::revision::git`).
-const ENVIRONMENT: &[(&str, &str)] = &[
-    (
-        "NO_COLOR",
-        "Set and not empty: no colour (the interactive review uses the mono theme), unless --color=always.",
-    ),
-    (
-        "GOCCIA_TRUST_STATE_DIR",
-        "The state directory: decision records (trust --policy, policy run) and the review's progress. Also --state-dir.",
-    ),
-    (
-        "GOCCIA_TRUST_GIT_TIMEOUT",
-        "Seconds each git process of diff and --since may run before it is stopped (default 60).",
-    ),
-    (
-        "XDG_CONFIG_HOME",
-        "When absolute: the per-user trust store is $XDG_CONFIG_HOME/goccia/trust.json (GocciaScript's rule) and themes are read from $XDG_CONFIG_HOME/goccia-trust/themes.",
-    ),
-    (
-        "XDG_STATE_HOME",
-        "When absolute and GOCCIA_TRUST_STATE_DIR is not set: the state directory is $XDG_STATE_HOME/goccia-trust.",
-    ),
-    (
-        "HOME",
-        "The base of the per-user paths when the XDG variables are not set; ~ in paths.",
-    ),
-    (
-        "VISUAL, EDITOR",
-        "The editor the interactive review's e opens a config in (the first that is not blank; else vi).",
-    ),
-    (
-        "APPDATA, LOCALAPPDATA",
-        "On Windows: the store's directory (%APPDATA%\\Goccia) and goccia-trust's own settings and state.",
-    ),
-];
-
-/// On Linux and the other Unix systems (macOS: under ~/Library/Application
-/// Support; see the guide).
+/// The store, its lock, the state directory and the themes, on Linux and
+/// the other Unix systems (macOS: under ~/Library/Application Support; see
+/// the guide); then each file of the state directory ([`env::STATE_FILES`]).
 const FILES: &[(&str, &str)] = &[
     (
         "$XDG_CONFIG_HOME/goccia/trust.json, else ~/.config/goccia/trust.json",
@@ -216,7 +186,7 @@ const FILES: &[(&str, &str)] = &[
     ),
     (
         "$GOCCIA_TRUST_STATE_DIR, else $XDG_STATE_HOME/goccia-trust, else ~/.local/state/goccia-trust",
-        "The state directory: policy decision records and review-progress.json.",
+        "The state directory (STATE below).",
     ),
     (
         "$XDG_CONFIG_HOME/goccia-trust/themes/NAME.toml, else ~/.config/goccia-trust/themes/NAME.toml",
@@ -254,16 +224,29 @@ const EXAMPLES: &[(&str, &str)] = &[
 /// ENVIRONMENT, FILES, EXAMPLES and SEE ALSO.
 fn extra_sections() -> Roff {
     let mut r = Roff::new();
+    let environment: Vec<(String, &str)> = env::VARIABLES
+        .iter()
+        .map(|v| (v.name.to_string(), v.meaning))
+        .collect();
+    let files: Vec<(String, &str)> = FILES
+        .iter()
+        .map(|(t, m)| (t.to_string(), *m))
+        .chain(env::STATE_FILES.iter().map(|f| {
+            let slash = if f.name.contains('.') { "" } else { "/" };
+            (format!("STATE/{}{slash}", f.name), f.meaning)
+        }))
+        .collect();
+    let examples: Vec<(String, &str)> = EXAMPLES.iter().map(|(t, m)| (t.to_string(), *m)).collect();
     for (heading, items) in [
-        ("ENVIRONMENT", ENVIRONMENT),
-        ("FILES", FILES),
-        ("EXAMPLES", EXAMPLES),
+        ("ENVIRONMENT", environment),
+        ("FILES", files),
+        ("EXAMPLES", examples),
     ] {
         r.control("SH", [heading]);
         for (term, text) in items {
             r.control("TP", []);
-            r.text([bold(*term)]);
-            r.text([roman(*text)]);
+            r.text([bold(term)]);
+            r.text([roman(text)]);
         }
     }
     r.control("SH", ["SEE ALSO"]);

@@ -379,7 +379,8 @@ fn mandoc_lints_the_man_page_without_a_warning() {
         "XDG_CONFIG_HOME",
         "XDG_STATE_HOME",
         "HOME",
-        "VISUAL, EDITOR",
+        "VISUAL",
+        "EDITOR",
     ] {
         assert!(
             page.contains(&format!("\\fB{var}\\fR")),
@@ -746,6 +747,125 @@ fn getting_started_works_as_pasted_in_a_fresh_home() {
                 .canonicalize()
                 .ok(),
             "{out:?}"
+        );
+    }
+}
+
+/// Issue 44 try 11: the man page lists every environment variable the
+/// program reads and every file of its state directory, from the one list
+/// the code reads them by (`core::env`), and the 128+N exit status; as man
+/// (man-db) renders it.
+#[test]
+fn the_man_page_lists_every_variable_state_file_and_signal_status() {
+    use goccia_trust::core::env::{STATE_FILES, VARIABLES};
+    let env = TestEnv::new();
+    let page = generate(&env, &["man"]);
+    let path = env.write("goccia-trust.1", &page);
+    let man = Command::new("man")
+        .arg("-l")
+        .arg(&path)
+        .env("MANWIDTH", "200")
+        .env("MAN_KEEP_FORMATTING", "0")
+        .output()
+        .expect("man (man-db) is needed; .ci/run installs it");
+    let text = without_overstrike(&String::from_utf8_lossy(&man.stdout));
+    let section = |name: &str| -> String {
+        let start = text
+            .find(&format!("\n{name}\n"))
+            .unwrap_or_else(|| panic!("no {name}:\n{text}"));
+        let rest = &text[start + name.len() + 2..];
+        let end = rest.find("\n\n\n").unwrap_or(rest.len());
+        let end = rest[..end]
+            .lines()
+            .position(|l| l.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+            .map_or(rest.len(), |i| {
+                rest.lines().take(i).map(|l| l.len() + 1).sum()
+            });
+        rest[..end].to_string()
+    };
+    // An item's tag starts a line at the section's indent (a short one has
+    // its text beside it).
+    let tagged = |section: &str, tag: &str| {
+        section.lines().any(|l| {
+            l.strip_prefix("       ")
+                .is_some_and(|t| !t.starts_with(' ') && t.split_whitespace().next() == Some(tag))
+        })
+    };
+    let environment = section("ENVIRONMENT");
+    for v in VARIABLES {
+        assert!(
+            tagged(&environment, v.name),
+            "{} not under ENVIRONMENT:\n{environment}",
+            v.name
+        );
+    }
+    // The ones the page missed.
+    for name in [
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "TERM",
+        "GOCCIA_TRUST_HOOK_TIME_LIMIT_MS",
+        "GITHUB_REPOSITORY",
+        "GITHUB_SERVER_URL",
+    ] {
+        assert!(tagged(&environment, name), "{name}");
+    }
+    let files = section("FILES");
+    for f in STATE_FILES {
+        assert!(
+            files.contains(&format!("STATE/{}", f.name)),
+            "{} not under FILES:\n{files}",
+            f.name
+        );
+    }
+    for name in ["STATE/decisions/", "STATE/runs/", "STATE/ignored.json"] {
+        assert!(files.contains(name), "{name}:\n{files}");
+    }
+    let status = section("EXIT STATUS");
+    assert!(tagged(&status, "128+N"), "{status}");
+    assert!(status.contains("SIGINT 130"), "{status}");
+}
+
+/// The list cannot drift from the code: every variable the source reads by
+/// name (`var("X")`, `var_os("X")`) is one of `core::env::VARIABLES`. The
+/// path oracle's (`GOCCIA_FPC_ORACLE`, `CI`) are the tests', not the
+/// program's.
+#[test]
+fn every_variable_the_source_reads_is_in_the_documented_list() {
+    use goccia_trust::core::env::VARIABLES;
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut read = Vec::new();
+    for file in &files {
+        if file.ends_with("core/paths/oracle.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for call in ["var(\"", "var_os(\""] {
+            for (i, _) in text.match_indices(call) {
+                let rest = &text[i + call.len()..];
+                let name = &rest[..rest.find('"').unwrap()];
+                read.push((file.display().to_string(), name.to_string()));
+            }
+        }
+    }
+    for (file, name) in &read {
+        assert!(
+            VARIABLES.iter().any(|v| v.name == name.as_str()),
+            "{file} reads {name}, which core::env::VARIABLES (the man page's ENVIRONMENT) does not list"
         );
     }
 }

@@ -23,7 +23,7 @@ use crate::core::paths::portable::create_private_dir_all;
 use crate::core::review::report::{ConfigReport, ConfigState};
 
 /// The file's name in the state directory.
-pub const IGNORE_FILE: &str = "ignored.json";
+pub const IGNORE_FILE: &str = crate::core::env::IGNORE_FILE.name;
 
 /// Far more than any list needs; a larger file is not read.
 pub const IGNORE_MAX_BYTES: u64 = 16 << 20;

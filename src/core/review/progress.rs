@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::paths::bounded::read_regular;
 
 /// The file's name in the state directory.
-pub const PROGRESS_FILE: &str = "review-progress.json";
+pub const PROGRESS_FILE: &str = crate::core::env::PROGRESS_FILE.name;
 
 /// Far more than any review needs; a larger file is not read.
 pub const PROGRESS_MAX_BYTES: u64 = 64 << 20;

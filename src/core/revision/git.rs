@@ -115,9 +115,10 @@ pub fn git(dir: &str) -> Command {
 /// else 60 (a 5,000-config diff takes a fraction of a second; a git that
 /// waits on a FIFO its configuration includes would wait forever).
 pub fn time_limit() -> Duration {
-    std::env::var("GOCCIA_TRUST_GIT_TIMEOUT")
+    crate::core::env::GOCCIA_TRUST_GIT_TIMEOUT
+        .read()
+        .parse::<u64>()
         .ok()
-        .and_then(|v| v.parse::<u64>().ok())
         .filter(|s| *s > 0)
         .map(Duration::from_secs)
         .unwrap_or(Duration::from_secs(60))
