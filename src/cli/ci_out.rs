@@ -441,28 +441,7 @@ impl Log<'_> {
 /// request's line when known.
 fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_json::Value {
     use serde_json::json;
-    let rules: Vec<serde_json::Value> = rule_set
-        .iter()
-        .map(|r| {
-            let mut rule = json!({
-                "id": r.id(),
-                "name": r.name(),
-                "shortDescription": { "text": r.short() },
-                "fullDescription": { "text": r.full() },
-                "help": { "text": r.help() },
-                "defaultConfiguration": { "level": r.level() },
-                "properties": {
-                    "tags": ["security"],
-                    "security-severity": r.security_severity(),
-                    "precision": r.precision(),
-                },
-            });
-            if let Some(uri) = r.help_uri() {
-                rule["helpUri"] = json!(uri);
-            }
-            rule
-        })
-        .collect();
+    let rules: Vec<serde_json::Value> = rule_set.iter().map(|r| sarif_rule(*r)).collect();
     let mut root = src_root.to_string();
     if !root.ends_with('/') {
         root.push('/');
@@ -520,6 +499,28 @@ fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_j
             "results": results,
         }]
     })
+}
+
+/// A rule as SARIF describes it: its texts, level, what code scanning ranks
+/// it by (`tags`, `security-severity`, `precision`) and its book section.
+fn sarif_rule(r: Rule) -> serde_json::Value {
+    let mut rule = serde_json::json!({
+        "id": r.id(),
+        "name": r.name(),
+        "shortDescription": { "text": r.short() },
+        "fullDescription": { "text": r.full() },
+        "help": { "text": r.help() },
+        "defaultConfiguration": { "level": r.level() },
+        "properties": {
+            "tags": ["security"],
+            "security-severity": r.security_severity(),
+            "precision": r.precision(),
+        },
+    });
+    if let Some(uri) = r.help_uri() {
+        rule["helpUri"] = serde_json::json!(uri);
+    }
+    rule
 }
 
 /// The repository named in Cargo.toml (`repository`), if any: the tool's
