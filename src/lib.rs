@@ -19,6 +19,10 @@ pub(crate) mod core;
 #[cfg(feature = "test-support")]
 pub mod demo;
 #[cfg(feature = "test-support")]
+pub mod glyphs;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod glyphs;
+#[cfg(feature = "test-support")]
 pub mod sanitize;
 #[cfg(not(feature = "test-support"))]
 pub(crate) mod sanitize;

@@ -53,6 +53,10 @@ pub struct GlobalArgs {
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
     #[arg(long, global = true, hide = true, value_name = "NAME|PATH")]
     pub theme: Option<String>,
+    /// Draw with ASCII only (separators, markers, box lines): the default
+    /// where the locale has no UTF-8 (`LC_ALL=C`).
+    #[arg(long, global = true, hide = true, action = ArgAction::SetTrue)]
+    pub ascii: bool,
     /// Interactive review: do not refresh when configs change on disk.
     #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
     pub no_watch: bool,
@@ -490,7 +494,14 @@ pub fn command() -> clap::Command {
 /// page.
 pub fn command_unhidden() -> clap::Command {
     let mut cmd = Cli::command();
-    for id in ["trust_store", "color", "theme", "no_watch", "quiet"] {
+    for id in [
+        "trust_store",
+        "color",
+        "theme",
+        "ascii",
+        "no_watch",
+        "quiet",
+    ] {
         cmd = cmd.mut_arg(id, |a| a.hide(false));
     }
     cmd
@@ -592,6 +603,19 @@ pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
     (choice, theme)
 }
 
+/// Whether the human output is drawn in ASCII (`crate::glyphs`): `--ascii`
+/// before any `--`, or a locale without UTF-8; never for a document read
+/// by machines or another program (`--json`, SARIF, `man`, `completions`),
+/// whose bytes do not depend on the locale.
+pub fn ascii_output(args: &[String], ascii_locale: bool) -> bool {
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    let asked = before.iter().any(|a| *a == "--ascii");
+    let document = machine_output(args)
+        || first_non_global(before.iter().copied())
+            .is_some_and(|w| w == "man" || w == "completions");
+    (asked || ascii_locale) && !document
+}
+
 /// Whether the command line asks for a format read by machines (`--json`,
 /// `--format json|sarif|github|markdown`) before any `--`: its stdout is
 /// never painted, even with `--color=always` (a colour code inside a JSON
@@ -648,6 +672,7 @@ fn is_global_flag(a: &str) -> bool {
         || a.starts_with("--color=")
         || a.starts_with("--theme=")
         || a == "--no-watch"
+        || a == "--ascii"
 }
 
 fn check_globals(g: &GlobalArgs) -> Result<(), UsageError> {
@@ -915,6 +940,8 @@ fn global_word(g: &mut GlobalArgs, a: &str, it: &mut Words<'_>) -> Result<bool, 
         }
     } else if a == "--no-watch" {
         g.no_watch = true;
+    } else if a == "--ascii" {
+        g.ascii = true;
     } else if a == "--quiet" || a == "-q" {
         g.quiet = true;
     } else {

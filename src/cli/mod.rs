@@ -123,8 +123,14 @@ pub fn main() -> ExitCode {
         _ => (None, None),
     };
     let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
-    let mut out = terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette);
-    let mut err = terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette);
+    let ascii = match (&args, &env) {
+        (Ok(args), Ok(env)) => args::ascii_output(args, env.ascii_locale),
+        _ => false,
+    };
+    let mut out =
+        terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette).ascii(ascii);
+    let mut err =
+        terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette).ascii(ascii);
     let mut io = Io {
         out: &mut out,
         err: &mut err,

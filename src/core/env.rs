@@ -85,6 +85,18 @@ pub const GITHUB_SERVER_URL: Variable = var(
     "GITHUB_SERVER_URL",
     "The GitHub server of those links (default https://github.com).",
 );
+pub const LC_ALL: Variable = var(
+    "LC_ALL",
+    "The locale, over LC_CTYPE and LANG: one without UTF-8 (C, POSIX, en_US.ISO-8859-1) gives the ASCII fallback (as --ascii); none set counts as UTF-8.",
+);
+pub const LC_CTYPE: Variable = var(
+    "LC_CTYPE",
+    "The character set's locale when LC_ALL is not set, over LANG.",
+);
+pub const LANG: Variable = var(
+    "LANG",
+    "The locale when neither LC_ALL nor LC_CTYPE is set.",
+);
 pub const COMPLETE: Variable = var(
     "COMPLETE",
     "bash, zsh, fish, elvish or powershell: answer the shell's completion request instead of running (what completions SHELL registers); empty or 0: run.",
@@ -108,6 +120,9 @@ pub const VARIABLES: &[Variable] = &[
     EDITOR,
     GITHUB_REPOSITORY,
     GITHUB_SERVER_URL,
+    LC_ALL,
+    LC_CTYPE,
+    LANG,
     COMPLETE,
 ];
 
@@ -177,6 +192,9 @@ pub struct Env {
     /// `$GITHUB_SERVER_URL` (`https://github.com` or an Enterprise
     /// server), or `""`.
     pub github_server_url: String,
+    /// The locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) has no UTF-8:
+    /// the ASCII fallback (`crate::glyphs`). Never on Windows.
+    pub ascii_locale: bool,
 }
 
 impl Variable {
@@ -221,6 +239,8 @@ impl Env {
                 .unwrap_or_default(),
             github_repository: GITHUB_REPOSITORY.read(),
             github_server_url: GITHUB_SERVER_URL.read(),
+            ascii_locale: !cfg!(windows)
+                && crate::glyphs::locale_is_ascii(&LC_ALL.read(), &LC_CTYPE.read(), &LANG.read()),
         })
     }
 

@@ -7,6 +7,7 @@
 mod common;
 mod tui_common;
 
+mod ascii;
 mod ci_text;
 mod cli_audit;
 mod cli_ci;

@@ -24,6 +24,20 @@ use text::RLine;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/// Every drawn cell with its decoration as ASCII (`crate::glyphs::cell`):
+/// box lines, markers, the spinner. A cell of config text that is not a
+/// decoration is left as it is.
+pub fn to_ascii(buf: &mut ratatui::buffer::Buffer) {
+    for cell in buf.content.iter_mut() {
+        let mut chars = cell.symbol().chars();
+        if let (Some(c), None) = (chars.next(), chars.next())
+            && let Some(a) = crate::glyphs::cell(c)
+        {
+            cell.set_char(a);
+        }
+    }
+}
+
 pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     frame.render_widget(Block::new().style(theme.style(Role::Normal)), area);
