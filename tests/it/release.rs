@@ -160,3 +160,42 @@ fn the_build_script_names_a_commit_only_in_the_crates_own_checkout() {
     let lines = run_build_script(&inner, path.as_deref());
     assert_eq!(version_line(&lines), "9.8.7");
 }
+
+/// Issue 44 try 9: `cargo binstall` takes only this repository's release
+/// archives (no third-party `quick-install` fallback) and overrides only
+/// targets the release workflow builds (a windows-gnu override named an
+/// archive no release has).
+#[test]
+fn binstall_fetches_only_the_release_archives_of_real_targets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Value =
+        toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let disabled: Vec<&str> = binstall["disabled-strategies"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    assert!(disabled.contains(&"quick-install"), "{disabled:?}");
+    assert!(
+        binstall["pkg-url"]
+            .as_str()
+            .unwrap()
+            .starts_with("{ repo }/releases/download/v{ version }/"),
+        "{binstall}"
+    );
+    let Ok(release) = std::fs::read_to_string(root.join(".github/workflows/release.yml")) else {
+        crate::common::skip_outside_ci("the release workflow is not in the published crate");
+        return;
+    };
+    let built: Vec<&str> = release
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- target: "))
+        .collect();
+    assert!(built.contains(&"x86_64-pc-windows-msvc"), "{built:?}");
+    for target in binstall["overrides"].as_table().unwrap().keys() {
+        assert!(
+            built.contains(&target.as_str()),
+            "binstall overrides {target}, which the release does not build ({built:?})"
+        );
+    }
+}
