@@ -375,6 +375,9 @@ fn the_pre_commit_hook_runs_check_over_staged_configs() {
 
 #[test]
 fn the_action_trusts_with_an_outside_policy_and_uploads_sarif() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let action =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/action.yml")).unwrap();
     assert!(action.contains("using: composite"), "{action}");

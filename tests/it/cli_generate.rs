@@ -675,6 +675,9 @@ fn getting_started_commands() -> Vec<String> {
 /// the page.
 #[test]
 fn getting_started_works_as_pasted_in_a_fresh_home() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let env = TestEnv::new();
     let home = env.root.join("fresh-home");
     let bin_dir = home.join(".cargo/bin");

@@ -170,6 +170,9 @@ fn anchors(text: &str) -> HashSet<String> {
 
 #[test]
 fn every_relative_link_and_anchor_resolves() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut broken = Vec::new();
     for doc in documents() {
         let text = read(&doc);
@@ -222,6 +225,9 @@ fn the_anchor_rule_is_mdbooks() {
 
 #[test]
 fn every_page_of_the_book_is_in_the_summary() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let listed: HashSet<String> = book_pages().into_iter().collect();
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(Path::new(ROOT).join("docs/src")).unwrap() {
@@ -245,6 +251,9 @@ fn between<'a>(text: &'a str, begin: &str, end: &str) -> &'a str {
 
 #[test]
 fn the_books_key_table_is_the_keymap() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/tui.md");
     let table = between(
         &page,
@@ -318,6 +327,9 @@ fn clap_reference() -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn the_command_reference_names_every_subcommand_and_option() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/commands.md");
     let sections = sections(&page);
     let mut missing = Vec::new();
@@ -511,6 +523,9 @@ fn printable_messages() -> Vec<(String, String)> {
 
 #[test]
 fn every_printable_message_has_a_troubleshooting_entry() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/troubleshooting.md");
     // The entries: every code span of the page, as a pattern (a span
     // opened by two backticks may hold one, and drops a space each side).
@@ -616,6 +631,9 @@ fn all_blocks() -> Vec<Block> {
 
 #[test]
 fn every_transcript_is_checked() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let unchecked: Vec<String> = all_blocks()
         .into_iter()
         .filter(|b| b.text.starts_with("$ "))
@@ -827,6 +845,9 @@ fn bless(failures: &[(String, usize, String, String)]) {
 /// `scripts/screenshots.sh` builds it (`/tmp/goccia-trust-demo`).
 #[test]
 fn transcripts_of_the_demo_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/tmp/goccia-trust-demo");
     let home = sc.root.join("home");
     let base = Env::at(sc.root.to_str().unwrap(), home.to_str().unwrap());
@@ -845,6 +866,9 @@ fn transcripts_of_the_demo_are_real() {
 /// beside it in `ci/`.
 #[test]
 fn transcripts_of_the_ci_example_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/tmp/ci-example");
     sc.cwd = sc.root.join("checkout");
     check_scenario("ci-example", &sc, |sc| {
@@ -862,6 +886,9 @@ fn transcripts_of_the_ci_example_are_real() {
 /// trusted, then changed by two authors' commits and a working-tree edit.
 #[test]
 fn transcripts_of_who_changed_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/home/u");
     sc.root = sc.root.join("home");
     sc.cwd = sc.root.join("shop");
@@ -943,6 +970,9 @@ fn transcripts_of_who_changed_are_real() {
 /// on every run).
 #[test]
 fn transcripts_of_the_pull_request_example_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let sc = Scenario::new("/tmp/pr-example");
     check_scenario("pull-request", &sc, |sc| {
         let topic = std::fs::read_to_string(sc.root.join("goccia.json")).unwrap();
@@ -1002,6 +1032,9 @@ fn transcripts_of_the_pull_request_example_are_real() {
 /// The commands' examples (`commands.md`): a home with a project in it.
 #[test]
 fn transcripts_of_the_commands_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/home/u");
     sc.root = sc.root.join("home");
     sc.cwd = sc.root.clone();
@@ -1010,6 +1043,9 @@ fn transcripts_of_the_commands_are_real() {
 
 #[test]
 fn the_readmes_test_command_is_what_ci_runs() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let readme = read("README.md");
     let try_it = between(&readme, "## Try it", "\n## ");
     let command = try_it
@@ -1026,6 +1062,9 @@ fn the_readmes_test_command_is_what_ci_runs() {
 
 #[test]
 fn the_readme_is_a_front_door() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let readme = read("README.md");
     let lines = readme.lines().count();
     assert!(

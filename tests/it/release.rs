@@ -183,10 +183,10 @@ fn binstall_fetches_only_the_release_archives_of_real_targets() {
             .starts_with("{ repo }/releases/download/v{ version }/"),
         "{binstall}"
     );
-    let Ok(release) = std::fs::read_to_string(root.join(".github/workflows/release.yml")) else {
-        crate::common::skip_outside_ci("the release workflow is not in the published crate");
+    if !crate::common::in_checkout() {
         return;
-    };
+    }
+    let release = std::fs::read_to_string(root.join(".github/workflows/release.yml")).unwrap();
     let built: Vec<&str> = release
         .lines()
         .filter_map(|l| l.trim().strip_prefix("- target: "))
@@ -198,4 +198,82 @@ fn binstall_fetches_only_the_release_archives_of_real_targets() {
             "binstall overrides {target}, which the release does not build ({built:?})"
         );
     }
+}
+
+/// Issue 44 try 6: `scripts/dist.sh` finds the build where cargo puts it
+/// (`CARGO_TARGET_DIR`, via `cargo metadata`) instead of `target/`; and
+/// the archive's completion scripts call `goccia-trust` from PATH, not the
+/// path of the binary that wrote them. Run for real over a copy of the
+/// files it packs, with a `cargo` on PATH that answers `metadata` and
+/// `build` as cargo would (the build is the test's binary) and a `rustup`
+/// that has the target.
+#[test]
+fn dist_reads_the_target_dir_from_cargo_metadata() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let dist = std::fs::read_to_string(src.join("scripts/dist.sh")).unwrap();
+    let t = TestEnv::new();
+    let root = t.root.join("checkout");
+    std::fs::create_dir_all(root.join("scripts")).unwrap();
+    std::fs::write(root.join("scripts/dist.sh"), dist).unwrap();
+    for f in ["Cargo.toml", "LICENSE", "README.md", "CHANGELOG.md"] {
+        std::fs::copy(src.join(f), root.join(f)).unwrap();
+    }
+    let target_dir = t.root.join("elsewhere");
+    let stubs = t.root.join("stubs");
+    std::fs::create_dir_all(&stubs).unwrap();
+    let script = |name: &str, body: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = stubs.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "cargo",
+        format!(
+            r#"case "$1" in
+  metadata) printf '{{"packages":[],"target_directory":"%s","version":1}}\n' "$CARGO_TARGET_DIR" ;;
+  build)
+    while [ $# -gt 0 ]; do [ "$1" = --target ] && target=$2; shift; done
+    mkdir -p "$CARGO_TARGET_DIR/$target/release"
+    cp '{bin}' "$CARGO_TARGET_DIR/$target/release/goccia-trust" ;;
+  *) exit 1 ;;
+esac
+"#,
+            bin = env!("CARGO_BIN_EXE_goccia-trust")
+        ),
+    );
+    script("rustup", "echo x86_64-unknown-linux-musl\n".into());
+    script("rustc", "echo 'host: x86_64-unknown-linux-gnu'\n".into());
+    let out = Command::new("bash")
+        .arg(root.join("scripts/dist.sh"))
+        .arg("x86_64-unknown-linux-musl")
+        .env_clear()
+        .env("HOME", &t.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", stubs.display()))
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "dist.sh: {out:?}");
+    let version = env!("CARGO_PKG_VERSION");
+    let name = format!("goccia-trust-{version}-x86_64-unknown-linux-musl");
+    let archive = root.join(format!("target/dist/{name}.tar.gz"));
+    assert!(archive.exists(), "no {}: {out:?}", archive.display());
+    let unpacked = t.root.join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    let tar = Command::new("tar")
+        .arg("xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&unpacked)
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let bash = std::fs::read_to_string(unpacked.join(format!("{name}/complete/goccia-trust.bash")))
+        .unwrap();
+    assert!(bash.contains("goccia-trust -- \"${words[@]}\""), "{bash}");
+    assert!(!bash.contains(&*t.root.to_string_lossy()), "{bash}");
 }

@@ -153,6 +153,27 @@ pub fn tool_available(tool: &str, version_arg: &str) -> bool {
     ok
 }
 
+/// Whether the repository's own documents (the book in `docs/src/`,
+/// ARCHITECTURE.md, CONTRIBUTING.md, `.ci/run`, the workflows) are here:
+/// in a checkout they are, and a test reading them runs; the published
+/// crate ships the code, its tests and what they run (Cargo.toml
+/// `include`), not the book, so there such a test is skipped, saying so.
+/// Anywhere else a missing book is an error.
+pub fn in_checkout() -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if root.join("docs/src/SUMMARY.md").exists() {
+        return true;
+    }
+    assert!(
+        root.join(".cargo_vcs_info.json").exists(),
+        "docs/src is missing from this checkout"
+    );
+    eprintln!(
+        "skipped: the book (docs/src) and the repository's documents are not in the published crate; run this test from a checkout"
+    );
+    false
+}
+
 /// Skips with `why` outside CI; panics under `CI=true`, where every test
 /// must really run.
 pub fn skip_outside_ci(why: &str) {
