@@ -21,6 +21,7 @@ mod cli_store;
 mod cli_store_owner;
 mod cli_trust;
 mod cli_wysiwyt;
+mod config_schema;
 mod conformance;
 mod demo;
 mod diff;
