@@ -277,3 +277,70 @@ esac
     assert!(bash.contains("goccia-trust -- \"${words[@]}\""), "{bash}");
     assert!(!bash.contains(&*t.root.to_string_lossy()), "{bash}");
 }
+
+/// Issue 44 try 14: one repository everywhere. Every GitHub address of
+/// goccia-trust in the documents, the Actions, the workflows and the
+/// manifest (`github.com/X/goccia-trust`, `--repo X/goccia-trust`,
+/// `uses: X/goccia-trust…@`) names the repository Cargo.toml names; none is
+/// a placeholder (`OWNER/goccia-trust`).
+#[test]
+fn every_document_names_the_one_repository() {
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = env!("CARGO_PKG_REPOSITORY")
+        .strip_prefix("https://github.com/")
+        .expect("a GitHub repository in Cargo.toml");
+    let mut files: Vec<std::path::PathBuf> = [
+        "README.md",
+        "CHANGELOG.md",
+        "SECURITY.md",
+        "CONTRIBUTING.md",
+        "ARCHITECTURE.md",
+        "Cargo.toml",
+        "action.yml",
+        "diff/action.yml",
+        ".pre-commit-hooks.yaml",
+    ]
+    .iter()
+    .map(|f| root.join(f))
+    .collect();
+    for dir in ["docs/src", ".github/workflows", "examples/workflows"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md" || e == "yml") {
+                files.push(path);
+            }
+        }
+    }
+    let mut named = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, _) in text.match_indices("/goccia-trust") {
+            // The owner: the word before `/goccia-trust`.
+            let before = &text[..i];
+            let start = before
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
+                .map_or(0, |s| s + 1);
+            let owner = &before[start..];
+            let lead = &before[..start];
+            let github = lead.ends_with("github.com/")
+                || lead.ends_with("--repo ")
+                || lead.trim_end().ends_with("uses:");
+            if !github {
+                continue;
+            }
+            named += 1;
+            assert_eq!(
+                format!("{owner}/goccia-trust"),
+                repo,
+                "{}: {}",
+                file.display(),
+                text[start..].lines().next().unwrap_or("")
+            );
+        }
+        assert!(!text.contains("OWNER/goccia-trust"), "{}", file.display());
+    }
+    assert!(named >= 8, "{named}");
+}
