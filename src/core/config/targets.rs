@@ -162,5 +162,6 @@ fn fpc_extract_file_name(path: &str) -> &str {
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests;

@@ -103,7 +103,8 @@ pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadE
 
 pub use super::portable::open_nonblocking;
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};

@@ -270,7 +270,8 @@ fn lock_ignores(state_dir: &Path) -> Result<std::fs::File, String> {
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

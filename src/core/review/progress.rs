@@ -151,7 +151,8 @@ pub fn save_progress(state_dir: &Path, progress: &Progress) -> Result<(), String
     )
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -7,6 +7,7 @@
 pub(crate) mod git;
 
 use std::fmt;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +72,7 @@ impl TestEnv {
         path
     }
 
+    #[cfg(unix)]
     pub fn symlink(&self, target: &str, link: &str) {
         let link = self.work.join(link);
         std::fs::create_dir_all(link.parent().unwrap()).unwrap();
@@ -185,6 +187,7 @@ pub fn skip_outside_ci(why: &str) {
 
 /// Makes every directory from `dir` up to `/` searchable by others, so an
 /// unprivileged user can reach the tree.
+#[cfg(unix)]
 pub fn open_up(dir: &Path) {
     let mut d = Some(dir);
     while let Some(p) = d {
@@ -198,6 +201,7 @@ pub fn open_up(dir: &Path) {
 /// searchable, the given directories (relative to the root) open to all,
 /// and the home (so the store's directory) owned by whoever runs the binary
 /// and private, so the store's ownership checks stay quiet.
+#[cfg(unix)]
 pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
     open_up(&env.root);
     for sub in dirs {
@@ -215,6 +219,7 @@ pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
 /// A contributor's checkout is often private (a home directory, a `mktemp
 /// -d`), so `nobody` cannot read the original. Call after
 /// [`open_for_unprivileged`], which opens the root.
+#[cfg(unix)]
 pub fn hand_to_unprivileged(env: &TestEnv, rel: &str) -> PathBuf {
     let dir = env.root.join("given");
     std::fs::create_dir_all(&dir).unwrap();
@@ -231,6 +236,7 @@ pub fn hand_to_unprivileged(env: &TestEnv, rel: &str) -> PathBuf {
 /// Every absolute path among `args` must lie under the test's root: a file
 /// of the checkout is out of the unprivileged user's reach wherever the
 /// checkout is private ([`hand_to_unprivileged`] copies one in).
+#[cfg(unix)]
 pub fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
     for a in args {
         let path = a.split_once('=').map_or(*a, |(_, v)| v);
