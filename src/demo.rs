@@ -1,6 +1,6 @@
 //! The live demo (issue 13): a tree and a store that start in the
 //! interesting state, written from the committed template
-//! `examples/demo/` on each run. `cargo run --example demo` builds it in
+//! `examples/demo/` on each run. `cargo run --features demo --bin goccia-trust-demo` builds it in
 //! `target/demo/` and opens the review on it; the screenshots and the tmux
 //! tests build the same demo.
 //!

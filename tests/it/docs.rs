@@ -841,7 +841,7 @@ fn bless(failures: &[(String, usize, String, String)]) {
     }
 }
 
-/// The live demo, built as `cargo run --example demo` builds it, shown as
+/// The live demo, built as `cargo run --features demo --bin goccia-trust-demo` builds it, shown as
 /// `scripts/screenshots.sh` builds it (`/tmp/goccia-trust-demo`).
 #[test]
 fn transcripts_of_the_demo_are_real() {
