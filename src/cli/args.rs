@@ -190,6 +190,10 @@ pub struct TrustArgs {
     /// trusted, and the commit of each added value (read from git).
     #[arg(long)]
     pub why: bool,
+    /// Given in GocciaScript's spelling (`--trust PATH`), whose messages
+    /// name `--trust`; the subcommand's name `trust`.
+    #[arg(skip)]
+    pub goccia_spelling: bool,
 }
 
 /// Remove the entries of configs at or under each PATH.
@@ -550,6 +554,51 @@ pub fn suggest_subcommand(word: &str) -> Option<&'static str> {
         .map(|(_, s)| s)
 }
 
+/// The options without a subcommand (GocciaScript's spellings, the global
+/// and the review's): what a mistyped one is compared with.
+const GOCCIA_OPTIONS: &[&str] = &[
+    "--trust",
+    "--untrust",
+    "--list-trusted",
+    "--yes",
+    "--trust-store",
+    "--color",
+    "--theme",
+    "--ascii",
+    "--no-watch",
+    "--quiet",
+    "--policy",
+    "--policy-sha256",
+    "--since",
+    "--accept-config-permissions",
+    "--ignore-config-permissions",
+    "--help",
+    "--version",
+];
+
+/// The option `word` (`--colour=never`) is probably a typo of, with its
+/// `=value` kept (`--color=never`): the closest long option within two
+/// edits.
+fn suggest_option(word: &str) -> Option<String> {
+    let (name, value) = match word.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (word, None),
+    };
+    if !name.starts_with("--") || name.len() < 4 {
+        return None;
+    }
+    let close = GOCCIA_OPTIONS
+        .iter()
+        .map(|o| (edit_distance(name, o), *o))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)?
+        .1;
+    Some(match value {
+        Some(v) => format!("{close}={v}"),
+        None => close.to_string(),
+    })
+}
+
 /// Optimal string alignment distance: insertions, deletions,
 /// substitutions and transpositions of neighbours.
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -738,9 +787,12 @@ impl GocciaWords {
                 // one that starts with `-` (`goccia-trust -- -weird`).
                 w.inputs.extend(it.by_ref().cloned());
             } else if a.starts_with('-') && a != "-" {
-                return Err(UsageError(format!(
-                    "unknown option {a}; see goccia-trust --help"
-                )));
+                return Err(UsageError(match suggest_option(a) {
+                    Some(close) => {
+                        format!("unknown option {a}; did you mean {close}? see goccia-trust --help")
+                    }
+                    None => format!("unknown option {a}; see goccia-trust --help"),
+                }));
             } else {
                 w.inputs.push(a.to_string());
             }
@@ -892,6 +944,7 @@ impl GocciaWords {
                 TrustArgs {
                     paths: self.trust,
                     yes: self.yes,
+                    goccia_spelling: true,
                     ..TrustArgs::default()
                 },
             );

@@ -144,9 +144,16 @@ fn trust_listed(
     }
     if !args.yes {
         if !reader.prompting {
-            return Err(CliError::usage(
-                "--trust needs confirmation; re-run with --yes to trust without a prompt",
-            ));
+            // GocciaScript's message for its spelling; the subcommand's
+            // own name for `trust PATH`.
+            let asked = if args.goccia_spelling {
+                "--trust"
+            } else {
+                "trust"
+            };
+            return Err(CliError::usage(format!(
+                "{asked} needs confirmation; re-run with --yes to trust without a prompt"
+            )));
         }
         if !ask(listing.plan.candidates.len(), &reader, io)? {
             text::trust::declined(io)?;

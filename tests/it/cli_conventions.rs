@@ -547,3 +547,37 @@ fn the_default_reviews_options_are_in_the_help_options_list() {
         assert_eq!(options.matches(opt).count(), 1, "{opt} in\n{top}");
     }
 }
+
+/// Issue 44 try 15: an option a subcommand does not have gets no tip that
+/// makes it a PATH (`untrust --missing --dry-run` suggested `-- --dry-run`);
+/// a mistyped option without a subcommand gets a did-you-mean
+/// (`--colour=never`), as clap gives one after a subcommand.
+#[test]
+fn unknown_options_get_no_path_tip_and_a_did_you_mean() {
+    let t = TestEnv::new();
+    let out = t.run(&["untrust", "--missing", "--dry-run"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr
+            .starts_with("Error: unexpected argument '--dry-run' found\n\nUsage:"),
+        "{out}"
+    );
+    assert!(!out.stderr.contains("as a value"), "{out}");
+    let out = t.run(&["--colour=never"]);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (
+            2,
+            "Error: unknown option --colour=never; did you mean --color=never? see goccia-trust --help\n"
+        ),
+        "{out}"
+    );
+    let out = t.run(&["--list-trsted"]);
+    assert!(out.stderr.contains("did you mean --list-trusted?"), "{out}");
+    // Nothing close: the message as before.
+    let out = t.run(&["--frobnicate"]);
+    assert_eq!(
+        out.stderr,
+        "Error: unknown option --frobnicate; see goccia-trust --help\n"
+    );
+}
