@@ -377,9 +377,11 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The hints that fit in `width` columns: the least important (the last
-/// in table order) dropped first, whole, never cut mid-word; help, quit,
-/// close, confirm and cancel always stay.
+/// The hints that fit in `width` columns: the least important dropped
+/// first, whole, never cut mid-word: the last in table order of the lowest
+/// tier, where `enter` and `tab` (the first keys README teaches) go last,
+/// then `t` (trust), then `space` (mark); help, quit, close, confirm and
+/// cancel always stay.
 pub fn fitted_hints(ctx: keymap::Context, width: usize) -> Vec<&'static keymap::Binding> {
     use keymap::Action::*;
     let mut hints: Vec<&keymap::Binding> = keymap::hints(ctx).collect();
@@ -388,8 +390,15 @@ pub fn fitted_hints(ctx: keymap::Context, width: usize) -> Vec<&'static keymap::
     };
     let essential =
         |b: &keymap::Binding| matches!(b.action, Help | Quit | Close | Confirm | Cancel);
+    let tier = |b: &keymap::Binding| match b.action {
+        Inspect | SwitchView => 3,
+        Trust => 2,
+        ToggleMark => 1,
+        _ => 0,
+    };
     while hints.iter().map(|b| cost(b)).sum::<usize>() > width {
-        match hints.iter().rposition(|b| !essential(b)) {
+        let drop = (0..=3).find_map(|t| hints.iter().rposition(|b| !essential(b) && tier(b) == t));
+        match drop {
             Some(i) => {
                 hints.remove(i);
             }
