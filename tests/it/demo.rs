@@ -350,6 +350,10 @@ fn assert_the_demo_on_screen(b: &Built, t: &Tmux) {
         row(&screen, "gone/goccia.json").contains("✗ missing"),
         "{screen}"
     );
+    // Issue 44 try 15: the header counts the rows the list counts (it said
+    // `Configs 7` over a list of `8/8`).
+    assert!(screen.contains(" Configs 8 "), "{screen}");
+    assert!(screen.contains(" Configs 8/8 "), "{screen}");
     assert!(
         row(&screen, "typo/goccia.json").contains("  unknown "),
         "{screen}"

@@ -194,8 +194,10 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     };
     let line = Line::from(vec![
         Span::styled(" goccia-trust ", theme.style(Role::Title)),
+        // Every row the list can show (missing and shadowed ones too), as
+        // the list's own title counts them.
         tab(
-            format!("Configs {}", state.configs.len()),
+            format!("Configs {}", state.configs.len() + state.others.len()),
             state.view == View::Configs,
         ),
         Span::raw(" "),
