@@ -1,5 +1,5 @@
 //! Render the real views over the live demo (`goccia_trust::demo`, the
-//! tree and store `cargo run --example demo` opens) into
+//! tree and store `cargo run --features demo --bin goccia-trust-demo` opens) into
 //! `screenshots/*.svg`, offline (no terminal, no network), and write the
 //! demo's `scan` output into README's "Try it":
 //!

@@ -32,6 +32,11 @@ version=$(sed -n 's/^version = "\([^"]*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || { echo "dist: no version in Cargo.toml" >&2; exit 1; }
 dist=$root/target/dist
 mkdir -p "$dist"
+# Where cargo writes its builds: CARGO_TARGET_DIR, build.target-dir or
+# target/, as cargo itself resolves them (JSON's `\\` is one backslash).
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p' | sed 's/\\\\/\\/g')
+[ -n "$target_dir" ] || { echo "dist: cargo metadata gave no target_directory" >&2; exit 1; }
 : "${SOURCE_DATE_EPOCH:=$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 export SOURCE_DATE_EPOCH
 
@@ -78,7 +83,7 @@ host_bin=
 host_binary() {
   if [ -z "$host_bin" ]; then
     cargo build --locked --quiet --bin goccia-trust
-    host_bin=$root/target/debug/goccia-trust$( [[ "$host" == *windows* ]] && echo .exe)
+    host_bin=$target_dir/debug/goccia-trust$( [[ "$host" == *windows* ]] && echo .exe)
   fi
   echo "$host_bin"
 }
@@ -101,17 +106,19 @@ for target in "$@"; do
   name=goccia-trust-$version-$target
   stage=$dist/stage/$name
   rm -rf "$dist/stage" && mkdir -p "$stage/doc" "$stage/complete"
-  cp "target/$target/release/goccia-trust$exe" "$stage/"
+  cp "$target_dir/$target/release/goccia-trust$exe" "$stage/"
   cp LICENSE README.md CHANGELOG.md "$stage/"
 
   gen=$stage/goccia-trust$exe
   "$gen" --version >/dev/null 2>&1 || gen=$(host_binary)
   "$gen" man > "$stage/doc/goccia-trust.1"
-  "$gen" completions bash > "$stage/complete/goccia-trust.bash"
-  "$gen" completions zsh > "$stage/complete/_goccia-trust"
-  "$gen" completions fish > "$stage/complete/goccia-trust.fish"
-  "$gen" completions elvish > "$stage/complete/goccia-trust.elv"
-  "$gen" completions powershell > "$stage/complete/_goccia-trust.ps1"
+  # The completion scripts call back the binary by the name it was run
+  # with: run as plain `goccia-trust`, they find the installed one on PATH.
+  (exec -a goccia-trust "$gen" completions bash) > "$stage/complete/goccia-trust.bash"
+  (exec -a goccia-trust "$gen" completions zsh) > "$stage/complete/_goccia-trust"
+  (exec -a goccia-trust "$gen" completions fish) > "$stage/complete/goccia-trust.fish"
+  (exec -a goccia-trust "$gen" completions elvish) > "$stage/complete/goccia-trust.elv"
+  (exec -a goccia-trust "$gen" completions powershell) > "$stage/complete/_goccia-trust.ps1"
 
   archive=$dist/$name.$ext
   rm -f "$archive"

@@ -7,7 +7,9 @@
 #
 # A good archive installs and only DEST/bin reaches $GITHUB_PATH; a tampered
 # archive or a wrong committed checksum fails with both sums named and
-# installs nothing; a revision with no checksums says it builds from source.
+# installs nothing; a revision with no checksums says it builds from source,
+# unless it is pinned to its release tag, where the release's attestation
+# (gh attestation verify) decides.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -152,6 +154,41 @@ if [ $code -ne 0 ] && grep -q "::notice title=goccia-trust install::this revisio
   pass "a revision that is not a release says it builds with cargo install"
 else
   fail "not a release: exit $code: $out"
+fi
+
+# Pinned to the release tag, whose tree has no checksums yet: the archive's
+# build provenance decides, checked by gh (a stand-in here that records its
+# arguments and answers as told: the real one needs GitHub's attestation
+# service). A failed verification installs nothing; a ref that is not the
+# version's tag builds as before.
+mkdir "$tmp/fake-gh"
+printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> "%s"\nexit ${FAKE_GH_EXIT:-0}\n' "$tmp/gh.log" > "$tmp/fake-gh/gh"
+chmod +x "$tmp/fake-gh/gh"
+install_path="$tmp/fake-gh:$PATH"
+GOCCIA_TRUST_ACTION_REF="v$version" install "$tmp/action-none" "http://127.0.0.1:$port/serve"
+slug=$(sed -n 's#^repository = "https://github.com/\(.*\)"$#\1#p' Cargo.toml | head -n 1)
+if [ $code -eq 0 ] && [ "$("$dest/bin/goccia-trust" --version)" = "$("$binary" --version)" ] &&
+  grep -q "build provenance verified" <<< "$out" &&
+  grep -qx "attestation verify .*/$name.tar.gz --repo $slug --signer-workflow $slug/.github/workflows/release.yml --source-ref refs/tags/v$version --deny-self-hosted-runners" "$tmp/gh.log"; then
+  pass "an action pinned to its release tag installs the archive its attestation vouches for"
+else
+  fail "release tag, attested: exit $code: $out; gh: $(cat "$tmp/gh.log" 2>/dev/null)"
+fi
+export FAKE_GH_EXIT=1
+GOCCIA_TRUST_ACTION_REF="v$version" install "$tmp/action-none" "http://127.0.0.1:$port/serve"
+unset FAKE_GH_EXIT
+if [ $code -ne 0 ] && grep -q "has no build provenance from $slug/.github/workflows/release.yml for refs/tags/v$version" <<< "$out" && installed_nothing; then
+  pass "an archive whose attestation does not verify installs nothing"
+else
+  fail "release tag, not attested: exit $code: $out"
+fi
+install_path="$tmp/fake-gh:$tmp/nocargo"
+GOCCIA_TRUST_ACTION_REF=main install "$tmp/action-none" "http://127.0.0.1:$port/serve"
+unset install_path
+if [ $code -ne 0 ] && grep -q "this revision is not a release of $version" <<< "$out" && installed_nothing; then
+  pass "a branch ref is not a release tag: it builds"
+else
+  fail "branch ref: exit $code: $out"
 fi
 
 mkdir -p "$tmp/runner-existing/goccia-trust"

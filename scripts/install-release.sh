@@ -18,6 +18,14 @@
 # is not a release (no checksums for its version, or none for this machine)
 # is built from SOURCE with `cargo install --locked`, and the log says so.
 #
+# An action pinned to its release tag (GOCCIA_TRUST_ACTION_REF, the
+# action's ref, is exactly v<version>) whose tree holds no checksums (the
+# release workflow commits them after tagging) installs the release archive
+# only if `gh attestation verify` finds its build provenance signed by this
+# repository's release workflow for that very tag (--signer-workflow,
+# --source-ref refs/tags/v<version>); a failed verification fails and
+# installs nothing. Without gh, that revision is built like any other.
+#
 # GOCCIA_TRUST_DOWNLOAD_URL replaces the release download base
 # (<repository>/releases/download/v<version>), for the tests
 # (scripts/install-release-test.sh) and mirrors; the checksum still decides.
@@ -67,8 +75,18 @@ if [ -n "$target" ] && [ -f "$source_dir/$manifest" ]; then
   # "<sha256>  <file>" lines (sha256sum's format, "*" for binary mode).
   expected=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$source_dir/$manifest")
 fi
+# No committed checksums, but the action is pinned to this version's release
+# tag: the release's attestation vouches for the archive, checked with gh.
+attested=
+if [ -z "$expected" ] && [ -n "$target" ] && [ ! -f "$source_dir/$manifest" ] &&
+  [ "${GOCCIA_TRUST_ACTION_REF:-}" = "v$version" ] && command -v gh >/dev/null 2>&1; then
+  slug=${repository#https://github.com/}
+  [[ "$slug" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] ||
+    die "$source_dir/Cargo.toml: the repository ($repository) is not a GitHub repository whose attestations gh can verify"
+  attested=$slug
+fi
 
-if [ -z "$expected" ]; then
+if [ -z "$expected" ] && [ -z "$attested" ]; then
   if [ -z "$target" ]; then
     why="no release archive is built for $os/$arch"
   elif [ -f "$source_dir/$manifest" ]; then
@@ -80,7 +98,8 @@ if [ -z "$expected" ]; then
   command -v cargo >/dev/null 2>&1 || die "$why, and cargo is not installed to build it"
   cargo install --locked --path "$source_dir" --root "$dest"
 else
-  [[ "$expected" =~ ^[0-9a-f]{64}$ ]] || die "$manifest: the checksum of $archive is not a SHA-256 (\"$expected\")"
+  [ -n "$attested" ] || [[ "$expected" =~ ^[0-9a-f]{64}$ ]] ||
+    die "$manifest: the checksum of $archive is not a SHA-256 (\"$expected\")"
   [ -n "$repository" ] || [ -n "${GOCCIA_TRUST_DOWNLOAD_URL:-}" ] ||
     die "$source_dir/Cargo.toml names no repository to download from"
   base=${GOCCIA_TRUST_DOWNLOAD_URL:-$repository/releases/download/v$version}
@@ -92,15 +111,23 @@ else
   curl --fail --silent --show-error --location --retry 3 --output "$work/$archive" "$url" ||
     die "cannot download $url"
 
-  if command -v sha256sum >/dev/null 2>&1; then
-    actual=$(sha256sum "$work/$archive" | cut -d' ' -f1)
+  if [ -n "$attested" ]; then
+    workflow="$attested/.github/workflows/release.yml"
+    gh attestation verify "$work/$archive" --repo "$attested" --signer-workflow "$workflow" \
+      --source-ref "refs/tags/v$version" --deny-self-hosted-runners >&2 ||
+      die "$archive has no build provenance from $workflow for refs/tags/v$version (gh attestation verify failed); nothing was installed"
+    echo "$archive: build provenance verified (gh attestation verify: $workflow at refs/tags/v$version)"
   else
-    actual=$(shasum -a 256 "$work/$archive" | cut -d' ' -f1)
+    if command -v sha256sum >/dev/null 2>&1; then
+      actual=$(sha256sum "$work/$archive" | cut -d' ' -f1)
+    else
+      actual=$(shasum -a 256 "$work/$archive" | cut -d' ' -f1)
+    fi
+    if [ "$actual" != "$expected" ]; then
+      die "$archive does not match the checksum committed in the action's revision ($manifest): expected $expected, downloaded $actual; nothing was installed"
+    fi
+    echo "$archive: SHA-256 $actual, as $manifest says"
   fi
-  if [ "$actual" != "$expected" ]; then
-    die "$archive does not match the checksum committed in the action's revision ($manifest): expected $expected, downloaded $actual; nothing was installed"
-  fi
-  echo "$archive: SHA-256 $actual, as $manifest says"
 
   mkdir "$work/x"
   if [ "$ext" = zip ] && command -v unzip >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
 //! The live demo (issue 13): a tree and a store that start in the
 //! interesting state, written from the committed template
-//! `examples/demo/` on each run. `cargo run --example demo` builds it in
+//! `examples/demo/` on each run. `cargo run --features demo --bin goccia-trust-demo` builds it in
 //! `target/demo/` and opens the review on it; the screenshots and the tmux
 //! tests build the same demo.
 //!
@@ -26,7 +26,6 @@
 //! product.
 
 use std::io::Write as _;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::cli::Io;
@@ -179,9 +178,17 @@ fn run_cli(args: Vec<String>, env: &Env) -> Result<(), String> {
     ))
 }
 
+#[cfg(unix)]
 fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
         .map_err(|e| fail("set the mode of", path, e))
+}
+
+/// Windows has no mode bits: the demo's directories keep their ACLs.
+#[cfg(not(unix))]
+fn set_mode(_path: &Path, _mode: u32) -> Result<(), String> {
+    Ok(())
 }
 
 fn mkdir(path: &Path, mode: u32) -> Result<(), String> {
@@ -190,7 +197,12 @@ fn mkdir(path: &Path, mode: u32) -> Result<(), String> {
 }
 
 fn symlink(target: &str, link: &Path) -> Result<(), String> {
-    std::os::unix::fs::symlink(target, link).map_err(|e| fail("create the link", link, e))
+    #[cfg(unix)]
+    let made = std::os::unix::fs::symlink(target, link);
+    // The demo's links lead to directories.
+    #[cfg(windows)]
+    let made = std::os::windows::fs::symlink_dir(target, link);
+    made.map_err(|e| fail("create the link", link, e))
 }
 
 /// Copies the regular files and directories of `from` into `to`

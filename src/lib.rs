@@ -15,9 +15,13 @@ pub(crate) mod cli;
 pub mod core;
 #[cfg(not(feature = "test-support"))]
 pub(crate) mod core;
-/// The live demo's builder (`cargo run --example demo`): not product code.
+/// The live demo's builder (`cargo run --features demo --bin goccia-trust-demo`): not product code.
 #[cfg(feature = "test-support")]
 pub mod demo;
+#[cfg(feature = "test-support")]
+pub mod glyphs;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod glyphs;
 #[cfg(feature = "test-support")]
 pub mod sanitize;
 #[cfg(not(feature = "test-support"))]

@@ -35,12 +35,11 @@ pub struct Cli {
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
-    /// Use this store file instead of the per-user one (value only after `=`).
+    /// Use this store file instead of the per-user one.
     #[arg(
         long = "trust-store",
         global = true,
         hide = true,
-        require_equals = true,
         value_name = "PATH",
         value_hint = clap::ValueHint::FilePath
     )]
@@ -54,6 +53,10 @@ pub struct GlobalArgs {
     /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
     #[arg(long, global = true, hide = true, value_name = "NAME|PATH")]
     pub theme: Option<String>,
+    /// Draw with ASCII only (separators, markers, box lines): the default
+    /// where the locale has no UTF-8 (`LC_ALL=C`).
+    #[arg(long, global = true, hide = true, action = ArgAction::SetTrue)]
+    pub ascii: bool,
     /// Interactive review: do not refresh when configs change on disk.
     #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
     pub no_watch: bool,
@@ -192,10 +195,10 @@ pub struct TrustArgs {
     /// trusted, and the commit of each added value (read from git).
     #[arg(long)]
     pub why: bool,
-    /// Spelled as GocciaScript spells it (`--trust PATH`): the listing is
-    /// GocciaScript's, no author added on a terminal.
+    /// Given in GocciaScript's spelling (`--trust PATH`), whose messages
+    /// name `--trust`; the subcommand's name `trust`.
     #[arg(skip)]
-    pub gocciascript: bool,
+    pub goccia_spelling: bool,
 }
 
 /// Remove the entries of configs at or under each PATH.
@@ -384,10 +387,17 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
         )));
     }
     if clap_mode {
-        // docs/src/compatibility.md#option-errors's message whichever spelling the command uses: the value
-        // attaches only after `=`, never as the next argument.
-        if args.iter().any(|a| a == "--trust-store") {
-            return Err(trust_store_outcome(&args));
+        // A subcommand takes `--trust-store PATH` as well as
+        // `--trust-store=PATH`; GocciaScript's spellings (below) keep
+        // GocciaScript's rule, the value only after `=`. Without a value,
+        // docs/src/compatibility.md#option-errors's message in both.
+        if args
+            .iter()
+            .take_while(|a| *a != "--")
+            .position(|a| a == "--trust-store")
+            .is_some_and(|i| args.get(i + 1).is_none_or(|v| v.starts_with('-')))
+        {
+            return Err(ParseOutcome::Usage(trust_store_needs_path()));
         }
         let argv = std::iter::once("goccia-trust".to_string()).chain(args);
         return match command()
@@ -498,7 +508,14 @@ pub fn command() -> clap::Command {
 /// page.
 pub fn command_unhidden() -> clap::Command {
     let mut cmd = Cli::command();
-    for id in ["trust_store", "color", "theme", "no_watch", "quiet"] {
+    for id in [
+        "trust_store",
+        "color",
+        "theme",
+        "ascii",
+        "no_watch",
+        "quiet",
+    ] {
         cmd = cmd.mut_arg(id, |a| a.hide(false));
     }
     cmd
@@ -545,6 +562,51 @@ pub fn suggest_subcommand(word: &str) -> Option<&'static str> {
         .filter(|(d, s)| *d <= 2 && *d < word.chars().count().min(s.len()))
         .min_by_key(|(d, _)| *d)
         .map(|(_, s)| s)
+}
+
+/// The options without a subcommand (GocciaScript's spellings, the global
+/// and the review's): what a mistyped one is compared with.
+const GOCCIA_OPTIONS: &[&str] = &[
+    "--trust",
+    "--untrust",
+    "--list-trusted",
+    "--yes",
+    "--trust-store",
+    "--color",
+    "--theme",
+    "--ascii",
+    "--no-watch",
+    "--quiet",
+    "--policy",
+    "--policy-sha256",
+    "--since",
+    "--accept-config-permissions",
+    "--ignore-config-permissions",
+    "--help",
+    "--version",
+];
+
+/// The option `word` (`--colour=never`) is probably a typo of, with its
+/// `=value` kept (`--color=never`): the closest long option within two
+/// edits.
+fn suggest_option(word: &str) -> Option<String> {
+    let (name, value) = match word.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (word, None),
+    };
+    if !name.starts_with("--") || name.len() < 4 {
+        return None;
+    }
+    let close = GOCCIA_OPTIONS
+        .iter()
+        .map(|o| (edit_distance(name, o), *o))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)?
+        .1;
+    Some(match value {
+        Some(v) => format!("{close}={v}"),
+        None => close.to_string(),
+    })
 }
 
 /// Optimal string alignment distance: insertions, deletions,
@@ -600,6 +662,19 @@ pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
     (choice, theme)
 }
 
+/// Whether the human output is drawn in ASCII (`crate::glyphs`): `--ascii`
+/// before any `--`, or a locale without UTF-8; never for a document read
+/// by machines or another program (`--json`, SARIF, `man`, `completions`),
+/// whose bytes do not depend on the locale.
+pub fn ascii_output(args: &[String], ascii_locale: bool) -> bool {
+    let before: Vec<&String> = args.iter().take_while(|a| *a != "--").collect();
+    let asked = before.iter().any(|a| *a == "--ascii");
+    let document = machine_output(args)
+        || first_non_global(before.iter().copied())
+            .is_some_and(|w| w == "man" || w == "completions");
+    (asked || ascii_locale) && !document
+}
+
 /// Whether the command line asks for a format read by machines (`--json`,
 /// `--format json|sarif|github|markdown`) before any `--`: its stdout is
 /// never painted, even with `--color=always` (a colour code inside a JSON
@@ -639,7 +714,7 @@ pub fn asks_contract_json(args: &[String]) -> bool {
 /// global option given as the next word (`--color always`, `--theme mono`).
 fn first_non_global<'a>(mut words: impl Iterator<Item = &'a String>) -> Option<&'a String> {
     while let Some(w) = words.next() {
-        if w == "--color" || w == "--theme" {
+        if w == "--color" || w == "--theme" || w == "--trust-store" {
             words.next();
         } else if !is_global_flag(w) {
             return Some(w);
@@ -656,6 +731,7 @@ fn is_global_flag(a: &str) -> bool {
         || a.starts_with("--color=")
         || a.starts_with("--theme=")
         || a == "--no-watch"
+        || a == "--ascii"
 }
 
 fn check_globals(g: &GlobalArgs) -> Result<(), UsageError> {
@@ -721,9 +797,12 @@ impl GocciaWords {
                 // one that starts with `-` (`goccia-trust -- -weird`).
                 w.inputs.extend(it.by_ref().cloned());
             } else if a.starts_with('-') && a != "-" {
-                return Err(UsageError(format!(
-                    "unknown option {a}; see goccia-trust --help"
-                )));
+                return Err(UsageError(match suggest_option(a) {
+                    Some(close) => {
+                        format!("unknown option {a}; did you mean {close}? see goccia-trust --help")
+                    }
+                    None => format!("unknown option {a}; see goccia-trust --help"),
+                }));
             } else {
                 w.inputs.push(a.to_string());
             }
@@ -875,7 +954,7 @@ impl GocciaWords {
                 TrustArgs {
                     paths: self.trust,
                     yes: self.yes,
-                    gocciascript: true,
+                    goccia_spelling: true,
                     ..TrustArgs::default()
                 },
             );
@@ -924,6 +1003,8 @@ fn global_word(g: &mut GlobalArgs, a: &str, it: &mut Words<'_>) -> Result<bool, 
         }
     } else if a == "--no-watch" {
         g.no_watch = true;
+    } else if a == "--ascii" {
+        g.ascii = true;
     } else if a == "--quiet" || a == "-q" {
         g.quiet = true;
     } else {
@@ -1173,7 +1254,7 @@ mod tests {
 
     #[test]
     fn the_trust_store_hint_names_the_value_given() {
-        let args: Vec<String> = ["list", "--trust-store", "/x.json"]
+        let args: Vec<String> = ["--list-trusted", "--trust-store", "/x.json"]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -1209,8 +1290,22 @@ mod tests {
             p(&["list", "--trust-store="]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
+        // A subcommand takes the value as the next word too, before or
+        // after the subcommand.
+        for args in [
+            &["list", "--trust-store", "/x.json"][..],
+            &["--trust-store", "/x.json", "list"][..],
+        ] {
+            match p(args).unwrap() {
+                Invocation::Clap(cli) => {
+                    assert_eq!(cli.globals.trust_store.as_deref(), Some("/x.json"));
+                    assert!(matches!(cli.command, Command::List(_)));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
         assert_eq!(
-            p(&["list", "--trust-store", "x"]).unwrap_err(),
+            p(&["list", "--trust-store", ""]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
         );
     }

@@ -109,6 +109,45 @@ impl Rule {
         }
     }
 
+    /// GitHub code scanning's `security-severity` (a score out of 10: 9 and
+    /// up critical, 7 high, 4 medium, below 4 low): a denied request is
+    /// high; a request nobody reviewed, a widening or an unread path that
+    /// may hide one medium; a config that does not load (GocciaScript
+    /// refuses to run under it) and a narrowing low.
+    pub fn security_severity(self) -> &'static str {
+        match self {
+            Rule::PolicyDenied => "7.5",
+            Rule::Widened => "6.5",
+            Rule::NeverTrusted | Rule::Changed => "5.0",
+            Rule::NotRead => "4.0",
+            Rule::Error | Rule::Broken => "3.0",
+            Rule::Narrowed => "1.0",
+        }
+    }
+
+    /// SARIF's `precision`: how often a result is a true positive. Every
+    /// rule but `not-read` is decided from the files themselves; what was
+    /// not read may hold no config at all.
+    pub fn precision(self) -> &'static str {
+        match self {
+            Rule::NotRead => "medium",
+            _ => "very-high",
+        }
+    }
+
+    /// The rule's section in the book (docs/src/sarif-rules.md), at the
+    /// binary's own version; `None` without a repository in Cargo.toml.
+    pub fn help_uri(self) -> Option<String> {
+        INFORMATION_URI.map(|repo| {
+            format!(
+                "{}/blob/v{}/docs/src/sarif-rules.md#{}",
+                repo.trim_end_matches('/'),
+                env!("CARGO_PKG_VERSION"),
+                self.id()
+            )
+        })
+    }
+
     /// The rule's name for people (SARIF `name`), distinct from its id as
     /// SARIF asks.
     pub fn name(self) -> &'static str {
@@ -402,23 +441,7 @@ impl Log<'_> {
 /// request's line when known.
 fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_json::Value {
     use serde_json::json;
-    let rules: Vec<serde_json::Value> = rule_set
-        .iter()
-        .map(|r| {
-            let mut rule = json!({
-                "id": r.id(),
-                "name": r.name(),
-                "shortDescription": { "text": r.short() },
-                "fullDescription": { "text": r.full() },
-                "help": { "text": r.help() },
-                "defaultConfiguration": { "level": r.level() },
-            });
-            if let Some(uri) = INFORMATION_URI {
-                rule["helpUri"] = json!(uri);
-            }
-            rule
-        })
-        .collect();
+    let rules: Vec<serde_json::Value> = rule_set.iter().map(|r| sarif_rule(*r)).collect();
     let mut root = src_root.to_string();
     if !root.ends_with('/') {
         root.push('/');
@@ -478,8 +501,30 @@ fn sarif_log(rule_set: &[Rule], findings: &[Finding], src_root: &str) -> serde_j
     })
 }
 
+/// A rule as SARIF describes it: its texts, level, what code scanning ranks
+/// it by (`tags`, `security-severity`, `precision`) and its book section.
+fn sarif_rule(r: Rule) -> serde_json::Value {
+    let mut rule = serde_json::json!({
+        "id": r.id(),
+        "name": r.name(),
+        "shortDescription": { "text": r.short() },
+        "fullDescription": { "text": r.full() },
+        "help": { "text": r.help() },
+        "defaultConfiguration": { "level": r.level() },
+        "properties": {
+            "tags": ["security"],
+            "security-severity": r.security_severity(),
+            "precision": r.precision(),
+        },
+    });
+    if let Some(uri) = r.help_uri() {
+        rule["helpUri"] = serde_json::json!(uri);
+    }
+    rule
+}
+
 /// The repository named in Cargo.toml (`repository`), if any: the tool's
-/// `informationUri` and each rule's `helpUri`.
+/// `informationUri` and the base of each rule's `helpUri`.
 const INFORMATION_URI: Option<&str> = match option_env!("CARGO_PKG_REPOSITORY") {
     Some(uri) if !uri.is_empty() => Some(uri),
     _ => None,
@@ -509,19 +554,42 @@ fn fingerprint(f: &Finding, root: &str) -> String {
 
 /// A path relative to the working directory as a relative URI reference,
 /// each byte outside the unreserved set and `/` percent-encoded (so `:` in
-/// a first segment cannot read as a scheme, nor `?`/`#` end the path);
-/// `None` for an absolute path.
+/// a first segment cannot read as a scheme, nor `?`/`#` end the path; on
+/// Windows `\` separates segments, as `/`); `None` for an absolute path.
 pub fn relative_uri(path: &str) -> Option<String> {
-    if path.starts_with('/') {
+    if std::path::Path::new(path).is_absolute() || path.starts_with('/') {
         None
+    } else if cfg!(windows) {
+        Some(percent_encode(&path.replace('\\', "/")))
     } else {
         Some(percent_encode(path))
     }
 }
 
-/// `file://` and the absolute path, percent-encoded.
+/// An absolute path as a `file:` URI, as the platform reads the path
+/// (`/t/é` is `file:///t/%C3%A9`; on Windows `C:\a b` is
+/// `file:///C:/a%20b` and `\\host\share\x` `file://host/share/x`); a
+/// directory's keeps its trailing `/`. Each byte outside the unreserved
+/// set and `/` is percent-encoded.
 pub fn file_uri(path: &str) -> String {
-    format!("file://{}", percent_encode(path))
+    file_uri_on(path, cfg!(windows))
+}
+
+fn file_uri_on(path: &str, windows: bool) -> String {
+    if !windows {
+        return format!("file://{}", percent_encode(path));
+    }
+    let path = path.replace('\\', "/");
+    if let Some(unc) = path.strip_prefix("//") {
+        // `\\host\share\x`: the host is the URI's authority.
+        return format!("file://{}", percent_encode(unc));
+    }
+    let bytes = path.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        // A drive letter stays as it is (`C:`), as RFC 8089 writes it.
+        return format!("file:///{}{}", &path[..2], percent_encode(&path[2..]));
+    }
+    format!("file://{}", percent_encode(&path))
 }
 
 fn percent_encode(path: &str) -> String {
@@ -605,6 +673,37 @@ mod tests {
             Some("a%20b/c%3Ad%23e%3Ff%25/goccia.json")
         );
         assert_eq!(relative_uri("/abs"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn file_uris_are_built_as_urls() {
         assert_eq!(file_uri("/t/é"), "file:///t/%C3%A9");
+        assert_eq!(file_uri("/a b/c#d?e%/"), "file:///a%20b/c%23d%3Fe%25/");
+        assert_eq!(file_uri("/a b/g.json"), "file:///a%20b/g.json");
+    }
+
+    #[test]
+    fn windows_paths_are_file_uris_with_their_drive() {
+        assert_eq!(
+            file_uri_on(r"C:\a b\goccia.json", true),
+            "file:///C:/a%20b/goccia.json"
+        );
+        assert_eq!(file_uri_on(r"C:\work\", true), "file:///C:/work/");
+        assert_eq!(
+            file_uri_on(r"\\host\share\g.json", true),
+            "file://host/share/g.json"
+        );
+        assert_eq!(file_uri_on("/t/é", false), "file:///t/%C3%A9");
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn windows_relative_paths_are_relative_uris() {
+        assert_eq!(
+            relative_uri(r"web\goccia.json").as_deref(),
+            Some("web/goccia.json")
+        );
+        assert_eq!(relative_uri(r"C:\x"), None);
     }
 }

@@ -1,6 +1,7 @@
-//! `goccia-trust completions SHELL` and `goccia-trust man`: shell completion
-//! scripts and the manual page, generated from the same clap definition as
-//! `--help`, so neither can drift from the real command line.
+//! `goccia-trust completions SHELL` and `goccia-trust man`: the shell
+//! completions (answered by the binary itself, `cli::complete`) and the
+//! manual page, from the same clap definition as `--help`, so neither can
+//! drift from the real command line.
 //!
 //! GocciaScript's own spellings (`--trust PATH`, `--list-trusted`, ...) are
 //! parsed by hand (cli/args.rs) and so are not in the completions; the man
@@ -8,98 +9,30 @@
 
 use std::io;
 
-use clap_complete::Shell;
 use clap_mangen::Man;
 use roff::{Roff, bold, roman};
 
 use crate::cli::args::{CompletionsArgs, ManArgs, ShellName};
-use crate::cli::{CliError, CliResult, Io};
-use crate::core::exit;
-
-impl From<ShellName> for Shell {
-    fn from(s: ShellName) -> Shell {
-        match s {
-            ShellName::Bash => Shell::Bash,
-            ShellName::Zsh => Shell::Zsh,
-            ShellName::Fish => Shell::Fish,
-            ShellName::Elvish => Shell::Elvish,
-            ShellName::Powershell => Shell::PowerShell,
-        }
-    }
-}
+use crate::cli::{CliError, CliResult, Io, complete};
+use crate::core::{env, exit};
 
 const BIN: &str = "goccia-trust";
 
 pub fn run_completions(args: &CompletionsArgs, io: &mut Io<'_>) -> CliResult {
-    io.out.write_all(&completion_script(args.shell))?;
+    io.out.write_all(&completion_script(args.shell)?)?;
     Ok(exit::SUCCESS)
 }
 
-pub fn completion_script(shell: ShellName) -> Vec<u8> {
-    let mut script = Vec::new();
-    clap_complete::generate(
-        Shell::from(shell),
-        &mut completion_command(),
-        BIN,
-        &mut script,
-    );
-    let text = String::from_utf8_lossy(&script);
-    let names = theme_names().join(" ");
-    match shell {
-        // clap_complete 4.6 spells the state of a subcommand two ways when
-        // the binary's name has a hyphen (clap-rs/clap#6421): the dispatch
-        // loop sets `goccia__trust__subcmd__scan`, the case arms test
-        // `goccia__subcmd__trust__subcmd__scan`, so nothing after a
-        // subcommand would complete. Spell the arms as the loop does.
-        //
-        // bash splits `--theme=li` at `=`: the word before `li` is `=`, so
-        // the option is the one before that (for `--theme=` bash itself
-        // gives the option as the previous word).
-        //
-        // `--theme` takes a built-in name or a file: both are offered.
-        ShellName::Bash => text
-            .replace("goccia__subcmd__trust__subcmd__", "goccia__trust__subcmd__")
-            .replace(
-                "    prev=\"$3\"\n",
-                "    prev=\"$3\"\n    if [[ \"${prev}\" == \"=\" && ${COMP_CWORD} -ge 2 ]]; then\n        prev=\"${COMP_WORDS[COMP_CWORD-2]}\"\n    fi\n",
-            )
-            .replace(
-                &format!("COMPREPLY=($(compgen -W \"{names}\" -- \"${{cur}}\"))"),
-                &format!(
-                    "COMPREPLY=($(compgen -W \"{names}\" -- \"${{cur}}\"))\n                    local IFS=$'\\n'\n                    COMPREPLY+=($(compgen -f -- \"${{cur}}\"))\n                    compopt -o filenames 2>/dev/null"
-                ),
-            )
-            .into_bytes(),
-        ShellName::Zsh => text
-            .replace(
-                &format!(":NAME|PATH:({names})"),
-                &format!(
-                    ":NAME|PATH:{{_alternative \"themes\\:built-in theme\\:({names})\" \"files\\:theme file\\:_files\"}}"
-                ),
-            )
-            .into_bytes(),
-        // `-F`: files as well as the names given with `-a`.
-        ShellName::Fish => text
-            .replace(
-                &format!(" -r -f -a \"{}", theme_names()[0]),
-                &format!(" -r -F -a \"{}", theme_names()[0]),
-            )
-            .into_bytes(),
-        ShellName::Elvish | ShellName::Powershell => script,
-    }
+/// What `completions SHELL` prints: the lines that make SHELL ask the
+/// binary for its completions at each Tab (`cli::complete`).
+pub fn completion_script(shell: ShellName) -> io::Result<Vec<u8>> {
+    crate::cli::complete::registration(shell)
 }
 
-/// The built-in themes' names, `--theme`'s values besides a file.
-fn theme_names() -> Vec<&'static str> {
-    crate::tui::theme::BUILTIN
-        .iter()
-        .map(|(name, _)| *name)
-        .collect()
-}
-
-/// The command line the completion scripts offer: every option, the
-/// global ones on every subcommand (`scan --tr<TAB>`) and the default
-/// review's own (`--policy`, `--since`); `--theme`'s built-in names; and
+/// The command line the completions offer: every option, the global ones
+/// on every subcommand (`scan --tr<TAB>`) and the default review's own
+/// (`--policy`, `--since`); `--theme`'s built-in names and files; git
+/// revisions for `diff` and `--since`; paths where a path goes; and
 /// no hidden subcommand (`tui`, `hook run`: clap_complete lists hidden
 /// subcommands, and clap cannot remove one, so the commands holding them
 /// are rebuilt without them).
@@ -113,10 +46,13 @@ pub fn completion_command() -> clap::Command {
     for id in globals {
         cmd = cmd.mut_arg(id, |a| a.hide(false));
     }
-    // Only for completion: the parser still takes any name or path.
-    let cmd = cmd.mut_arg("theme", |a| {
-        a.value_parser(clap::builder::PossibleValuesParser::new(theme_names()))
-    });
+    let cmd = cmd
+        .mut_arg("theme", |a| a.add(complete::theme_completer()))
+        .mut_arg("review_since", |a| a.add(complete::revision_completer()))
+        .mut_subcommand("diff", |d| {
+            d.mut_arg("base", |a| a.add(complete::revision_completer()))
+                .mut_arg("head", |a| a.add(complete::revision_completer()))
+        });
     without_hidden(&cmd)
 }
 
@@ -205,6 +141,11 @@ pub fn man_page() -> io::Result<Vec<u8>> {
         status.text([bold(code.to_string())]);
         status.text([roman(*meaning)]);
     }
+    status.control("TP", []);
+    status.text([bold("128+N")]);
+    status.text([roman(
+        "the interactive review ended by signal N (SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143), after restoring the terminal",
+    )]);
     status.to_writer(&mut page)?;
     extra_sections().to_writer(&mut page)?;
     man.render_version_section(&mut page)?;
@@ -231,44 +172,9 @@ fn tidy_breaks(page: &[u8]) -> Vec<u8> {
         .into_bytes()
 }
 
-/// The environment variables read (`core::env`, `core::revision::git`).
-const ENVIRONMENT: &[(&str, &str)] = &[
-    (
-        "NO_COLOR",
-        "Set and not empty: no colour (the interactive review uses the mono theme), unless --color=always.",
-    ),
-    (
-        "GOCCIA_TRUST_STATE_DIR",
-        "The state directory: decision records (trust --policy, policy run) and the review's progress. Also --state-dir.",
-    ),
-    (
-        "GOCCIA_TRUST_GIT_TIMEOUT",
-        "Seconds each git process of diff and --since may run before it is stopped (default 60).",
-    ),
-    (
-        "XDG_CONFIG_HOME",
-        "When absolute: the per-user trust store is $XDG_CONFIG_HOME/goccia/trust.json (GocciaScript's rule) and themes are read from $XDG_CONFIG_HOME/goccia-trust/themes.",
-    ),
-    (
-        "XDG_STATE_HOME",
-        "When absolute and GOCCIA_TRUST_STATE_DIR is not set: the state directory is $XDG_STATE_HOME/goccia-trust.",
-    ),
-    (
-        "HOME",
-        "The base of the per-user paths when the XDG variables are not set; ~ in paths.",
-    ),
-    (
-        "VISUAL, EDITOR",
-        "The editor the interactive review's e opens a config in (the first that is not blank; else vi).",
-    ),
-    (
-        "APPDATA, LOCALAPPDATA",
-        "On Windows: the store's directory (%APPDATA%\\Goccia) and goccia-trust's own settings and state.",
-    ),
-];
-
-/// On Linux and the other Unix systems (macOS: under ~/Library/Application
-/// Support; see the guide).
+/// The store, its lock, the state directory and the themes, on Linux and
+/// the other Unix systems (macOS: under ~/Library/Application Support; see
+/// the guide); then each file of the state directory ([`env::STATE_FILES`]).
 const FILES: &[(&str, &str)] = &[
     (
         "$XDG_CONFIG_HOME/goccia/trust.json, else ~/.config/goccia/trust.json",
@@ -280,7 +186,7 @@ const FILES: &[(&str, &str)] = &[
     ),
     (
         "$GOCCIA_TRUST_STATE_DIR, else $XDG_STATE_HOME/goccia-trust, else ~/.local/state/goccia-trust",
-        "The state directory: policy decision records and review-progress.json.",
+        "The state directory (STATE below).",
     ),
     (
         "$XDG_CONFIG_HOME/goccia-trust/themes/NAME.toml, else ~/.config/goccia-trust/themes/NAME.toml",
@@ -318,16 +224,29 @@ const EXAMPLES: &[(&str, &str)] = &[
 /// ENVIRONMENT, FILES, EXAMPLES and SEE ALSO.
 fn extra_sections() -> Roff {
     let mut r = Roff::new();
+    let environment: Vec<(String, &str)> = env::VARIABLES
+        .iter()
+        .map(|v| (v.name.to_string(), v.meaning))
+        .collect();
+    let files: Vec<(String, &str)> = FILES
+        .iter()
+        .map(|(t, m)| (t.to_string(), *m))
+        .chain(env::STATE_FILES.iter().map(|f| {
+            let slash = if f.name.contains('.') { "" } else { "/" };
+            (format!("STATE/{}{slash}", f.name), f.meaning)
+        }))
+        .collect();
+    let examples: Vec<(String, &str)> = EXAMPLES.iter().map(|(t, m)| (t.to_string(), *m)).collect();
     for (heading, items) in [
-        ("ENVIRONMENT", ENVIRONMENT),
-        ("FILES", FILES),
-        ("EXAMPLES", EXAMPLES),
+        ("ENVIRONMENT", environment),
+        ("FILES", files),
+        ("EXAMPLES", examples),
     ] {
         r.control("SH", [heading]);
         for (term, text) in items {
             r.control("TP", []);
-            r.text([bold(*term)]);
-            r.text([roman(*text)]);
+            r.text([bold(term)]);
+            r.text([roman(text)]);
         }
     }
     r.control("SH", ["SEE ALSO"]);

@@ -131,9 +131,10 @@ impl HooksStatus {
 /// How long the hooks' check may take: `GOCCIA_TRUST_HOOK_TIME_LIMIT_MS`,
 /// else one second.
 fn time_limit() -> Duration {
-    std::env::var("GOCCIA_TRUST_HOOK_TIME_LIMIT_MS")
+    crate::core::env::GOCCIA_TRUST_HOOK_TIME_LIMIT_MS
+        .read()
+        .parse::<u64>()
         .ok()
-        .and_then(|v| v.parse::<u64>().ok())
         .map(Duration::from_millis)
         .unwrap_or(Duration::from_secs(1))
 }

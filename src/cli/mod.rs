@@ -3,6 +3,7 @@
 pub mod args;
 pub mod check;
 pub mod ci_out;
+pub mod complete;
 pub mod diff;
 pub mod diff_outcome;
 pub mod error;
@@ -85,6 +86,8 @@ fn error_prefix() -> String {
 }
 
 pub fn main() -> ExitCode {
+    // `COMPLETE=bash goccia-trust -- ...`: the shell asking for completions.
+    complete::answer_request(generate::completion_command);
     let args: Result<Vec<String>, _> = std::env::args_os()
         .skip(1)
         .map(|a| a.into_string())
@@ -120,8 +123,14 @@ pub fn main() -> ExitCode {
         _ => (None, None),
     };
     let buffered = streams::Stdout::new(stdout.lock(), escaping.stdout_is_terminal());
-    let mut out = terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette);
-    let mut err = terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette);
+    let ascii = match (&args, &env) {
+        (Ok(args), Ok(env)) => args::ascii_output(args, env.ascii_locale),
+        _ => false,
+    };
+    let mut out =
+        terminal::SafeWriter::stdout(buffered.writer(), &escaping, out_palette).ascii(ascii);
+    let mut err =
+        terminal::SafeWriter::stderr(buffered.ordered(stderr.lock()), err_palette).ascii(ascii);
     let mut io = Io {
         out: &mut out,
         err: &mut err,
@@ -325,6 +334,28 @@ fn escaped_args(args: &[String]) -> Option<Vec<String>> {
         .then(|| args.iter().map(|a| clean(a).into_owned()).collect())
 }
 
+/// clap's error without its tip that an unknown option could be a value
+/// (`tip: to pass '--dry-run' as a value, use '-- --dry-run'`): after an
+/// option a command does not have (`untrust --missing --dry-run`), it made
+/// the option a PATH. A PATH that starts with `-` still follows `--`, as
+/// the guide says.
+fn without_value_tip(text: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for line in text.split('\n') {
+        let tip = line.trim_start().starts_with("tip: to pass '")
+            && line.contains("' as a value, use '-- ");
+        if tip {
+            // The blank line that opened the tip's paragraph goes too.
+            if out.last().is_some_and(|l| l.trim().is_empty()) {
+                out.pop();
+            }
+            continue;
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
 /// clap's own help and version (stdout, exit 0); its usage errors in its
 /// words but in the one error style, `Error: ` (exit 2), and with `json`
 /// also the failure document on stdout. `escaped` is the command line with
@@ -344,7 +375,7 @@ fn clap_outcome(
         Some(Err(ParseOutcome::Clap(shown))) if shown.use_stderr() => (shown, false),
         _ => (e, hostile),
     };
-    let text = e.render().to_string();
+    let text = without_value_tip(&e.render().to_string());
     // The escaped command line did not fail alike: the message
     // is shown on one line, escaped whole.
     let text = if quoted_raw {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cli::policy_outcome::{Records, RunListed, RunOutcome};
+use crate::cli::policy_outcome::{Records, RunListed, RunOutcome, VerdictCounts};
 use crate::cli::print::{json, text};
 use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
@@ -254,7 +254,7 @@ fn read_records(a: &RecordsArgs, env: &Env) -> Result<Records, CliError> {
             path: run.path.display().to_string(),
             policy: field("policy"),
             policy_sha256: field("policy_sha256"),
-            counts: field("counts"),
+            counts: VerdictCounts(field("counts")),
             executed: field("executed"),
         });
     }

@@ -27,8 +27,34 @@ pub struct RunListed {
     pub path: String,
     pub policy: serde_json::Value,
     pub policy_sha256: serde_json::Value,
-    pub counts: serde_json::Value,
+    pub counts: VerdictCounts,
     pub executed: serde_json::Value,
+}
+
+/// A summary's `counts` as the summary itself orders them (`ALLOWED`,
+/// `NEEDS_AUTH`, `DENIED`, then any other member), so `policy records` and
+/// `policy records --last` agree; JSON objects here otherwise come out
+/// sorted by name. Anything but an object is written as it is.
+pub struct VerdictCounts(pub serde_json::Value);
+
+impl Serialize for VerdictCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let serde_json::Value::Object(map) = &self.0 else {
+            return self.0.serialize(s);
+        };
+        const ORDER: [&str; 3] = ["ALLOWED", "NEEDS_AUTH", "DENIED"];
+        let mut out = s.serialize_map(Some(map.len()))?;
+        for key in ORDER {
+            if let Some(v) = map.get(key) {
+                out.serialize_entry(key, v)?;
+            }
+        }
+        for (k, v) in map.iter().filter(|(k, _)| !ORDER.contains(&k.as_str())) {
+            out.serialize_entry(k, v)?;
+        }
+        out.end()
+    }
 }
 
 /// `policy run`: the operation's decision and, when it was ALLOWED, what

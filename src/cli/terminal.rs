@@ -216,6 +216,8 @@ pub struct SafeWriter<'a, W: Write> {
     styling: bool,
     /// The first bytes of a character whose end is still to come.
     partial: Vec<u8>,
+    /// Decorations drawn as ASCII (`crate::glyphs`).
+    ascii: bool,
 }
 
 impl<'a, W: Write> SafeWriter<'a, W> {
@@ -226,6 +228,7 @@ impl<'a, W: Write> SafeWriter<'a, W> {
             palette,
             styling: false,
             partial: Vec::new(),
+            ascii: false,
         }
     }
 
@@ -238,6 +241,8 @@ impl<'a, W: Write> SafeWriter<'a, W> {
             palette: None,
             styling: false,
             partial: Vec::new(),
+            // What a file holds is read by a program, not this terminal.
+            ascii: false,
         }
     }
 
@@ -248,7 +253,14 @@ impl<'a, W: Write> SafeWriter<'a, W> {
             palette,
             styling: false,
             partial: Vec::new(),
+            ascii: false,
         }
+    }
+
+    /// This stream with its decorations drawn as ASCII when `on`.
+    pub fn ascii(mut self, on: bool) -> SafeWriter<'a, W> {
+        self.ascii = on;
+        self
     }
 
     /// `text` as written: escaped, its markers styled or dropped.
@@ -313,7 +325,10 @@ impl<W: Write> Write for SafeWriter<'_, W> {
             // Not UTF-8 (never this tool's text): replacement characters.
             Err(_) => String::from_utf8_lossy(&bytes),
         };
-        let shown = self.render(&text);
+        let mut shown = self.render(&text);
+        if self.ascii {
+            shown = crate::glyphs::text(&shown);
+        }
         self.inner.write_all(shown.as_bytes())?;
         Ok(buf.len())
     }

@@ -108,7 +108,7 @@ fn why(args: &TrustArgs, listing: &TrustListing, env: &Env) -> Why {
 /// without `--why` (which says more) or `--json`. GocciaScript's spelling
 /// (`--trust PATH`) and a listing piped keep GocciaScript's bytes.
 fn authors_shown(args: &TrustArgs, io: &Io<'_>) -> bool {
-    !args.why && !args.json && !args.gocciascript && reader(args, io).on_terminal
+    !args.why && !args.json && !args.goccia_spelling && reader(args, io).on_terminal
 }
 
 /// The trust keys of the paths that name a config file, not a directory:
@@ -156,9 +156,16 @@ fn trust_listed(
     }
     if !args.yes {
         if !reader.prompting {
-            return Err(CliError::usage(
-                "--trust needs confirmation; re-run with --yes to trust without a prompt",
-            ));
+            // GocciaScript's message for its spelling; the subcommand's
+            // own name for `trust PATH`.
+            let asked = if args.goccia_spelling {
+                "--trust"
+            } else {
+                "trust"
+            };
+            return Err(CliError::usage(format!(
+                "{asked} needs confirmation; re-run with --yes to trust without a prompt"
+            )));
         }
         if !ask(listing.plan.candidates.len(), &reader, io)? {
             text::trust::declined(io)?;

@@ -19,7 +19,7 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
         ColorChoice::Always => ThemeColor::Always,
         ColorChoice::Never => ThemeColor::Never,
     };
-    let theme = match load_theme(
+    let mut theme = match load_theme(
         g.theme.as_deref(),
         color,
         env.user_dir(UserDir::Config).as_deref(),
@@ -30,6 +30,9 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
         Ok(t) => t,
         Err(e) => return Err(CliError::usage(e)),
     };
+    // ASCII where the locale has no UTF-8, with --ascii, or when the
+    // theme says so.
+    theme.ascii |= g.ascii || env.ascii_locale;
     // crossterm drops every colour under NO_COLOR on its own; tell it what
     // --color decided, so `--color=always` means colour as documented.
     match g.color {

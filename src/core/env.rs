@@ -1,8 +1,8 @@
-//! The process environment, read once. Every variable the program reads
-//! (`HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `APPDATA`, `LOCALAPPDATA`,
-//! `GOCCIA_TRUST_STATE_DIR`, `NO_COLOR`, `TERM`, `CLICOLOR`,
-//! `CLICOLOR_FORCE`, `VISUAL`, `EDITOR`, `GITHUB_REPOSITORY`,
-//! `GITHUB_SERVER_URL`) and the working directory are
+//! The process environment, read once. Every variable the program reads is
+//! listed here ([`VARIABLES`], the man page's ENVIRONMENT), and so is every
+//! file of its state directory ([`STATE_FILES`], FILES). The variables of
+//! the per-user paths, colour, the editor and GitHub, and the working
+//! directory, are
 //! captured here by [`Env::from_process`], so every rule can be tested with a
 //! fixed environment without touching the process's own. The per-user
 //! directories of goccia-trust itself come from [`Env::user_dir`]; the
@@ -10,6 +10,150 @@
 //! (`core::store::locate_store`).
 
 use std::path::PathBuf;
+
+/// An environment variable the program reads, and what it does there. The
+/// code reads each by its constant below, and the man page's ENVIRONMENT
+/// section is [`VARIABLES`], so neither can name one the other does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variable {
+    pub name: &'static str,
+    pub meaning: &'static str,
+}
+
+const fn var(name: &'static str, meaning: &'static str) -> Variable {
+    Variable { name, meaning }
+}
+
+pub const NO_COLOR: Variable = var(
+    "NO_COLOR",
+    "Set and not empty: no colour (the interactive review uses the mono theme), unless --color=always.",
+);
+pub const CLICOLOR: Variable = var(
+    "CLICOLOR",
+    "0: no colour under --color=auto, even on a terminal.",
+);
+pub const CLICOLOR_FORCE: Variable = var(
+    "CLICOLOR_FORCE",
+    "Set, not empty and not 0: colour under --color=auto even when the output is not a terminal (NO_COLOR still wins).",
+);
+pub const TERM: Variable = var(
+    "TERM",
+    "dumb: a terminal that takes no escape sequences, so no colour under --color=auto.",
+);
+pub const GOCCIA_TRUST_STATE_DIR: Variable = var(
+    "GOCCIA_TRUST_STATE_DIR",
+    "The state directory: decision records (trust --policy, policy run), run summaries, the ignore list and the review's progress. Also --state-dir.",
+);
+pub const GOCCIA_TRUST_GIT_TIMEOUT: Variable = var(
+    "GOCCIA_TRUST_GIT_TIMEOUT",
+    "Seconds each git process of diff and --since may run before it is stopped (default 60).",
+);
+pub const GOCCIA_TRUST_HOOK_TIME_LIMIT_MS: Variable = var(
+    "GOCCIA_TRUST_HOOK_TIME_LIMIT_MS",
+    "Milliseconds the git hooks' check may take before it gives up quietly (default 1000).",
+);
+pub const XDG_CONFIG_HOME: Variable = var(
+    "XDG_CONFIG_HOME",
+    "When absolute: the per-user trust store is $XDG_CONFIG_HOME/goccia/trust.json (GocciaScript's rule) and themes are read from $XDG_CONFIG_HOME/goccia-trust/themes.",
+);
+pub const XDG_STATE_HOME: Variable = var(
+    "XDG_STATE_HOME",
+    "When absolute and GOCCIA_TRUST_STATE_DIR is not set: the state directory is $XDG_STATE_HOME/goccia-trust.",
+);
+pub const HOME: Variable = var(
+    "HOME",
+    "The base of the per-user paths when the XDG variables are not set; ~ in paths.",
+);
+pub const APPDATA: Variable = var(
+    "APPDATA",
+    "On Windows: the store's directory (%APPDATA%\\Goccia) and goccia-trust's own settings.",
+);
+pub const LOCALAPPDATA: Variable = var(
+    "LOCALAPPDATA",
+    "On Windows: goccia-trust's own state directory.",
+);
+pub const VISUAL: Variable = var(
+    "VISUAL",
+    "The editor the interactive review's e opens a config in (when not blank).",
+);
+pub const EDITOR: Variable = var("EDITOR", "The editor when VISUAL is blank (else vi).");
+pub const GITHUB_REPOSITORY: Variable = var(
+    "GITHUB_REPOSITORY",
+    "owner/name, set by GitHub Actions: where diff --format markdown links each commit.",
+);
+pub const GITHUB_SERVER_URL: Variable = var(
+    "GITHUB_SERVER_URL",
+    "The GitHub server of those links (default https://github.com).",
+);
+pub const LC_ALL: Variable = var(
+    "LC_ALL",
+    "The locale, over LC_CTYPE and LANG: one without UTF-8 (C, POSIX, en_US.ISO-8859-1) gives the ASCII fallback (as --ascii); none set counts as UTF-8.",
+);
+pub const LC_CTYPE: Variable = var(
+    "LC_CTYPE",
+    "The character set's locale when LC_ALL is not set, over LANG.",
+);
+pub const LANG: Variable = var(
+    "LANG",
+    "The locale when neither LC_ALL nor LC_CTYPE is set.",
+);
+pub const COMPLETE: Variable = var(
+    "COMPLETE",
+    "bash, zsh, fish, elvish or powershell: answer the shell's completion request instead of running (what completions SHELL registers); empty or 0: run.",
+);
+
+/// Every variable the program reads, in the man page's order.
+pub const VARIABLES: &[Variable] = &[
+    NO_COLOR,
+    CLICOLOR,
+    CLICOLOR_FORCE,
+    TERM,
+    GOCCIA_TRUST_STATE_DIR,
+    GOCCIA_TRUST_GIT_TIMEOUT,
+    GOCCIA_TRUST_HOOK_TIME_LIMIT_MS,
+    XDG_CONFIG_HOME,
+    XDG_STATE_HOME,
+    HOME,
+    APPDATA,
+    LOCALAPPDATA,
+    VISUAL,
+    EDITOR,
+    GITHUB_REPOSITORY,
+    GITHUB_SERVER_URL,
+    LC_ALL,
+    LC_CTYPE,
+    LANG,
+    COMPLETE,
+];
+
+/// A file or directory goccia-trust keeps in its state directory, by the
+/// name the code joins to that directory, and what it holds; the man
+/// page's FILES lists [`STATE_FILES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateFile {
+    pub name: &'static str,
+    pub meaning: &'static str,
+}
+
+pub const DECISIONS_DIR: StateFile = StateFile {
+    name: "decisions",
+    meaning: "One JSON record per policy decision (trust --yes --policy, policy run).",
+};
+pub const RUNS_DIR: StateFile = StateFile {
+    name: "runs",
+    meaning: "One JSON summary per trust --yes --policy run.",
+};
+pub const IGNORE_FILE: StateFile = StateFile {
+    name: "ignored.json",
+    meaning: "The configs ignore set aside, each with the SHA-256 it had (unignore, list --ignored).",
+};
+pub const PROGRESS_FILE: StateFile = StateFile {
+    name: "review-progress.json",
+    meaning: "Where each tree's interactive review stopped.",
+};
+
+/// Every file of the state directory.
+pub const STATE_FILES: &[StateFile] = &[DECISIONS_DIR, RUNS_DIR, IGNORE_FILE, PROGRESS_FILE];
 
 /// What the program reads from the environment. Like Free Pascal's
 /// `GetEnvironmentVariable`, an unset variable and an empty one are both `""`.
@@ -48,6 +192,19 @@ pub struct Env {
     /// `$GITHUB_SERVER_URL` (`https://github.com` or an Enterprise
     /// server), or `""`.
     pub github_server_url: String,
+    /// The locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) has no UTF-8:
+    /// the ASCII fallback (`crate::glyphs`). Never on Windows.
+    pub ascii_locale: bool,
+}
+
+impl Variable {
+    /// The variable's value in the process environment: `""` when unset,
+    /// its lossy text when not Unicode.
+    pub fn read(self) -> String {
+        std::env::var_os(self.name)
+            .map(|v| v.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
 }
 
 /// A per-user directory of goccia-trust's own (never the trust store's).
@@ -63,30 +220,27 @@ impl Env {
     /// Reads the real process environment.
     pub fn from_process() -> std::io::Result<Env> {
         let cwd = std::env::current_dir()?;
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .map(|v| v.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
         Ok(Env {
             cwd: cwd.to_string_lossy().into_owned(),
-            home: var("HOME"),
-            xdg_config_home: var("XDG_CONFIG_HOME"),
-            xdg_state_home: var("XDG_STATE_HOME"),
-            appdata: var("APPDATA"),
-            local_appdata: var("LOCALAPPDATA"),
-            state_dir: var("GOCCIA_TRUST_STATE_DIR"),
-            no_color: !var("NO_COLOR").is_empty(),
-            term_dumb: var("TERM") == "dumb",
-            clicolor_off: var("CLICOLOR") == "0",
-            clicolor_force: !matches!(var("CLICOLOR_FORCE").as_str(), "" | "0"),
-            editor: ["VISUAL", "EDITOR"]
+            home: HOME.read(),
+            xdg_config_home: XDG_CONFIG_HOME.read(),
+            xdg_state_home: XDG_STATE_HOME.read(),
+            appdata: APPDATA.read(),
+            local_appdata: LOCALAPPDATA.read(),
+            state_dir: GOCCIA_TRUST_STATE_DIR.read(),
+            no_color: !NO_COLOR.read().is_empty(),
+            term_dumb: TERM.read() == "dumb",
+            clicolor_off: CLICOLOR.read() == "0",
+            clicolor_force: !matches!(CLICOLOR_FORCE.read().as_str(), "" | "0"),
+            editor: [VISUAL, EDITOR]
                 .into_iter()
-                .map(var)
+                .map(|v| v.read())
                 .find(|e| !e.trim().is_empty())
                 .unwrap_or_default(),
-            github_repository: var("GITHUB_REPOSITORY"),
-            github_server_url: var("GITHUB_SERVER_URL"),
+            github_repository: GITHUB_REPOSITORY.read(),
+            github_server_url: GITHUB_SERVER_URL.read(),
+            ascii_locale: !cfg!(windows)
+                && crate::glyphs::locale_is_ascii(&LC_ALL.read(), &LC_CTYPE.read(), &LANG.read()),
         })
     }
 

@@ -130,7 +130,7 @@ pub static KEYMAP: &[Binding] = &[
     Binding { keys: &[ch('N')], label: "N", action: Action::PrevReview, description: "previous config needing review", contexts: &[Configs], hint: None },
     Binding { keys: &[ch('J')], label: "J", action: Action::DetailDown, description: "scroll the detail pane down", contexts: LISTS, hint: None },
     Binding { keys: &[ch('K')], label: "K", action: Action::DetailUp, description: "scroll the detail pane up", contexts: LISTS, hint: None },
-    Binding { keys: &[ch(' ')], label: "space", action: Action::ToggleMark, description: "mark / unmark the row", contexts: LISTS, hint: Some("mark") },
+    Binding { keys: &[ch(' ')], label: "space", action: Action::ToggleMark, description: "mark / unmark the row, then move to the next", contexts: LISTS, hint: Some("mark+next") },
     Binding { keys: &[ch('v')], label: "v", action: Action::ToggleViewed, description: "mark the config viewed (kept until it changes) / not viewed", contexts: &[Configs], hint: Some("viewed") },
     Binding { keys: &[ch('a')], label: "a", action: Action::MarkAll, description: "mark every visible row (unmark them when all are marked)", contexts: LISTS, hint: Some("mark all") },
     Binding { keys: &[ch('A')], label: "A", action: Action::InvertMarks, description: "invert the marks of the visible rows", contexts: LISTS, hint: None },

@@ -277,7 +277,12 @@ fn event_loop(
             save_session(&state);
             return Ok(Ending::Signal(sig));
         }
-        terminal.draw(|frame| views::view(&state, theme, frame))?;
+        terminal.draw(|frame| {
+            views::view(&state, theme, frame);
+            if theme.ascii {
+                views::to_ascii(frame.buffer_mut());
+            }
+        })?;
 
         let mut msgs = Vec::new();
         let mut wait = TICK.saturating_sub(last_tick.elapsed());

@@ -101,6 +101,9 @@ impl Role {
 pub struct Theme {
     pub name: String,
     styles: [Style; Role::ALL.len()],
+    /// Draw with ASCII only (`ascii = true` in the file, `--ascii`, or a
+    /// locale without UTF-8).
+    pub ascii: bool,
 }
 
 impl Theme {
@@ -249,6 +252,9 @@ struct ThemeFile {
     description: Option<String>,
     #[serde(default)]
     styles: BTreeMap<String, StyleSpec>,
+    /// Draw with ASCII only.
+    #[serde(default)]
+    ascii: bool,
 }
 
 #[derive(Deserialize)]
@@ -275,6 +281,7 @@ pub fn parse_theme(name: &str, text: &str) -> Result<Theme, String> {
     Ok(Theme {
         name: name.to_string(),
         styles,
+        ascii: file.ascii,
     })
 }
 

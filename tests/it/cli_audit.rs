@@ -81,17 +81,19 @@ fn trust_yes_without_a_path_is_a_usage_error() {
     assert!(!env.default_store().exists());
 }
 
-/// docs/src/compatibility.md#option-errors: `--trust-store` without `=` is `--trust-store needs a path:
-/// --trust-store=<path>` (exit 2), whichever spelling the command uses.
+/// docs/src/compatibility.md#option-errors: in GocciaScript's spellings `--trust-store` without `=` is
+/// `--trust-store needs a path: --trust-store=<path>` (exit 2); a
+/// subcommand also takes the path as the next word (issue 44), and without
+/// one gives the same message.
 #[test]
-fn trust_store_without_equals_has_one_message_in_both_spellings() {
+fn trust_store_without_equals_keeps_goccia_rule_and_subcommands_take_a_space() {
     let env = TestEnv::new();
     requesting_project(&env);
     for args in [
-        &["list", "--trust-store", "s.json"][..],
-        &["trust", "p", "--trust-store"],
-        &["--trust-store", "s.json", "check", "p/m.js"],
+        &["trust", "p", "--trust-store"][..],
+        &["list", "--trust-store", "-q"],
         &["--trust-store", "s.json", "--list-trusted"],
+        &["--list-trusted", "--trust-store", "s.json"],
     ] {
         assert_eq!(
             env.run(args).to_string(),
@@ -99,6 +101,22 @@ fn trust_store_without_equals_has_one_message_in_both_spellings() {
             "{args:?}"
         );
     }
+    let store = env.root.join("s.json");
+    let store = store.to_str().unwrap();
+    let out = env.run(&["trust", "p", "--yes", "--trust-store", store]);
+    assert_eq!(out.code, 0, "{out}");
+    for args in [
+        &["list", "--trust-store", store][..],
+        &["--trust-store", store, "list"],
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.code, 0, "{args:?}: {out}");
+        assert!(out.stdout.contains("p/goccia.json"), "{args:?}: {out}");
+    }
+    assert_eq!(
+        env.run(&["list", "--trust-store", store]).stdout,
+        env.run(&["list", &format!("--trust-store={store}")]).stdout
+    );
 }
 
 /// `--list-trusted` takes no path: the blank-path check of `--trust` and

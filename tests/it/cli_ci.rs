@@ -278,7 +278,8 @@ fn sarif_uris_are_percent_encoded_relative_references() {
         results(&log)[0].1,
         "sp%20ace%23h%3Fq%3Ac%25%C3%A9/goccia.json"
     );
-    // A config outside the working directory: an absolute file URI.
+    // A config outside the working directory: an absolute file URI, built
+    // by the `url` crate (a `:` inside an absolute path needs no escape).
     let out = t.run_in(
         &t.home,
         &["scan", "--format", "sarif", t.work.to_str().unwrap()],
@@ -287,7 +288,7 @@ fn sarif_uris_are_percent_encoded_relative_references() {
     let log = assert_valid_sarif(&out.stdout);
     assert_eq!(
         results(&log)[0].1,
-        "file://$ROOT/work/sp%20ace%23h%3Fq%3Ac%25%C3%A9/goccia.json"
+        "file://$ROOT/work/sp%20ace%23h%3Fq:c%25%C3%A9/goccia.json"
     );
 }
 
@@ -314,14 +315,20 @@ fn the_pre_commit_hook_runs_check_over_staged_configs() {
     };
     let built = hook("goccia-trust-check");
     let system = hook("goccia-trust-check-system");
-    assert!(built.contains(&"language: rust".to_string()), "{built:?}");
+    // The built hook runs a script that installs with --locked (issue 44
+    // try 9: `language: rust` built without it).
+    assert!(built.contains(&"language: script".to_string()), "{built:?}");
+    assert!(
+        built.contains(&"entry: scripts/pre-commit-check.sh".to_string()),
+        "{built:?}"
+    );
     assert!(
         system.contains(&"language: system".to_string()),
         "{system:?}"
     );
     let rest = |h: &[String]| -> Vec<String> {
         h.iter()
-            .filter(|l| !l.starts_with("language:"))
+            .filter(|l| !l.starts_with("language:") && !l.starts_with("entry:"))
             .cloned()
             .collect()
     };
@@ -332,7 +339,8 @@ fn the_pre_commit_hook_runs_check_over_staged_configs() {
     );
     let entry = hooks
         .lines()
-        .find_map(|l| l.trim().strip_prefix("entry: "))
+        .filter_map(|l| l.trim().strip_prefix("entry: "))
+        .find(|e| e.starts_with("goccia-trust "))
         .expect("an entry");
     let mut words = entry.split_whitespace();
     assert_eq!(words.next(), Some("goccia-trust"));
@@ -367,6 +375,9 @@ fn the_pre_commit_hook_runs_check_over_staged_configs() {
 
 #[test]
 fn the_action_trusts_with_an_outside_policy_and_uploads_sarif() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let action =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/action.yml")).unwrap();
     assert!(action.contains("using: composite"), "{action}");
@@ -396,4 +407,64 @@ fn the_action_trusts_with_an_outside_policy_and_uploads_sarif() {
         .expect("the example passes a policy");
     assert!(policy.contains("/base/"), "{policy}");
     assert!(!policy.contains("/pr/"), "{policy}");
+}
+
+/// Issue 44 try 9: the built hook's script installs with `cargo install
+/// --locked` from the hook's own checkout, once, then runs `check` over the
+/// files pre-commit passes. Run for real with a `cargo` on PATH that
+/// records its arguments and puts the test's binary where `cargo install
+/// --root` would.
+#[test]
+fn the_built_pre_commit_hook_installs_locked_once_then_checks() {
+    let t = TestEnv::new();
+    // The hook repository as pre-commit clones it: the script in scripts/.
+    let repo = t.root.join("hook-repo");
+    std::fs::create_dir_all(repo.join("scripts")).unwrap();
+    let script = repo.join("scripts/pre-commit-check.sh");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pre-commit-check.sh"),
+        &script,
+    )
+    .unwrap();
+    let stubs = t.root.join("stubs");
+    std::fs::create_dir_all(&stubs).unwrap();
+    let log = t.root.join("cargo.log");
+    let cargo = format!(
+        "#!/bin/sh\necho \"$@\" >> '{log}'\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\nmkdir -p \"$root/bin\" && cp '{bin}' \"$root/bin/goccia-trust\"\n",
+        log = log.display(),
+        bin = env!("CARGO_BIN_EXE_goccia-trust"),
+    );
+    std::fs::write(stubs.join("cargo"), cargo).unwrap();
+    std::fs::set_permissions(stubs.join("cargo"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.write(
+        "app/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.test"]}}"#,
+    );
+    let path = format!("{}:/usr/bin:/bin", stubs.display());
+    let hook = || {
+        std::process::Command::new(&script)
+            .arg("app/goccia.json")
+            .current_dir(&t.work)
+            .env_clear()
+            .env("HOME", &t.home)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let first = hook();
+    assert_eq!(first.status.code(), Some(2), "{first:?}");
+    assert!(
+        String::from_utf8_lossy(&first.stderr).contains("app/goccia.json (never trusted)"),
+        "{first:?}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(calls.lines().count(), 1, "{calls}");
+    assert!(calls.contains("install --locked"), "{calls}");
+    assert!(
+        calls.contains(&format!("--path {}", repo.display())),
+        "{calls}"
+    );
+    // Installed once: the next commit only checks.
+    assert_eq!(hook().status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), calls);
 }

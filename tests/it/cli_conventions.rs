@@ -49,15 +49,11 @@ const MESSAGE: &str = "Error: --trust-store needs a path: --trust-store=<path>\n
 #[test]
 fn trust_store_with_a_space_keeps_the_message_and_hints_on_a_terminal() {
     let t = TestEnv::new();
-    for args in [
-        &["list", "--trust-store", "/x.json"][..],
-        &["--trust-store", "/x.json", "--list-trusted"][..],
-    ] {
-        let out = t.run(args);
-        assert_eq!((out.code, out.stderr.as_str()), (2, MESSAGE), "{out}");
-    }
+    // GocciaScript's spellings keep its rule: the value only after `=`.
+    let out = t.run(&["--trust-store", "/x.json", "--list-trusted"]);
+    assert_eq!((out.code, out.stderr.as_str()), (2, MESSAGE), "{out}");
     let plain = [("NO_COLOR", "1")];
-    let (text, code) = on_terminal(&t, "list --trust-store /x.json", &plain, "");
+    let (text, code) = on_terminal(&t, "--list-trusted --trust-store /x.json", &plain, "");
     assert_eq!(code, 2);
     assert_eq!(
         text,
@@ -550,4 +546,38 @@ fn the_default_reviews_options_are_in_the_help_options_list() {
     for opt in ["--policy <FILE>", "--policy-sha256 <HEX>", "--since <BASE>"] {
         assert_eq!(options.matches(opt).count(), 1, "{opt} in\n{top}");
     }
+}
+
+/// Issue 44 try 15: an option a subcommand does not have gets no tip that
+/// makes it a PATH (`untrust --missing --dry-run` suggested `-- --dry-run`);
+/// a mistyped option without a subcommand gets a did-you-mean
+/// (`--colour=never`), as clap gives one after a subcommand.
+#[test]
+fn unknown_options_get_no_path_tip_and_a_did_you_mean() {
+    let t = TestEnv::new();
+    let out = t.run(&["untrust", "--missing", "--dry-run"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr
+            .starts_with("Error: unexpected argument '--dry-run' found\n\nUsage:"),
+        "{out}"
+    );
+    assert!(!out.stderr.contains("as a value"), "{out}");
+    let out = t.run(&["--colour=never"]);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (
+            2,
+            "Error: unknown option --colour=never; did you mean --color=never? see goccia-trust --help\n"
+        ),
+        "{out}"
+    );
+    let out = t.run(&["--list-trsted"]);
+    assert!(out.stderr.contains("did you mean --list-trusted?"), "{out}");
+    // Nothing close: the message as before.
+    let out = t.run(&["--frobnicate"]);
+    assert_eq!(
+        out.stderr,
+        "Error: unknown option --frobnicate; see goccia-trust --help\n"
+    );
 }

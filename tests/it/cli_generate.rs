@@ -31,13 +31,14 @@ fn generate(env: &TestEnv, args: &[&str]) -> String {
 }
 
 /// Sources the bash script and asks its completion function what it offers
-/// for `words`, the last one being the word under the cursor.
+/// for `words`, the last one being the word under the cursor (the function
+/// asks the binary, as at a Tab).
 fn bash_complete(script: &Path, words: &[&str]) -> Vec<String> {
     let cword = words.len() - 1;
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
     let prev = if cword > 0 { words[cword - 1] } else { "" };
     let program = format!(
-        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={cword}\n_goccia__trust goccia-trust '{}' '{prev}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={cword}\n_clap_complete_goccia_trust goccia-trust '{}' '{prev}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"",
         script.display(),
         quoted.join(" "),
         words[cword],
@@ -69,8 +70,7 @@ fn bash_completion_parses_and_completes_subcommands_and_their_options() {
         assert!(first.iter().any(|w| w == sub), "{sub} not in {first:?}");
     }
     assert_eq!(bash_complete(&path, &["goccia-trust", "ins"]), ["inspect"]);
-    // After a subcommand, its own arguments (this needs the hyphenated
-    // bin-name fix: clap_complete alone offers nothing here).
+    // After a subcommand, its own arguments.
     let shells = bash_complete(&path, &["goccia-trust", "completions", ""]);
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         assert!(
@@ -87,19 +87,27 @@ fn bash_completion_parses_and_completes_subcommands_and_their_options() {
     assert_eq!(show, ["--policy", "--pretty"]);
 }
 
+/// Every shell's script asks the binary that printed it (by its path when
+/// run by one; by name from PATH when run by name) under `COMPLETE=SHELL`.
 #[test]
-fn other_shells_get_scripts_naming_every_subcommand() {
+fn every_shell_gets_a_script_calling_back_the_binary() {
     let env = TestEnv::new();
-    for shell in ["zsh", "fish", "elvish", "powershell"] {
+    let bin = env!("CARGO_BIN_EXE_goccia-trust");
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let script = generate(&env, &["completions", shell]);
-        for sub in SUBCOMMANDS {
-            assert!(script.contains(sub), "{shell}: {sub} missing");
-        }
-        assert!(script.contains("trust-store"), "{shell}");
+        assert!(script.contains(bin), "{shell}: {script}");
+        assert!(script.contains("COMPLETE"), "{shell}: {script}");
+        assert!(script.contains(shell), "{shell}: {script}");
     }
     // zsh registers the function for the binary's name.
     assert!(generate(&env, &["completions", "zsh"]).starts_with("#compdef goccia-trust\n"));
-    assert!(generate(&env, &["completions", "fish"]).contains("complete -c goccia-trust "));
+    assert!(generate(&env, &["completions", "fish"]).contains("--command goccia-trust "));
+    // The same script as `COMPLETE=bash goccia-trust`.
+    let out = Command::new(bin).env("COMPLETE", "bash").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        generate(&env, &["completions", "bash"])
+    );
 }
 
 #[test]
@@ -201,7 +209,7 @@ fn new_subcommands_leave_the_other_spellings_alone() {
     );
     let out = env.run(&["--list-trusted"]);
     assert_eq!(out.code, 0, "{out}");
-    let out = env.run(&["man", "--trust-store", "x"]);
+    let out = env.run(&["--trust-store", "x", "--list-trusted"]);
     assert_eq!(
         out.to_string(),
         "--- stderr ---\nError: --trust-store needs a path: --trust-store=<path>\n[exit status: 2]"
@@ -371,7 +379,8 @@ fn mandoc_lints_the_man_page_without_a_warning() {
         "XDG_CONFIG_HOME",
         "XDG_STATE_HOME",
         "HOME",
-        "VISUAL, EDITOR",
+        "VISUAL",
+        "EDITOR",
     ] {
         assert!(
             page.contains(&format!("\\fB{var}\\fR")),
@@ -454,7 +463,18 @@ fn offered(env: &TestEnv, shell: &str, line: &str, dir: &Path) -> Vec<String> {
             };
             rest.split_whitespace().map(str::to_string).collect()
         }
-        "zsh" => zsh_complete_in(env, &script, line, dir),
+        // zsh, like fish, is given the whole word (`--theme=light`).
+        "zsh" => {
+            let last = line.rsplit(' ').next().unwrap_or("");
+            zsh_complete_in(env, &script, line, dir)
+                .into_iter()
+                .filter(|w| !w.is_empty())
+                .map(|w| match last.split_once('=') {
+                    Some(_) => w.split_once('=').map_or(w.as_str(), |(_, v)| v).to_string(),
+                    None => w,
+                })
+                .collect()
+        }
         "fish" => {
             let program = format!("source '{}'; complete -C '{line}'", script.display());
             let out = Command::new("fish")
@@ -554,13 +574,301 @@ fn completion_completes_option_values_and_paths() {
         assert_eq!(got("goccia-trust --trust-store="), files, "{shell}");
         assert_eq!(got("goccia-trust scan --policy "), files, "{shell}");
         assert_eq!(got("goccia-trust --policy "), files, "{shell}");
+        // A directory option: the directories (and `.`, which fish leaves
+        // out).
+        let dirs =
+            |line: &str| -> Vec<String> { got(line).into_iter().filter(|w| w != ".").collect() };
         assert_eq!(
-            got("goccia-trust policy show --workspace "),
+            dirs("goccia-trust policy show --workspace "),
             ["web"],
             "{shell}"
         );
-        assert_eq!(got("goccia-trust trust --state-dir "), ["web"], "{shell}");
+        assert_eq!(dirs("goccia-trust trust --state-dir "), ["web"], "{shell}");
         assert_eq!(got("goccia-trust scan w"), ["web"], "{shell}");
         assert_eq!(got("goccia-trust inspect m"), ["mytheme.toml"], "{shell}");
+    }
+}
+
+/// Issue 44 tries 1 and 2: after `scan `, `trust `, `inspect ` each shell
+/// offers the files there (bash inserted `-`, the options' common
+/// prefix); `--trust-store PATH` (a space) completes a file as
+/// `--trust-store=` does; `diff` and `--since` complete the repository's
+/// branches, tags and recent commits.
+#[test]
+fn completion_offers_files_after_path_arguments_and_revisions_after_diff() {
+    let env = TestEnv::new();
+    env.write("files/mytheme.toml", "");
+    env.write("files/web/goccia.json", "{}");
+    let dir = env.work.join("files");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .current_dir(&dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t.test"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "one"]);
+    git(&["branch", "feature-x"]);
+    git(&["tag", "v1.0"]);
+    let head = git(&["log", "-1", "--format=%h"]);
+    for shell in shells() {
+        let got = |line: &str| offered(&env, shell, line, &dir);
+        for sub in ["scan", "trust", "inspect"] {
+            let words = got(&format!("goccia-trust {sub} "));
+            for file in ["mytheme.toml", "web"] {
+                assert!(
+                    words.iter().any(|w| w == file),
+                    "{shell}: {sub} offered {words:?}"
+                );
+            }
+        }
+        assert_eq!(
+            got("goccia-trust list --trust-store m"),
+            ["mytheme.toml"],
+            "{shell}"
+        );
+        assert_eq!(got("goccia-trust diff feat"), ["feature-x"], "{shell}");
+        assert_eq!(got("goccia-trust diff v"), ["v1.0"], "{shell}");
+        assert_eq!(got("goccia-trust diff main fe"), ["feature-x"], "{shell}");
+        assert_eq!(got("goccia-trust --since fe"), ["feature-x"], "{shell}");
+        assert_eq!(got("goccia-trust --since=fe"), ["feature-x"], "{shell}");
+        assert_eq!(
+            got(&format!("goccia-trust diff {}", &head[..4])),
+            std::slice::from_ref(&head),
+            "{shell}"
+        );
+    }
+}
+
+/// The commands of Getting started's "Shell completions and the man page"
+/// block, one per line (comments left out).
+fn getting_started_commands() -> Vec<String> {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/getting-started.md"),
+    )
+    .unwrap();
+    let section = page
+        .split("## Shell completions and the man page")
+        .nth(1)
+        .expect("Getting started has the section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the section has an sh block");
+    block
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 44 try 3: Getting started's commands, pasted one by one into bash
+/// in a HOME that has nothing yet and with the binary in `~/.cargo/bin`,
+/// all succeed (without `mkdir -p`, `No such file or directory`); then a
+/// new bash, zsh and fish complete with what they wrote, and `man` finds
+/// the page.
+#[test]
+fn getting_started_works_as_pasted_in_a_fresh_home() {
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let env = TestEnv::new();
+    let home = env.root.join("fresh-home");
+    let bin_dir = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_goccia-trust"),
+        bin_dir.join("goccia-trust"),
+    )
+    .unwrap();
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin_dir.display());
+    // zsh's completion system is set up first, as the page assumes.
+    std::fs::write(home.join(".zshrc"), "autoload -U compinit && compinit -u\n").unwrap();
+    let shell = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .current_dir(&home)
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", &path)
+            .env("TERM", "dumb")
+            .output()
+            .unwrap()
+    };
+    let commands = getting_started_commands();
+    assert!(commands.iter().any(|c| c.contains("completions bash")));
+    // One shell, as pasted: a line's variables reach the next; the first
+    // failing line stops it.
+    let pasted: Vec<&str> = commands
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.starts_with("man "))
+        .collect();
+    let out = shell(
+        "bash",
+        &["--norc", "--noprofile", "-e", "-c", &pasted.join("\n")],
+    );
+    assert!(
+        out.status.success(),
+        "{pasted:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // bash reads ~/.bashrc and registers the completion.
+    let out = shell("bash", &["-i", "-c", "complete -p goccia-trust"]);
+    let registered = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        registered.contains("_clap_complete_goccia_trust"),
+        "{registered} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if common::tool_available("zsh", "--version") {
+        let out = shell("zsh", &["-i", "-c", "print -r -- ${_comps[goccia-trust]}"]);
+        let function = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            function.trim(),
+            "_clap_dynamic_completer_goccia_trust",
+            "{out:?}"
+        );
+    }
+    if common::tool_available("fish", "--version") {
+        let out = shell("fish", &["-c", "complete -C 'goccia-trust sca'"]);
+        let offered = String::from_utf8_lossy(&out.stdout);
+        assert!(offered.starts_with("scan\t"), "{out:?}");
+    }
+    if common::tool_available("man", "--version") {
+        let out = shell("man", &["-w", "goccia-trust"]);
+        let found = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            Path::new(found.trim()).canonicalize().ok(),
+            home.join(".cargo/share/man/man1/goccia-trust.1")
+                .canonicalize()
+                .ok(),
+            "{out:?}"
+        );
+    }
+}
+
+/// Issue 44 try 11: the man page lists every environment variable the
+/// program reads and every file of its state directory, from the one list
+/// the code reads them by (`core::env`), and the 128+N exit status; as man
+/// (man-db) renders it.
+#[test]
+fn the_man_page_lists_every_variable_state_file_and_signal_status() {
+    use goccia_trust::core::env::{STATE_FILES, VARIABLES};
+    let env = TestEnv::new();
+    let page = generate(&env, &["man"]);
+    let path = env.write("goccia-trust.1", &page);
+    let man = Command::new("man")
+        .arg("-l")
+        .arg(&path)
+        .env("MANWIDTH", "200")
+        .env("MAN_KEEP_FORMATTING", "0")
+        .output()
+        .expect("man (man-db) is needed; .ci/run installs it");
+    let text = without_overstrike(&String::from_utf8_lossy(&man.stdout));
+    let section = |name: &str| -> String {
+        let start = text
+            .find(&format!("\n{name}\n"))
+            .unwrap_or_else(|| panic!("no {name}:\n{text}"));
+        let rest = &text[start + name.len() + 2..];
+        let end = rest.find("\n\n\n").unwrap_or(rest.len());
+        let end = rest[..end]
+            .lines()
+            .position(|l| l.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+            .map_or(rest.len(), |i| {
+                rest.lines().take(i).map(|l| l.len() + 1).sum()
+            });
+        rest[..end].to_string()
+    };
+    // An item's tag starts a line at the section's indent (a short one has
+    // its text beside it).
+    let tagged = |section: &str, tag: &str| {
+        section.lines().any(|l| {
+            l.strip_prefix("       ")
+                .is_some_and(|t| !t.starts_with(' ') && t.split_whitespace().next() == Some(tag))
+        })
+    };
+    let environment = section("ENVIRONMENT");
+    for v in VARIABLES {
+        assert!(
+            tagged(&environment, v.name),
+            "{} not under ENVIRONMENT:\n{environment}",
+            v.name
+        );
+    }
+    // The ones the page missed.
+    for name in [
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "TERM",
+        "GOCCIA_TRUST_HOOK_TIME_LIMIT_MS",
+        "GITHUB_REPOSITORY",
+        "GITHUB_SERVER_URL",
+    ] {
+        assert!(tagged(&environment, name), "{name}");
+    }
+    let files = section("FILES");
+    for f in STATE_FILES {
+        assert!(
+            files.contains(&format!("STATE/{}", f.name)),
+            "{} not under FILES:\n{files}",
+            f.name
+        );
+    }
+    for name in ["STATE/decisions/", "STATE/runs/", "STATE/ignored.json"] {
+        assert!(files.contains(name), "{name}:\n{files}");
+    }
+    let status = section("EXIT STATUS");
+    assert!(tagged(&status, "128+N"), "{status}");
+    assert!(status.contains("SIGINT 130"), "{status}");
+}
+
+/// The list cannot drift from the code: every variable the source reads by
+/// name (`var("X")`, `var_os("X")`) is one of `core::env::VARIABLES`. The
+/// path oracle's (`GOCCIA_FPC_ORACLE`, `CI`) are the tests', not the
+/// program's.
+#[test]
+fn every_variable_the_source_reads_is_in_the_documented_list() {
+    use goccia_trust::core::env::VARIABLES;
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut read = Vec::new();
+    for file in &files {
+        if file.ends_with("core/paths/oracle.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for call in ["var(\"", "var_os(\""] {
+            for (i, _) in text.match_indices(call) {
+                let rest = &text[i + call.len()..];
+                let name = &rest[..rest.find('"').unwrap()];
+                read.push((file.display().to_string(), name.to_string()));
+            }
+        }
+    }
+    for (file, name) in &read {
+        assert!(
+            VARIABLES.iter().any(|v| v.name == name.as_str()),
+            "{file} reads {name}, which core::env::VARIABLES (the man page's ENVIRONMENT) does not list"
+        );
     }
 }

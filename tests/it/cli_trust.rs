@@ -47,7 +47,16 @@ fn trust_without_terminal_needs_yes_and_leaves_the_store_alone() {
     let out = env.run(&["trust", "proj"]);
     assert_eq!(
         out.to_string(),
-        "Permission requests under proj/:\n\n  proj/goccia.json (new)\n    allow-net: example.com\n\n--- stderr ---\nError: --trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+        "Permission requests under proj/:\n\n  proj/goccia.json (new)\n    allow-net: example.com\n\n--- stderr ---\nError: trust needs confirmation; re-run with --yes to trust without a prompt\n[exit status: 2]"
+    );
+    // Issue 44 try 15: the subcommand's name; GocciaScript's `--trust PATH`
+    // keeps GocciaScript's message.
+    let out = env.run(&["--trust", "proj"]);
+    assert!(
+        out.stderr.ends_with(
+            "Error: --trust needs confirmation; re-run with --yes to trust without a prompt\n"
+        ),
+        "{out}"
     );
     assert!(!env.default_store().exists());
 }

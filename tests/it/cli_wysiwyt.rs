@@ -555,7 +555,7 @@ fn no_prompt_when_neither_stdout_nor_stderr_reaches_the_terminal() {
     let err = std::fs::read_to_string(env.work.join("err.txt")).unwrap();
     assert_eq!(
         err,
-        "Error: --trust needs confirmation; re-run with --yes to trust without a prompt\n"
+        "Error: trust needs confirmation; re-run with --yes to trust without a prompt\n"
     );
     let out = std::fs::read_to_string(env.work.join("out.txt")).unwrap();
     assert!(out.starts_with("Permission requests under p/:\n"), "{out}");

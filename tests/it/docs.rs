@@ -175,6 +175,9 @@ pub(crate) fn anchors(text: &str) -> HashSet<String> {
 
 #[test]
 fn every_relative_link_and_anchor_resolves() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut broken = Vec::new();
     for doc in documents() {
         let text = read(&doc);
@@ -227,6 +230,9 @@ fn the_anchor_rule_is_mdbooks() {
 
 #[test]
 fn every_page_of_the_book_is_in_the_summary() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let listed: HashSet<String> = book_pages().into_iter().collect();
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(Path::new(ROOT).join("docs/src")).unwrap() {
@@ -250,6 +256,9 @@ fn between<'a>(text: &'a str, begin: &str, end: &str) -> &'a str {
 
 #[test]
 fn the_books_key_table_is_the_keymap() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/tui.md");
     let table = between(
         &page,
@@ -323,6 +332,9 @@ pub(crate) fn clap_reference() -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn the_command_reference_names_every_subcommand_and_option() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/commands.md");
     let sections = sections(&page);
     let mut missing = Vec::new();
@@ -516,6 +528,9 @@ fn printable_messages() -> Vec<(String, String)> {
 
 #[test]
 fn every_printable_message_has_a_troubleshooting_entry() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let page = read("docs/src/troubleshooting.md");
     // The entries: every code span of the page, as a pattern (a span
     // opened by two backticks may hold one, and drops a space each side).
@@ -630,6 +645,9 @@ fn all_blocks() -> Vec<Block> {
 
 #[test]
 fn every_transcript_is_checked() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let unchecked: Vec<String> = all_blocks()
         .into_iter()
         .filter(|b| b.text.starts_with("$ "))
@@ -855,10 +873,13 @@ fn bless(failures: &[(String, usize, String, String)]) {
     }
 }
 
-/// The live demo, built as `cargo run --example demo` builds it, shown as
+/// The live demo, built as `cargo run --features demo --bin goccia-trust-demo` builds it, shown as
 /// `scripts/screenshots.sh` builds it (`/tmp/goccia-trust-demo`).
 #[test]
 fn transcripts_of_the_demo_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/tmp/goccia-trust-demo");
     let home = sc.root.join("home");
     let base = Env::at(sc.root.to_str().unwrap(), home.to_str().unwrap());
@@ -877,6 +898,9 @@ fn transcripts_of_the_demo_are_real() {
 /// beside it in `ci/`.
 #[test]
 fn transcripts_of_the_ci_example_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/tmp/ci-example");
     sc.cwd = sc.root.join("checkout");
     check_scenario("ci-example", &sc, |sc| {
@@ -926,6 +950,9 @@ fn old_runs(state: &Path, n: usize) {
 /// trusted, then changed by two authors' commits and a working-tree edit.
 #[test]
 fn transcripts_of_who_changed_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/home/u");
     sc.root = sc.root.join("home");
     sc.cwd = sc.root.join("shop");
@@ -1007,6 +1034,9 @@ fn transcripts_of_who_changed_are_real() {
 /// on every run).
 #[test]
 fn transcripts_of_the_pull_request_example_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let sc = Scenario::new("/tmp/pr-example");
     check_scenario("pull-request", &sc, |sc| {
         let topic = std::fs::read_to_string(sc.root.join("goccia.json")).unwrap();
@@ -1066,6 +1096,9 @@ fn transcripts_of_the_pull_request_example_are_real() {
 /// The commands' examples (`commands.md`): a home with a project in it.
 #[test]
 fn transcripts_of_the_commands_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let mut sc = Scenario::new("/home/u");
     sc.root = sc.root.join("home");
     sc.cwd = sc.root.clone();
@@ -1074,6 +1107,9 @@ fn transcripts_of_the_commands_are_real() {
 
 #[test]
 fn the_readmes_test_command_is_what_ci_runs() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let readme = read("README.md");
     let try_it = between(&readme, "## Try it", "\n## ");
     let command = try_it
@@ -1090,6 +1126,9 @@ fn the_readmes_test_command_is_what_ci_runs() {
 
 #[test]
 fn the_readme_is_a_front_door() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     let readme = read("README.md");
     let lines = readme.lines().count();
     assert!(

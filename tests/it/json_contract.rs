@@ -23,10 +23,77 @@ fn base() -> String {
     format!("file://{SCHEMAS}/")
 }
 
-/// Resolves the schemas' `$ref`s to the files under `schemas/`, nothing else.
+/// The strict copy of a published schema: every object that lists its
+/// `properties` (outside an `if`/`then`/`else` test) refuses any other
+/// member. The published schemas accept members added later (docs/src/json.md
+/// promises only additions); the tests validate against the strict copies,
+/// so a member the binary prints and the schema does not describe fails.
+pub(crate) fn strict(schema: Value) -> Value {
+    fn walk(node: Value, key: Option<&str>) -> Value {
+        match node {
+            Value::Object(map) => {
+                let lists = map.contains_key("properties");
+                let mut out: serde_json::Map<String, Value> = map
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v = walk(v, Some(&k));
+                        (k, v)
+                    })
+                    .collect();
+                if lists
+                    && !out.contains_key("additionalProperties")
+                    && !matches!(key, Some("if" | "then" | "else"))
+                {
+                    out.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(|v| walk(v, key)).collect()),
+            other => other,
+        }
+    }
+    walk(schema, None)
+}
+
+/// Resolves the schemas' `$ref`s to the strict copies of the files under
+/// `schemas/`, nothing else.
 struct SchemaFiles;
 
 impl jsonschema::Retrieve for SchemaFiles {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let name = uri
+            .as_str()
+            .strip_prefix(base().as_str())
+            .ok_or_else(|| format!("{} is not one of schemas/", uri.as_str()))?;
+        Ok(strict(serde_json::from_str(&std::fs::read_to_string(
+            Path::new(SCHEMAS).join(name),
+        )?)?))
+    }
+}
+
+fn schema(name: &str) -> Value {
+    let path = Path::new(SCHEMAS).join(format!("{name}.schema.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The strict copy's validator (`$ref`s to strict copies too).
+fn validator(name: &str) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_retriever(SchemaFiles)
+        .with_base_uri(format!("{}{name}.schema.json", base()))
+        .build(&strict(schema(name)))
+        .unwrap_or_else(|e| panic!("schemas/{name}.schema.json: {e}"))
+}
+
+/// Resolves `$ref`s to the published files as they are.
+struct PublishedFiles;
+
+impl jsonschema::Retrieve for PublishedFiles {
     fn retrieve(
         &self,
         uri: &jsonschema::Uri<String>,
@@ -41,19 +108,35 @@ impl jsonschema::Retrieve for SchemaFiles {
     }
 }
 
-fn schema(name: &str) -> Value {
-    let path = Path::new(SCHEMAS).join(format!("{name}.schema.json"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn validator(name: &str) -> jsonschema::Validator {
+/// The published schema's validator, as a consumer builds it.
+fn published_validator(name: &str) -> jsonschema::Validator {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .with_retriever(SchemaFiles)
+        .with_retriever(PublishedFiles)
         .with_base_uri(format!("{}{name}.schema.json", base()))
         .build(&schema(name))
         .unwrap_or_else(|e| panic!("schemas/{name}.schema.json: {e}"))
+}
+
+/// `doc` with a member no schema describes added to every object of it
+/// (not to the maps whose keys are data, `targets` and `block`): what a
+/// later version may print.
+fn with_additions(doc: &Value) -> Value {
+    match doc {
+        Value::Object(map) => {
+            let mut out: serde_json::Map<String, Value> = map
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "targets" | "block" => (k.clone(), v.clone()),
+                    _ => (k.clone(), with_additions(v)),
+                })
+                .collect();
+            out.insert("addedLater".into(), serde_json::json!({"x": 1}));
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(with_additions).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Parses `stdout` as one JSON document and validates it against
@@ -580,8 +663,15 @@ fn the_schemas_are_strict() {
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
+        // The strict copy refuses unknown members; the published file
+        // says nothing about them.
+        assert_eq!(
+            strict(schema(name))["additionalProperties"],
+            false,
+            "{name}"
+        );
         let s = schema(name);
-        assert_eq!(s["additionalProperties"], false, "{name}");
+        assert_eq!(s["additionalProperties"], Value::Null, "{name}");
         assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
     }
     let v = validator("error");
@@ -860,23 +950,58 @@ fn check_jsonschema_validates_every_document() {
         docs.push(("error", out.stdout));
     }
     let dir = tempfile::tempdir().unwrap();
+    // The strict copies, side by side so their `$ref`s resolve.
+    let strict_dir = dir.path().join("strict");
+    std::fs::create_dir(&strict_dir).unwrap();
+    for entry in std::fs::read_dir(SCHEMAS).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let copy = strict(serde_json::from_str(&text).unwrap());
+        std::fs::write(
+            strict_dir.join(path.file_name().unwrap()),
+            serde_json::to_string_pretty(&copy).unwrap(),
+        )
+        .unwrap();
+    }
+    let check = |schema: &Path, file: &Path| {
+        std::process::Command::new("check-jsonschema")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("--schemafile")
+            .arg(schema)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
     for (i, (name, text)) in docs.iter().enumerate() {
         assert!(text.starts_with('{'), "{name}: {text}");
         let file = dir.path().join(format!("{i}-{name}.json"));
         std::fs::write(&file, text).unwrap();
-        let out = std::process::Command::new("check-jsonschema")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .arg("--schemafile")
-            .arg(format!("schemas/{name}.schema.json"))
-            .arg(&file)
-            .output()
-            .unwrap();
+        // Exactly what the strict copy describes...
+        let out = check(&strict_dir.join(format!("{name}.schema.json")), &file);
         assert!(
             out.status.success(),
-            "check-jsonschema, {name}: {}{}\n{text}",
+            "check-jsonschema, strict {name}: {}{}\n{text}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        // ...and the published schema, as a script runs it, still accepts
+        // the document with a member added to every object (issue 44 try
+        // 5: every published schema refused it).
+        let added = dir.path().join(format!("{i}-{name}-added.json"));
+        let doc: Value = serde_json::from_str(text).unwrap();
+        std::fs::write(&added, with_additions(&doc).to_string()).unwrap();
+        let published = Path::new("schemas").join(format!("{name}.schema.json"));
+        for file in [&file, &added] {
+            let out = check(&published, file);
+            assert!(
+                out.status.success(),
+                "check-jsonschema, published {name}: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let out = check(&strict_dir.join(format!("{name}.schema.json")), &added);
+        assert!(!out.status.success(), "strict {name} took an addition");
     }
     // It refuses what the schema refuses (the check says something).
     let bad = dir.path().join("bad.json");
@@ -1050,4 +1175,43 @@ fn trust_json_lists_shadowed_missing_and_ignored_configs() {
     assert_eq!(doc["ignored"][0]["path"], "skip/goccia.json", "{doc}");
     assert_eq!(doc["shadowed"], serde_json::json!([]), "{doc}");
     assert_eq!(doc["missing"], serde_json::json!([]), "{doc}");
+}
+
+/// Issue 44 try 5: a member added in a later version (docs/src/json.md
+/// promises only additions) is accepted by every published schema, at any
+/// depth, and refused by the strict copies the tests use.
+#[test]
+fn published_schemas_accept_additions_and_the_strict_copies_refuse_them() {
+    let env = TestEnv::new();
+    states(&env);
+    let r = crate::diff_ci::changed_repo();
+    let docs: Vec<(&str, String)> = vec![
+        ("scan", env.run(&["scan", "--json"]).stdout),
+        ("check", env.run(&["check", "--json", "n", "t", "c"]).stdout),
+        ("list", env.run(&["list", "--json"]).stdout),
+        ("inspect", env.run(&["inspect", "--json", "c"]).stdout),
+        (
+            "trust",
+            env.run(&["trust", "--json", "--dry-run", "n"]).stdout,
+        ),
+        (
+            "untrust",
+            env.run(&["untrust", "--json", "--missing"]).stdout,
+        ),
+        ("status", env.run(&["status", "--json"]).stdout),
+        (
+            "diff",
+            r.diff(&["HEAD~1", "HEAD", "--json", "--all"]).stdout,
+        ),
+    ];
+    for (name, text) in docs {
+        let doc = valid(name, &text);
+        let added = with_additions(&doc);
+        let errors: Vec<String> = published_validator(name)
+            .iter_errors(&added)
+            .map(|e| format!("{e} (at {})", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "published {name}: {errors:#?}");
+        assert!(!validator(name).is_valid(&added), "strict {name}");
+    }
 }

@@ -197,3 +197,30 @@ fn policy_records_without_runs_is_an_empty_list() {
         "{out}"
     );
 }
+
+/// Issue 44 try 15: `policy records` and `policy records --last` give a
+/// run's counts in the same order, the summary's own (ALLOWED, NEEDS_AUTH,
+/// DENIED); the list sorted them by name.
+#[test]
+fn records_and_last_order_the_counts_alike() {
+    let t = TestEnv::new();
+    tree(&t, false);
+    let policy = write_policy(&t);
+    assert_eq!(t.run(&["trust", "--yes", "--policy", &policy, "."]).code, 3);
+    let state = t.root.join("state");
+    let state = state.to_str().unwrap();
+    let order = |text: &str| -> Vec<usize> {
+        ["\"ALLOWED\"", "\"NEEDS_AUTH\"", "\"DENIED\""]
+            .iter()
+            .map(|k| text.find(k).unwrap_or_else(|| panic!("{k} in {text}")))
+            .collect()
+    };
+    let list = t.run(&["policy", "records", "--state-dir", state]).stdout;
+    let last = t
+        .run(&["policy", "records", "--last", "--state-dir", state])
+        .stdout;
+    for text in [&list, &last] {
+        let at = order(text);
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+}

@@ -160,3 +160,187 @@ fn the_build_script_names_a_commit_only_in_the_crates_own_checkout() {
     let lines = run_build_script(&inner, path.as_deref());
     assert_eq!(version_line(&lines), "9.8.7");
 }
+
+/// Issue 44 try 9: `cargo binstall` takes only this repository's release
+/// archives (no third-party `quick-install` fallback) and overrides only
+/// targets the release workflow builds (a windows-gnu override named an
+/// archive no release has).
+#[test]
+fn binstall_fetches_only_the_release_archives_of_real_targets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Value =
+        toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let disabled: Vec<&str> = binstall["disabled-strategies"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    assert!(disabled.contains(&"quick-install"), "{disabled:?}");
+    assert!(
+        binstall["pkg-url"]
+            .as_str()
+            .unwrap()
+            .starts_with("{ repo }/releases/download/v{ version }/"),
+        "{binstall}"
+    );
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let release = std::fs::read_to_string(root.join(".github/workflows/release.yml")).unwrap();
+    let built: Vec<&str> = release
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- target: "))
+        .collect();
+    assert!(built.contains(&"x86_64-pc-windows-msvc"), "{built:?}");
+    for target in binstall["overrides"].as_table().unwrap().keys() {
+        assert!(
+            built.contains(&target.as_str()),
+            "binstall overrides {target}, which the release does not build ({built:?})"
+        );
+    }
+}
+
+/// Issue 44 try 6: `scripts/dist.sh` finds the build where cargo puts it
+/// (`CARGO_TARGET_DIR`, via `cargo metadata`) instead of `target/`; and
+/// the archive's completion scripts call `goccia-trust` from PATH, not the
+/// path of the binary that wrote them. Run for real over a copy of the
+/// files it packs, with a `cargo` on PATH that answers `metadata` and
+/// `build` as cargo would (the build is the test's binary) and a `rustup`
+/// that has the target.
+#[test]
+fn dist_reads_the_target_dir_from_cargo_metadata() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let dist = std::fs::read_to_string(src.join("scripts/dist.sh")).unwrap();
+    let t = TestEnv::new();
+    let root = t.root.join("checkout");
+    std::fs::create_dir_all(root.join("scripts")).unwrap();
+    std::fs::write(root.join("scripts/dist.sh"), dist).unwrap();
+    for f in ["Cargo.toml", "LICENSE", "README.md", "CHANGELOG.md"] {
+        std::fs::copy(src.join(f), root.join(f)).unwrap();
+    }
+    let target_dir = t.root.join("elsewhere");
+    let stubs = t.root.join("stubs");
+    std::fs::create_dir_all(&stubs).unwrap();
+    let script = |name: &str, body: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = stubs.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "cargo",
+        format!(
+            r#"case "$1" in
+  metadata) printf '{{"packages":[],"target_directory":"%s","version":1}}\n' "$CARGO_TARGET_DIR" ;;
+  build)
+    while [ $# -gt 0 ]; do [ "$1" = --target ] && target=$2; shift; done
+    mkdir -p "$CARGO_TARGET_DIR/$target/release"
+    cp '{bin}' "$CARGO_TARGET_DIR/$target/release/goccia-trust" ;;
+  *) exit 1 ;;
+esac
+"#,
+            bin = env!("CARGO_BIN_EXE_goccia-trust")
+        ),
+    );
+    script("rustup", "echo x86_64-unknown-linux-musl\n".into());
+    script("rustc", "echo 'host: x86_64-unknown-linux-gnu'\n".into());
+    let out = Command::new("bash")
+        .arg(root.join("scripts/dist.sh"))
+        .arg("x86_64-unknown-linux-musl")
+        .env_clear()
+        .env("HOME", &t.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", stubs.display()))
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "dist.sh: {out:?}");
+    let version = env!("CARGO_PKG_VERSION");
+    let name = format!("goccia-trust-{version}-x86_64-unknown-linux-musl");
+    let archive = root.join(format!("target/dist/{name}.tar.gz"));
+    assert!(archive.exists(), "no {}: {out:?}", archive.display());
+    let unpacked = t.root.join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    let tar = Command::new("tar")
+        .arg("xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&unpacked)
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let bash = std::fs::read_to_string(unpacked.join(format!("{name}/complete/goccia-trust.bash")))
+        .unwrap();
+    assert!(bash.contains("goccia-trust -- \"${words[@]}\""), "{bash}");
+    assert!(!bash.contains(&*t.root.to_string_lossy()), "{bash}");
+}
+
+/// Issue 44 try 14: one repository everywhere. Every GitHub address of
+/// goccia-trust in the documents, the Actions, the workflows and the
+/// manifest (`github.com/X/goccia-trust`, `--repo X/goccia-trust`,
+/// `uses: X/goccia-trust…@`) names the repository Cargo.toml names; none is
+/// a placeholder (`OWNER/goccia-trust`).
+#[test]
+fn every_document_names_the_one_repository() {
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = env!("CARGO_PKG_REPOSITORY")
+        .strip_prefix("https://github.com/")
+        .expect("a GitHub repository in Cargo.toml");
+    let mut files: Vec<std::path::PathBuf> = [
+        "README.md",
+        "CHANGELOG.md",
+        "SECURITY.md",
+        "CONTRIBUTING.md",
+        "ARCHITECTURE.md",
+        "Cargo.toml",
+        "action.yml",
+        "diff/action.yml",
+        ".pre-commit-hooks.yaml",
+    ]
+    .iter()
+    .map(|f| root.join(f))
+    .collect();
+    for dir in ["docs/src", ".github/workflows", "examples/workflows"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md" || e == "yml") {
+                files.push(path);
+            }
+        }
+    }
+    let mut named = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, _) in text.match_indices("/goccia-trust") {
+            // The owner: the word before `/goccia-trust`.
+            let before = &text[..i];
+            let start = before
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
+                .map_or(0, |s| s + 1);
+            let owner = &before[start..];
+            let lead = &before[..start];
+            let github = lead.ends_with("github.com/")
+                || lead.ends_with("--repo ")
+                || lead.trim_end().ends_with("uses:");
+            if !github {
+                continue;
+            }
+            named += 1;
+            assert_eq!(
+                format!("{owner}/goccia-trust"),
+                repo,
+                "{}: {}",
+                file.display(),
+                text[start..].lines().next().unwrap_or("")
+            );
+        }
+        assert!(!text.contains("OWNER/goccia-trust"), "{}", file.display());
+    }
+    assert!(named >= 8, "{named}");
+}

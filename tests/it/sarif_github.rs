@@ -102,7 +102,13 @@ fn every_log_carries_what_code_scanning_requires() {
                 let t = rule[field]["text"].as_str().unwrap_or("");
                 assert!(!t.is_empty(), "{name}: rule {id} has no {field}");
             }
+            assert_ranked_and_linked(&name, rule);
         }
+        // Each rule links to its own section.
+        let mut uris: Vec<&str> = rules.iter().filter_map(|r| r["helpUri"].as_str()).collect();
+        uris.sort();
+        uris.dedup();
+        assert_eq!(uris.len(), rules.len(), "{name}: helpUri shared: {uris:?}");
         let results = run["results"].as_array().unwrap();
         assert!(!results.is_empty(), "{name} reported nothing");
         for r in results {
@@ -133,6 +139,53 @@ fn every_log_carries_what_code_scanning_requires() {
             assert!(seen.insert(key), "{name}: fingerprint repeated in {r}");
         }
     }
+}
+
+/// Issue 44 try 8: what code scanning ranks and links a rule by:
+/// `properties.tags` with `security`, a `security-severity` score (a
+/// string holding a number from 0 to 10), a SARIF `precision`, and a
+/// `helpUri` into the book's section for that rule (the anchor is a
+/// heading of docs/src/sarif-rules.md), at the binary's version, under the
+/// repository Cargo.toml names.
+fn assert_ranked_and_linked(name: &str, rule: &Value) {
+    let id = rule["id"].as_str().unwrap();
+    let props = &rule["properties"];
+    let tags: Vec<&str> = props["tags"]
+        .as_array()
+        .map(|t| t.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(
+        tags.contains(&"security"),
+        "{name}: rule {id} tags {tags:?}"
+    );
+    let severity = props["security-severity"].as_str().unwrap_or("");
+    let score: f64 = severity
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}: rule {id} security-severity {severity:?}"));
+    assert!((0.0..=10.0).contains(&score), "{name}: rule {id}: {score}");
+    let precision = props["precision"].as_str().unwrap_or("");
+    assert!(
+        ["very-high", "high", "medium", "low"].contains(&precision),
+        "{name}: rule {id} precision {precision:?}"
+    );
+    let uri = rule["helpUri"].as_str().unwrap_or("");
+    let page = format!(
+        "{}/blob/v{}/docs/src/sarif-rules.md#{id}",
+        env!("CARGO_PKG_REPOSITORY"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(uri, page, "{name}: rule {id}");
+    if !common::in_checkout() {
+        return;
+    }
+    let book = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/sarif-rules.md"),
+    )
+    .unwrap();
+    assert!(
+        book.lines().any(|l| l == format!("## {id}")),
+        "docs/src/sarif-rules.md has no section for {id}"
+    );
 }
 
 fn fingerprints(text: &str) -> Vec<(String, String)> {

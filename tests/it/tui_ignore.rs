@@ -100,9 +100,9 @@ fn i_ignores_the_selected_config_and_it_stays_ignored_after_a_restart() {
         status.text.contains("GocciaScript still refuses"),
         "{status:?}"
     );
-    // The row shows it, and the hint bar offers the key (the last to go
-    // when the bar is short of room).
-    let screen = text(&draw(&state, &Theme::mono(), 140, 20));
+    // The row shows it, and the hint bar offers the key where the bar has
+    // room for every key (`enter` and `tab` outlast it when it has not).
+    let screen = text(&draw(&state, &Theme::mono(), 160, 20));
     assert!(screen.contains("- ignored"), "{screen}");
     assert!(screen.contains("i ignore"), "{screen}");
     assert!(screen.contains("2 need review"), "{screen}");

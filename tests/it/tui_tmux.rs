@@ -1683,3 +1683,46 @@ fn a_missing_entry_and_a_shadowed_file_are_rows() {
         );
     }
 }
+
+/// Issue 44 try 10: under `LC_ALL=C` the review drew box lines, `·`, `▶`
+/// and `✓`; now every cell is ASCII (`+-|` boxes, `-` between counts),
+/// with the same rows. `--ascii` and a theme's `ascii = true` do the same
+/// in a UTF-8 locale.
+#[test]
+fn real_binary_draws_ascii_where_the_locale_has_no_utf8() {
+    if !Tmux::available() {
+        eprintln!("skipped: tmux not installed");
+        return;
+    }
+    let r = Repo::new();
+    let theme = r.home.join("ascii.toml");
+    std::fs::write(&theme, "ascii = true\n").unwrap();
+    let theme = format!("--theme={}", theme.display());
+    for (name, vars, extra) in [
+        ("c", "LC_ALL=C", ""),
+        ("flag", "LANG=C.UTF-8", "--ascii"),
+        ("theme", "LANG=C.UTF-8", theme.as_str()),
+    ] {
+        let t = Tmux::start(&format!("ascii-{name}"));
+        t.wait_for("$", WAIT);
+        t.run(&format!(
+            "cd {} && HOME={} {vars} {} {} {extra} .; echo \"goccia-trust exited $?\"",
+            r.repo.display(),
+            r.home.display(),
+            Repo::exe(),
+            r.store_arg(),
+        ));
+        let screen = t.wait_for("5 configs - 4 need review - 1 error", WAIT);
+        let drawn: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+        assert!(drawn.is_empty(), "{name}: {drawn:?} on\n{screen}");
+        assert!(screen.contains("+-"), "{name}: no ASCII box:\n{screen}");
+        for path in [
+            "api/goccia.json",
+            "tools/goccia.json5",
+            "broken/goccia.json",
+        ] {
+            assert!(screen.contains(path), "{name}: {path}\n{screen}");
+        }
+        r.quit(&t);
+    }
+}

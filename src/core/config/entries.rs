@@ -193,5 +193,6 @@ fn entry(key: String, value: String, kind: EntryKind, in_array: bool, source: &A
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests;

@@ -125,7 +125,8 @@ fn base_of(
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::core::error::ExitClass;

@@ -127,5 +127,6 @@ fn is_root(path: &str) -> bool {
     !path.is_empty() && fpc_extract_file_dir(path) == path
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests;

@@ -207,7 +207,8 @@ fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), ReadErr
 
 pub use super::portable::open_nonblocking;
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};

@@ -244,7 +244,8 @@ fn resolve(base: &str, path: &str, links: &mut usize) -> io::Result<String> {
     Ok(resolved)
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;

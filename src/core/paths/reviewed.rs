@@ -72,7 +72,8 @@ pub fn trees_under_review(paths: &[String], env: &Env) -> Vec<String> {
     trees
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

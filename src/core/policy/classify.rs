@@ -77,6 +77,7 @@ pub fn classify(policy: &Policy, target: &ResolvedTarget) -> Class {
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 #[path = "classify_tests.rs"]
 mod tests;

@@ -125,7 +125,8 @@ pub fn check_provenance(
     })
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::core::policy::test_support::env_at;

@@ -70,7 +70,7 @@ pub struct RecordHandle {
 /// Writes a new record. `body` must serialize as a JSON object; its fields
 /// follow `id` and `enforced_before_execution` in their declared order.
 pub fn write_record<T: Serialize>(state_dir: &Path, body: &T) -> Result<RecordHandle, RecordError> {
-    write_record_in(state_dir, "decisions", body)
+    write_record_in(state_dir, crate::core::env::DECISIONS_DIR.name, body)
 }
 
 /// [`write_record`] into `<state dir>/<sub>/`, with the same checks and the
@@ -366,7 +366,7 @@ pub fn expect_refusal(block_sha256: &str) -> String {
 mod tests;
 
 /// The directory of run summaries, beside `decisions/`.
-pub const RUNS_DIR: &str = "runs";
+pub const RUNS_DIR: &str = crate::core::env::RUNS_DIR.name;
 
 /// One config of a run summary.
 #[derive(Debug, Clone, Serialize)]

@@ -580,7 +580,8 @@ fn config_key(lexical: Option<&str>, real: &str, name: &str) -> TrustKey {
 }
 
 mod listing;
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests;
 
 use listing::{Kind, Listing, Parent, list_dir};

@@ -25,7 +25,7 @@ use crate::core::paths::bounded::read_regular;
 use crate::core::review::report::{ConfigReport, ConfigState};
 
 /// The file's name in the state directory.
-pub const IGNORE_FILE: &str = "ignored.json";
+pub const IGNORE_FILE: &str = crate::core::env::IGNORE_FILE.name;
 
 /// Far more than any list needs; a larger file is not read.
 pub const IGNORE_MAX_BYTES: u64 = 16 << 20;
@@ -264,7 +264,8 @@ fn lock_ignores(state_dir: &Path) -> Result<std::fs::File, String> {
     crate::core::review::state_file::lock_state_file(state_dir, IGNORE_LOCK_FILE)
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::paths::bounded::read_regular;
 
 /// The file's name in the state directory.
-pub const PROGRESS_FILE: &str = "review-progress.json";
+pub const PROGRESS_FILE: &str = crate::core::env::PROGRESS_FILE.name;
 
 /// Far more than any review needs; a larger file is not read.
 pub const PROGRESS_MAX_BYTES: u64 = 64 << 20;
@@ -204,7 +204,8 @@ pub fn save_progress(state_dir: &Path, progress: &Progress) -> Result<(), String
     )
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -107,7 +107,8 @@ pub fn diff_lines(old: &[String], new: &[String]) -> Vec<DiffLine> {
     removed
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

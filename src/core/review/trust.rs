@@ -378,5 +378,6 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
 
 pub mod outcome;
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests;

@@ -118,9 +118,10 @@ pub fn git(dir: &str) -> Command {
 /// else 60 (a 5,000-config diff takes a fraction of a second; a git that
 /// waits on a FIFO its configuration includes would wait forever).
 pub fn time_limit() -> Duration {
-    std::env::var("GOCCIA_TRUST_GIT_TIMEOUT")
+    crate::core::env::GOCCIA_TRUST_GIT_TIMEOUT
+        .read()
+        .parse::<u64>()
         .ok()
-        .and_then(|v| v.parse::<u64>().ok())
         .filter(|s| *s > 0)
         .map(Duration::from_secs)
         .unwrap_or(Duration::from_secs(60))
@@ -219,6 +220,62 @@ pub fn own_config_value(root: &str, key: &str) -> Result<Option<String>, GitErro
         .filter(|(scope, _)| *scope != "command")
         .map(|(_, value)| value.to_string())
         .next_back())
+}
+
+/// What a revision name is, for the completions' descriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevisionKind {
+    Branch,
+    Tag,
+    RemoteBranch,
+    Commit,
+}
+
+/// The revisions a person is likely to type in the repository holding
+/// `cwd`: its branches, tags and remote branches (by short name), then the
+/// abbreviated ids of its `recent` newest commits from HEAD. Names that are
+/// not UTF-8 are left out (they could not be typed back).
+pub fn revision_names(cwd: &str, recent: usize) -> Result<Vec<(String, RevisionKind)>, GitError> {
+    let mut cmd = git(cwd);
+    cmd.args([
+        "for-each-ref",
+        "--format=%(refname)",
+        "refs/heads",
+        "refs/tags",
+        "refs/remotes",
+    ]);
+    let refs = output(cmd, "for-each-ref", TREE_OUTPUT)?;
+    let mut names = Vec::new();
+    for line in String::from_utf8_lossy(&refs).lines() {
+        let kinds = [
+            ("refs/heads/", RevisionKind::Branch),
+            ("refs/tags/", RevisionKind::Tag),
+            ("refs/remotes/", RevisionKind::RemoteBranch),
+        ];
+        for (prefix, kind) in kinds {
+            if let Some(name) = line.strip_prefix(prefix)
+                && !name.ends_with("/HEAD")
+                && !name.contains('\u{fffd}')
+            {
+                names.push((name.to_string(), kind));
+            }
+        }
+    }
+    let mut cmd = git(cwd);
+    cmd.args([
+        "log",
+        "--format=%h",
+        &format!("--max-count={recent}"),
+        "HEAD",
+        "--",
+    ]);
+    // A repository without a commit has no HEAD: its refs are all there is.
+    if let Ok(ids) = output(cmd, "log", SMALL_OUTPUT) {
+        for id in String::from_utf8_lossy(&ids).lines() {
+            names.push((id.to_string(), RevisionKind::Commit));
+        }
+    }
+    Ok(names)
 }
 
 /// The repository's common git directory (`.git`, shared by its

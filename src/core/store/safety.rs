@@ -423,6 +423,7 @@ fn group_entry(gid: u32) -> Option<(String, Vec<String>)> {
     Some((name, members))
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 #[path = "safety_tests.rs"]
 mod tests;

@@ -320,7 +320,8 @@ fn persist(store_path: &str, dir: &Path, bytes: &[u8]) -> Result<(), StoreError>
     Ok(())
 }
 
-#[cfg(test)]
+// Unix-only tests (modes, links, owners); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;

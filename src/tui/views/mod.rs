@@ -24,6 +24,20 @@ use text::RLine;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/// Every drawn cell with its decoration as ASCII (`crate::glyphs::cell`):
+/// box lines, markers, the spinner. A cell of config text that is not a
+/// decoration is left as it is.
+pub fn to_ascii(buf: &mut ratatui::buffer::Buffer) {
+    for cell in buf.content.iter_mut() {
+        let mut chars = cell.symbol().chars();
+        if let (Some(c), None) = (chars.next(), chars.next())
+            && let Some(a) = crate::glyphs::cell(c)
+        {
+            cell.set_char(a);
+        }
+    }
+}
+
 pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     frame.render_widget(Block::new().style(theme.style(Role::Normal)), area);
@@ -180,8 +194,10 @@ fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     };
     let line = Line::from(vec![
         Span::styled(" goccia-trust ", theme.style(Role::Title)),
+        // Every row the list can show (missing and shadowed ones too), as
+        // the list's own title counts them.
         tab(
-            format!("Configs {}", state.configs.len()),
+            format!("Configs {}", state.configs.len() + state.others.len()),
             state.view == View::Configs,
         ),
         Span::raw(" "),
@@ -363,9 +379,11 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The hints that fit in `width` columns: the least important (the last
-/// in table order) dropped first, whole, never cut mid-word; help, quit,
-/// close, confirm and cancel always stay.
+/// The hints that fit in `width` columns: the least important dropped
+/// first, whole, never cut mid-word: the last in table order of the lowest
+/// tier, where `enter` and `tab` (the first keys README teaches) go last,
+/// then `t` (trust), then `space` (mark); help, quit, close, confirm and
+/// cancel always stay.
 pub fn fitted_hints(ctx: keymap::Context, width: usize) -> Vec<&'static keymap::Binding> {
     use keymap::Action::*;
     let mut hints: Vec<&keymap::Binding> = keymap::hints(ctx).collect();
@@ -374,8 +392,15 @@ pub fn fitted_hints(ctx: keymap::Context, width: usize) -> Vec<&'static keymap::
     };
     let essential =
         |b: &keymap::Binding| matches!(b.action, Help | Quit | Close | Confirm | Cancel);
+    let tier = |b: &keymap::Binding| match b.action {
+        Inspect | SwitchView => 3,
+        Trust => 2,
+        ToggleMark => 1,
+        _ => 0,
+    };
     while hints.iter().map(|b| cost(b)).sum::<usize>() > width {
-        match hints.iter().rposition(|b| !essential(b)) {
+        let drop = (0..=3).find_map(|t| hints.iter().rposition(|b| !essential(b) && tier(b) == t));
+        match drop {
             Some(i) => {
                 hints.remove(i);
             }

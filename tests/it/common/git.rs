@@ -50,6 +50,7 @@ pub(crate) fn perms(body: &str) -> String {
 /// A `git` in `dir/fakebin` that runs `prelude` (shell lines, `$REAL` the
 /// real git) and then the real git with its arguments; returns a `PATH`
 /// that finds it first. For git failing or speaking another language.
+#[cfg(unix)]
 pub(crate) fn fake_git(dir: &std::path::Path, prelude: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let real = String::from_utf8(

@@ -7,6 +7,7 @@
 pub(crate) mod git;
 
 use std::fmt;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +72,7 @@ impl TestEnv {
         path
     }
 
+    #[cfg(unix)]
     pub fn symlink(&self, target: &str, link: &str) {
         let link = self.work.join(link);
         std::fs::create_dir_all(link.parent().unwrap()).unwrap();
@@ -153,6 +155,27 @@ pub fn tool_available(tool: &str, version_arg: &str) -> bool {
     ok
 }
 
+/// Whether the repository's own documents (the book in `docs/src/`,
+/// ARCHITECTURE.md, CONTRIBUTING.md, `.ci/run`, the workflows) are here:
+/// in a checkout they are, and a test reading them runs; the published
+/// crate ships the code, its tests and what they run (Cargo.toml
+/// `include`), not the book, so there such a test is skipped, saying so.
+/// Anywhere else a missing book is an error.
+pub fn in_checkout() -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if root.join("docs/src/SUMMARY.md").exists() {
+        return true;
+    }
+    assert!(
+        root.join(".cargo_vcs_info.json").exists(),
+        "docs/src is missing from this checkout"
+    );
+    eprintln!(
+        "skipped: the book (docs/src) and the repository's documents are not in the published crate; run this test from a checkout"
+    );
+    false
+}
+
 /// Skips with `why` outside CI; panics under `CI=true`, where every test
 /// must really run.
 pub fn skip_outside_ci(why: &str) {
@@ -164,6 +187,7 @@ pub fn skip_outside_ci(why: &str) {
 
 /// Makes every directory from `dir` up to `/` searchable by others, so an
 /// unprivileged user can reach the tree.
+#[cfg(unix)]
 pub fn open_up(dir: &Path) {
     let mut d = Some(dir);
     while let Some(p) = d {
@@ -177,6 +201,7 @@ pub fn open_up(dir: &Path) {
 /// searchable, the given directories (relative to the root) open to all,
 /// and the home (so the store's directory) owned by whoever runs the binary
 /// and private, so the store's ownership checks stay quiet.
+#[cfg(unix)]
 pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
     open_up(&env.root);
     for sub in dirs {
@@ -194,6 +219,7 @@ pub fn open_for_unprivileged(env: &TestEnv, dirs: &[&str]) {
 /// A contributor's checkout is often private (a home directory, a `mktemp
 /// -d`), so `nobody` cannot read the original. Call after
 /// [`open_for_unprivileged`], which opens the root.
+#[cfg(unix)]
 pub fn hand_to_unprivileged(env: &TestEnv, rel: &str) -> PathBuf {
     let dir = env.root.join("given");
     std::fs::create_dir_all(&dir).unwrap();
@@ -210,6 +236,7 @@ pub fn hand_to_unprivileged(env: &TestEnv, rel: &str) -> PathBuf {
 /// Every absolute path among `args` must lie under the test's root: a file
 /// of the checkout is out of the unprivileged user's reach wherever the
 /// checkout is private ([`hand_to_unprivileged`] copies one in).
+#[cfg(unix)]
 pub fn run_unprivileged(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
     for a in args {
         let path = a.split_once('=').map_or(*a, |(_, v)| v);

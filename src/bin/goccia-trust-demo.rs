@@ -1,6 +1,9 @@
 //! The live demo: README's first command.
 //!
-//!   cargo run --example demo [-- DIR]
+//!   cargo run --features demo --bin goccia-trust-demo [-- DIR]
+//!
+//! A binary target (Cargo.toml), so `cargo run` builds the crate and its
+//! dependencies only, none of the dev-dependencies an example needs.
 //!
 //! Writes `target/demo/` (or DIR) again from the template `examples/demo/`
 //! (`goccia_trust::demo`: a tree, a store recorded for this checkout's
@@ -65,7 +68,7 @@ fn main() -> ExitCode {
         run(demo.args(), &env, &mut io)
     };
     eprintln!(
-        "The demo is in {}; `cargo run --example demo` writes it again.",
+        "The demo is in {}; `cargo run --features demo --bin goccia-trust-demo` writes it again.",
         shown(&demo.dir.to_string_lossy())
     );
     ExitCode::from(code)
