@@ -577,19 +577,36 @@ pub fn file_uri(path: &str) -> String {
 
 fn file_uri_on(path: &str, windows: bool) -> String {
     if !windows {
-        return format!("file://{}", percent_encode(path));
+        return format!("file://{}", encode_absolute_path(path));
     }
     let path = path.replace('\\', "/");
     if let Some(unc) = path.strip_prefix("//") {
         // `\\host\share\x`: the host is the URI's authority.
-        return format!("file://{}", percent_encode(unc));
+        return format!("file://{}", encode_absolute_path(unc));
     }
     let bytes = path.as_bytes();
     if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
         // A drive letter stays as it is (`C:`), as RFC 8089 writes it.
-        return format!("file:///{}{}", &path[..2], percent_encode(&path[2..]));
+        return format!("file:///{}", encode_absolute_path(&path));
     }
-    format!("file://{}", percent_encode(&path))
+    format!("file://{}", encode_absolute_path(&path))
+}
+
+/// An absolute path's bytes as an RFC 3986 path: unreserved characters,
+/// `/` and the other characters a path segment may hold as they are (`:`
+/// and `@`, the sub-delimiters), every other byte percent-encoded (`#`,
+/// `?`, `%`, a space, non-ASCII). A relative reference cannot keep `:`
+/// (its first segment would read as a scheme); an absolute path can.
+fn encode_absolute_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn percent_encode(path: &str) -> String {

@@ -183,9 +183,10 @@ pub enum PromptLine {
 /// else 300 ms (under starship's own 500 ms `command_timeout`, after which
 /// starship would show nothing).
 pub fn prompt_time_limit() -> Duration {
-    std::env::var("GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS")
+    crate::core::env::GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS
+        .read()
+        .parse::<u64>()
         .ok()
-        .and_then(|v| v.parse::<u64>().ok())
         .map(Duration::from_millis)
         .unwrap_or(Duration::from_millis(300))
 }

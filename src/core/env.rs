@@ -52,6 +52,10 @@ pub const GOCCIA_TRUST_HOOK_TIME_LIMIT_MS: Variable = var(
     "GOCCIA_TRUST_HOOK_TIME_LIMIT_MS",
     "Milliseconds the git hooks' check may take before it gives up quietly (default 1000).",
 );
+pub const GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS: Variable = var(
+    "GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS",
+    "Milliseconds status --prompt may take before it prints that the check took too long (default 300).",
+);
 pub const XDG_CONFIG_HOME: Variable = var(
     "XDG_CONFIG_HOME",
     "When absolute: the per-user trust store is $XDG_CONFIG_HOME/goccia/trust.json (GocciaScript's rule) and themes are read from $XDG_CONFIG_HOME/goccia-trust/themes.",
@@ -111,6 +115,7 @@ pub const VARIABLES: &[Variable] = &[
     GOCCIA_TRUST_STATE_DIR,
     GOCCIA_TRUST_GIT_TIMEOUT,
     GOCCIA_TRUST_HOOK_TIME_LIMIT_MS,
+    GOCCIA_TRUST_PROMPT_TIME_LIMIT_MS,
     XDG_CONFIG_HOME,
     XDG_STATE_HOME,
     HOME,

@@ -278,8 +278,8 @@ fn sarif_uris_are_percent_encoded_relative_references() {
         results(&log)[0].1,
         "sp%20ace%23h%3Fq%3Ac%25%C3%A9/goccia.json"
     );
-    // A config outside the working directory: an absolute file URI, built
-    // by the `url` crate (a `:` inside an absolute path needs no escape).
+    // A config outside the working directory: an absolute file URI (a `:`
+    // inside an absolute path needs no escape).
     let out = t.run_in(
         &t.home,
         &["scan", "--format", "sarif", t.work.to_str().unwrap()],
