@@ -104,7 +104,8 @@ impl OutputFile {
     }
 }
 
-#[cfg(test)]
+// Unix-only tests (links, FIFOs); Windows builds the rest.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::io::Write;
