@@ -112,7 +112,8 @@ impl DiffResult {
     /// Compares the two sides, and asks git where each widening value
     /// comes from. `exit_zero`: `--exit-zero`.
     pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool, env: &Env) -> DiffResult {
-        let diff = compare(sides.base, sides.head);
+        let mut diff = compare(sides.base, sides.head);
+        diff.leave_out_resolved_links(&sides.retargeted_links(&diff.configs));
         let (mut origins, provenance) = sides.origins(&diff.configs, env);
         sides.retarget_origins(&diff.configs, &mut origins);
         let at_head = diff
@@ -307,6 +308,24 @@ impl Sides<'_> {
             }
         }
         (out, None)
+    }
+
+    /// The links whose change made a scope of `configs` retargeted (each
+    /// once): resolved, so not noted as `not followed`.
+    fn retargeted_links(&self, configs: &[ConfigDiff]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for v in configs.iter().flat_map(|c| &c.values) {
+            if v.retarget.is_none() {
+                continue;
+            }
+            for link in changed_links(self.root, &v.value, self.base, self.head, self.working_tree)
+            {
+                if !out.contains(&link) {
+                    out.push(link);
+                }
+            }
+        }
+        out
     }
 
     /// [`AtHead::origins`] of each widening retargeted scope: the commit of

@@ -11,9 +11,11 @@ use std::collections::HashMap;
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::revision::compare::Verdict;
 use crate::core::revision::provenance::{Absent, ConfigProvenance};
+use crate::core::revision::review_provenance::MAX_LISTED;
 use crate::tui::msg::Effect;
+use crate::tui::msg::Pending;
 use crate::tui::since::SinceOf;
-use crate::tui::state::{State, View};
+use crate::tui::state::{Mode, State, View, Who};
 
 /// What is known of each config's provenance, by key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,22 +47,86 @@ pub fn slot<'s>(state: &'s State, r: &ConfigReport) -> Option<&'s Slot> {
     if !applies(state, r) {
         return None;
     }
+    kept(state, r)
+}
+
+/// The provenance kept for `r`'s block, whatever shows it.
+fn kept<'s>(state: &'s State, r: &ConfigReport) -> Option<&'s Slot> {
     let slot = state.provenance.as_ref()?.slots.get(&r.key)?;
     (Some(slot.sha256.as_str()) == r.sha256()).then_some(slot)
 }
 
-/// The read the selected config needs, if any: none while another read
-/// runs (moving through the list does not start one git per row passed).
+/// Whether the trust confirmation names who made `r`'s values (issue 40
+/// item 5): a config changed since it was trusted (each widening value's
+/// commit) or never trusted (the commit that added each value: for a
+/// config added whole, the commit that added it). Against the store, as
+/// the confirmation's lines compare: not under `--since`, where the
+/// backend reads against BASE.
+pub fn for_confirmation(state: &State, r: &ConfigReport) -> bool {
+    state.since.is_none()
+        && match r.state {
+            ConfigState::Changed => r.stored.is_some(),
+            ConfigState::NeverTrusted => true,
+            _ => false,
+        }
+}
+
+/// What the confirmation knows of who made each config it would trust, by
+/// key: read (against the store), being read (`None`), or why not.
+pub fn who(state: &State, reports: &[ConfigReport]) -> Who {
+    reports
+        .iter()
+        .filter(|r| for_confirmation(state, r))
+        .filter_map(|r| {
+            let data = &kept(state, r)?.data;
+            match data {
+                Some(Ok(p)) if p.since != crate::core::revision::provenance::Since::Trusted => None,
+                _ => Some((r.key.clone(), data.clone())),
+            }
+        })
+        .collect()
+}
+
+/// The read the open trust confirmation needs next: the first of its
+/// configs (of the first [`MAX_LISTED`], as the `trust` listing bounds
+/// it) whose provenance was not read, one at a time as the pane's.
+fn confirmation_wants(state: &mut State) -> Option<Effect> {
+    let Mode::Confirm(c) = &state.mode else {
+        return None;
+    };
+    let Pending::Trust(reports) = &c.pending else {
+        return None;
+    };
+    if c.busy {
+        return None;
+    }
+    let report = reports
+        .iter()
+        .take(MAX_LISTED)
+        .find(|r| for_confirmation(state, r) && kept(state, r).is_none())?
+        .clone();
+    let sha256 = report.sha256()?.to_string();
+    let slots = &mut state.provenance.as_mut()?.slots;
+    slots.insert(report.key.clone(), Slot { sha256, data: None });
+    Some(Effect::Provenance(Box::new(report)))
+}
+
+/// The read the selected config needs, if any, or the open confirmation:
+/// none while another read runs (moving through the list does not start
+/// one git per row passed).
 pub fn wanted(state: &mut State) -> Option<Effect> {
+    let cache = state.provenance.as_ref()?;
+    if cache.slots.values().any(|s| s.data.is_none()) {
+        return None;
+    }
+    if matches!(state.mode, Mode::Confirm(_)) {
+        return confirmation_wants(state);
+    }
     if state.view != View::Configs {
         return None;
     }
-    let cache = state.provenance.as_ref()?;
     let r = state.selected_config()?;
     if !applies(state, r) || slot(state, r).is_some() {
-        return None;
-    }
-    if cache.slots.values().any(|s| s.data.is_none()) {
         return None;
     }
     let report = r.clone();
@@ -90,6 +156,18 @@ pub fn arrived(
             cache.slots.remove(&key);
         }
         _ => {}
+    }
+    // An open trust confirmation names who made each value as it arrives.
+    let reports = match &state.mode {
+        Mode::Confirm(c) => match &c.pending {
+            Pending::Trust(reports) => reports.clone(),
+            _ => return,
+        },
+        _ => return,
+    };
+    let who = who(state, &reports);
+    if let Mode::Confirm(c) = &mut state.mode {
+        c.who = who;
     }
 }
 

@@ -59,11 +59,24 @@ pub struct Confirmation {
     pub scroll: usize,
     /// Confirmed; waiting for the backend.
     pub busy: bool,
-    /// Who changed each config to trust (by key), as read for its detail
-    /// pane against the store: each widening value names its commit and
-    /// author where the decision is made (issue 40 item 5).
-    pub who: HashMap<String, crate::core::revision::provenance::ConfigProvenance>,
+    /// Who made each config to trust (by key), read against the store
+    /// when the confirmation opens if its pane did not: each widening
+    /// value names its commit and author where the decision is made, a
+    /// new config the commit that added it (issue 40 item 5).
+    pub who: Who,
 }
+
+/// What a confirmation knows of who made each config, by key: `None`
+/// while git is read, else the provenance or why there is none.
+pub type Who = HashMap<
+    String,
+    Option<
+        Result<
+            crate::core::revision::provenance::ConfigProvenance,
+            crate::core::revision::provenance::Absent,
+        >,
+    >,
+>;
 
 /// The policy's word on the configs a confirmation would trust: its label
 /// and its decision on each (by key; absent when not judged). The person

@@ -331,3 +331,42 @@ fn every_config_reading_through_a_re_pointed_link_names_its_commit() {
     );
     assert_eq!(out.stdout.matches(&by).count(), 3, "{out}");
 }
+
+/// A committed link whose re-pointing `diff` reports (`~ target of …`) is
+/// not also called `not followed` (a warning in github and SARIF): its
+/// walk note is left out, in every format. A link nothing resolved keeps
+/// its note.
+#[test]
+fn a_retargeted_link_is_not_also_noted_as_not_followed() {
+    let (r, base) = linked_repo();
+    r.t.symlink("shared-v2", "other");
+    r.commit_as("Alice", "2026-01-11T09:00:00Z", "other link");
+    repoint(&r);
+    r.commit_as("Mallory", "2026-03-01T09:00:00Z", "bump deps");
+    let run = |args: &[&str]| {
+        let mut all = vec![base.as_str(), "HEAD"];
+        all.extend_from_slice(args);
+        let out = diff(&r, &all);
+        assert_eq!(out.code, 1, "{args:?}: {out}");
+        out.stdout
+    };
+    let kept = "symbolic link in the tree, not followed: other";
+    let gone = "symbolic link in the tree, not followed: shared";
+    let text = run(&[]);
+    assert!(text.contains("~ target of $ROOT/work/shared"), "{text}");
+    assert!(text.contains(kept), "{text}");
+    assert!(!text.contains(gone), "{text}");
+    let json = run(&["--json"]);
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    for side in ["baseNotes", "headNotes"] {
+        let notes = doc[side].as_array().unwrap_or_else(|| panic!("{doc}"));
+        assert!(!notes.iter().any(|n| n == gone), "{side}: {doc}");
+    }
+    let head = doc["headNotes"].as_array().unwrap();
+    assert!(head.iter().any(|n| n == kept), "{doc}");
+    for format in ["markdown", "github", "sarif"] {
+        let out = run(&["--format", format]);
+        assert!(out.contains(kept), "{format}: {out}");
+        assert!(!out.contains(gone), "{format}: {out}");
+    }
+}

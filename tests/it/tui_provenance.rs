@@ -296,3 +296,97 @@ fn the_confirmation_names_who_made_each_widening_value() {
     );
     assert!(screen.contains("· not committed"), "{screen}");
 }
+
+/// The lines of the open confirmation, as text.
+fn confirmation_text(h: &Harness, width: usize) -> String {
+    let goccia_trust::tui::state::Mode::Confirm(c) = &h.state.mode else {
+        panic!("no confirmation")
+    };
+    goccia_trust::tui::views::confirm::content(c, width)
+        .iter()
+        .map(|l| l.iter().map(|(_, t)| t.as_str()).collect::<String>() + "\n")
+        .collect()
+}
+
+/// A new config, whose pane never reads git, and a changed one whose pane
+/// was never opened: the confirmation reads both when it opens, one at a
+/// time, and names who made each (issue 40 item 5).
+#[test]
+fn the_confirmation_reads_who_made_configs_whose_pane_was_not_read() {
+    let mut h = harness(Some(Ok(known())));
+    // Mark the new web config and the changed api one; the selection
+    // moves to web, a new config whose pane reads nothing.
+    h.keys(" ");
+    let web = h
+        .state
+        .configs
+        .iter()
+        .find(|r| r.display_path == "packages/web/goccia.json5")
+        .unwrap()
+        .key
+        .clone();
+    while h.state.selected_config().map(|r| r.key.as_str()) != Some(web.as_str()) {
+        h.keys("j");
+    }
+    h.keys(" ");
+    // Forget what the pane read of api: a confirmation must not depend
+    // on which panes were opened.
+    h.state.provenance.as_mut().unwrap().slots.clear();
+    h.backend.data().calls.clear();
+    h.keys("t");
+    let calls = provenance_calls(&h);
+    assert!(
+        calls.contains(&format!("provenance {web}")),
+        "the new config is read: {calls:?}"
+    );
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.ends_with("packages/api/goccia.toml")),
+        "{calls:?}"
+    );
+    let screen = confirmation_text(&h, 120);
+    assert!(
+        screen.contains("+ payments.example · a1b2c3d Mallory^[[2J"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("  added    allow-net: payments.example · a1b2c3d Mallory^[[2J"),
+        "the new config names its origin: {screen}"
+    );
+}
+
+/// The real binary at 80x24 on a real repository: a config never trusted,
+/// added by Alice's commit; `t` on it, and the confirmation names
+/// Alice's commit although the pane of a new config reads no git.
+#[test]
+fn the_real_confirmation_names_who_added_a_new_config_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let r = crate::provenance::Repo::new();
+    let home = r.t.work.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let store = format!(
+        "--trust-store={}",
+        r.t.work.parent().unwrap().join("trust.json").display()
+    );
+    r.write(
+        "app/goccia.json",
+        "{\n  \"permissions\": {\n    \"allow-net\": [\n      \"a.test\"\n    ]\n  }\n}\n",
+    );
+    r.commit_as("Alice\u{1b}[31m", "2026-01-10T09:00:00Z", "start");
+    let t = review_at_80x24("provenance-new", &r, &home, &store, ".");
+    t.wait_for("app/goccia.json", Duration::from_secs(10));
+    t.send_keys(&["t"]);
+    let screen = t.wait_for_all(
+        &["(new)", "added    ", "Alice^[[31m 2026-01-10"],
+        Duration::from_secs(10),
+    );
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    t.send_keys(&["n"]);
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}

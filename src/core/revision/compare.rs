@@ -268,6 +268,20 @@ fn governing<'a>(snap: &'a Snapshot, dir: &str) -> Option<(&'a String, &'a Confi
     None
 }
 
+impl RevisionDiff {
+    /// Leaves out the walk note ([`super::link_note`]) of each link in
+    /// `resolved` (relative to the root), at both sides: a link whose
+    /// re-pointing is reported as a retarget (`~ target of …`) was
+    /// resolved, and calling it `not followed` beside that would say the
+    /// opposite (github and SARIF make the note a warning). Links nothing
+    /// resolved keep their note.
+    pub fn leave_out_resolved_links(&mut self, resolved: &[String]) {
+        let said: BTreeSet<String> = resolved.iter().map(|l| super::link_note(l)).collect();
+        self.base_notes.retain(|n| !said.contains(n));
+        self.head_notes.retain(|n| !said.contains(n));
+    }
+}
+
 /// Compares every config of `base` with the one at the same path in `head`.
 pub fn compare(base: &Snapshot, head: &Snapshot) -> RevisionDiff {
     let paths: BTreeSet<&String> = base.configs.keys().chain(head.configs.keys()).collect();

@@ -289,6 +289,12 @@ fn split_dir(path: &[u8]) -> (&[u8], &[u8]) {
     }
 }
 
+/// The note of a link in a revision's tree (`rel`, relative to the root):
+/// the walk does not go through it looking for configs.
+pub fn link_note(rel: &str) -> String {
+    format!("symbolic link in the tree, not followed: {rel}")
+}
+
 fn shown(path: &[u8]) -> String {
     bytes_text(path)
 }
@@ -416,10 +422,9 @@ fn survey<'t>(
                     what: UnreadKind::Submodule(e.oid.clone()),
                 });
             }
-            EntryMode::Link if config_rank(name).is_none() => snap.notes.push(format!(
-                "symbolic link in the tree, not followed: {}",
-                shown(&e.path)
-            )),
+            EntryMode::Link if config_rank(name).is_none() => {
+                snap.notes.push(link_note(&shown(&e.path)))
+            }
             _ => {}
         }
         if let Some(rank) = config_rank(name)

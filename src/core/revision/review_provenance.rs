@@ -61,9 +61,19 @@ pub fn retargeted_values(values: &[ValueChange]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The provenance of a report's config: `Absent` for a config never
-/// trusted (no `trustedAt` to look back from).
+/// The provenance of a report's config: for a config never trusted, the
+/// origin of each value it grants ([`of_new_block`]); `Absent` for another
+/// with no store entry (no `trustedAt` to look back from).
 pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
+    if report.state == ConfigState::NeverTrusted {
+        let block = report.block().ok_or_else(|| Absent {
+            reason: "the config does not load".to_string(),
+        })?;
+        let block = crate::core::config::json::parse(block).map_err(|e| Absent {
+            reason: format!("cannot read its block: {e}"),
+        })?;
+        return of_new_block(&report.files, &block, env);
+    }
     let stored = report.stored.as_ref().ok_or_else(|| Absent {
         reason: "never trusted: no trustedAt to look back from".to_string(),
     })?;
@@ -179,19 +189,27 @@ pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: 
                     };
                     of_changes(&c.snapshot.files, &trusted, &c.values(Some(stored)), env)
                 }
-                None if !c.changed => {
-                    let values: Vec<(String, String)> =
-                        crate::core::review::value_diff::block_values(&c.snapshot.block_json)
-                            .into_iter()
-                            .flat_map(|(r, vs)| vs.into_iter().map(move |v| (r.clone(), v)))
-                            .collect();
-                    of_new_config(&c.snapshot.files, &values, env)
-                }
+                None if !c.changed => of_new_block(&c.snapshot.files, &c.snapshot.block_json, env),
                 None => return None,
             };
             Some((key.to_string(), p))
         })
         .collect()
+}
+
+/// Who made each value a new config grants (`block`, its normalized
+/// block; `files`, its chain): for a config added whole, the commit that
+/// added it.
+fn of_new_block(
+    files: &[String],
+    block: &crate::core::config::json::Json,
+    env: &Env,
+) -> Provenance {
+    let values: Vec<(String, String)> = crate::core::review::value_diff::block_values(block)
+        .into_iter()
+        .flat_map(|(r, vs)| vs.into_iter().map(move |v| (r.clone(), v)))
+        .collect();
+    of_new_config(files, &values, env)
 }
 
 /// `trust --why`: who changed each listed changed config, by key, read on

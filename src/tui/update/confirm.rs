@@ -74,19 +74,7 @@ pub(super) fn open_confirm(
         return;
     }
     let who = match &pending {
-        Pending::Trust(reports) => reports
-            .iter()
-            .filter_map(|r| {
-                let p = crate::tui::provenance::slot(state, r)?
-                    .data
-                    .as_ref()?
-                    .as_ref()
-                    .ok()?;
-                // Against the store, as the confirmation's lines compare.
-                (p.since == crate::core::revision::provenance::Since::Trusted)
-                    .then(|| (r.key.clone(), p.clone()))
-            })
-            .collect(),
+        Pending::Trust(reports) => crate::tui::provenance::who(state, reports),
         _ => Default::default(),
     };
     state.mode = Mode::Confirm(Confirmation {

@@ -16,7 +16,7 @@ use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{
     decision_lines, lines_with_destinations, value_lines_with, verdict_role,
 };
-use crate::tui::views::provenance::provenance_runs;
+use crate::tui::views::provenance::{added_lines, provenance_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, render_scrolled};
 
@@ -179,14 +179,18 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 };
                 if values.is_empty() {
                     out.extend(lines_with_destinations(&r.lines, r.targets()));
+                    // A new config: the commit that added it.
+                    if r.state == ConfigState::NeverTrusted {
+                        out.extend(added_lines(c.who.get(&r.key)));
+                    }
                 } else {
                     // Indented under the config, as its lines are.
                     // Each widening value with its commit and author,
                     // when its provenance was read.
                     let who = c.who.get(&r.key);
                     let origin = |v: &crate::core::review::value_diff::ValueChange| match who {
-                        Some(p) => provenance_runs(p, &v.request, &v.value),
-                        None => Vec::new(),
+                        Some(Some(Ok(p))) => provenance_runs(p, &v.request, &v.value),
+                        _ => Vec::new(),
                     };
                     out.extend(
                         value_lines_with(&values, width.saturating_sub(2), &origin)

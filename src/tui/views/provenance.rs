@@ -115,3 +115,56 @@ pub fn provenance_runs(p: &ConfigProvenance, request: &str, value: &str) -> RLin
         ],
     }
 }
+
+/// Who made a new config, as the trust confirmation names it (issue 40
+/// item 5), under its key and hash: `  added    a1b2c3d Alice 2026-01-10`
+/// when every value it grants came with one commit (a config added
+/// whole), else one line per value with its origin; while git is read,
+/// that it is; without provenance, why. Nothing when none was asked.
+pub fn added_lines(
+    who: Option<&Option<Result<ConfigProvenance, crate::core::revision::provenance::Absent>>>,
+) -> Vec<RLine> {
+    let label = || ours(Role::Muted, format!("  {:<9}", "added"));
+    let said = |text: String| vec![vec![label(), ours(Role::Muted, text)]];
+    let p = match who {
+        None => return Vec::new(),
+        Some(None) => return said("reading git…".into()),
+        Some(Some(Err(absent))) => return said(absent.describe()),
+        Some(Some(Ok(p))) => p,
+    };
+    let values = match &p.origins {
+        Ok(values) => values,
+        Err(absent) => return said(absent.describe()),
+    };
+    let each: Vec<(&String, &String, RLine)> = values
+        .iter()
+        .map(|(r, v, _)| (r, v, provenance_runs(p, r, v)))
+        .collect();
+    let first = each.first().map(|(_, _, runs)| runs);
+    if let Some(runs) = first.filter(|f| each.iter().all(|(_, _, r)| r == *f)) {
+        // One origin for all: said once, without the ` · ` that joins it
+        // to a value.
+        let mut line = vec![label()];
+        line.extend(runs.iter().enumerate().filter_map(|(i, (role, text))| {
+            let text = if i == 0 {
+                text.trim_start_matches(" · ")
+            } else {
+                text
+            };
+            (!text.is_empty()).then(|| (*role, text.to_string()))
+        }));
+        return vec![line];
+    }
+    each.into_iter()
+        .map(|(r, v, runs)| {
+            let mut line = vec![
+                label(),
+                untrusted(Role::Normal, r),
+                ours(Role::Muted, ": "),
+                untrusted(Role::Normal, v),
+            ];
+            line.extend(runs);
+            line
+        })
+        .collect()
+}
