@@ -408,7 +408,7 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
                 check_globals(&cli.globals).map_err(ParseOutcome::Usage)?;
                 Ok(Invocation::Clap(cli))
             }
-            Err(e) => Err(ParseOutcome::Clap(e)),
+            Err(e) => Err(ParseOutcome::Clap(closest_first(e))),
         };
     }
     match parse_goccia(&args) {
@@ -562,6 +562,34 @@ pub fn suggest_subcommand(word: &str) -> Option<&'static str> {
         .filter(|(d, s)| *d <= 2 && *d < word.chars().count().min(s.len()))
         .min_by_key(|(d, _)| *d)
         .map(|(_, s)| s)
+}
+
+/// clap lists a mistyped subcommand's similar subcommands least similar
+/// first (`hook instal`: 'uninstall', 'install'); they are put closest
+/// first: fewest edits, then the longest shared beginning, then clap's order.
+fn closest_first(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidSubcommand) else {
+        return e;
+    };
+    let typed = typed.clone();
+    let Some(ContextValue::Strings(similar)) = e.get(ContextKind::SuggestedSubcommand) else {
+        return e;
+    };
+    let mut similar = similar.clone();
+    similar.sort_by_key(|s| {
+        let shared = typed
+            .chars()
+            .zip(s.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        (edit_distance(&typed, s), std::cmp::Reverse(shared))
+    });
+    e.insert(
+        ContextKind::SuggestedSubcommand,
+        ContextValue::Strings(similar),
+    );
+    e
 }
 
 /// The options without a subcommand (GocciaScript's spellings, the global
@@ -1236,6 +1264,21 @@ mod tests {
             p(&["--trust", "a", "--policy", "p.json"]).unwrap_err(),
             "--trust cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
         );
+    }
+
+    #[test]
+    fn a_nested_subcommand_typo_lists_the_closest_first() {
+        let suggested = |line: &[&str]| match parse(line.iter().map(|s| s.to_string()).collect()) {
+            Err(ParseOutcome::Clap(e)) => {
+                match e.get(clap::error::ContextKind::SuggestedSubcommand) {
+                    Some(clap::error::ContextValue::Strings(s)) => s.clone(),
+                    other => panic!("no suggestions: {other:?}"),
+                }
+            }
+            _ => panic!("not a clap error: {line:?}"),
+        };
+        assert_eq!(suggested(&["hook", "instal"]), ["install", "uninstall"]);
+        assert_eq!(suggested(&["hook", "uninstal"]), ["uninstall", "install"]);
     }
 
     #[test]

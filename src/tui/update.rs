@@ -879,7 +879,7 @@ fn click(state: &mut State, column: u16, row: u16) {
     let Some(row) = row.checked_sub(banner) else {
         return;
     };
-    let (list, _) = layout::list_and_detail(layout::screen(full(state.size)).body);
+    let (list, _) = layout::panes(state, layout::screen(full(state.size)).body);
     let inside = column > list.x
         && column < list.x + list.width.saturating_sub(1)
         && row > list.y

@@ -86,6 +86,25 @@ fn a_mistyped_subcommand_gets_did_you_mean() {
 }
 
 #[test]
+fn a_mistyped_nested_subcommand_suggests_the_closest_first() {
+    let t = TestEnv::new();
+    let out = t.run(&["hook", "instal"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.starts_with(
+            "Error: unrecognized subcommand 'instal'\n\n  tip: some similar subcommands exist: 'install', 'uninstall'\n"
+        ),
+        "{out}"
+    );
+    let out = t.run(&["hook", "uninstal"]);
+    assert!(
+        out.stderr
+            .contains("tip: some similar subcommands exist: 'uninstall', 'install'\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_mistyped_subcommand_gets_did_you_mean_whatever_follows() {
     let t = TestEnv::new();
     t.mkdir("p");

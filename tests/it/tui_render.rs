@@ -148,10 +148,12 @@ fn hostile_text_never_reaches_the_buffer_raw() {
         }
     }
     assert!(escapes_seen, "escapes are shown visibly");
-    // The store view shows the escaped names too.
+    // The store view shows the escaped names too (wide enough for the
+    // detail pane to show one unwrapped).
     let mut h = Harness::new(fixtures::hostile());
     h.keys("<tab>");
-    let t = text(&draw(&h.state, &theme, 120, 35));
+    sized(&mut h, 200, 60);
+    let t = text(&draw(&h.state, &theme, 200, 60));
     assert!(t.contains("^@^?\\u{9b}31m\\u{202e}moc.live"), "{t}");
 }
 
@@ -331,5 +333,152 @@ fn without_a_policy_no_verdicts_are_shown() {
     let t = text(&draw(&h.state, &Theme::default(), 120, 35));
     for word in ["ALLOWED", "NEEDS_AUTH", "DENIED", "policy", "judged by"] {
         assert!(!t.contains(word), "{word}:\n{t}");
+    }
+}
+
+/// Issue 44: at 120x35 the path column cut `packages/web/goccia.json5` to
+/// `goccia.jso…` while the detail pane had empty columns. A path that fits
+/// beside the state and a summary is drawn whole, with and without the
+/// policy's verdict column, and the detail pane keeps 40% of the width.
+#[test]
+fn a_path_that_fits_is_never_cut() {
+    for (judged, fixture) in [
+        (false, fixtures::sample()),
+        (true, fixtures::sample_judged()),
+    ] {
+        let paths: Vec<String> = fixture
+            .configs
+            .iter()
+            .map(|c| c.display_path.clone())
+            .collect();
+        let mut h = Harness::new(fixture);
+        for (w, ht) in [(120, 35), (80, 24)] {
+            sized(&mut h, w, ht);
+            let t = text(&draw(&h.state, &Theme::default(), w, ht));
+            for p in &paths {
+                let p = p.rsplit("/shop/").next().unwrap();
+                assert!(t.contains(p), "policy {judged}, {w}x{ht}: {p} cut:\n{t}");
+            }
+            let detail = t.lines().nth(1).unwrap();
+            let detail = &detail[detail.find("┐┌").map_or(0, |i| i + "┐".len())..];
+            assert!(
+                w < 100 || detail.chars().count() >= usize::from(w) * 40 / 100,
+                "{w}x{ht}: detail pane too narrow:\n{t}"
+            );
+        }
+    }
+}
+
+/// A path too long for any sensible list leaves the detail pane its 40%:
+/// the path is cut, the detail is not squeezed.
+#[test]
+fn a_very_long_path_leaves_the_detail_its_share() {
+    let mut fixture = fixtures::sample();
+    fixture.configs[0].display_path = format!("{}/goccia.json", "deep/".repeat(20));
+    let mut h = Harness::new(fixture);
+    sized(&mut h, 120, 35);
+    let t = text(&draw(&h.state, &Theme::default(), 120, 35));
+    let top = t.lines().nth(1).unwrap();
+    let list = top
+        .find("┐┌")
+        .map(|i| top[..i].chars().count() + 1)
+        .unwrap();
+    assert_eq!(list, 72, "the list takes 60% of 120 columns:\n{t}");
+}
+
+/// Issue 44: the help overlay's columns went out of line (a description
+/// longer than its column pushed the contexts right; wrapped rows started
+/// at the left edge). At 80x24 and 120x35, every row of the keys table has
+/// its key, description and contexts at the same x, a wrapped cell going
+/// on in its own column; and the overlay drawn shows the same rows.
+#[test]
+fn the_help_columns_line_up() {
+    use goccia_trust::tui::keymap::KEYMAP;
+    use goccia_trust::tui::{layout, views};
+    for (w, ht) in [(80u16, 24u16), (120, 35)] {
+        let body = layout::screen(ratatui::layout::Rect::new(0, 0, w, ht)).body;
+        let width = usize::from(layout::popup(body).width - 2);
+        let lines: Vec<Vec<char>> = views::help::content(width)
+            .iter()
+            .map(|l| l.iter().map(|(_, s)| s.as_str()).collect::<String>())
+            .take_while(|l| !l.trim().is_empty())
+            .map(|l| l.chars().collect())
+            .collect();
+        let at = |line: &[char], x: usize| line[x..].iter().collect::<String>();
+        let first = &lines[0];
+        // Columns, not bytes (`↓` is three).
+        let x_of = |s: &str| {
+            let line = at(first, 0);
+            line[..line.find(s).unwrap()].chars().count()
+        };
+        let description_x = x_of(KEYMAP[0].description);
+        let contexts_x = x_of("configs");
+        let mut bindings = KEYMAP.iter();
+        let mut description = String::new();
+        let mut contexts = String::new();
+        let mut expected = None;
+        for line in &lines {
+            assert!(line.len() <= width, "{w}x{ht}: {}", at(line, 0));
+            let blank = |from: usize, to: usize| line[from..to].iter().all(|c| *c == ' ');
+            if line[1] != ' ' {
+                if let Some(b) = expected.take() {
+                    check(b, &description, &contexts, w);
+                }
+                let b = bindings.next().expect("a row per binding");
+                assert!(
+                    at(line, 1).starts_with(&format!("{} ", b.label)),
+                    "{w}: {}",
+                    at(line, 0)
+                );
+                expected = Some(b);
+                description.clear();
+                contexts.clear();
+            } else {
+                assert!(blank(0, description_x), "{w}: {}", at(line, 0));
+            }
+            assert!(
+                blank(description_x - 1, description_x),
+                "{w}: {}",
+                at(line, 0)
+            );
+            assert!(blank(contexts_x - 1, contexts_x), "{w}: {}", at(line, 0));
+            description.push_str(&format!(
+                "{} ",
+                line[description_x..contexts_x]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+            ));
+            contexts.push_str(&format!("{} ", at(line, contexts_x).trim()));
+        }
+        check(expected.unwrap(), &description, &contexts, w);
+        assert!(bindings.next().is_none(), "every binding is listed");
+
+        // The overlay drawn: its first rows are the table's.
+        let mut h = Harness::new(fixtures::sample());
+        h.keys("?");
+        sized(&mut h, w, ht);
+        let t = text(&draw(&h.state, &Theme::default(), w, ht));
+        let top = t.lines().position(|l| l.contains("┌ Keys")).unwrap();
+        let left = t
+            .lines()
+            .nth(top)
+            .unwrap()
+            .chars()
+            .position(|c| c == '┌')
+            .unwrap();
+        let rows = t.lines().skip(top + 1).take(5);
+        for (row, line) in rows.zip(&lines) {
+            let row: String = row.chars().skip(left + 1).take(width).collect();
+            let line: String = line.iter().collect();
+            assert_eq!(row, format!("{line:<width$}"), "{w}x{ht}:\n{t}");
+        }
+    }
+
+    fn check(b: &goccia_trust::tui::keymap::Binding, description: &str, contexts: &str, w: u16) {
+        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words(description), words(b.description), "{w}");
+        let want: Vec<_> = b.contexts.iter().map(|c| c.label()).collect();
+        assert_eq!(words(contexts), want.join(", "), "{w}");
     }
 }

@@ -104,7 +104,7 @@ fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
 }
 
 pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
-    let (list_area, detail_area) = layout::list_and_detail(body);
+    let (list_area, detail_area) = layout::panes(state, body);
     let mut title = format!(
         " Configs {}/{} ",
         state.visible.len(),
@@ -133,15 +133,23 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     let rows = inner.height as usize;
     let (first, last) = window(&state.cursor, state.visible.len(), rows);
     // With a policy, its verdict on each config: `NEEDS_AUTH` and a space.
-    let verdict_w = if state.policy.is_some() { 11 } else { 0 };
+    let verdict_w = if state.policy.is_some() {
+        layout::VERDICT_W
+    } else {
+        0
+    };
     let path_w = path_column(
         state.rows.path_width,
         inner.width,
-        16 + verdict_w,
-        // With a verdict to show, the path before the summary's detail.
-        if verdict_w > 0 { 10 } else { 14 },
+        layout::CONFIG_STATE_W + verdict_w,
+        if verdict_w > 0 {
+            layout::SUMMARY_MIN_WITH_VERDICT
+        } else {
+            layout::SUMMARY_MIN
+        },
     );
-    let summary_w = (inner.width as usize).saturating_sub(2 + 16 + verdict_w + path_w + 2);
+    let summary_w =
+        (inner.width as usize).saturating_sub(2 + layout::CONFIG_STATE_W + verdict_w + path_w + 2);
     let lines: Vec<Line> = state.visible[first..last]
         .iter()
         .enumerate()
@@ -297,7 +305,7 @@ fn other_row<'a>(
 }
 
 pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
-    let (list_area, detail_area) = layout::list_and_detail(body);
+    let (list_area, detail_area) = layout::panes(state, body);
     let store = &state.store;
     let title = if store.loading {
         " Trust store (loading…) ".to_string()
@@ -310,8 +318,13 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 
     let rows = inner.height as usize;
     let (first, last) = window(&store.cursor, store.entries.len(), rows);
-    let path_w = path_column(store.path_width, inner.width, 13, 14);
-    let summary_w = (inner.width as usize).saturating_sub(2 + 13 + path_w + 2);
+    let path_w = path_column(
+        store.path_width,
+        inner.width,
+        layout::ENTRY_STATE_W,
+        layout::SUMMARY_MIN,
+    );
+    let summary_w = (inner.width as usize).saturating_sub(2 + layout::ENTRY_STATE_W + path_w + 2);
     let lines: Vec<Line> = store.entries[first..last]
         .iter()
         .enumerate()

@@ -69,7 +69,7 @@ pub fn view(state: &State, theme: &Theme, frame: &mut Frame) {
 pub fn measure(state: &mut State) {
     let full = Rect::new(0, 0, state.size.0, state.size.1);
     let body = layout::screen(full).body;
-    let (_, detail) = layout::list_and_detail(body);
+    let (_, detail) = layout::panes(state, body);
     let detail_width = detail.width.saturating_sub(2) as usize;
     let detail_len = match state.view {
         View::Configs => match state.selected_other() {
