@@ -72,6 +72,9 @@ fn assert_named_after(text: &str, code: i32) {
 
 #[test]
 fn under_real_pre_commit_the_printed_entry_runs_on_a_merge() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     if !tool_available("pre-commit", "--version") {
         return;
     }
@@ -116,6 +119,9 @@ fn under_real_pre_commit_the_printed_entry_runs_on_a_merge() {
 
 #[test]
 fn under_real_lefthook_the_printed_entry_runs_on_a_checkout() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     if !tool_available("lefthook", "version") {
         return;
     }
@@ -149,6 +155,9 @@ fn under_real_lefthook_the_printed_entry_runs_on_a_checkout() {
 
 #[test]
 fn under_real_husky_the_printed_line_runs_on_a_checkout() {
+    if !crate::common::in_checkout() {
+        return;
+    }
     // husky has no version flag that does not also install: look it up.
     let path = std::env::var("PATH").unwrap_or_default();
     if !std::env::split_paths(&path).any(|d| d.join("husky").is_file()) {
