@@ -357,6 +357,11 @@ fn bash_completes_the_formats() {
 /// the environment it reads, its files and diff's exit 1.
 #[test]
 fn mandoc_lints_the_man_page_without_a_warning() {
+    // The page's date is the commit's (build.rs): a build of the published
+    // crate has none, and mandoc warns of the empty slot.
+    if !crate::common::in_checkout() {
+        return;
+    }
     let env = TestEnv::new();
     let page = generate(&env, &["man"]);
     let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap();
