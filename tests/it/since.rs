@@ -13,14 +13,14 @@ use goccia_trust::core::revision::compare::{Status, Verdict};
 use goccia_trust::core::store::StoreLocation;
 use goccia_trust::tui::backend::TuiBackend;
 use goccia_trust::tui::core_backend::CoreBackend;
-use goccia_trust::tui::effects::execute;
 use goccia_trust::tui::msg::Effect;
 use goccia_trust::tui::since::SinceOf;
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::{initial_state, start, step};
+use goccia_trust::tui::step;
 
 use crate::common::TestEnv;
 use crate::common::git::{GIT_ENV, git, perms};
+use crate::tui_common::core::{review, run};
 
 /// BASE (the first commit): `wide/` allows one host, `narrow/` reads two
 /// paths, `same/` and `breaks/` allow a host each, `gone/` exists. The
@@ -97,27 +97,6 @@ fn bad_revisions_and_places_exit_2_with_diffs_message_before_the_review() {
         "{out}"
     );
     assert_eq!(out.stdout, "");
-}
-
-/// The review over `root` with the real backend, run to the end of its
-/// first scan through `update`, as the event loop runs it.
-fn review(backend: &CoreBackend, root: &str) -> State {
-    let mut state = initial_state(root, backend);
-    let first = start(&mut state);
-    run(backend, &mut state, first);
-    state
-}
-
-/// Runs `effects` and every effect their messages set off, to the end.
-fn run(backend: &CoreBackend, state: &mut State, effects: Vec<Effect>) {
-    let mut pending = effects;
-    while let Some(effect) = pending.pop() {
-        let mut msgs = Vec::new();
-        execute(backend, effect, &|_| true, &mut |m| msgs.push(m));
-        for m in msgs {
-            pending.extend(step(state, m));
-        }
-    }
 }
 
 fn env_at(t: &TestEnv) -> Env {

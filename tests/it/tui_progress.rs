@@ -9,38 +9,10 @@ use std::os::unix::fs::PermissionsExt;
 use goccia_trust::core::env::Env;
 use goccia_trust::core::store::StoreLocation;
 use goccia_trust::tui::core_backend::CoreBackend;
-use goccia_trust::tui::effects::execute;
-use goccia_trust::tui::msg::{Effect, Msg};
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::{initial_state, start, step};
 
 use crate::common::TestEnv;
-use crate::tui_common::parse_keys;
-
-fn run(backend: &CoreBackend, state: &mut State, effects: Vec<Effect>) {
-    let mut pending = effects;
-    while let Some(effect) = pending.pop() {
-        let mut msgs = Vec::new();
-        execute(backend, effect, &|_| true, &mut |m| msgs.push(m));
-        for m in msgs {
-            pending.extend(step(state, m));
-        }
-    }
-}
-
-fn review(backend: &CoreBackend, root: &str) -> State {
-    let mut state = initial_state(root, backend);
-    let first = start(&mut state);
-    run(backend, &mut state, first);
-    state
-}
-
-fn keys(backend: &CoreBackend, state: &mut State, keys: &str) {
-    for k in parse_keys(keys) {
-        let effects = step(state, Msg::Key(k));
-        run(backend, state, effects);
-    }
-}
+use crate::tui_common::core::{keys, review};
 
 /// A review's own backend (a window of its own) over the tree's state
 /// directory.

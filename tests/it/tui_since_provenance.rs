@@ -13,11 +13,10 @@ use goccia_trust::core::revision::provenance::{
 use goccia_trust::sanitize::is_unsafe;
 use goccia_trust::tui::Theme;
 use goccia_trust::tui::core_backend::CoreBackend;
-use goccia_trust::tui::effects::execute;
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::{initial_state, start, step};
 
 use crate::provenance::{APP, APP_BOB, BASE, BASE_CAROL, Repo, hostile_repo};
+use crate::tui_common::core::review;
 use crate::tui_common::{draw, text};
 use crate::tui_provenance::{review_at_80x24, scroll_to_changes};
 
@@ -52,21 +51,6 @@ fn backend(r: &Repo, rev: &str) -> Arc<CoreBackend> {
     let mut b = CoreBackend::new(env, Err("no store".into()));
     b.since = Some((rev.into(), r.root.clone()));
     Arc::new(b)
-}
-
-/// The review over the repository, run (scan, BASE, provenance of the
-/// selected config) to the end through `update`, as the event loop runs it.
-fn review(backend: &CoreBackend, root: &str) -> State {
-    let mut state = initial_state(root, backend);
-    let mut pending = start(&mut state);
-    while let Some(effect) = pending.pop() {
-        let mut msgs = Vec::new();
-        execute(backend, effect, &|_| true, &mut |m| msgs.push(m));
-        for m in msgs {
-            pending.extend(step(&mut state, m));
-        }
-    }
-    state
 }
 
 /// The selected config's provenance, as the pane holds it.
