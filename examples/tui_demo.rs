@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use goccia_trust::core::env::{Env, UserDir};
 use goccia_trust::core::review::report::{ConfigReport, StoreEntryReport};
+use goccia_trust::style::theme::{ColorChoice, load_theme};
 use goccia_trust::tui::backend::{CommitError, CommitOutcome, InspectData, ScanEvent};
 use goccia_trust::tui::fake::FakeBackend;
-use goccia_trust::tui::theme::{ColorChoice, load_theme};
 use goccia_trust::tui::{TuiBackend, fixtures, run_tui};
 
 /// Panics in `inspect`, to show that a failing worker restores the terminal.

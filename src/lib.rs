@@ -19,13 +19,13 @@ pub(crate) mod core;
 #[cfg(feature = "test-support")]
 pub mod demo;
 #[cfg(feature = "test-support")]
-pub mod glyphs;
-#[cfg(not(feature = "test-support"))]
-pub(crate) mod glyphs;
-#[cfg(feature = "test-support")]
 pub mod sanitize;
 #[cfg(not(feature = "test-support"))]
 pub(crate) mod sanitize;
+#[cfg(feature = "test-support")]
+pub mod style;
+#[cfg(not(feature = "test-support"))]
+pub(crate) mod style;
 #[cfg(feature = "test-support")]
 pub mod tui;
 #[cfg(not(feature = "test-support"))]

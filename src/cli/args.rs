@@ -690,7 +690,7 @@ pub fn colour_options(args: &[String]) -> (ColorChoice, Option<&str>) {
     (choice, theme)
 }
 
-/// Whether the human output is drawn in ASCII (`crate::glyphs`): `--ascii`
+/// Whether the human output is drawn in ASCII (`crate::style::glyphs`): `--ascii`
 /// before any `--`, or a locale without UTF-8; never for a document read
 /// by machines or another program (`--json`, SARIF, `man`, `completions`),
 /// whose bytes do not depend on the locale.

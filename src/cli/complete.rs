@@ -64,7 +64,7 @@ pub fn registration(shell: ShellName) -> std::io::Result<Vec<u8>> {
 pub fn theme_completer() -> ArgValueCompleter {
     ArgValueCompleter::new(|current: &OsStr| {
         let typed = current.to_string_lossy();
-        let mut out: Vec<CompletionCandidate> = crate::tui::theme::BUILTIN
+        let mut out: Vec<CompletionCandidate> = crate::style::theme::BUILTIN
             .iter()
             .map(|(name, _)| *name)
             .filter(|name| name.starts_with(typed.as_ref()))

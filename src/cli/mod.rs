@@ -15,7 +15,6 @@ pub mod inspect;
 pub mod json_out;
 pub mod list;
 pub mod load;
-pub mod paint;
 pub mod policy;
 pub mod policy_outcome;
 pub mod policy_trust;
@@ -42,7 +41,8 @@ use crate::core::store::{
     refusal, store_in_reviewed_tree,
 };
 use crate::sanitize::clean;
-use crate::tui::theme::Role;
+use crate::style::paint;
+use crate::style::theme::Role;
 
 /// Where a command writes. Commands never print directly, so tests can run
 /// them in-process and a broken pipe is an error, not a panic. Every write

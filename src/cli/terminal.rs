@@ -26,9 +26,9 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, IsTerminal, Write};
 
-use crate::cli::paint::{Marker, Palette, RESET, marker};
 use crate::core::review::report::{ConfigReport, DiffLine, EntryStatus, Outcome, StoreEntryReport};
 use crate::sanitize::{clean, clean_stream};
+use crate::style::paint::{Marker, Palette, RESET, marker};
 
 /// What stdout and stderr are, and `--quiet`.
 #[derive(Debug)]
@@ -204,7 +204,7 @@ fn plain_line(l: &DiffLine) -> bool {
 
 /// A stream that escapes everything written through it but line breaks
 /// ([`clean_stream`]): stdout and stderr, whatever they are. It also turns
-/// the style markers of [`crate::cli::paint`] into its palette's SGR
+/// the style markers of [`crate::style::paint`] into its palette's SGR
 /// sequences, or drops them without one. A character split between two
 /// writes is held until its end arrives.
 pub struct SafeWriter<'a, W: Write> {
@@ -216,7 +216,7 @@ pub struct SafeWriter<'a, W: Write> {
     styling: bool,
     /// The first bytes of a character whose end is still to come.
     partial: Vec<u8>,
-    /// Decorations drawn as ASCII (`crate::glyphs`).
+    /// Decorations drawn as ASCII (`crate::style::glyphs`).
     ascii: bool,
 }
 
@@ -327,7 +327,7 @@ impl<W: Write> Write for SafeWriter<'_, W> {
         };
         let mut shown = self.render(&text);
         if self.ascii {
-            shown = crate::glyphs::text(&shown);
+            shown = crate::style::glyphs::text(&shown);
         }
         self.inner.write_all(shown.as_bytes())?;
         Ok(buf.len())
@@ -424,8 +424,8 @@ mod tests {
     /// one; the rest of the text is escaped as ever.
     #[test]
     fn markers_are_styled_or_dropped() {
-        use crate::cli::paint::mark;
-        use crate::tui::theme::{Role, Theme};
+        use crate::style::paint::mark;
+        use crate::style::theme::{Role, Theme};
         let text = format!("{}  a\u{1b}b\n", mark(Role::Untrusted, "never trusted"));
         let streams = Escaping::new(false, false);
         let mut plain = SafeWriter::stdout(Vec::new(), &streams, None);

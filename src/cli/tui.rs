@@ -9,9 +9,9 @@ use crate::core::env::{Env, UserDir};
 use crate::core::exit;
 use crate::core::revision::since::locate;
 use crate::core::store::locate_store;
+use crate::style::theme::{ColorChoice as ThemeColor, load_theme};
 use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
-use crate::tui::theme::{ColorChoice as ThemeColor, load_theme};
 
 pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult {
     let color = match g.color {

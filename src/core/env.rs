@@ -198,7 +198,7 @@ pub struct Env {
     /// server), or `""`.
     pub github_server_url: String,
     /// The locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) has no UTF-8:
-    /// the ASCII fallback (`crate::glyphs`). Never on Windows.
+    /// the ASCII fallback ([`locale_is_ascii`]). Never on Windows.
     pub ascii_locale: bool,
 }
 
@@ -245,7 +245,7 @@ impl Env {
             github_repository: GITHUB_REPOSITORY.read(),
             github_server_url: GITHUB_SERVER_URL.read(),
             ascii_locale: !cfg!(windows)
-                && crate::glyphs::locale_is_ascii(&LC_ALL.read(), &LC_CTYPE.read(), &LANG.read()),
+                && locale_is_ascii(&LC_ALL.read(), &LC_CTYPE.read(), &LANG.read()),
         })
     }
 
@@ -324,6 +324,19 @@ impl Env {
             (false, UserDir::State) => home.join(".local/state/goccia-trust"),
         })
     }
+}
+
+/// Whether a locale name (`LC_ALL`'s, else `LC_CTYPE`'s, else `LANG`'s:
+/// the first that is set and not empty) has no UTF-8: `C`, `POSIX`, or a
+/// name without `UTF-8`/`utf8` (`en_US.ISO-8859-1`). No locale variable at
+/// all is taken as UTF-8, as terminals are today (and as on Windows). The
+/// faces then draw their decorations as ASCII (`style::glyphs`).
+pub fn locale_is_ascii(lc_all: &str, lc_ctype: &str, lang: &str) -> bool {
+    let Some(locale) = [lc_all, lc_ctype, lang].into_iter().find(|v| !v.is_empty()) else {
+        return false;
+    };
+    let lower = locale.to_ascii_lowercase();
+    !(lower.contains("utf-8") || lower.contains("utf8"))
 }
 
 #[cfg(test)]
@@ -409,5 +422,15 @@ mod tests {
         );
         assert_eq!(dir(&env("", "", ""), UserDir::State), None);
         assert_eq!(dir(&env("home", "", ""), UserDir::Config), None);
+    }
+
+    #[test]
+    fn the_locale_decides_in_posix_order() {
+        assert!(locale_is_ascii("C", "", ""));
+        assert!(locale_is_ascii("", "", "POSIX"));
+        assert!(locale_is_ascii("", "en_US.ISO-8859-1", "en_US.UTF-8"));
+        assert!(!locale_is_ascii("", "", "en_US.UTF-8"));
+        assert!(!locale_is_ascii("C.utf8", "", "C"));
+        assert!(!locale_is_ascii("", "", ""));
     }
 }

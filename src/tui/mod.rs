@@ -15,7 +15,6 @@ pub mod provenance;
 pub mod since;
 
 pub mod state;
-pub mod theme;
 pub mod update;
 pub mod views;
 
@@ -29,8 +28,8 @@ use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as T
 use crossterm::execute;
 use ratatui::DefaultTerminal;
 
+pub use crate::style::theme::Theme;
 pub use backend::TuiBackend;
-pub use theme::Theme;
 
 use effects::{Event, Runner};
 use msg::{Effect, Msg};

@@ -11,7 +11,7 @@ use crate::core::review::report::{ConfigReport, ConfigState, DiffLine};
 use crate::core::review::value_diff::ValueChange;
 use crate::core::revision::compare::{ConfigDiff, Status, Verdict};
 use crate::core::revision::since::{SinceBase, config_now};
-use crate::tui::theme::Role;
+use crate::style::theme::Role;
 
 /// The revision the review compares with, and its configs.
 #[derive(Debug, Clone)]

@@ -635,3 +635,76 @@ fn only_the_bounded_spawner_starts_a_process() {
         "a process started outside core::process: {others:?}"
     );
 }
+
+/// The style both faces share lives in `src/style` (issue 42 item 4): the
+/// command line reaches the TUI only in `cli/tui.rs`, which starts it;
+/// `style` imports neither face, and of the terminal crates only
+/// ratatui's `style` values (what a theme resolves to); `core` imports
+/// no face and no style. One home for the roles: no other file defines
+/// the theme's `Role` or writes a colour as SGR.
+#[test]
+fn the_faces_share_the_style_and_only_cli_tui_starts_the_tui() {
+    let crate_paths = |f: &Path| {
+        let code = code(f);
+        let mut seen = segments_after(&code, "crate::");
+        // `super::super::tui` from a nested file names the crate root too.
+        if code.contains("super::super::tui") {
+            seen.insert("tui".into());
+        }
+        seen
+    };
+    let cli = src().join("cli");
+    let starter = cli.join("tui.rs");
+    assert!(starter.is_file(), "cli/tui.rs starts the TUI");
+    let cli_files = sources(&cli);
+    assert!(cli_files.len() > 20, "{cli_files:?}");
+    for f in cli_files.iter().filter(|f| **f != starter) {
+        assert!(
+            !crate_paths(f).contains("tui"),
+            "{} uses crate::tui (only cli/tui.rs starts the TUI; shared style is in src/style)",
+            f.display()
+        );
+    }
+
+    let style_files = sources(&src().join("style"));
+    assert!(style_files.len() >= 4, "src/style/: {style_files:?}");
+    for f in &style_files {
+        let seen = crate_paths(f);
+        for face in ["cli", "tui"] {
+            assert!(!seen.contains(face), "{} imports {face}", f.display());
+        }
+        let code = code(f);
+        assert!(
+            !code.contains("crossterm"),
+            "{} uses crossterm",
+            f.display()
+        );
+        for (at, _) in code.match_indices("ratatui::") {
+            assert!(
+                code[at..].starts_with("ratatui::style::"),
+                "{} uses ratatui beyond its style values",
+                f.display()
+            );
+        }
+    }
+
+    for f in sources(&src().join("core")) {
+        let seen = crate_paths(&f);
+        for other in ["style", "cli", "tui"] {
+            assert!(!seen.contains(other), "{} imports {other}", f.display());
+        }
+    }
+
+    for f in sources(&src()) {
+        if f.starts_with(src().join("style")) {
+            continue;
+        }
+        let code = code(&f);
+        let defines_roles = code.contains("pub enum Role") && code.contains("KeyHint");
+        assert!(
+            !code.contains("38;5;") && !defines_roles,
+            "{} repeats the style (the theme's roles or their SGR)",
+            f.display()
+        );
+    }
+}

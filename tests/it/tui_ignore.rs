@@ -9,9 +9,9 @@ use std::os::unix::fs::PermissionsExt;
 use goccia_trust::core::env::Env;
 use goccia_trust::core::review::report::ConfigState;
 use goccia_trust::core::store::StoreLocation;
+use goccia_trust::style::theme::Theme;
 use goccia_trust::tui::core_backend::CoreBackend;
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::theme::Theme;
 
 use crate::common::TestEnv;
 use crate::tui_common::core::{keys, review};

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use common::{Harness, draw, text};
 use goccia_trust::sanitize::is_unsafe;
+use goccia_trust::style::theme::{BUILTIN, Theme};
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
 use goccia_trust::tui::state::State;
-use goccia_trust::tui::theme::{BUILTIN, Theme};
 use goccia_trust::tui::{start, step};
 
 const SIZES: [(u16, u16); 3] = [(120, 35), (80, 24), (60, 15)];

@@ -6,12 +6,12 @@ use crate::tui_common;
 use std::ops::ControlFlow;
 
 use goccia_trust::core::env::Env;
+use goccia_trust::style::theme::Role;
+use goccia_trust::style::theme::Theme;
 use goccia_trust::tui::backend::{ScanEvent, TuiBackend};
 use goccia_trust::tui::core_backend::CoreBackend;
 use goccia_trust::tui::fixtures;
 use goccia_trust::tui::msg::Msg;
-use goccia_trust::tui::theme::Role;
-use goccia_trust::tui::theme::Theme;
 use tui_common::{Harness, draw, text};
 
 /// Where `needle` starts on the screen.

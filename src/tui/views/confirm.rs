@@ -9,13 +9,12 @@ use ratatui::text::Line;
 use crate::core::policy::Verdict;
 use crate::core::review::report::ConfigState;
 use crate::core::review::report::report_values;
+use crate::style::roles::verdict_role;
+use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::{Confirmation, PolicyShown};
-use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::{
-    decision_lines, lines_with_destinations, value_lines_with, verdict_role,
-};
+use crate::tui::views::detail::{decision_lines, lines_with_destinations, value_lines_with};
 use crate::tui::views::provenance::{added_lines, provenance_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, render_scrolled};

@@ -10,10 +10,11 @@ use crate::core::review::report::{
 use crate::core::review::value_diff::{
     Change, Shown, UNCHANGED_KEPT, ValueChange, collapse, group_by_request,
 };
+use crate::style::roles::{state_role, verdict_role};
+use crate::style::theme::Role;
 use crate::tui::provenance::Slot;
 use crate::tui::since::SinceOf;
 use crate::tui::state::{OtherRow, OtherState, State};
-use crate::tui::theme::Role;
 use crate::tui::views::provenance::{commit_lines, origin_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
@@ -46,17 +47,6 @@ pub fn lines_with_destinations(lines: &[DiffLine], targets: &[(String, String)])
             ],
         })
         .collect()
-}
-
-pub fn state_role(state: ConfigState) -> Role {
-    match state {
-        ConfigState::Error => Role::Error,
-        ConfigState::NeverTrusted => Role::Untrusted,
-        ConfigState::Changed => Role::Changed,
-        ConfigState::Trusted => Role::Trusted,
-        ConfigState::NoRequest => Role::NoRequest,
-        ConfigState::Ignored => Role::Ignored,
-    }
 }
 
 /// Marker and label; the glyph carries the meaning without colour.
@@ -142,15 +132,6 @@ pub fn entry_marker(status: &EntryStatus) -> (&'static str, Role) {
         EntryStatus::Changed => ("~ changed", Role::Changed),
         EntryStatus::Missing => ("✗ missing", Role::Missing),
         EntryStatus::Unreadable(_) => ("! unreadable", Role::Error),
-    }
-}
-
-/// A verdict's style: what CI would trust, leave to a person, refuse.
-pub fn verdict_role(v: Verdict) -> Role {
-    match v {
-        Verdict::Allowed => Role::Trusted,
-        Verdict::NeedsAuth => Role::Changed,
-        Verdict::Denied => Role::Error,
     }
 }
 

@@ -4,9 +4,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use crate::style::theme::{Role, Theme};
 use crate::tui::keymap::KEYMAP;
 use crate::tui::layout;
-use crate::tui::theme::{Role, Theme};
 use crate::tui::views::text::{RLine, ours, wrap};
 use crate::tui::views::{boxed, render_scrolled};
 

@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use crate::sanitize::{clean, clean_lines};
+use crate::style::theme::{Role, Theme};
 use crate::tui::state::InspectView;
-use crate::tui::theme::{Role, Theme};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 use crate::tui::views::{boxed, render_scrolled};
 

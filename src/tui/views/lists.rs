@@ -8,10 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::sanitize::clean;
+use crate::style::roles::{state_role, verdict_role};
+use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::state::{Cursor, OtherRow, OtherState, Row, State, visible_offset};
-use crate::tui::theme::{Role, Theme};
-use crate::tui::views::detail::{self, entry_marker, state_marker, state_role, verdict_role};
+use crate::tui::views::detail::{self, entry_marker, state_marker};
 use crate::tui::views::{boxed, render_scrolled};
 
 /// Rows `[first, last)` of a list of `len` drawn in `rows` rows.

@@ -16,22 +16,22 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::sanitize::clean;
+use crate::style::theme::{Role, Theme};
 use crate::tui::keymap;
 use crate::tui::layout;
 use crate::tui::state::{Mode, ScrollLimits, State, View};
-use crate::tui::theme::{Role, Theme};
 use text::RLine;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-/// Every drawn cell with its decoration as ASCII (`crate::glyphs::cell`):
+/// Every drawn cell with its decoration as ASCII (`crate::style::glyphs::cell`):
 /// box lines, markers, the spinner. A cell of config text that is not a
 /// decoration is left as it is.
 pub fn to_ascii(buf: &mut ratatui::buffer::Buffer) {
     for cell in buf.content.iter_mut() {
         let mut chars = cell.symbol().chars();
         if let (Some(c), None) = (chars.next(), chars.next())
-            && let Some(a) = crate::glyphs::cell(c)
+            && let Some(a) = crate::style::glyphs::cell(c)
         {
             cell.set_char(a);
         }

@@ -6,7 +6,7 @@
 use ratatui::text::{Line, Span};
 
 use crate::sanitize;
-use crate::tui::theme::{Role, Theme};
+use crate::style::theme::{Role, Theme};
 
 pub type RLine = Vec<(Role, String)>;
 

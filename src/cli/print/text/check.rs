@@ -2,7 +2,6 @@
 //! block the run, else GocciaScript's report (docs/src/compatibility.md#the-untrusted-run-report) as
 //! the command's error.
 
-use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
 use crate::cli::{CliError, CliResult, Io};
@@ -12,7 +11,8 @@ use crate::core::review::check::{ReportContext, StoreProblem, untrusted_report};
 use crate::core::review::destination::destinations;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::CheckResult;
-use crate::tui::views::detail::state_role;
+use crate::style::paint::{STYLED, mark};
+use crate::style::roles::state_role;
 
 pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
     write_warnings(&result.store_warnings, io);

@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use crate::cli::Io;
 use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
-use crate::cli::paint::{mark, styled};
 use crate::core::revision::compare::{RevisionDiff, Status, Verdict};
 use crate::core::revision::provenance::ValueOrigin;
 use crate::sanitize::clean;
-use crate::tui::theme::Role;
+use crate::style::paint::{mark, styled};
+use crate::style::theme::Role;
 
 pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
     io.out.write_all(render(r).as_bytes())

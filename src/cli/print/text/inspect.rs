@@ -3,7 +3,6 @@
 //! each scope leads. Every value comes from the config or its path, and is
 //! escaped where it is written.
 
-use crate::cli::paint::{STYLED, mark};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
@@ -12,8 +11,9 @@ use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::review::value_diff::render_text;
 use crate::core::revision::review_provenance::Provenance;
-use crate::tui::theme::Role;
-use crate::tui::views::detail::state_role;
+use crate::style::paint::{STYLED, mark};
+use crate::style::roles::state_role;
+use crate::style::theme::Role;
 
 pub fn print(result: &InspectResult, who: Option<&Provenance>, io: &mut Io<'_>) -> CliResult {
     write_warnings(&result.store_warnings, io);

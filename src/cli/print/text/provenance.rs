@@ -6,11 +6,11 @@
 //! text is written by whoever controls the repository: every part of it is
 //! escaped as config text is, where it is written.
 
-use crate::cli::paint::mark;
 use crate::cli::terminal::Values;
 use crate::core::revision::provenance::{Commit, CommitsSince, ValueOrigin};
 use crate::core::revision::review_provenance::Provenance;
-use crate::tui::theme::Role;
+use crate::style::paint::mark;
+use crate::style::theme::Role;
 
 /// The block, each line starting with `indent`: why there is no
 /// provenance, or the commits and the origins.

@@ -1,11 +1,11 @@
 //! `scan`'s result as text: the table, written a batch of rows at a time,
 //! then the links not followed, the shadowed configs and the missing ones.
 
-use crate::cli::paint::mark;
 use crate::cli::policy_outcome::PolicyScan;
 use crate::cli::print::text::table::{
     NO_CONFIGS, render_row, render_table, table_header, table_width,
 };
+use crate::style::paint::mark;
 
 use crate::cli::print::text::provenance;
 use crate::cli::print::text::trust::policy_label;
@@ -21,8 +21,8 @@ use crate::core::review::results::{ScanResult, config_exit};
 use crate::core::review::trust::missing_line;
 use crate::core::revision::provenance::{Absent, ValueOrigin};
 use crate::core::revision::review_provenance::Provenance;
-use crate::tui::theme::Role;
-use crate::tui::views::detail::verdict_role;
+use crate::style::roles::verdict_role;
+use crate::style::theme::Role;
 
 /// Who changed a config, read by the command as its row is written; `None`
 /// when it is not to be shown (only a changed config, on a terminal).

@@ -1,13 +1,13 @@
 //! The table of `scan` (and of `scan --policy`): state, config, summary,
 //! and a changed config's lines below its row.
 
-use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
 use crate::core::review::destination::{ShownLine, with_destinations};
 use crate::core::review::report::report_values;
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::review::value_diff::{UNCHANGED_KEPT, render_text};
-use crate::tui::views::detail::state_role;
+use crate::style::paint::{STYLED, mark};
+use crate::style::roles::state_role;
 
 /// A readable table: state, path, summary; a changed config's lines below it.
 pub fn render_table(reports: &[ConfigReport]) -> String {

@@ -6,7 +6,6 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
-use crate::cli::paint::{STYLED, mark};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::{CliError, Io};
@@ -24,8 +23,9 @@ use crate::core::review::value_diff::UNCHANGED_KEPT;
 use crate::core::review::value_diff::render_text;
 use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
-use crate::tui::theme::Role;
-use crate::tui::views::detail::verdict_role;
+use crate::style::paint::{STYLED, mark};
+use crate::style::roles::verdict_role;
+use crate::style::theme::Role;
 
 /// Who reads the listing, and where it goes.
 #[derive(Debug, Clone, Copy)]

@@ -5,23 +5,24 @@
 //! command. With `--color=auto` (the default), a stream is coloured when
 //! it is a terminal, unless `TERM=dumb` or `CLICOLOR=0`, or whatever it is
 //! under `CLICOLOR_FORCE`; never under `NO_COLOR`. `--color=always|never`
-//! overrides them all (`cli::main`; the variables are read through
-//! `core::env::Env`).
+//! overrides them all (`cli::main` decides; the variables are read
+//! through `core::env::Env`).
 //!
 //! Style is attached where a line is built, from the data (issue 28 item
 //! 2): a builder wraps one of this tool's own words with [`mark`] (or
 //! [`styled`], the [`Styler`] core's builders take), which puts a marker
 //! character before it and one after. Config-derived text never carries a
 //! marker: markers are C0 controls, which every value is escaped of before
-//! it is formatted ([`crate::cli::terminal::Values`]). The one writer under
-//! each stream ([`crate::cli::terminal::SafeWriter`]) turns markers into
+//! it is formatted (`cli::terminal::Values`). The one writer under
+//! each stream (`cli::terminal::SafeWriter`) turns markers into
 //! SGR sequences with its palette, or drops them without one.
 
 use ratatui::style::{Color, Modifier, Style};
 
 use crate::core::env::{Env, UserDir};
 use crate::core::review::style::{Emphasis, Styler};
-use crate::tui::theme::{ColorChoice as ThemeColor, Role, Theme, load_theme};
+use crate::style::roles::role_of;
+use crate::style::theme::{ColorChoice as ThemeColor, Role, Theme, load_theme};
 
 pub const RESET: &str = "\x1b[0m";
 
@@ -65,18 +66,6 @@ pub fn mark(role: Role, text: &str) -> String {
     match ROLES.iter().position(|r| *r == role) {
         Some(i) => format!("{}{text}{END}", char::from(START + i as u8)),
         None => text.to_string(),
-    }
-}
-
-/// The theme's role for a meaning core's builders name.
-pub fn role_of(e: Emphasis) -> Role {
-    match e {
-        Emphasis::Added => Role::Added,
-        Emphasis::Removed => Role::Removed,
-        Emphasis::Changed => Role::Changed,
-        Emphasis::Untrusted => Role::Untrusted,
-        Emphasis::Error => Role::Error,
-        Emphasis::Missing => Role::Missing,
     }
 }
 

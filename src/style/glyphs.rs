@@ -1,4 +1,5 @@
-//! The ASCII fallback: where the locale has no UTF-8 (`LC_ALL=C`), or with
+//! The ASCII fallback: where the locale has no UTF-8 (`LC_ALL=C`:
+//! `core::env::locale_is_ascii`), or with
 //! `--ascii` or a theme's `ascii = true`, the symbols this tool draws
 //! itself (`·`, `—`, `…`, `✓`, `✗`, `▶`, box lines, the spinner) are shown
 //! as ASCII. Text from configs and commits is left as it is (escaped as
@@ -57,18 +58,6 @@ pub fn text(text: &str) -> String {
     out
 }
 
-/// Whether a locale name (`LC_ALL`'s, else `LC_CTYPE`'s, else `LANG`'s:
-/// the first that is set and not empty) has no UTF-8: `C`, `POSIX`, or a
-/// name without `UTF-8`/`utf8` (`en_US.ISO-8859-1`). No locale variable at
-/// all is taken as UTF-8, as terminals are today (and as on Windows).
-pub fn locale_is_ascii(lc_all: &str, lc_ctype: &str, lang: &str) -> bool {
-    let Some(locale) = [lc_all, lc_ctype, lang].into_iter().find(|v| !v.is_empty()) else {
-        return false;
-    };
-    let lower = locale.to_ascii_lowercase();
-    !(lower.contains("utf-8") || lower.contains("utf8"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,15 +71,5 @@ mod tests {
         assert_eq!(cell('│'), Some('|'));
         assert_eq!(cell('é'), None);
         assert!(cell('⠋').is_some_and(|c| c.is_ascii()));
-    }
-
-    #[test]
-    fn the_locale_decides_in_posix_order() {
-        assert!(locale_is_ascii("C", "", ""));
-        assert!(locale_is_ascii("", "", "POSIX"));
-        assert!(locale_is_ascii("", "en_US.ISO-8859-1", "en_US.UTF-8"));
-        assert!(!locale_is_ascii("", "", "en_US.UTF-8"));
-        assert!(!locale_is_ascii("C.utf8", "", "C"));
-        assert!(!locale_is_ascii("", "", ""));
     }
 }
