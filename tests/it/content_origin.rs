@@ -622,3 +622,96 @@ fn a_missing_config_names_the_commit_that_deleted_it_on_a_terminal() {
     let piped = run(&r, &["scan"]);
     assert!(!piped.stdout.contains("deleted"), "{piped}");
 }
+
+/// `app` reads `../shared`, a link to `shared-v1` (Alice, trusted);
+/// Mallory re-points it to `shared-v2` in a commit that also re-indents
+/// `app/goccia.json`: that commit's block hashes to the stored SHA-256, but
+/// its link leads elsewhere than the recorded target. Returns (repo,
+/// Alice's commit, Mallory's short id).
+fn link_repointed_with_a_reformat() -> (Repo, String, String) {
+    let r = Repo::new();
+    let config = |pad: &str| {
+        format!(
+            "{{\n{pad}\"permissions\": {{\"allow-read\": [\"../shared\"], \"allow-net\": [\"a.test\"]}}\n}}\n"
+        )
+    };
+    r.write("app/goccia.json", &config(""));
+    r.write("shared-v1/x", "x");
+    r.write("shared-v2/x", "x");
+    r.t.symlink("shared-v1", "shared");
+    let alice = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    assert_eq!(run(&r, &["trust", "app", "--yes"]).code, 0);
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("shared-v2", "shared");
+    r.write("app/goccia.json", &config("    "));
+    let mallory = r.commit_as("Mallory", "2099-03-01T09:00:00Z", "tidy");
+    (r, alice, short(&mallory))
+}
+
+/// The trusted version is the newest commit whose block hashes to the
+/// stored SHA-256 with the recorded targets: Mallory's commit hashes the
+/// same but its link leads elsewhere, so it is since trusted, and the
+/// re-pointing is credited to it (not `no commit since trusted`).
+#[test]
+fn a_commit_with_the_trusted_block_but_other_targets_is_not_the_trusted_version() {
+    let (r, alice, mallory) = link_repointed_with_a_reformat();
+    let credited =
+        format!("    re-targeted allow-read: $ROOT/work/shared · {mallory} Mallory 2099-03-01\n");
+    for args in [
+        &["inspect", "app/goccia.json"][..],
+        &["trust", "app", "--dry-run", "--why"][..],
+    ] {
+        let out = run(&r, args);
+        assert!(
+            out.stdout.contains("1 commit since trusted:\n"),
+            "{args:?}: {out}"
+        );
+        assert!(out.stdout.contains(&credited), "{args:?}: {out}");
+        assert!(!out.stdout.contains("counted by date"), "{args:?}: {out}");
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "app/goccia.json"]).stdout,
+    );
+    assert_eq!(
+        doc["provenance"]["trustedCommit"],
+        alice.as_str(),
+        "{doc:#}"
+    );
+    let t = &doc["provenance"]["retargets"][0];
+    assert_eq!(t["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+}
+
+/// A commit whose block hashes to the stored SHA-256 but whose link leads
+/// out of the repository: what it led to is not in the history, so whether
+/// it holds the trusted version cannot be told. Said, never guessed (not
+/// Alice's older commit, not Mallory's).
+#[test]
+fn targets_a_commit_cannot_tell_leave_the_trusted_version_unknown() {
+    let (r, _, mallory) = link_repointed_with_a_reformat();
+    let outside = r.t.work.parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink(outside.to_str().unwrap(), "shared");
+    r.write(
+        "app/goccia.json",
+        "{\"permissions\": {\"allow-read\": [\"../shared\"], \"allow-net\": [\"a.test\"]}}\n",
+    );
+    let bob = short(&r.commit_as("Bob", "2099-03-02T09:00:00Z", "out"));
+    let out = run(&r, &["inspect", "app/goccia.json"]);
+    let why = format!(
+        "the trusted version cannot be told: at {bob}, $ROOT/work/shared leads out of the repository"
+    );
+    assert!(
+        out.stdout.contains(&format!("no provenance: {why}")),
+        "{out}"
+    );
+    assert!(
+        out.stdout.contains(&format!(
+            "re-targeted allow-read: $ROOT/work/shared · origin unknown: {why}"
+        )),
+        "{out}"
+    );
+    assert!(!out.stdout.contains(&mallory), "{out}");
+    assert!(!out.stdout.contains("since trusted"), "{out}");
+}
