@@ -214,6 +214,54 @@ fn a_key_line_change_is_credited_to_its_commit_everywhere() {
         md.stdout.contains(&format!("{m}` Mallory")) || md.stdout.contains(&format!("{m} Mallory")),
         "{md}"
     );
+    for format in ["github", "sarif"] {
+        let out = run(&r, &["diff", &base, "HEAD", "--format", format]);
+        assert!(
+            out.stdout.contains(&format!("{m} Mallory 2099-03-01")),
+            "{format}: {out}"
+        );
+        assert!(!out.stdout.contains(" Alice "), "{format}: {out}");
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "goccia.json"]).stdout,
+    );
+    let o = &doc["provenance"]["origins"][0];
+    assert_eq!(o["value"], "$ROOT/work/secrets", "{doc:#}");
+    assert_eq!(o["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+}
+
+/// The key-line change in the review at 80x24: the pane names Mallory on
+/// the widening value's line, and so does the confirmation `t` opens.
+#[test]
+fn the_pane_and_the_confirmation_credit_a_key_line_change_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, _, m) = key_line_changed();
+    let store = format!(
+        "--trust-store={}",
+        r.t.home.join(".config/goccia/trust.json").display()
+    );
+    let t = crate::tui_provenance::review_at_80x24("content-key-line", &r, &r.t.home, &store, ".");
+    let credit = format!("· {m} Mallory 2099-03-01");
+    t.wait_for_all(&["/secrets", &credit], Duration::from_secs(10));
+    t.send_keys(&["t"]);
+    let screen = t.wait_for_all(&["(changed)", &credit], Duration::from_secs(10));
+    // The confirmation's own value line (indented under its config), not
+    // the pane's behind it.
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("│    + ") && l.contains(&credit)),
+        "{screen}"
+    );
+    assert!(!screen.contains(" Alice "), "{screen}");
+    t.send_keys(&["n"]);
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
 }
 
 /// Alice's trusted config; Mallory adds `evil.test`; Alice then adds
@@ -270,6 +318,27 @@ fn grafts_are_not_believed() {
         .find(|l| l.contains("evil.test"))
         .unwrap_or_else(|| panic!("{diff}"));
     assert!(line.contains(&format!("· {m} Mallory")), "{diff}");
+    for format in ["markdown", "github", "sarif"] {
+        let out = run(&r, &["diff", &trusted, "HEAD", "--format", format]);
+        assert!(
+            out.stdout.contains(&format!("{m} Mallory")),
+            "{format}: {out}"
+        );
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "goccia.json"]).stdout,
+    );
+    let o = &doc["provenance"]["origins"][0];
+    assert_eq!(o["value"], "evil.test", "{doc:#}");
+    assert_eq!(o["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+    let authors: Vec<&str> = doc["provenance"]["commits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc:#}"))
+        .iter()
+        .map(|c| c["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(authors, ["Alice", "Mallory"], "{doc:#}");
     // `HEAD~1` is Mallory's commit too, not the trusted one.
     let diff = run(&r, &["diff", "HEAD~1", "HEAD"]);
     assert!(!diff.stdout.contains("evil.test  (widens)"), "{diff}");

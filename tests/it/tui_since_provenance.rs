@@ -437,3 +437,31 @@ fn under_since_the_confirmation_names_who_made_each_widening_value() {
         "{screen}"
     );
 }
+
+/// The same in the real binary at 80x24: under `--since HEAD~2`, the
+/// confirmation `t` opens names Bob's value (which BASE holds, the store
+/// not) and Carol's.
+#[test]
+fn the_real_confirmation_under_since_names_who_made_each_value_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, store, [bob, carol, _]) = trusted_then_three_authors();
+    let store = format!("--trust-store={store}");
+    let t = review_at_80x24("since-confirm", &r, &r.t.home, &store, "--since HEAD~2 .");
+    t.wait_for(
+        &format!("+ c.test · {carol} Carol"),
+        Duration::from_secs(10),
+    );
+    t.send_keys(&["t"]);
+    let (bobs, carols) = (
+        format!("│    + b.test · {bob} Bob 2099-03-01"),
+        format!("│    + c.test · {carol} Carol 2099-03-02"),
+    );
+    t.wait_for_all(&["(changed)", &bobs, &carols], Duration::from_secs(10));
+    t.send_keys(&["n"]);
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}
