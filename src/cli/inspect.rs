@@ -35,10 +35,7 @@ pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> Cl
 /// else.
 fn provenance_of(result: &InspectResult, env: &Env) -> Option<Provenance> {
     let (stored, values) = (result.stored.as_ref()?, result.changes.as_ref()?);
-    let trusted = Trusted {
-        sha256: stored.sha256.clone(),
-        at: stored.trusted_at.clone(),
-    };
+    let trusted = Trusted::of(stored);
     Some(of_changes(&result.snapshot.files, &trusted, values, env))
 }
 

@@ -222,6 +222,14 @@ pub trait TuiBackend: Send + Sync + 'static {
         })
     }
 
+    /// Who changed the config of `report` since it was trusted, against
+    /// the store even under `--since BASE`: what the trust confirmation
+    /// names (its lines compare with the store). The same as
+    /// [`TuiBackend::provenance`] for a review without `--since`.
+    fn store_provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
+        self.provenance(report)
+    }
+
     /// Saves what this review changed of the progress (merged with what
     /// another review saved meanwhile); `Err` says why it was not.
     fn save_progress(&self, change: &ProgressChange) -> Result<(), String> {

@@ -156,6 +156,10 @@ impl TuiBackend for CoreBackend {
         }
     }
 
+    fn store_provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
+        crate::core::revision::review_provenance::of_report(report, &self.env)
+    }
+
     fn since_rev(&self) -> Option<String> {
         self.since.as_ref().map(|(rev, _)| rev.clone())
     }

@@ -153,6 +153,14 @@ pub fn execute(
                 result,
             });
         }
+        Effect::StoreProvenance(report) => {
+            let result = Box::new(backend.store_provenance(&report));
+            send(Msg::Provenance {
+                key: report.key.clone(),
+                sha256: report.sha256().unwrap_or_default().to_string(),
+                result,
+            });
+        }
         Effect::Commit(pending) => {
             let result = match &pending {
                 Pending::Trust(reports) => backend.trust(reports),

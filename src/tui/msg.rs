@@ -201,4 +201,8 @@ pub enum Effect {
     SetIgnored(Vec<(String, Option<crate::core::review::ignore::IgnoreAs>)>),
     /// Read who changed this config since it was trusted (git).
     Provenance(Box<ConfigReport>),
+    /// Read who changed this config since it was trusted, against the
+    /// store whatever `--since` says: the trust confirmation's lines
+    /// compare with the store (answered as `Msg::Provenance`).
+    StoreProvenance(Box<ConfigReport>),
 }

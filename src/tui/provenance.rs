@@ -21,6 +21,10 @@ use crate::tui::state::{Mode, State, View, Who};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Provenance {
     pub slots: HashMap<String, Slot>,
+    /// Under `--since BASE`, where the pane's `slots` are read against
+    /// BASE: the trust confirmation's reads, against the store, as its
+    /// lines compare.
+    pub against_store: HashMap<String, Slot>,
 }
 
 /// One config's provenance, for the block it was asked for.
@@ -60,15 +64,26 @@ fn kept<'s>(state: &'s State, r: &ConfigReport) -> Option<&'s Slot> {
 /// item 5): a config changed since it was trusted (each widening value's
 /// commit) or never trusted (the commit that added each value: for a
 /// config added whole, the commit that added it). Against the store, as
-/// the confirmation's lines compare: not under `--since`, where the
-/// backend reads against BASE.
-pub fn for_confirmation(state: &State, r: &ConfigReport) -> bool {
-    state.since.is_none()
-        && match r.state {
-            ConfigState::Changed => r.stored.is_some(),
-            ConfigState::NeverTrusted => true,
-            _ => false,
-        }
+/// the confirmation's lines compare, under `--since` too (read apart from
+/// the pane's, which are BASE's: [`Provenance::against_store`]).
+pub fn for_confirmation(r: &ConfigReport) -> bool {
+    match r.state {
+        ConfigState::Changed => r.stored.is_some(),
+        ConfigState::NeverTrusted => true,
+        _ => false,
+    }
+}
+
+/// The provenance kept for the confirmation of `r`'s block: the pane's,
+/// read against the store, or under `--since` the confirmation's own.
+fn kept_for_confirmation<'s>(state: &'s State, r: &ConfigReport) -> Option<&'s Slot> {
+    let cache = state.provenance.as_ref()?;
+    let slots = match state.since {
+        Some(_) => &cache.against_store,
+        None => &cache.slots,
+    };
+    let slot = slots.get(&r.key)?;
+    (Some(slot.sha256.as_str()) == r.sha256()).then_some(slot)
 }
 
 /// What the confirmation knows of who made each config it would trust, by
@@ -76,9 +91,9 @@ pub fn for_confirmation(state: &State, r: &ConfigReport) -> bool {
 pub fn who(state: &State, reports: &[ConfigReport]) -> Who {
     reports
         .iter()
-        .filter(|r| for_confirmation(state, r))
+        .filter(|r| for_confirmation(r))
         .filter_map(|r| {
-            let data = &kept(state, r)?.data;
+            let data = &kept_for_confirmation(state, r)?.data;
             match data {
                 Some(Ok(p)) if p.since != crate::core::revision::provenance::Since::Trusted => None,
                 _ => Some((r.key.clone(), data.clone())),
@@ -103,12 +118,20 @@ fn confirmation_wants(state: &mut State) -> Option<Effect> {
     let report = reports
         .iter()
         .take(MAX_LISTED)
-        .find(|r| for_confirmation(state, r) && kept(state, r).is_none())?
+        .find(|r| for_confirmation(r) && kept_for_confirmation(state, r).is_none())?
         .clone();
     let sha256 = report.sha256()?.to_string();
-    let slots = &mut state.provenance.as_mut()?.slots;
+    let since = state.since.is_some();
+    let cache = state.provenance.as_mut()?;
+    let slots = match since {
+        true => &mut cache.against_store,
+        false => &mut cache.slots,
+    };
     slots.insert(report.key.clone(), Slot { sha256, data: None });
-    Some(Effect::Provenance(Box::new(report)))
+    Some(match since {
+        true => Effect::StoreProvenance(Box::new(report)),
+        false => Effect::Provenance(Box::new(report)),
+    })
 }
 
 /// The read the selected config needs, if any, or the open confirmation:
@@ -116,7 +139,8 @@ fn confirmation_wants(state: &mut State) -> Option<Effect> {
 /// one git per row passed).
 pub fn wanted(state: &mut State) -> Option<Effect> {
     let cache = state.provenance.as_ref()?;
-    if cache.slots.values().any(|s| s.data.is_none()) {
+    let reading = |slots: &HashMap<String, Slot>| slots.values().any(|s| s.data.is_none());
+    if reading(&cache.slots) || reading(&cache.against_store) {
         return None;
     }
     if matches!(state.mode, Mode::Confirm(_)) {
@@ -140,7 +164,9 @@ pub fn wanted(state: &mut State) -> Option<Effect> {
 }
 
 /// A read's result, kept when it is about the block asked for (a read for
-/// an older block is dropped, and the next step asks again).
+/// an older block is dropped, and the next step asks again). One read runs
+/// at a time ([`wanted`]): a confirmation's read against the store is the
+/// one its slot awaits.
 pub fn arrived(
     state: &mut State,
     key: String,
@@ -150,10 +176,14 @@ pub fn arrived(
     let Some(cache) = state.provenance.as_mut() else {
         return;
     };
-    match cache.slots.get_mut(&key) {
+    let slots = match cache.against_store.get(&key) {
+        Some(slot) if slot.data.is_none() => &mut cache.against_store,
+        _ => &mut cache.slots,
+    };
+    match slots.get_mut(&key) {
         Some(slot) if slot.sha256 == sha256 => slot.data = Some(result),
         Some(slot) if slot.data.is_none() => {
-            cache.slots.remove(&key);
+            slots.remove(&key);
         }
         _ => {}
     }
@@ -176,5 +206,6 @@ pub fn arrived(
 pub fn forget(state: &mut State) {
     if let Some(cache) = state.provenance.as_mut() {
         cache.slots.clear();
+        cache.against_store.clear();
     }
 }

@@ -214,6 +214,54 @@ fn a_key_line_change_is_credited_to_its_commit_everywhere() {
         md.stdout.contains(&format!("{m}` Mallory")) || md.stdout.contains(&format!("{m} Mallory")),
         "{md}"
     );
+    for format in ["github", "sarif"] {
+        let out = run(&r, &["diff", &base, "HEAD", "--format", format]);
+        assert!(
+            out.stdout.contains(&format!("{m} Mallory 2099-03-01")),
+            "{format}: {out}"
+        );
+        assert!(!out.stdout.contains(" Alice "), "{format}: {out}");
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "goccia.json"]).stdout,
+    );
+    let o = &doc["provenance"]["origins"][0];
+    assert_eq!(o["value"], "$ROOT/work/secrets", "{doc:#}");
+    assert_eq!(o["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+}
+
+/// The key-line change in the review at 80x24: the pane names Mallory on
+/// the widening value's line, and so does the confirmation `t` opens.
+#[test]
+fn the_pane_and_the_confirmation_credit_a_key_line_change_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, _, m) = key_line_changed();
+    let store = format!(
+        "--trust-store={}",
+        r.t.home.join(".config/goccia/trust.json").display()
+    );
+    let t = crate::tui_provenance::review_at_80x24("content-key-line", &r, &r.t.home, &store, ".");
+    let credit = format!("· {m} Mallory 2099-03-01");
+    t.wait_for_all(&["/secrets", &credit], Duration::from_secs(10));
+    t.send_keys(&["t"]);
+    let screen = t.wait_for_all(&["(changed)", &credit], Duration::from_secs(10));
+    // The confirmation's own value line (indented under its config), not
+    // the pane's behind it.
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("│    + ") && l.contains(&credit)),
+        "{screen}"
+    );
+    assert!(!screen.contains(" Alice "), "{screen}");
+    t.send_keys(&["n"]);
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
 }
 
 /// Alice's trusted config; Mallory adds `evil.test`; Alice then adds
@@ -270,6 +318,27 @@ fn grafts_are_not_believed() {
         .find(|l| l.contains("evil.test"))
         .unwrap_or_else(|| panic!("{diff}"));
     assert!(line.contains(&format!("· {m} Mallory")), "{diff}");
+    for format in ["markdown", "github", "sarif"] {
+        let out = run(&r, &["diff", &trusted, "HEAD", "--format", format]);
+        assert!(
+            out.stdout.contains(&format!("{m} Mallory")),
+            "{format}: {out}"
+        );
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "goccia.json"]).stdout,
+    );
+    let o = &doc["provenance"]["origins"][0];
+    assert_eq!(o["value"], "evil.test", "{doc:#}");
+    assert_eq!(o["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+    let authors: Vec<&str> = doc["provenance"]["commits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc:#}"))
+        .iter()
+        .map(|c| c["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(authors, ["Alice", "Mallory"], "{doc:#}");
     // `HEAD~1` is Mallory's commit too, not the trusted one.
     let diff = run(&r, &["diff", "HEAD~1", "HEAD"]);
     assert!(!diff.stdout.contains("evil.test  (widens)"), "{diff}");
@@ -621,4 +690,97 @@ fn a_missing_config_names_the_commit_that_deleted_it_on_a_terminal() {
     );
     let piped = run(&r, &["scan"]);
     assert!(!piped.stdout.contains("deleted"), "{piped}");
+}
+
+/// `app` reads `../shared`, a link to `shared-v1` (Alice, trusted);
+/// Mallory re-points it to `shared-v2` in a commit that also re-indents
+/// `app/goccia.json`: that commit's block hashes to the stored SHA-256, but
+/// its link leads elsewhere than the recorded target. Returns (repo,
+/// Alice's commit, Mallory's short id).
+fn link_repointed_with_a_reformat() -> (Repo, String, String) {
+    let r = Repo::new();
+    let config = |pad: &str| {
+        format!(
+            "{{\n{pad}\"permissions\": {{\"allow-read\": [\"../shared\"], \"allow-net\": [\"a.test\"]}}\n}}\n"
+        )
+    };
+    r.write("app/goccia.json", &config(""));
+    r.write("shared-v1/x", "x");
+    r.write("shared-v2/x", "x");
+    r.t.symlink("shared-v1", "shared");
+    let alice = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    assert_eq!(run(&r, &["trust", "app", "--yes"]).code, 0);
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink("shared-v2", "shared");
+    r.write("app/goccia.json", &config("    "));
+    let mallory = r.commit_as("Mallory", "2099-03-01T09:00:00Z", "tidy");
+    (r, alice, short(&mallory))
+}
+
+/// The trusted version is the newest commit whose block hashes to the
+/// stored SHA-256 with the recorded targets: Mallory's commit hashes the
+/// same but its link leads elsewhere, so it is since trusted, and the
+/// re-pointing is credited to it (not `no commit since trusted`).
+#[test]
+fn a_commit_with_the_trusted_block_but_other_targets_is_not_the_trusted_version() {
+    let (r, alice, mallory) = link_repointed_with_a_reformat();
+    let credited =
+        format!("    re-targeted allow-read: $ROOT/work/shared · {mallory} Mallory 2099-03-01\n");
+    for args in [
+        &["inspect", "app/goccia.json"][..],
+        &["trust", "app", "--dry-run", "--why"][..],
+    ] {
+        let out = run(&r, args);
+        assert!(
+            out.stdout.contains("1 commit since trusted:\n"),
+            "{args:?}: {out}"
+        );
+        assert!(out.stdout.contains(&credited), "{args:?}: {out}");
+        assert!(!out.stdout.contains("counted by date"), "{args:?}: {out}");
+    }
+    let doc = crate::json_contract::valid(
+        "inspect",
+        &run(&r, &["inspect", "--json", "app/goccia.json"]).stdout,
+    );
+    assert_eq!(
+        doc["provenance"]["trustedCommit"],
+        alice.as_str(),
+        "{doc:#}"
+    );
+    let t = &doc["provenance"]["retargets"][0];
+    assert_eq!(t["origin"]["commit"]["author"], "Mallory", "{doc:#}");
+}
+
+/// A commit whose block hashes to the stored SHA-256 but whose link leads
+/// out of the repository: what it led to is not in the history, so whether
+/// it holds the trusted version cannot be told. Said, never guessed (not
+/// Alice's older commit, not Mallory's).
+#[test]
+fn targets_a_commit_cannot_tell_leave_the_trusted_version_unknown() {
+    let (r, _, mallory) = link_repointed_with_a_reformat();
+    let outside = r.t.work.parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::remove_file(r.t.work.join("shared")).unwrap();
+    r.t.symlink(outside.to_str().unwrap(), "shared");
+    r.write(
+        "app/goccia.json",
+        "{\"permissions\": {\"allow-read\": [\"../shared\"], \"allow-net\": [\"a.test\"]}}\n",
+    );
+    let bob = short(&r.commit_as("Bob", "2099-03-02T09:00:00Z", "out"));
+    let out = run(&r, &["inspect", "app/goccia.json"]);
+    let why = format!(
+        "the trusted version cannot be told: at {bob}, $ROOT/work/shared leads out of the repository"
+    );
+    assert!(
+        out.stdout.contains(&format!("no provenance: {why}")),
+        "{out}"
+    );
+    assert!(
+        out.stdout.contains(&format!(
+            "re-targeted allow-read: $ROOT/work/shared · origin unknown: {why}"
+        )),
+        "{out}"
+    );
+    assert!(!out.stdout.contains(&mallory), "{out}");
+    assert!(!out.stdout.contains("since trusted"), "{out}");
 }

@@ -338,3 +338,130 @@ fn under_since_a_re_pointed_link_names_its_commit() {
     assert!(screen.contains("goccia.json  ~1"), "{screen}");
     assert!(!screen.contains("block changed"), "{screen}");
 }
+
+/// The open confirmation's lines, as text.
+fn confirmation_text(state: &State) -> String {
+    let goccia_trust::tui::state::Mode::Confirm(c) = &state.mode else {
+        panic!("no confirmation")
+    };
+    goccia_trust::tui::views::confirm::content(c, 120)
+        .iter()
+        .map(|l| l.iter().map(|(_, t)| t.as_str()).collect::<String>() + "\n")
+        .collect()
+}
+
+/// `app` trusted at Alice's commit; Bob adds a host, Carol another (BASE
+/// is Bob's commit); Dave adds `lib`, never trusted. Returns (repo, the
+/// store, Bob's, Carol's and Dave's short ids).
+fn trusted_then_three_authors() -> (Repo, String, [String; 3]) {
+    let r = Repo::new();
+    let hosts = |hs: &[&str]| {
+        let list: Vec<String> = hs.iter().map(|h| format!("\"{h}\"")).collect();
+        format!(
+            "{{\n  \"permissions\": {{\n    \"allow-net\": [{}]\n  }}\n}}\n",
+            list.join(", ")
+        )
+    };
+    r.write("app/goccia.json", &hosts(&["a.test"]));
+    r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
+    let store = r.t.home.join(".config/goccia/trust.json");
+    let out = r.t.run_in(
+        std::path::Path::new(&r.root),
+        &["trust", "app", "--yes"],
+        crate::common::git::GIT_ENV,
+    );
+    assert_eq!(out.code, 0, "{out}");
+    assert!(store.is_file(), "{out}");
+    r.write("app/goccia.json", &hosts(&["a.test", "b.test"]));
+    let bob = r.commit_as("Bob", "2099-03-01T09:00:00Z", "bump deps");
+    r.write("app/goccia.json", &hosts(&["a.test", "b.test", "c.test"]));
+    let carol = r.commit_as("Carol", "2099-03-02T09:00:00Z", "add the edge");
+    r.write("lib/goccia.json", &hosts(&["lib.test"]));
+    let dave = r.commit_as("Dave", "2099-03-03T09:00:00Z", "add lib");
+    let short = |s: &str| s[..7].to_string();
+    (
+        r,
+        store.to_str().unwrap().to_string(),
+        [short(&bob), short(&carol), short(&dave)],
+    )
+}
+
+/// Under `--since BASE` the confirmation compares each config with the
+/// store, and names the commit and author of each widening value as it
+/// does without `--since` (issue 40 item 5): Bob's value, though BASE
+/// holds it, and Carol's; a new config the commit that added it.
+#[test]
+fn under_since_the_confirmation_names_who_made_each_widening_value() {
+    use goccia_trust::core::store::StoreLocation;
+    let (r, store, [bob, carol, dave]) = trusted_then_three_authors();
+    let env = Env {
+        cwd: r.root.clone(),
+        home: r.t.home.to_str().unwrap().into(),
+        xdg_config_home: String::new(),
+        xdg_state_home: String::new(),
+        ..Env::default()
+    };
+    let loc = StoreLocation {
+        path: store,
+        is_default: false,
+        as_typed: None,
+    };
+    let mut b = CoreBackend::new(env, Ok(loc));
+    b.since = Some(("HEAD~2".into(), r.root.clone()));
+    let b = Arc::new(b);
+    let mut state = review(&b, &r.root);
+    assert_eq!(
+        state.selected_config().map(|c| c.display_path.as_str()),
+        Some("app/goccia.json")
+    );
+    crate::tui_common::core::keys(&b, &mut state, "t");
+    let screen = confirmation_text(&state);
+    assert!(
+        screen.contains("each config as it is now (the list compares with HEAD~2"),
+        "{screen}"
+    );
+    for line in [
+        format!("+ b.test · {bob} Bob 2099-03-01"),
+        format!("+ c.test · {carol} Carol 2099-03-02"),
+    ] {
+        assert!(screen.contains(&line), "{line}\n{screen}");
+    }
+    // The pane behind it keeps BASE's provenance: Carol's commit only.
+    let p = held(&state).as_ref().expect("provenance");
+    assert_eq!(p.since, Since::Revision("HEAD~2".into()));
+    crate::tui_common::core::keys(&b, &mut state, "njt");
+    let screen = confirmation_text(&state);
+    assert!(screen.contains("lib/goccia.json (new)"), "{screen}");
+    assert!(
+        screen.contains(&format!("added    {dave} Dave 2099-03-03")),
+        "{screen}"
+    );
+}
+
+/// The same in the real binary at 80x24: under `--since HEAD~2`, the
+/// confirmation `t` opens names Bob's value (which BASE holds, the store
+/// not) and Carol's.
+#[test]
+fn the_real_confirmation_under_since_names_who_made_each_value_at_80x24() {
+    use crate::tui_tmux::Tmux;
+    use std::time::Duration;
+    if !Tmux::available() {
+        return;
+    }
+    let (r, store, [bob, carol, _]) = trusted_then_three_authors();
+    let store = format!("--trust-store={store}");
+    let t = review_at_80x24("since-confirm", &r, &r.t.home, &store, "--since HEAD~2 .");
+    t.wait_for(
+        &format!("+ c.test · {carol} Carol"),
+        Duration::from_secs(10),
+    );
+    t.send_keys(&["t"]);
+    let (bobs, carols) = (
+        format!("│    + b.test · {bob} Bob 2099-03-01"),
+        format!("│    + c.test · {carol} Carol 2099-03-02"),
+    );
+    t.wait_for_all(&["(changed)", &bobs, &carols], Duration::from_secs(10));
+    t.send_keys(&["n"]);
+    t.send_keys(&["q"]);
+    t.wait_for("goccia-trust exited 0", Duration::from_secs(10));
+}

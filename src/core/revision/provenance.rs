@@ -471,29 +471,32 @@ pub fn of_config(
     // `root` is git's answer: the reads below do not ask it again.
     let root = repository(if dir.is_empty() { "." } else { dir })?;
     let read = match in_repo(&root, config) {
-        Some(rel) => content::reviewed(&root, &rel, None, None, values, Some(&trusted.sha256), env),
-        None => Ok((outside_all(values), None)),
+        Some(rel) => content::reviewed(&root, &rel, None, None, values, Some(trusted), env),
+        None => Ok((outside_all(values), TrustedVersion::NotFound)),
     };
     let (origins, version) = match read {
         Ok((found, version)) => (Ok(found), version),
-        Err(e) => (Err(e), None),
+        Err(e) => (Err(e), TrustedVersion::NotFound),
     };
+    let untold = |why: &str| format!("the trusted version cannot be told: {why}");
     let (retargets, moved) = match &version {
-        Some(v) => match super::links_at(&root, v) {
+        TrustedVersion::Commit(v) => match super::links_at(&root, v) {
             Ok(links) => retarget_origins(&root, v, &links, retargeted),
             Err(e) => (unknown_all(retargeted, &e.0), Vec::new()),
         },
-        None => (
+        TrustedVersion::NotFound => (
             unknown_all(retargeted, "no commit holds the trusted version"),
             Vec::new(),
         ),
+        TrustedVersion::Unknown(why) => (unknown_all(retargeted, &untold(why)), Vec::new()),
     };
     // The commits that re-pointed a link count as changes of the config.
     let mut touched = files.to_vec();
     touched.extend(moved);
     let commits = match version {
-        Some(v) => since_version(&root, &touched, v),
-        None => by_date(&root, files, &trusted.at),
+        TrustedVersion::Commit(v) => since_version(&root, &touched, v),
+        TrustedVersion::NotFound => by_date(&root, files, &trusted.at),
+        TrustedVersion::Unknown(why) => Err(Absent::because(untold(&why))),
     };
     let origins = origins.map(|found| {
         values
@@ -632,12 +635,39 @@ pub fn retarget_origins(
     (origins, all_moved)
 }
 
-/// What a store entry says of the version trusted: its block's SHA-256
-/// and when it was trusted.
+/// What a store entry says of the version trusted: its block's SHA-256,
+/// where each path scope led (the recorded targets, scope -> target) and
+/// when it was trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trusted {
     pub sha256: String,
+    pub targets: Vec<(String, String)>,
     pub at: String,
+}
+
+impl Trusted {
+    /// What `entry` says of the version trusted.
+    pub fn of(entry: &crate::core::store::StoredEntry) -> Trusted {
+        Trusted {
+            sha256: entry.sha256.clone(),
+            targets: entry.targets.clone(),
+            at: entry.trusted_at.clone(),
+        }
+    }
+}
+
+/// Which commit holds the trusted version ([`content::reviewed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TrustedVersion {
+    /// The newest commit whose block hashes to the stored SHA-256 and
+    /// whose links lead each recorded scope to its recorded target.
+    Commit(String),
+    /// None within the bound: counted by date, said as such.
+    NotFound,
+    /// A commit whose block hashes the same whose targets cannot be told
+    /// from its tree (a link leading out of the repository, a path it does
+    /// not hold): which commit is the trusted version is not said, and why.
+    Unknown(String),
 }
 
 /// The commits after `version` (the commit holding the trusted version)

@@ -79,6 +79,7 @@ pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
     })?;
     let trusted = Trusted {
         sha256: stored.sha256.clone(),
+        targets: stored.targets.clone(),
         at: stored.trusted_at.clone(),
     };
     of_changes(&report.files, &trusted, &report_values(report), env)
@@ -182,13 +183,12 @@ pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: 
         .filter_map(|c| {
             let key = c.snapshot.key.as_str();
             let p = match store.get(key).filter(|_| c.changed) {
-                Some(stored) => {
-                    let trusted = Trusted {
-                        sha256: stored.sha256.clone(),
-                        at: stored.trusted_at.clone(),
-                    };
-                    of_changes(&c.snapshot.files, &trusted, &c.values(Some(stored)), env)
-                }
+                Some(stored) => of_changes(
+                    &c.snapshot.files,
+                    &Trusted::of(stored),
+                    &c.values(Some(stored)),
+                    env,
+                ),
                 None if !c.changed => of_new_block(&c.snapshot.files, &c.snapshot.block_json, env),
                 None => return None,
             };
@@ -222,11 +222,7 @@ pub fn of_candidates(candidates: &[TrustCandidate], store: &Store, env: &Env) ->
             let key = c.snapshot.key.as_str();
             let stored = store.get(key)?;
             let values = c.values(Some(stored));
-            let trusted = Trusted {
-                sha256: stored.sha256.clone(),
-                at: stored.trusted_at.clone(),
-            };
-            let p = of_changes(&c.snapshot.files, &trusted, &values, env);
+            let p = of_changes(&c.snapshot.files, &Trusted::of(stored), &values, env);
             Some((key.to_string(), p))
         })
         .collect()

@@ -22,13 +22,17 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use super::invoke::hardened;
-use super::{Absent, Commit, LOG_OUTPUT, ValueOrigin, describe_commits, in_repo, literal};
+use super::{
+    Absent, Commit, LOG_OUTPUT, Trusted, TrustedVersion, ValueOrigin, describe_commits, in_repo,
+    literal,
+};
 use crate::core::config::entries::{Entry, entries_from_bytes};
 use crate::core::config::extends::{ConfigFiles, Disk};
 use crate::core::config::load_block_from;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::paths::bounded::CONFIG_MAX_BYTES;
+use crate::core::paths::key::is_under;
 use crate::core::review::value_diff::block_values;
 use crate::core::revision::git::{self, BlobReader, GitError};
 
@@ -69,6 +73,16 @@ struct TreeItem {
     mode: Vec<u8>,
     name: Vec<u8>,
     oid: String,
+}
+
+/// Whether a commit's links lead the recorded scopes to their recorded
+/// targets ([`Versions::targets_at`]).
+enum TargetsAt {
+    Same,
+    /// One leads elsewhere inside the repository: not the trusted version.
+    Differ,
+    /// Where one leads cannot be told from the commit's tree, and why.
+    Unknown(String),
 }
 
 /// What a path is in a commit's tree.
@@ -210,6 +224,100 @@ impl<'a> Versions<'a> {
             }
         }
         Ok(Lookup::NoFile)
+    }
+}
+
+impl Versions<'_> {
+    /// The entry at `rel` (relative to the root, not empty) in the tree
+    /// `root`, through directories only: `None` when a part is missing or
+    /// not a directory (a link is not followed).
+    fn entry(&self, root: &str, rel: &str) -> Result<Option<TreeItem>, GitError> {
+        let mut tree = root.to_string();
+        let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+        for (i, part) in parts.iter().enumerate() {
+            let Some(items) = self.tree(&tree)? else {
+                return Err(GitError(format!("tree {tree} is missing")));
+            };
+            let Some(item) = items.iter().find(|e| e.name == part.as_bytes()) else {
+                return Ok(None);
+            };
+            if i + 1 == parts.len() {
+                return Ok(Some(item.clone()));
+            }
+            if !matches!(item.mode.as_slice(), b"40000" | b"040000") {
+                return Ok(None);
+            }
+            tree = item.oid.clone();
+        }
+        Ok(None)
+    }
+
+    /// The target text of the link at `rel` in the tree `root`, `None`
+    /// when no link is there.
+    fn link_target(&self, root: &str, rel: &str) -> Result<Option<String>, GitError> {
+        let Some(item) = self.entry(root, rel)?.filter(|e| e.mode == b"120000") else {
+            return Ok(None);
+        };
+        match self.reader.borrow_mut().read(&item.oid)? {
+            Some(text) => Ok(Some(String::from_utf8_lossy(&text).into_owned())),
+            None => Err(GitError(format!("object {} of {rel} is missing", item.oid))),
+        }
+    }
+
+    /// Whether commit `commit`'s links lead each recorded `(scope,
+    /// target)` to its target, as a checkout of it would (recorded targets
+    /// are resolved on disk, links followed). A scope outside the
+    /// repository is no part of its history and is not compared. One
+    /// leading elsewhere inside the repository, to a path the commit
+    /// holds, is [`TargetsAt::Differ`]; one leading out of the repository,
+    /// or to a path the commit does not hold (what is there on disk, a
+    /// link or not, was never committed), cannot be told.
+    fn targets_at(&self, commit: &str, recorded: &[(String, String)]) -> Result<TargetsAt, Absent> {
+        let tree = match self.object(&format!("{commit}^{{tree}}"))? {
+            Some(o) if o.kind == "tree" => o.oid,
+            _ => {
+                return Ok(TargetsAt::Unknown(format!(
+                    "commit {} is missing from the repository",
+                    short(commit)
+                )));
+            }
+        };
+        let mut unknown = None;
+        for (scope, target) in recorded {
+            if !is_under(scope, self.root) {
+                continue;
+            }
+            let failed = RefCell::new(None);
+            let link_at = |rel: &str| {
+                self.link_target(&tree, rel).unwrap_or_else(|e| {
+                    failed.borrow_mut().get_or_insert(e);
+                    None
+                })
+            };
+            let led =
+                crate::core::revision::walk_links(self.root, scope, &link_at, &mut Vec::new());
+            if let Some(e) = failed.into_inner() {
+                return Err(e.into());
+            }
+            if led == *target {
+                continue;
+            }
+            let at = short(commit);
+            if !is_under(&led, self.root) {
+                unknown.get_or_insert(format!("at {at}, {scope} leads out of the repository"));
+            } else if led != self.root
+                && self
+                    .entry(&tree, relative(self.root, &led).unwrap_or(""))?
+                    .is_none()
+            {
+                unknown.get_or_insert(format!(
+                    "at {at}, {scope} leads to {led}, which the commit does not hold"
+                ));
+            } else {
+                return Ok(TargetsAt::Differ);
+            }
+        }
+        Ok(unknown.map_or(TargetsAt::Same, TargetsAt::Unknown))
     }
 }
 
@@ -494,25 +602,30 @@ pub(super) fn origins(
     Ok(reviewed(root, rel, base, head, values, None, env)?.0)
 }
 
-/// [`origins`], and with `trusted` (a store entry's SHA-256) the newest
-/// commit of HEAD's history whose version of the config hashes to it: the
-/// trusted version ([`trusted_version`]).
+/// [`origins`], and with `trusted` (a store entry) the newest commit of
+/// HEAD's history whose version of the config hashes to its SHA-256 with
+/// its recorded targets: the trusted version ([`trusted_version`]).
 pub(super) fn reviewed(
     root: &str,
     rel: &str,
     base: Option<&str>,
     head: Option<&str>,
     values: &[(String, String)],
-    trusted: Option<&str>,
+    trusted: Option<&Trusted>,
     env: &Env,
-) -> Result<(Vec<ValueOrigin>, Option<String>), Absent> {
+) -> Result<(Vec<ValueOrigin>, TrustedVersion), Absent> {
     let tip = match head {
         Some(h) => h.to_string(),
         None => match git::commit_of(root, "HEAD") {
             Ok(id) => id,
             Err(e) if e == git::too_slow("rev-parse") => return Err(e.into()),
             // No commit yet: every value is the working tree's.
-            Err(_) => return Ok((vec![ValueOrigin::NotCommitted; values.len()], None)),
+            Err(_) => {
+                return Ok((
+                    vec![ValueOrigin::NotCommitted; values.len()],
+                    TrustedVersion::NotFound,
+                ));
+            }
         },
     };
     let config = if root == "/" {
@@ -566,32 +679,40 @@ pub(super) fn reviewed(
         specs.dedup();
     }
     let trusted = match trusted {
-        Some(sha) => trusted_version(&h, sha, &mut versions)?,
-        None => None,
+        Some(t) => trusted_version(&h, t, &mut versions)?,
+        None => TrustedVersion::NotFound,
     };
     Ok((describe(root, found)?, trusted))
 }
 
-/// The newest commit of `h` (newest first) whose version hashes to `sha`,
-/// within [`MAX_VERSIONS`] versions read.
+/// The newest commit of `h` (newest first) whose version hashes to the
+/// trusted SHA-256 and whose links lead the recorded scopes to the
+/// recorded targets, within [`MAX_VERSIONS`] versions read. A commit that
+/// hashes the same but whose targets cannot be told ends the search: an
+/// older one is not taken in its place.
 fn trusted_version(
     h: &History,
-    sha: &str,
+    trusted: &Trusted,
     versions: &mut Versions<'_>,
-) -> Result<Option<String>, Absent> {
+) -> Result<TrustedVersion, Absent> {
     for id in &h.order {
         if !versions.has(id) && versions.count() >= MAX_VERSIONS {
             break;
         }
-        if let Version::Read {
-            sha256: Some(hash), ..
-        } = versions.at(id)?
-            && hash == sha
-        {
-            return Ok(Some(id.clone()));
+        let same = matches!(
+            versions.at(id)?,
+            Version::Read { sha256: Some(hash), .. } if *hash == trusted.sha256
+        );
+        if !same {
+            continue;
+        }
+        match versions.targets_at(id, &trusted.targets)? {
+            TargetsAt::Same => return Ok(TrustedVersion::Commit(id.clone())),
+            TargetsAt::Differ => {}
+            TargetsAt::Unknown(why) => return Ok(TrustedVersion::Unknown(why)),
         }
     }
-    Ok(None)
+    Ok(TrustedVersion::NotFound)
 }
 
 /// What the config on disk grants now (nothing when it does not load).
