@@ -125,6 +125,8 @@ pub fn execute(
         }
         // Needs a sender that outlives this call: set up by `Runner::spawn`.
         Effect::Watch { .. } => {}
+        // The event loop's own: they need the terminal, not the backend.
+        Effect::Edit { .. } | Effect::Quit => {}
         Effect::LoadIgnores => {
             let (ignores, problem) = backend.load_ignores();
             send(Msg::IgnoresLoaded {

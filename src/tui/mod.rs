@@ -212,7 +212,7 @@ pub fn initial_state(root: &str, backend: &dyn TuiBackend) -> State {
     let mut state = State::new(root);
     state.since = backend.since_rev().map(since::Since::reading);
     if backend.provenance_on() {
-        state.provenance = Some(provenance::Provenance::default());
+        state.provenance = Some(state::Provenance::default());
     }
     state
 }
@@ -316,20 +316,38 @@ fn event_loop(
                 }
             }
         }
+        let mut asked = Asked::default();
         for m in msgs {
-            for effect in step(&mut state, m) {
-                runner.spawn(effect);
-            }
+            asked.route(step(&mut state, m), &runner);
         }
-        if let Some(key) = state.edit.take() {
+        if let Some(key) = asked.edit.take() {
             let result = edit_in_editor(terminal, editor, &key)?;
-            for effect in step(&mut state, Msg::Edited { key, result }) {
-                runner.spawn(effect);
-            }
+            asked.route(step(&mut state, Msg::Edited { key, result }), &runner);
         }
-        if state.quit {
+        if asked.quit {
             save_session(&state);
             return Ok(Ending::Quit);
+        }
+    }
+}
+
+/// What one turn of the loop's messages asked of the loop itself (the
+/// effects that need the terminal); every other effect goes to a worker.
+#[derive(Default)]
+struct Asked {
+    /// The config to open in the editor (the last `e` of the turn).
+    edit: Option<String>,
+    quit: bool,
+}
+
+impl Asked {
+    fn route(&mut self, effects: Vec<Effect>, runner: &Runner) {
+        for effect in effects {
+            match effect {
+                Effect::Edit { key } => self.edit = Some(key),
+                Effect::Quit => self.quit = true,
+                other => runner.spawn(other),
+            }
         }
     }
 }

@@ -201,4 +201,12 @@ pub enum Effect {
     SetIgnored(Vec<(String, Option<crate::core::review::ignore::IgnoreAs>)>),
     /// Read who changed this config since it was trusted (git).
     Provenance(Box<ConfigReport>),
+    /// Open this config in the user's editor. The event loop runs it (it
+    /// owns the terminal: the TUI is suspended meanwhile), then sends
+    /// `Msg::Edited`.
+    Edit {
+        key: String,
+    },
+    /// End the review: the event loop saves where it stopped and leaves.
+    Quit,
 }

@@ -3,9 +3,11 @@
 //! offers to remove its store entry, a shadowed one says which file
 //! GocciaScript reads instead.
 
-use super::*;
-
-use crate::tui::state::{OtherRow, OtherState};
+use crate::tui::keymap::Action;
+use crate::tui::msg::{Effect, Pending, Removal, stored_lines};
+use crate::tui::state::{OtherRow, OtherState, State};
+use crate::tui::update::confirm::open_confirm;
+use crate::tui::update::screen::set_status;
 
 pub(super) fn act_on_other(state: &mut State, action: Action, row: &OtherRow) -> Vec<Effect> {
     let path = &row.file.display_path;
@@ -54,8 +56,9 @@ pub(super) fn act_on_other(state: &mut State, action: Action, row: &OtherRow) ->
             match action {
                 // The file is there: editing it (or deleting it) is the fix.
                 Action::Edit => {
-                    state.edit = Some(row.file.key.clone());
-                    vec![]
+                    vec![Effect::Edit {
+                        key: row.file.key.clone(),
+                    }]
                 }
                 Action::Untrust => match entry {
                     Some(e) => {

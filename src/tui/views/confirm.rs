@@ -16,9 +16,9 @@ use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{
     decision_lines, lines_with_destinations, value_lines_with, verdict_role,
 };
+use crate::tui::views::panel::{boxed, render_scrolled};
 use crate::tui::views::provenance::{added_lines, provenance_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-use crate::tui::views::{boxed, render_scrolled};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 {

@@ -10,8 +10,8 @@ use crate::core::review::report::{
 use crate::core::review::value_diff::{
     Change, Shown, UNCHANGED_KEPT, ValueChange, collapse, group_by_request,
 };
-use crate::tui::provenance::Slot;
 use crate::tui::since::SinceOf;
+use crate::tui::state::Slot;
 use crate::tui::state::{OtherRow, OtherState, State};
 use crate::tui::theme::Role;
 use crate::tui::views::provenance::{commit_lines, origin_runs};

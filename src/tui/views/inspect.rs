@@ -8,8 +8,8 @@ use ratatui::text::Line;
 use crate::sanitize::{clean, clean_lines};
 use crate::tui::state::InspectView;
 use crate::tui::theme::{Role, Theme};
+use crate::tui::views::panel::{boxed, render_scrolled};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-use crate::tui::views::{boxed, render_scrolled};
 
 pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
     let mut out: Vec<RLine> = Vec::new();

@@ -12,7 +12,7 @@ use crate::tui::layout;
 use crate::tui::state::{Cursor, OtherRow, OtherState, Row, State, visible_offset};
 use crate::tui::theme::{Role, Theme};
 use crate::tui::views::detail::{self, entry_marker, state_marker, state_role, verdict_role};
-use crate::tui::views::{boxed, render_scrolled};
+use crate::tui::views::panel::{boxed, render_scrolled};
 
 /// Rows `[first, last)` of a list of `len` drawn in `rows` rows.
 fn window(cursor: &Cursor, len: usize, rows: usize) -> (usize, usize) {

@@ -5,7 +5,7 @@
 //! exactly as config text is.
 
 use crate::core::revision::provenance::{Commit, ConfigProvenance, Since, ValueOrigin};
-use crate::tui::provenance::Slot;
+use crate::tui::state::Slot;
 use crate::tui::theme::Role;
 use crate::tui::views::text::{RLine, ours, untrusted};
 
