@@ -277,30 +277,12 @@ fn event_loop(
             save_session(&state);
             return Ok(Ending::Signal(sig));
         }
-        terminal.draw(|frame| {
-            views::view(&state, theme, frame);
-            if theme.ascii {
-                views::to_ascii(frame.buffer_mut());
-            }
-        })?;
-
-        let mut msgs = Vec::new();
+        draw(terminal, &state, theme)?;
         let mut wait = TICK.saturating_sub(last_tick.elapsed());
         if state.scan.running {
             wait = wait.min(BUSY_POLL);
         }
-        if event::poll(wait)? {
-            // Take every event already queued before redrawing, so a held
-            // key scrolls a long list without lagging behind.
-            loop {
-                if let Some(m) = to_msg(event::read()?) {
-                    msgs.push(m);
-                }
-                if msgs.len() >= 64 || !event::poll(Duration::ZERO)? {
-                    break;
-                }
-            }
-        }
+        let mut msgs = terminal_msgs(wait)?;
         if last_tick.elapsed() >= TICK {
             last_tick = Instant::now();
             msgs.push(Msg::Tick);
@@ -381,6 +363,35 @@ fn edit_in_editor(
         Ok(s) => Err(format!("{editor} exited with {s}")),
         Err(e) => Err(format!("cannot run {editor}: {e}")),
     })
+}
+
+/// Draws the state (in ASCII where the theme says so).
+fn draw(terminal: &mut DefaultTerminal, state: &State, theme: &Theme) -> io::Result<()> {
+    terminal.draw(|frame| {
+        views::view(state, theme, frame);
+        if theme.ascii {
+            views::to_ascii(frame.buffer_mut());
+        }
+    })?;
+    Ok(())
+}
+
+/// The terminal's events within `wait`, as messages: every event already
+/// queued is taken before the next redraw (up to 64), so a held key
+/// scrolls a long list without lagging behind.
+fn terminal_msgs(wait: Duration) -> io::Result<Vec<Msg>> {
+    let mut msgs = Vec::new();
+    if event::poll(wait)? {
+        loop {
+            if let Some(m) = to_msg(event::read()?) {
+                msgs.push(m);
+            }
+            if msgs.len() >= 64 || !event::poll(Duration::ZERO)? {
+                break;
+            }
+        }
+    }
+    Ok(msgs)
 }
 
 fn to_msg(ev: TermEvent) -> Option<Msg> {
