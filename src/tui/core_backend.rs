@@ -7,13 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::core::config::load_config;
+use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::env::Env;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
 use crate::core::paths::display::{count_config_files, describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
 use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy};
+use crate::core::review::discover::Discovery;
 use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores, update_ignores};
 use crate::core::review::listing::{Detail, list_entries};
@@ -93,6 +94,70 @@ impl CoreBackend {
         {
             r.push(root.to_string());
         }
+    }
+
+    /// With a policy, each config is judged from the snapshot its report
+    /// was made from, before the report is sent; the decision waits for
+    /// `take_decision`.
+    fn judge(&self, report: &ConfigReport, snapshot: &ConfigSnapshot) {
+        if let Some((policy, _)) = &self.policy
+            && snapshot.requests_grants()
+        {
+            let decision = decide(policy, snapshot, &self.env);
+            self.decisions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(report.key.clone(), (snapshot.sha256.clone(), decision));
+        }
+    }
+
+    /// What the walk found besides configs (unreadable entries, links not
+    /// followed, shadowed files, and store entries whose file is gone), as
+    /// one event; `None` when it found nothing of the kind.
+    fn walk_event(&self, found: &Discovery, store: &Store, paths: &[String]) -> Option<ScanEvent> {
+        let cwd = &self.env.cwd;
+        let missing: Vec<NotReviewed> = missing_under(store, paths, &self.env)
+            .into_iter()
+            .map(|(key, entry)| NotReviewed {
+                key: key.to_string(),
+                display_path: display_path(key, cwd),
+                by: None,
+                trusted_at: Some(entry.trusted_at.clone()),
+                line: missing_line(key, cwd),
+            })
+            .collect();
+        if found.unreadable.is_empty()
+            && found.not_followed.is_empty()
+            && found.shadowed.is_empty()
+            && missing.is_empty()
+        {
+            return None;
+        }
+        let outside = describe_targets(paths, &self.env);
+        Some(ScanEvent::Walk {
+            unreadable: found
+                .unreadable
+                .iter()
+                .map(|u| format!("cannot read {}: {}", display_path(&u.path, cwd), u.reason))
+                .collect(),
+            not_followed: found
+                .not_followed
+                .iter()
+                .map(|n| n.describe(cwd, &outside))
+                .collect(),
+            shadowed: found
+                .shadowed
+                .iter()
+                .map(|s| NotReviewed {
+                    key: s.path.clone(),
+                    display_path: display_path(&s.path, cwd),
+                    by: Some(display_path(&s.by, cwd)),
+                    trusted_at: None,
+                    line: s.describe(cwd),
+                })
+                .collect(),
+            missing,
+        })
     }
 
     /// The store for showing states: an unreadable one counts as empty, as
@@ -360,70 +425,13 @@ impl TuiBackend for CoreBackend {
                 // A superseded scan stops walking and loading at once
                 // rather than competing with its successor.
                 let stop = || cancelled.load(Ordering::Relaxed);
-                // With a policy, each config is judged from the snapshot its
-                // report was made from, before the report is sent.
                 let judge =
-                    |report: &ConfigReport, snapshot: &crate::core::config::ConfigSnapshot| {
-                        if let Some((policy, _)) = &self.policy
-                            && snapshot.requests_grants()
-                        {
-                            let decision = decide(policy, snapshot, &self.env);
-                            self.decisions
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .insert(report.key.clone(), (snapshot.sha256.clone(), decision));
-                        }
-                    };
+                    |report: &ConfigReport, snapshot: &ConfigSnapshot| self.judge(report, snapshot);
                 let result = scan_streaming(paths, &self.env, store, &on_core_event, &judge, &stop);
                 match result {
                     Ok(found) => {
-                        let cwd = &self.env.cwd;
-                        let missing: Vec<NotReviewed> = missing_under(store, paths, &self.env)
-                            .into_iter()
-                            .map(|(key, entry)| NotReviewed {
-                                key: key.to_string(),
-                                display_path: display_path(key, cwd),
-                                by: None,
-                                trusted_at: Some(entry.trusted_at.clone()),
-                                line: missing_line(key, cwd),
-                            })
-                            .collect();
-                        if !found.unreadable.is_empty()
-                            || !found.not_followed.is_empty()
-                            || !found.shadowed.is_empty()
-                            || !missing.is_empty()
-                        {
-                            let outside = describe_targets(paths, &self.env);
-                            send(ScanEvent::Walk {
-                                unreadable: found
-                                    .unreadable
-                                    .iter()
-                                    .map(|u| {
-                                        format!(
-                                            "cannot read {}: {}",
-                                            display_path(&u.path, cwd),
-                                            u.reason
-                                        )
-                                    })
-                                    .collect(),
-                                not_followed: found
-                                    .not_followed
-                                    .iter()
-                                    .map(|n| n.describe(cwd, &outside))
-                                    .collect(),
-                                shadowed: found
-                                    .shadowed
-                                    .iter()
-                                    .map(|s| NotReviewed {
-                                        key: s.path.clone(),
-                                        display_path: display_path(&s.path, cwd),
-                                        by: Some(display_path(&s.by, cwd)),
-                                        trusted_at: None,
-                                        line: s.describe(cwd),
-                                    })
-                                    .collect(),
-                                missing,
-                            });
+                        if let Some(walk) = self.walk_event(&found, store, paths) {
+                            send(walk);
                         }
                         let dirs = progress.lock().map(|p| p.0).unwrap_or(0);
                         send(ScanEvent::Done {

@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
+use crate::core::policy::ConfigDecision;
+use crate::core::review::report::ConfigReport;
 use crate::tui::backend::{ScanEvent, TuiBackend};
 use crate::tui::msg::{Effect, Msg, Pending};
 
@@ -125,6 +127,8 @@ pub fn execute(
         }
         // Needs a sender that outlives this call: set up by `Runner::spawn`.
         Effect::Watch { .. } => {}
+        // The event loop's own: they need the terminal, not the backend.
+        Effect::Edit { .. } | Effect::Quit => {}
         Effect::LoadIgnores => {
             let (ignores, problem) = backend.load_ignores();
             send(Msg::IgnoresLoaded {
@@ -145,22 +149,8 @@ pub fn execute(
                 send(Msg::ProgressNotSaved(e));
             }
         }
-        Effect::Provenance(report) => {
-            let result = Box::new(backend.provenance(&report));
-            send(Msg::Provenance {
-                key: report.key.clone(),
-                sha256: report.sha256().unwrap_or_default().to_string(),
-                result,
-            });
-        }
-        Effect::StoreProvenance(report) => {
-            let result = Box::new(backend.store_provenance(&report));
-            send(Msg::Provenance {
-                key: report.key.clone(),
-                sha256: report.sha256().unwrap_or_default().to_string(),
-                result,
-            });
-        }
+        Effect::Provenance(report) => provenance(backend, &report, false, send),
+        Effect::StoreProvenance(report) => provenance(backend, &report, true, send),
         Effect::Commit(pending) => {
             let result = match &pending {
                 Pending::Trust(reports) => backend.trust(reports),
@@ -172,6 +162,26 @@ pub fn execute(
     }
 }
 
+/// Read who changed `report`'s config: against the store when
+/// `against_store` (the trust confirmation's lines under `--since`),
+/// else as the pane reads it.
+fn provenance(
+    backend: &dyn TuiBackend,
+    report: &ConfigReport,
+    against_store: bool,
+    send: &mut dyn FnMut(Msg),
+) {
+    let result = Box::new(match against_store {
+        true => backend.store_provenance(report),
+        false => backend.provenance(report),
+    });
+    send(Msg::Provenance {
+        key: report.key.clone(),
+        sha256: report.sha256().unwrap_or_default().to_string(),
+        result,
+    });
+}
+
 fn scan(
     backend: &dyn TuiBackend,
     job: u64,
@@ -179,40 +189,77 @@ fn scan(
     is_current: &dyn Fn(u64) -> bool,
     send: &mut dyn FnMut(Msg),
 ) {
-    let mut batch = Vec::new();
-    let mut judged = Vec::new();
-    // Reports, then their verdicts: `update` files a verdict under the
-    // list its report has just joined.
-    let flush = |batch: &mut Vec<_>, judged: &mut Vec<_>, send: &mut dyn FnMut(Msg)| {
-        if !batch.is_empty() {
-            let reports = std::mem::take(batch);
-            send(Msg::ScanFound { job, reports });
-        }
-        if !judged.is_empty() {
-            let decisions = std::mem::take(judged);
-            send(Msg::ScanJudged { job, decisions });
-        }
-    };
-    let mut last_flush = Instant::now();
-    let mut progress = (0, 0);
-    let mut finished = false;
+    let mut batches = Batches::new(job);
     backend.scan(root, &mut |event| {
         if !is_current(job) {
             return ControlFlow::Break(());
         }
-        let due = last_flush.elapsed() >= FLUSH;
+        batches.take(backend, event, send);
+        ControlFlow::Continue(())
+    });
+    // A backend that returns without `Done` still ends the scan, so the
+    // spinner cannot spin forever.
+    if !batches.finished && is_current(job) {
+        batches.flush(send);
+        let (dirs, configs) = batches.progress;
+        send(Msg::ScanDone { job, dirs, configs });
+    }
+}
+
+/// A scan's messages as its events arrive: found reports (with the
+/// policy's verdicts) and the progress go in batches, every `BATCH`
+/// reports or `FLUSH`; the walk's findings, a failure and the end at once.
+struct Batches {
+    job: u64,
+    reports: Vec<ConfigReport>,
+    judged: Vec<(String, String, ConfigDecision)>,
+    last_flush: Instant,
+    progress: (u64, u64),
+    /// `Done` or `Failed` was sent.
+    finished: bool,
+}
+
+impl Batches {
+    fn new(job: u64) -> Batches {
+        Batches {
+            job,
+            reports: Vec::new(),
+            judged: Vec::new(),
+            last_flush: Instant::now(),
+            progress: (0, 0),
+            finished: false,
+        }
+    }
+
+    /// Reports, then their verdicts: `update` files a verdict under the
+    /// list its report has just joined.
+    fn flush(&mut self, send: &mut dyn FnMut(Msg)) {
+        let job = self.job;
+        if !self.reports.is_empty() {
+            let reports = std::mem::take(&mut self.reports);
+            send(Msg::ScanFound { job, reports });
+        }
+        if !self.judged.is_empty() {
+            let decisions = std::mem::take(&mut self.judged);
+            send(Msg::ScanJudged { job, decisions });
+        }
+    }
+
+    fn take(&mut self, backend: &dyn TuiBackend, event: ScanEvent, send: &mut dyn FnMut(Msg)) {
+        let job = self.job;
+        let due = self.last_flush.elapsed() >= FLUSH;
         match event {
-            ScanEvent::Progress { dirs, configs } => progress = (dirs, configs),
+            ScanEvent::Progress { dirs, configs } => self.progress = (dirs, configs),
             ScanEvent::Found(report) => {
                 if let (Some(d), Some(sha)) = (backend.take_decision(&report), report.sha256()) {
-                    judged.push((report.key.clone(), sha.to_string(), d));
+                    self.judged.push((report.key.clone(), sha.to_string(), d));
                 }
-                batch.push(*report)
+                self.reports.push(*report)
             }
             ScanEvent::Failed(message) => {
-                finished = true;
+                self.finished = true;
                 send(Msg::ScanFailed { job, message });
-                return ControlFlow::Continue(());
+                return;
             }
             ScanEvent::Walk {
                 unreadable,
@@ -227,31 +274,20 @@ fn scan(
                     shadowed,
                     missing,
                 });
-                return ControlFlow::Continue(());
+                return;
             }
             ScanEvent::Done { dirs, configs } => {
-                flush(&mut batch, &mut judged, send);
-                finished = true;
+                self.flush(send);
+                self.finished = true;
                 send(Msg::ScanDone { job, dirs, configs });
-                return ControlFlow::Continue(());
+                return;
             }
         }
-        if due || batch.len() >= BATCH {
-            last_flush = Instant::now();
-            send(Msg::ScanProgress {
-                job,
-                dirs: progress.0,
-                configs: progress.1,
-            });
-            flush(&mut batch, &mut judged, send);
+        if due || self.reports.len() >= BATCH {
+            self.last_flush = Instant::now();
+            let (dirs, configs) = self.progress;
+            send(Msg::ScanProgress { job, dirs, configs });
+            self.flush(send);
         }
-        ControlFlow::Continue(())
-    });
-    // A backend that returns without `Done` still ends the scan, so the
-    // spinner cannot spin forever.
-    if !finished && is_current(job) {
-        flush(&mut batch, &mut judged, send);
-        let (dirs, configs) = progress;
-        send(Msg::ScanDone { job, dirs, configs });
     }
 }

@@ -311,9 +311,21 @@ pub fn sample() -> Fixture {
         entry_of(&api, EntryStatus::Changed, "allow-net, allow-read"),
     ];
 
+    let sources = sample_sources(&web.key, &api.key);
+    Fixture {
+        configs: vec![root, api, web, scripts, tools, docs, bench],
+        store,
+        sources,
+        ..Fixture::default()
+    }
+}
+
+/// The sample's sources that inspect shows: the web app's config and the
+/// file it extends, and the api's config (`web` and `api` are their keys).
+fn sample_sources(web: &str, api: &str) -> HashMap<String, String> {
     let mut sources = HashMap::new();
     sources.insert(
-        web.key.clone(),
+        web.to_string(),
         "{\n  // the web app\n  \"extends\": \"../../base.json5\",\n  permissions: {\n    \"allow-import\": [\"node_modules=./node_modules\"],\n    \"allow-net\": true,\n  },\n  \"unsafe-shadowrealm\": true,\n}\n".to_string(),
     );
     sources.insert(
@@ -321,15 +333,10 @@ pub fn sample() -> Fixture {
         "{\n  sandbox: {\n\tcopy: [\"./public=/public\"],\n  },\n}\n".to_string(),
     );
     sources.insert(
-        api.key.clone(),
+        api.to_string(),
         "[permissions]\nallow-net = [\"api.shop.test\", \"payments.example\"]\nallow-read = [\"../../data\"]\n\nunsafe-function-constructor = true\n".to_string(),
     );
-    Fixture {
-        configs: vec![root, api, web, scripts, tools, docs, bench],
-        store,
-        sources,
-        ..Fixture::default()
-    }
+    sources
 }
 
 /// The CI operator's policy the judged sample is reviewed with: the tree
@@ -541,6 +548,20 @@ pub fn hostile() -> Fixture {
     );
     // Judged by a policy, with the hostile host and path in the decision
     // lines and in the policy's own label.
+    let (policy, decisions) = hostile_judged(evil, &never.key);
+    Fixture {
+        configs: vec![never, changed, broken],
+        store,
+        sources,
+        policy: Some(policy),
+        decisions,
+        since: None,
+    }
+}
+
+/// The hostile fixture's policy label and its decision on the config of
+/// `key`, each carrying `evil`.
+fn hostile_judged(evil: &str, key: &str) -> (String, HashMap<String, ConfigDecision>) {
     let env = crate::core::env::Env {
         cwd: ROOT.into(),
         home: "/home/dev".into(),
@@ -563,15 +584,9 @@ pub fn hostile() -> Fixture {
             dir,
         ),
     ];
-    let decisions = HashMap::from([(never.key.clone(), evaluate_config(&policy, &ops, &env))]);
-    Fixture {
-        configs: vec![never, changed, broken],
-        store,
-        sources,
-        policy: Some(format!("{} (sha256 {})", policy.source, policy.sha256)),
-        decisions,
-        since: None,
-    }
+    let decisions = HashMap::from([(key.to_string(), evaluate_config(&policy, &ops, &env))]);
+    let label = format!("{} (sha256 {})", policy.source, policy.sha256);
+    (label, decisions)
 }
 
 /// The decision screens (issue 30 item 4): `hosts/` asks for 36 hosts and

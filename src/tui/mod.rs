@@ -211,7 +211,7 @@ pub fn initial_state(root: &str, backend: &dyn TuiBackend) -> State {
     let mut state = State::new(root);
     state.since = backend.since_rev().map(since::Since::reading);
     if backend.provenance_on() {
-        state.provenance = Some(provenance::Provenance::default());
+        state.provenance = Some(state::Provenance::default());
     }
     state
 }
@@ -276,30 +276,12 @@ fn event_loop(
             save_session(&state);
             return Ok(Ending::Signal(sig));
         }
-        terminal.draw(|frame| {
-            views::view(&state, theme, frame);
-            if theme.ascii {
-                views::to_ascii(frame.buffer_mut());
-            }
-        })?;
-
-        let mut msgs = Vec::new();
+        draw(terminal, &state, theme)?;
         let mut wait = TICK.saturating_sub(last_tick.elapsed());
         if state.scan.running {
             wait = wait.min(BUSY_POLL);
         }
-        if event::poll(wait)? {
-            // Take every event already queued before redrawing, so a held
-            // key scrolls a long list without lagging behind.
-            loop {
-                if let Some(m) = to_msg(event::read()?) {
-                    msgs.push(m);
-                }
-                if msgs.len() >= 64 || !event::poll(Duration::ZERO)? {
-                    break;
-                }
-            }
-        }
+        let mut msgs = terminal_msgs(wait)?;
         if last_tick.elapsed() >= TICK {
             last_tick = Instant::now();
             msgs.push(Msg::Tick);
@@ -315,20 +297,38 @@ fn event_loop(
                 }
             }
         }
+        let mut asked = Asked::default();
         for m in msgs {
-            for effect in step(&mut state, m) {
-                runner.spawn(effect);
-            }
+            asked.route(step(&mut state, m), &runner);
         }
-        if let Some(key) = state.edit.take() {
+        if let Some(key) = asked.edit.take() {
             let result = edit_in_editor(terminal, editor, &key)?;
-            for effect in step(&mut state, Msg::Edited { key, result }) {
-                runner.spawn(effect);
-            }
+            asked.route(step(&mut state, Msg::Edited { key, result }), &runner);
         }
-        if state.quit {
+        if asked.quit {
             save_session(&state);
             return Ok(Ending::Quit);
+        }
+    }
+}
+
+/// What one turn of the loop's messages asked of the loop itself (the
+/// effects that need the terminal); every other effect goes to a worker.
+#[derive(Default)]
+struct Asked {
+    /// The config to open in the editor (the last `e` of the turn).
+    edit: Option<String>,
+    quit: bool,
+}
+
+impl Asked {
+    fn route(&mut self, effects: Vec<Effect>, runner: &Runner) {
+        for effect in effects {
+            match effect {
+                Effect::Edit { key } => self.edit = Some(key),
+                Effect::Quit => self.quit = true,
+                other => runner.spawn(other),
+            }
         }
     }
 }
@@ -362,6 +362,35 @@ fn edit_in_editor(
         Ok(s) => Err(format!("{editor} exited with {s}")),
         Err(e) => Err(format!("cannot run {editor}: {e}")),
     })
+}
+
+/// Draws the state (in ASCII where the theme says so).
+fn draw(terminal: &mut DefaultTerminal, state: &State, theme: &Theme) -> io::Result<()> {
+    terminal.draw(|frame| {
+        views::view(state, theme, frame);
+        if theme.ascii {
+            views::to_ascii(frame.buffer_mut());
+        }
+    })?;
+    Ok(())
+}
+
+/// The terminal's events within `wait`, as messages: every event already
+/// queued is taken before the next redraw (up to 64), so a held key
+/// scrolls a long list without lagging behind.
+fn terminal_msgs(wait: Duration) -> io::Result<Vec<Msg>> {
+    let mut msgs = Vec::new();
+    if event::poll(wait)? {
+        loop {
+            if let Some(m) = to_msg(event::read()?) {
+                msgs.push(m);
+            }
+            if msgs.len() >= 64 || !event::poll(Duration::ZERO)? {
+                break;
+            }
+        }
+    }
+    Ok(msgs)
 }
 
 fn to_msg(ev: TermEvent) -> Option<Msg> {

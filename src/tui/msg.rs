@@ -205,4 +205,12 @@ pub enum Effect {
     /// store whatever `--since` says: the trust confirmation's lines
     /// compare with the store (answered as `Msg::Provenance`).
     StoreProvenance(Box<ConfigReport>),
+    /// Open this config in the user's editor. The event loop runs it (it
+    /// owns the terminal: the TUI is suspended meanwhile), then sends
+    /// `Msg::Edited`.
+    Edit {
+        key: String,
+    },
+    /// End the review: the event loop saves where it stopped and leaves.
+    Quit,
 }

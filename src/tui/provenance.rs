@@ -15,25 +15,7 @@ use crate::core::revision::review_provenance::MAX_LISTED;
 use crate::tui::msg::Effect;
 use crate::tui::msg::Pending;
 use crate::tui::since::SinceOf;
-use crate::tui::state::{Mode, State, View, Who};
-
-/// What is known of each config's provenance, by key.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Provenance {
-    pub slots: HashMap<String, Slot>,
-    /// Under `--since BASE`, where the pane's `slots` are read against
-    /// BASE: the trust confirmation's reads, against the store, as its
-    /// lines compare.
-    pub against_store: HashMap<String, Slot>,
-}
-
-/// One config's provenance, for the block it was asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Slot {
-    pub sha256: String,
-    /// `None` while git is read.
-    pub data: Option<Result<ConfigProvenance, Absent>>,
-}
+use crate::tui::state::{Mode, Slot, State, View, Who};
 
 /// Whether the pane of `r` says who changed it: a config changed since it
 /// was trusted, reviewed against the store; with `--since`, a config

@@ -9,6 +9,7 @@ use crate::core::review::progress::{Progress, ProgressChange, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::NotReviewed;
 use crate::core::revision::compare::ConfigDiff;
+use crate::core::revision::provenance::{Absent, ConfigProvenance};
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
 use crate::tui::msg::Pending;
@@ -77,6 +78,25 @@ pub type Who = HashMap<
         >,
     >,
 >;
+
+/// What is known of each config's provenance, by key (`tui::provenance`
+/// reads and keeps it; the detail pane shows it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Provenance {
+    pub slots: HashMap<String, Slot>,
+    /// Under `--since BASE`, where the pane's `slots` are read against
+    /// BASE: the trust confirmation's reads, against the store, as its
+    /// lines compare.
+    pub against_store: HashMap<String, Slot>,
+}
+
+/// One config's provenance, for the block it was asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    pub sha256: String,
+    /// `None` while git is read.
+    pub data: Option<Result<ConfigProvenance, Absent>>,
+}
 
 /// The policy's word on the configs a confirmation would trust: its label
 /// and its decision on each (by key; absent when not judged). The person
@@ -215,9 +235,6 @@ pub struct State {
     pub ignores: crate::core::review::ignore::IgnoreList,
     /// `s` reached "not viewed": only configs not yet viewed are shown.
     pub unviewed_only: bool,
-    /// `e` was pressed: the loop suspends the TUI and opens this config in
-    /// the user's editor, then reports `Msg::Edited`.
-    pub edit: Option<String>,
     /// The policy the review is judged by (`--policy`), as labelled in
     /// listings; `None` without one (and then no verdict column).
     pub policy: Option<String>,
@@ -236,7 +253,7 @@ pub struct State {
     pub since: Option<Since>,
     /// Who changed what, per config (`tui::provenance`); `None` when the
     /// backend does not read git.
-    pub provenance: Option<crate::tui::provenance::Provenance>,
+    pub provenance: Option<Provenance>,
 }
 
 /// The last line each scrollable pane can start at, at the state's size:
@@ -298,7 +315,6 @@ impl State {
             ignores: Default::default(),
             tree: None,
             unviewed_only: false,
-            edit: None,
             policy: None,
             verdicts: HashMap::new(),
             rows: RowCache::default(),

@@ -1,8 +1,9 @@
 //! The house's layering, read from the sources: `core/` folders (and its
 //! top-level modules) import each other without a cycle, so does each
 //! `cli/` module, `core` knows nothing of the faces (`cli`, `tui`, clap,
-//! crossterm, ratatui), and the TUI's pure `update` does not reach into the
-//! drawing code (`views`).
+//! crossterm, ratatui), the TUI's pure `update` does not reach into the
+//! drawing code (`views`), the TUI's files import each other without a
+//! cycle, and no function of `src/` is longer than 80 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -278,8 +279,9 @@ fn the_checker_sees_grouped_imports_and_cycles() {
     );
 }
 
-/// The longest a function of `src/cli` or `src/core` may be, from its `fn`
-/// line to its closing brace (#27: split by meaning into named steps).
+/// The longest a function of `src/` may be, from its `fn` line to its
+/// closing brace (#27, and the TUI too since issue 42: split by meaning into
+/// named steps).
 const MAX_FN_LINES: usize = 80;
 
 /// One token of Rust source, as far as measuring functions needs: a word
@@ -499,35 +501,33 @@ fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
     out
 }
 
-/// Every function of `src/cli` and `src/core` longer than [`MAX_FN_LINES`],
-/// outside test files and test-only items, as (file relative to the
-/// crate, name, line, length).
-fn long_functions() -> Vec<(String, String, usize, usize)> {
+/// Every function of `folder` longer than [`MAX_FN_LINES`], outside test
+/// files and test-only items, as (file relative to the crate, name, line,
+/// length).
+fn long_functions(folder: &Path) -> Vec<(String, String, usize, usize)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in ["cli", "core"] {
-        for f in sources(&src().join(dir)) {
-            if is_test_file(&f) {
-                continue;
-            }
-            let text = fs::read_to_string(&f).expect("read source");
-            let file = f.strip_prefix(root).expect("in crate");
-            let file = file.to_string_lossy().replace('\\', "/");
-            for (name, line, len) in function_lengths(&text) {
-                if len > MAX_FN_LINES {
-                    out.push((file.clone(), name, line, len));
-                }
+    for f in sources(folder) {
+        if is_test_file(&f) {
+            continue;
+        }
+        let text = fs::read_to_string(&f).expect("read source");
+        let file = f.strip_prefix(root).expect("in crate");
+        let file = file.to_string_lossy().replace('\\', "/");
+        for (name, line, len) in function_lengths(&text) {
+            if len > MAX_FN_LINES {
+                out.push((file.clone(), name, line, len));
             }
         }
     }
     out
 }
 
-/// No function of `src/cli` or `src/core` is longer than 80 lines (tests
-/// and the TUI, outside both, excepted).
+/// No function of `src/` (`cli`, `core`, the TUI and the top-level
+/// modules) is longer than 80 lines; tests excepted.
 #[test]
-fn no_function_in_cli_or_core_is_longer_than_80_lines() {
-    let long: Vec<String> = long_functions()
+fn no_function_in_src_is_longer_than_80_lines() {
+    let long: Vec<String> = long_functions(&src())
         .iter()
         .map(|(file, name, line, len)| format!("{file}:{line} fn {name}: {len} lines"))
         .collect();
@@ -707,4 +707,240 @@ fn the_faces_share_the_style_and_only_cli_tui_starts_the_tui() {
             f.display()
         );
     }
+}
+
+/// The lines of `text` outside test-only items (`#[cfg(test)] mod tests
+/// { .. }`), comments blanked: what the product compiles.
+fn product_code(text: &str) -> String {
+    let toks = tokens(text);
+    let mut hidden = BTreeSet::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].0 == Tok::Punct('#') && is_test_only_attribute(&toks, i) {
+            let end = item_end(&toks, i);
+            let last = toks[end.min(toks.len()) - 1].1;
+            hidden.extend(toks[i].1..=last);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| match (hidden.contains(&(n + 1)), l.find("//")) {
+            (true, _) => "",
+            (false, Some(i)) => &l[..i],
+            (false, None) => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path written at `body` (just after a `::` or a `use`), with use
+/// trees opened: `a::{b::c, d}` gives `[a, b, c]` and `[a, d]`; `*` and
+/// `self` stand for the path before them.
+fn use_paths(body: &str) -> Vec<Vec<String>> {
+    fn tree(s: &[char], at: &mut usize, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        let mut path = prefix.to_vec();
+        loop {
+            while *at < s.len() && s[*at].is_whitespace() {
+                *at += 1;
+            }
+            if s.get(*at) == Some(&'{') {
+                *at += 1;
+                loop {
+                    tree(s, at, &path, out);
+                    while *at < s.len() && s[*at].is_whitespace() {
+                        *at += 1;
+                    }
+                    match s.get(*at) {
+                        Some(',') => *at += 1,
+                        Some('}') => {
+                            *at += 1;
+                            return;
+                        }
+                        _ => return,
+                    }
+                    while *at < s.len() && s[*at].is_whitespace() {
+                        *at += 1;
+                    }
+                    if s.get(*at) == Some(&'}') {
+                        *at += 1;
+                        return;
+                    }
+                }
+            }
+            let start = *at;
+            while *at < s.len() && (s[*at].is_alphanumeric() || s[*at] == '_') {
+                *at += 1;
+            }
+            let word: String = s[start..*at].iter().collect();
+            if !word.is_empty() && word != "self" {
+                path.push(word);
+            }
+            if s.get(*at) == Some(&':') && s.get(*at + 1) == Some(&':') {
+                *at += 2;
+            } else {
+                out.push(path);
+                return;
+            }
+        }
+    }
+    let s: Vec<char> = body.chars().collect();
+    let mut out = Vec::new();
+    tree(&s, &mut 0, &[], &mut out);
+    out
+}
+
+/// The module path of a file of `folder` (relative to the folder):
+/// `views/mod.rs` is `[views]`, `update/confirm.rs` is `[update, confirm]`,
+/// the folder's own `mod.rs` is `[]`.
+fn module_of(f: &Path, folder: &Path) -> Vec<String> {
+    let mut m = relative(f, folder);
+    if m.last().is_some_and(|l| l == "mod") {
+        m.pop();
+    }
+    m
+}
+
+/// The file graph inside `folder` (a module of the crate, `src/tui`): each
+/// file, named by its module path (`""` for the folder's own `mod.rs`,
+/// `views` for `views/mod.rs`), maps to the files it names. A file names
+/// another through `crate::<folder>::…`, `super::…`, `self::…`, a child's
+/// name (`use confirm::x` in `update.rs`), or a `pub use` of any of
+/// these; a name resolves to the deepest file on its path. `mod x;` is a
+/// declaration, not an import; test files and `#[cfg(test)]` items are
+/// left out.
+fn file_graph(folder: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let module = relative(folder, &src()).join("::");
+    file_graph_of(folder, &format!("crate::{module}::"))
+}
+
+/// [`file_graph`] of a folder whose files name it `crate_prefix`
+/// (`crate::tui::`).
+fn file_graph_of(folder: &Path, crate_prefix: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let files: Vec<PathBuf> = sources(folder)
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f, folder)).collect();
+    let resolve = |path: &[String]| -> Option<String> {
+        (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|p| modules.contains(p))
+            .map(|p| p.join("/"))
+    };
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let me = module_of(f, folder);
+        let text = product_code(&fs::read_to_string(f).expect("read source"));
+        let mut named: Vec<Vec<String>> = Vec::new();
+        let starts = |at: usize| {
+            !text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        };
+        for (at, _) in text.match_indices(crate_prefix) {
+            named.extend(use_paths(&text[at + crate_prefix.len()..]));
+        }
+        for (at, _) in text.match_indices("super::").filter(|(at, _)| starts(*at)) {
+            let mut base = me.clone();
+            let mut rest = &text[at..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            }
+            for p in use_paths(rest) {
+                named.push(base.iter().cloned().chain(p).collect());
+            }
+        }
+        for (at, _) in text.match_indices("self::").filter(|(at, _)| starts(*at)) {
+            for p in use_paths(&text[at + "self::".len()..]) {
+                named.push(me.iter().cloned().chain(p).collect());
+            }
+        }
+        for child in modules
+            .iter()
+            .filter(|m| m.len() == me.len() + 1 && m.starts_with(&me))
+        {
+            let word = format!("{}::", child[me.len()]);
+            for (at, _) in text.match_indices(&word).filter(|(at, _)| starts(*at)) {
+                for p in use_paths(&text[at..]) {
+                    named.push(me.iter().cloned().chain(p).collect());
+                }
+            }
+        }
+        let from = me.join("/");
+        let deps = g.entry(from.clone()).or_default();
+        deps.extend(
+            named
+                .iter()
+                .filter_map(|p| resolve(p))
+                .filter(|d| *d != from),
+        );
+    }
+    g
+}
+
+/// The file graph of `folder` has no cycle (issue 42 item 2).
+fn assert_no_file_cycle(folder: &Path) {
+    let g = file_graph(folder);
+    assert!(g.len() > 5, "{g:#?}");
+    assert_eq!(find_cycle(&g), None, "{}: {g:#?}", folder.display());
+}
+
+/// The TUI's files import each other without a cycle: views may read the
+/// state, the state never names a view, and `update`'s helpers do not
+/// import `update` back.
+#[test]
+fn files_of_the_tui_import_each_other_without_a_cycle() {
+    assert_no_file_cycle(&src().join("tui"));
+}
+
+/// The file graph sees `super::`, `self::`, a child's name, brace groups
+/// and re-exports, and leaves `mod x;` and test-only items out.
+#[test]
+fn the_file_graph_sees_super_self_children_and_re_exports() {
+    let dir = std::env::temp_dir().join(format!("layering-graph-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let files = [
+        ("mod.rs", "mod a;\nmod b;\nmod c;\npub use a::A;\n"),
+        (
+            "a.rs",
+            "use super::b::B;\n#[cfg(test)]\nmod tests { use super::super::c; }\n",
+        ),
+        ("b.rs", "use crate::x::{c::C, d::{self, D}};\n"),
+        ("c.rs", "// use super::a;\n"),
+        ("d/mod.rs", "mod e;\nuse self::e::E;\n"),
+        ("d/e.rs", "use super::super::c::C;\n"),
+    ];
+    for (name, text) in files {
+        let path = dir.join("x").join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let graph = || file_graph_of(&dir.join("x"), "crate::x::");
+    let g = graph();
+    let want: BTreeMap<String, BTreeSet<String>> = [
+        ("", &["a"][..]),
+        ("a", &["b"]),
+        ("b", &["c", "d"]),
+        ("c", &[]),
+        ("d", &["d/e"]),
+        ("d/e", &["c"]),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+    .collect();
+    assert_eq!(g, want);
+    assert_eq!(find_cycle(&g), None);
+    fs::write(dir.join("x/c.rs"), "fn f() { super::a::go(); }\n").unwrap();
+    let cycle = find_cycle(&graph());
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        cycle,
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
 }

@@ -2,7 +2,15 @@
 //! or remove, shown before anything is written, and what the TUI does with
 //! the backend's answer.
 
-use super::*;
+use crate::core::review::report::{ConfigReport, ConfigState, EntryStatus};
+use crate::tui::backend::{CommitError, CommitOutcome};
+use crate::tui::keymap::Action;
+use crate::tui::layout;
+use crate::tui::msg::{Effect, Pending, Removal, stored_lines};
+use crate::tui::state::{Anchor, Confirmation, Mode, PolicyShown, State, View};
+use crate::tui::update::rows::{put_configs, selected_key, sort_and_refilter};
+use crate::tui::update::scan::rescan;
+use crate::tui::update::screen::{scroll, set_status};
 
 pub(super) fn act_on_confirm(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = layout::popup_rows(state.size);
@@ -52,7 +60,7 @@ pub(super) fn open_confirm(
 ) {
     // What the policy says of the configs to trust, as the list shows it.
     let policy = match (&pending, &state.policy) {
-        (Pending::Trust(reports), Some(label)) => Some(crate::tui::state::PolicyShown {
+        (Pending::Trust(reports), Some(label)) => Some(PolicyShown {
             label: label.clone(),
             decisions: reports
                 .iter()
@@ -166,7 +174,7 @@ pub(super) fn open_prune(state: &mut State) {
 
 pub(super) fn on_committed(
     state: &mut State,
-    result: Result<crate::tui::backend::CommitOutcome, CommitError>,
+    result: Result<CommitOutcome, CommitError>,
 ) -> Vec<Effect> {
     state.mode = Mode::Normal;
     match result {
@@ -178,7 +186,7 @@ pub(super) fn on_committed(
             // The cursor stays at the same row index, not on the row that
             // moved to its new sorted place: a reviewer walking down the
             // list keeps their place (the next row now sits under it).
-            state.scan.anchor = Some(crate::tui::state::Anchor::Row);
+            state.scan.anchor = Some(Anchor::Row);
             effects
         }
         Err(CommitError::Stale { message, current }) => {

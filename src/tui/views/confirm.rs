@@ -7,17 +7,17 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use crate::core::policy::Verdict;
-use crate::core::review::report::ConfigState;
 use crate::core::review::report::report_values;
+use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::style::roles::verdict_role;
 use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::msg::{Pending, Removal};
 use crate::tui::state::{Confirmation, PolicyShown};
 use crate::tui::views::detail::{decision_lines, lines_with_destinations, value_lines_with};
+use crate::tui::views::panel::{boxed, render_scrolled};
 use crate::tui::views::provenance::{added_lines, provenance_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-use crate::tui::views::{boxed, render_scrolled};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 {
@@ -121,96 +121,7 @@ fn policy_warnings(p: &PolicyShown, total: usize) -> Vec<RLine> {
 pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
     let mut out: Vec<RLine> = Vec::new();
     match &c.pending {
-        Pending::Trust(reports) => {
-            if let Some(p) = &c.policy {
-                out.extend(policy_warnings(p, reports.len()));
-            }
-            out.push(vec![ours(
-                Role::Muted,
-                "These entries will be recorded in the trust store:",
-            )]);
-            if let Some(rev) = &c.since {
-                // The list compared with BASE; what is written is each
-                // config as it is now, shown against its store entry.
-                out.push(vec![
-                    ours(
-                        Role::Muted,
-                        "each config as it is now (the list compares with ",
-                    ),
-                    untrusted(Role::Muted, rev),
-                    ours(Role::Muted, "; these lines compare with the store)"),
-                ]);
-            }
-            out.push(vec![]);
-            for r in reports {
-                let tag = if r.state == ConfigState::Changed {
-                    "(changed)"
-                } else {
-                    "(new)"
-                };
-                let mut head = vec![
-                    untrusted(Role::Title, &r.display_path),
-                    ours(Role::Changed, format!(" {tag}")),
-                ];
-                let decision = c.policy.as_ref().and_then(|p| p.decisions.get(&r.key));
-                if let Some(d) = decision {
-                    head.push(ours(
-                        verdict_role(d.verdict),
-                        format!("  {}", d.verdict.as_str()),
-                    ));
-                }
-                out.push(head);
-                out.push(vec![
-                    ours(Role::Muted, "  key      "),
-                    untrusted(Role::Normal, &r.key),
-                ]);
-                out.push(vec![
-                    ours(Role::Muted, "  sha256   "),
-                    untrusted(Role::Normal, r.sha256().unwrap_or("?")),
-                ]);
-                // A changed config value by value, as the detail pane
-                // shows it (issue 30): a one-host change in a long list
-                // is that host, not the list twice.
-                let values = if r.state == ConfigState::Changed {
-                    report_values(r)
-                } else {
-                    Vec::new()
-                };
-                if values.is_empty() {
-                    out.extend(lines_with_destinations(&r.lines, r.targets()));
-                    // A new config: the commit that added it.
-                    if r.state == ConfigState::NeverTrusted {
-                        out.extend(added_lines(c.who.get(&r.key)));
-                    }
-                } else {
-                    // Indented under the config, as its lines are.
-                    // Each widening value with its commit and author,
-                    // when its provenance was read.
-                    let who = c.who.get(&r.key);
-                    let origin = |v: &crate::core::review::value_diff::ValueChange| match who {
-                        Some(Some(Ok(p))) => provenance_runs(p, &v.request, &v.value),
-                        _ => Vec::new(),
-                    };
-                    out.extend(
-                        value_lines_with(&values, width.saturating_sub(2), &origin)
-                            .into_iter()
-                            .map(|l| [vec![ours(Role::Normal, "  ")], l].concat()),
-                    );
-                }
-                // Why the policy would not trust it, request by request.
-                if let Some(d) = decision {
-                    out.extend(decision_lines(d, &[Verdict::Denied, Verdict::NeedsAuth]));
-                }
-                out.push(vec![]);
-            }
-            if let Some(p) = &c.policy {
-                out.push(vec![
-                    ours(Role::Muted, "Judged by policy "),
-                    untrusted(Role::Muted, &p.label),
-                ]);
-                out.push(vec![]);
-            }
-        }
+        Pending::Trust(reports) => out.extend(trust_lines(c, reports, width)),
         Pending::Untrust(items) => {
             out.push(vec![ours(
                 Role::Muted,
@@ -243,6 +154,109 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
         "y writes exactly this; if anything changed on disk since, nothing is written.",
     )]);
     wrap(&out, width)
+}
+
+/// What trusting `reports` records: each config with its key, sha256
+/// and lines (a changed one value by value), and what the policy says.
+fn trust_lines(c: &Confirmation, reports: &[ConfigReport], width: usize) -> Vec<RLine> {
+    let mut out: Vec<RLine> = Vec::new();
+    if let Some(p) = &c.policy {
+        out.extend(policy_warnings(p, reports.len()));
+    }
+    out.push(vec![ours(
+        Role::Muted,
+        "These entries will be recorded in the trust store:",
+    )]);
+    if let Some(rev) = &c.since {
+        // The list compared with BASE; what is written is each
+        // config as it is now, shown against its store entry.
+        out.push(vec![
+            ours(
+                Role::Muted,
+                "each config as it is now (the list compares with ",
+            ),
+            untrusted(Role::Muted, rev),
+            ours(Role::Muted, "; these lines compare with the store)"),
+        ]);
+    }
+    out.push(vec![]);
+    for r in reports {
+        out.extend(config_to_trust(c, r, width));
+    }
+    if let Some(p) = &c.policy {
+        out.push(vec![
+            ours(Role::Muted, "Judged by policy "),
+            untrusted(Role::Muted, &p.label),
+        ]);
+        out.push(vec![]);
+    }
+    out
+}
+
+/// One config the confirmation would trust, and who made its values
+/// where that was read.
+fn config_to_trust(c: &Confirmation, r: &ConfigReport, width: usize) -> Vec<RLine> {
+    let mut out: Vec<RLine> = Vec::new();
+    let tag = if r.state == ConfigState::Changed {
+        "(changed)"
+    } else {
+        "(new)"
+    };
+    let mut head = vec![
+        untrusted(Role::Title, &r.display_path),
+        ours(Role::Changed, format!(" {tag}")),
+    ];
+    let decision = c.policy.as_ref().and_then(|p| p.decisions.get(&r.key));
+    if let Some(d) = decision {
+        head.push(ours(
+            verdict_role(d.verdict),
+            format!("  {}", d.verdict.as_str()),
+        ));
+    }
+    out.push(head);
+    out.push(vec![
+        ours(Role::Muted, "  key      "),
+        untrusted(Role::Normal, &r.key),
+    ]);
+    out.push(vec![
+        ours(Role::Muted, "  sha256   "),
+        untrusted(Role::Normal, r.sha256().unwrap_or("?")),
+    ]);
+    // A changed config value by value, as the detail pane
+    // shows it (issue 30): a one-host change in a long list
+    // is that host, not the list twice.
+    let values = if r.state == ConfigState::Changed {
+        report_values(r)
+    } else {
+        Vec::new()
+    };
+    if values.is_empty() {
+        out.extend(lines_with_destinations(&r.lines, r.targets()));
+        // A new config: the commit that added it.
+        if r.state == ConfigState::NeverTrusted {
+            out.extend(added_lines(c.who.get(&r.key)));
+        }
+    } else {
+        // Indented under the config, as its lines are.
+        // Each widening value with its commit and author,
+        // when its provenance was read.
+        let who = c.who.get(&r.key);
+        let origin = |v: &crate::core::review::value_diff::ValueChange| match who {
+            Some(Some(Ok(p))) => provenance_runs(p, &v.request, &v.value),
+            _ => Vec::new(),
+        };
+        out.extend(
+            value_lines_with(&values, width.saturating_sub(2), &origin)
+                .into_iter()
+                .map(|l| [vec![ours(Role::Normal, "  ")], l].concat()),
+        );
+    }
+    // Why the policy would not trust it, request by request.
+    if let Some(d) = decision {
+        out.extend(decision_lines(d, &[Verdict::Denied, Verdict::NeedsAuth]));
+    }
+    out.push(vec![]);
+    out
 }
 
 pub fn render(c: &Confirmation, theme: &Theme, frame: &mut Frame, body: Rect) {

@@ -12,8 +12,8 @@ use crate::core::review::value_diff::{
 };
 use crate::style::roles::{state_role, verdict_role};
 use crate::style::theme::Role;
-use crate::tui::provenance::Slot;
 use crate::tui::since::SinceOf;
+use crate::tui::state::Slot;
 use crate::tui::state::{OtherRow, OtherState, State};
 use crate::tui::views::provenance::{commit_lines, origin_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
@@ -405,6 +405,26 @@ pub fn config_content(
         out.push(vec![]);
     }
     // Likewise an error: it is what the row is about.
+    out.extend(error_lines(r));
+    out.extend(field_lines(r, since.is_some()));
+    // Who changed it since it was trusted, or since BASE (issue 26); each
+    // added value's origin is on its own line above.
+    if let Some(who) = who {
+        out.extend(commit_lines(who));
+    }
+    if let Some((label, _)) = judged {
+        out.push(vec![
+            ours(Role::Muted, "judged by "),
+            untrusted(Role::Normal, label),
+        ]);
+    }
+    out.extend(target_lines(r));
+    wrap(&out, width)
+}
+
+/// Why `r` does not load, if it does not: its exit code and message.
+fn error_lines(r: &ConfigReport) -> Vec<RLine> {
+    let mut out = Vec::new();
     if let Some(e) = r.error() {
         out.push(vec![ours(
             Role::Error,
@@ -415,6 +435,14 @@ pub fn config_content(
         }
         out.push(vec![]);
     }
+    out
+}
+
+/// The config's fields: path, key, state (under `--since`, `since`, said
+/// to be the store's), format, the files it extends, its sha256 and its
+/// store entry.
+fn field_lines(r: &ConfigReport, since: bool) -> Vec<RLine> {
+    let mut out = Vec::new();
     out.extend([
         field("path", &r.display_path, Role::Title),
         field("key", &r.key, Role::Normal),
@@ -422,7 +450,7 @@ pub fn config_content(
             // With `--since`, the state is the store's, said as such.
             ours(
                 Role::Muted,
-                format!("{:<9}", if since.is_some() { "store" } else { "state" }),
+                format!("{:<9}", if since { "store" } else { "state" }),
             ),
             ours(state_role(r.state), state_marker(r.state)),
         ],
@@ -449,17 +477,13 @@ pub fn config_content(
         }
         None => out.push(field("trusted", "never", Role::Muted)),
     }
-    // Who changed it since it was trusted, or since BASE (issue 26); each
-    // added value's origin is on its own line above.
-    if let Some(who) = who {
-        out.extend(commit_lines(who));
-    }
-    if let Some((label, _)) = judged {
-        out.push(vec![
-            ours(Role::Muted, "judged by "),
-            untrusted(Role::Normal, label),
-        ]);
-    }
+    out
+}
+
+/// The scopes recorded in the store entry, each with the target it had
+/// then and has now.
+fn target_lines(r: &ConfigReport) -> Vec<RLine> {
+    let mut out = Vec::new();
     if let Some(s) = &r.stored
         && !s.targets.is_empty()
     {
@@ -483,7 +507,7 @@ pub fn config_content(
             )]);
         }
     }
-    wrap(&out, width)
+    out
 }
 
 /// The detail pane of `r` as the state holds it: with the policy's

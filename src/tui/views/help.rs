@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use crate::style::theme::{Role, Theme};
 use crate::tui::keymap::KEYMAP;
 use crate::tui::layout;
+use crate::tui::views::panel::{boxed, render_scrolled};
 use crate::tui::views::text::{RLine, ours, wrap};
-use crate::tui::views::{boxed, render_scrolled};
 
 /// Display columns of `s`.
 fn columns(s: &str) -> usize {

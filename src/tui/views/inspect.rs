@@ -7,9 +7,10 @@ use ratatui::text::Line;
 
 use crate::sanitize::{clean, clean_lines};
 use crate::style::theme::{Role, Theme};
+use crate::tui::backend::InspectData;
 use crate::tui::state::InspectView;
+use crate::tui::views::panel::{boxed, render_scrolled};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
-use crate::tui::views::{boxed, render_scrolled};
 
 pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
     let mut out: Vec<RLine> = Vec::new();
@@ -26,6 +27,31 @@ pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
         }
         Some(Ok(d)) => d,
     };
+    out.extend(file_lines(data));
+    out.push(vec![ours(Role::Title, "── normalized block")]);
+    match (&data.block, &data.sha256) {
+        (Some(block), Some(hash)) => {
+            out.push(vec![untrusted(Role::Normal, block)]);
+            out.push(vec![
+                ours(Role::Muted, "sha256 "),
+                untrusted(Role::Normal, hash),
+            ]);
+        }
+        _ => out.push(vec![ours(Role::Muted, "none (the config does not load)")]),
+    }
+    out.extend(target_lines(iv, data));
+    if let Some(e) = &data.error {
+        out.push(vec![]);
+        for l in e.split('\n') {
+            out.push(vec![untrusted(Role::Error, l)]);
+        }
+    }
+    wrap(&out, width)
+}
+
+/// Each file of the extends chain, numbered, with its source line by line.
+fn file_lines(data: &InspectData) -> Vec<RLine> {
+    let mut out: Vec<RLine> = Vec::new();
     let n = data.files.len();
     for (i, f) in data.files.iter().enumerate() {
         let what = if i == 0 { "config" } else { "extends" };
@@ -48,19 +74,13 @@ pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
         }
         out.push(vec![]);
     }
-    out.push(vec![ours(Role::Title, "── normalized block")]);
-    match (&data.block, &data.sha256) {
-        (Some(block), Some(hash)) => {
-            out.push(vec![untrusted(Role::Normal, block)]);
-            out.push(vec![
-                ours(Role::Muted, "sha256 "),
-                untrusted(Role::Normal, hash),
-            ]);
-        }
-        _ => out.push(vec![ours(Role::Muted, "none (the config does not load)")]),
-    }
-    // Where each scope leads now, and where it led when trusted when that
-    // was elsewhere (issue 30): a re-pointed link shows both ends.
+    out
+}
+
+/// Where each scope leads now, and where it led when trusted when that
+/// was elsewhere (issue 30): a re-pointed link shows both ends.
+fn target_lines(iv: &InspectView, data: &InspectData) -> Vec<RLine> {
+    let mut out: Vec<RLine> = Vec::new();
     let gone: Vec<&(String, String)> = iv
         .recorded
         .iter()
@@ -99,13 +119,7 @@ pub fn content(iv: &InspectView, width: usize) -> Vec<RLine> {
             ]);
         }
     }
-    if let Some(e) = &data.error {
-        out.push(vec![]);
-        for l in e.split('\n') {
-            out.push(vec![untrusted(Role::Error, l)]);
-        }
-    }
-    wrap(&out, width)
+    out
 }
 
 pub fn render(iv: &InspectView, theme: &Theme, frame: &mut Frame, body: Rect) {

@@ -7,13 +7,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::sanitize::clean;
 use crate::style::roles::{state_role, verdict_role};
 use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::state::{Cursor, OtherRow, OtherState, Row, State, visible_offset};
 use crate::tui::views::detail::{self, entry_marker, state_marker};
-use crate::tui::views::{boxed, render_scrolled};
+use crate::tui::views::panel::{boxed, render_scrolled};
 
 /// Rows `[first, last)` of a list of `len` drawn in `rows` rows.
 fn window(cursor: &Cursor, len: usize, rows: usize) -> (usize, usize) {
@@ -106,6 +107,50 @@ fn draw_rows(lines: Vec<Line<'_>>, frame: &mut Frame, inner: Rect) {
 
 pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rect) {
     let (list_area, detail_area) = layout::panes(state, body);
+    let block = boxed(Line::from(configs_title(state)), theme);
+    let inner = block.inner(list_area);
+    frame.render_widget(block, list_area);
+
+    let rows = inner.height as usize;
+    let (first, last) = window(&state.cursor, state.visible.len(), rows);
+    let cols = Columns::of(state, inner.width);
+    let lines: Vec<Line> = state.visible[first..last]
+        .iter()
+        .enumerate()
+        .map(|(i, &idx)| {
+            let selected = first + i == state.cursor.selected;
+            match state.row(idx) {
+                Some(Row::Config(r)) => config_row(state, r, selected, theme, &cols),
+                Some(Row::Other(o)) => other_row(
+                    state,
+                    o,
+                    selected,
+                    theme,
+                    cols.path,
+                    cols.summary,
+                    cols.verdict,
+                ),
+                None => Line::default(),
+            }
+        })
+        .collect();
+    if lines.is_empty() && inner.height > 0 {
+        let msg = if state.scan.running {
+            "scanning…"
+        } else if state.configs.is_empty() {
+            "no config files found"
+        } else {
+            "nothing matches the filter (esc clears)"
+        };
+        frame.render_widget(Paragraph::new(msg).style(theme.style(Role::Muted)), inner);
+    }
+    draw_rows(lines, frame, inner);
+    render_config_detail(state, theme, frame, detail_area);
+}
+
+/// The Configs list's title: how many rows of how many, the selected
+/// row's number, and each filter in force.
+fn configs_title(state: &State) -> String {
     let mut title = format!(
         " Configs {}/{} ",
         state.visible.len(),
@@ -127,130 +172,119 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
     if !state.query.is_empty() {
         title.push_str(&format!("· path: {} ", clean(&state.query)));
     }
-    let block = boxed(Line::from(title), theme);
-    let inner = block.inner(list_area);
-    frame.render_widget(block, list_area);
+    title
+}
 
-    let rows = inner.height as usize;
-    let (first, last) = window(&state.cursor, state.visible.len(), rows);
-    // With a policy, its verdict on each config: `NEEDS_AUTH` and a space.
-    let verdict_w = if state.policy.is_some() {
-        layout::VERDICT_W
-    } else {
-        0
-    };
-    let path_w = path_column(
-        state.rows.path_width,
-        inner.width,
-        layout::CONFIG_STATE_W + verdict_w,
-        if verdict_w > 0 {
-            layout::SUMMARY_MIN_WITH_VERDICT
+/// The widths of the Configs list's columns after the mark and the state:
+/// the policy's verdict (0 without a policy), the path, the summary.
+struct Columns {
+    verdict: usize,
+    path: usize,
+    summary: usize,
+}
+
+impl Columns {
+    fn of(state: &State, width: u16) -> Columns {
+        // With a policy, its verdict on each config: `NEEDS_AUTH` and a space.
+        let verdict = if state.policy.is_some() {
+            layout::VERDICT_W
         } else {
-            layout::SUMMARY_MIN
-        },
-    );
-    let summary_w =
-        (inner.width as usize).saturating_sub(2 + layout::CONFIG_STATE_W + verdict_w + path_w + 2);
-    let lines: Vec<Line> = state.visible[first..last]
-        .iter()
-        .enumerate()
-        .map(|(i, &idx)| {
-            let r = match state.row(idx) {
-                Some(Row::Config(r)) => r,
-                Some(Row::Other(o)) => {
-                    return other_row(
-                        state,
-                        o,
-                        first + i == state.cursor.selected,
-                        theme,
-                        path_w,
-                        summary_w,
-                        verdict_w,
-                    );
-                }
-                None => return Line::default(),
-            };
-            let mut spans = vec![mark(
-                state.marked.contains(&r.key),
-                first + i == state.cursor.selected,
-                theme,
-            )];
-            match state.since_of(r) {
-                // With `--since`: what changed since BASE, then the store's
-                // state as its glyph (what `t` records against).
-                Some(of) => {
-                    let (text, role) = crate::tui::since::marker(of);
-                    spans.push(Span::styled(format!("{text:<13}"), theme.style(role)));
-                    let glyph = state_marker(r.state).split(' ').next().unwrap_or("");
-                    spans.push(Span::styled(
-                        format!("{glyph:<3}"),
-                        theme.style(state_role(r.state)),
-                    ));
-                }
-                None => spans.push(Span::styled(
-                    format!("{:<16}", state_marker(r.state)),
-                    theme.style(state_role(r.state)),
-                )),
-            }
-            if verdict_w > 0 {
-                // `-`: not judged (asks for nothing, or does not load).
-                let (text, role) = match state.decision(r) {
-                    Some(d) => (d.verdict.as_str(), verdict_role(d.verdict)),
-                    None => ("-", Role::Muted),
-                };
-                spans.push(Span::styled(
-                    format!("{text:<verdict_w$}"),
-                    theme.style(role),
-                ));
-            }
-            spans.extend([
-                Span::styled(
-                    pad(&clean(row_path(state, &r.display_path)), path_w),
-                    Style::default(),
-                ),
-                Span::styled(
-                    format!(
-                        "  {}",
-                        fit(
-                            &if state.is_viewed(r) {
-                                format!("viewed · {}", clean(&state.summary_of(r)))
-                            } else {
-                                clean(&state.summary_of(r)).into_owned()
-                            },
-                            summary_w
-                        )
-                    ),
-                    theme.style(
-                        if r.state == crate::core::review::report::ConfigState::Error {
-                            Role::Error
-                        } else {
-                            Role::Muted
-                        },
-                    ),
-                ),
-            ]);
-            row(spans, first + i == state.cursor.selected, theme)
-        })
-        .collect();
-    if lines.is_empty() && inner.height > 0 {
-        let msg = if state.scan.running {
-            "scanning…"
-        } else if state.configs.is_empty() {
-            "no config files found"
-        } else {
-            "nothing matches the filter (esc clears)"
+            0
         };
-        frame.render_widget(Paragraph::new(msg).style(theme.style(Role::Muted)), inner);
+        let path = path_column(
+            state.rows.path_width,
+            width,
+            layout::CONFIG_STATE_W + verdict,
+            if verdict > 0 {
+                layout::SUMMARY_MIN_WITH_VERDICT
+            } else {
+                layout::SUMMARY_MIN
+            },
+        );
+        let summary =
+            (width as usize).saturating_sub(2 + layout::CONFIG_STATE_W + verdict + path + 2);
+        Columns {
+            verdict,
+            path,
+            summary,
+        }
     }
-    draw_rows(lines, frame, inner);
+}
 
+/// One config's row: its mark, its state (with `--since`, what changed
+/// since BASE and the store's state as a glyph), the policy's verdict,
+/// its path and its summary.
+fn config_row<'a>(
+    state: &State,
+    r: &ConfigReport,
+    selected: bool,
+    theme: &Theme,
+    cols: &Columns,
+) -> Line<'a> {
+    let mut spans = vec![mark(state.marked.contains(&r.key), selected, theme)];
+    match state.since_of(r) {
+        // With `--since`: what changed since BASE, then the store's
+        // state as its glyph (what `t` records against).
+        Some(of) => {
+            let (text, role) = crate::tui::since::marker(of);
+            spans.push(Span::styled(format!("{text:<13}"), theme.style(role)));
+            let glyph = state_marker(r.state).split(' ').next().unwrap_or("");
+            spans.push(Span::styled(
+                format!("{glyph:<3}"),
+                theme.style(state_role(r.state)),
+            ));
+        }
+        None => spans.push(Span::styled(
+            format!("{:<16}", state_marker(r.state)),
+            theme.style(state_role(r.state)),
+        )),
+    }
+    let verdict_w = cols.verdict;
+    if verdict_w > 0 {
+        // `-`: not judged (asks for nothing, or does not load).
+        let (text, role) = match state.decision(r) {
+            Some(d) => (d.verdict.as_str(), verdict_role(d.verdict)),
+            None => ("-", Role::Muted),
+        };
+        spans.push(Span::styled(
+            format!("{text:<verdict_w$}"),
+            theme.style(role),
+        ));
+    }
+    let summary = if state.is_viewed(r) {
+        format!("viewed · {}", clean(&state.summary_of(r)))
+    } else {
+        clean(&state.summary_of(r)).into_owned()
+    };
+    let summary_role = if r.state == ConfigState::Error {
+        Role::Error
+    } else {
+        Role::Muted
+    };
+    spans.extend([
+        Span::styled(
+            pad(&clean(row_path(state, &r.display_path)), cols.path),
+            Style::default(),
+        ),
+        Span::styled(
+            format!("  {}", fit(&summary, cols.summary)),
+            theme.style(summary_role),
+        ),
+    ]);
+    row(spans, selected, theme)
+}
+
+/// The detail pane beside the Configs list: the selected config's, or the
+/// selected missing or shadowed file's.
+fn render_config_detail(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
     let other = state
         .selected_other()
-        .map(|o| detail::other_content(o, detail_area.width.saturating_sub(2) as usize));
+        .map(|o| detail::other_content(o, width));
     let content = state
         .selected_config()
         .filter(|_| other.is_none())
-        .map(|r| detail::config_pane(state, r, detail_area.width.saturating_sub(2) as usize))
+        .map(|r| detail::config_pane(state, r, width))
         .or(other)
         .unwrap_or_default();
     render_scrolled(
@@ -259,7 +293,7 @@ pub fn render_configs(state: &State, theme: &Theme, frame: &mut Frame, body: Rec
         boxed(Line::from(" Detail "), theme),
         theme,
         frame,
-        detail_area,
+        area,
         false,
     );
 }

@@ -7,20 +7,20 @@ pub mod detail;
 pub mod help;
 pub mod inspect;
 pub mod lists;
+pub mod panel;
 pub mod provenance;
 pub mod text;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 
 use crate::sanitize::clean;
 use crate::style::theme::{Role, Theme};
 use crate::tui::keymap;
 use crate::tui::layout;
 use crate::tui::state::{Mode, ScrollLimits, State, View};
-use text::RLine;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -129,62 +129,6 @@ fn render_banner(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             .wrap(ratatui::widgets::Wrap { trim: false }),
         area,
     );
-}
-
-/// A bordered box with a title, in theme colours.
-pub fn boxed<'a>(title: Line<'a>, theme: &Theme) -> Block<'a> {
-    Block::new()
-        .borders(Borders::ALL)
-        .border_style(theme.style(Role::Border))
-        .title(title.style(theme.style(Role::Title)))
-}
-
-/// Draw scrolled, already-wrapped lines into a bordered popup or pane.
-pub fn render_scrolled(
-    lines: &[RLine],
-    scroll: usize,
-    block: Block<'_>,
-    theme: &Theme,
-    frame: &mut Frame,
-    area: Rect,
-    clear: bool,
-) {
-    let inner = block.inner(area);
-    if clear {
-        frame.render_widget(Clear, area);
-    }
-    let rows = inner.height as usize;
-    let scroll = scroll.min(text::max_scroll(lines.len(), rows));
-    // A region that holds more than it shows says so (issue 12).
-    let block = match more_marker(lines.len(), scroll, rows) {
-        Some(m) => block.title_bottom(
-            Line::from(m)
-                .style(theme.style(Role::KeyHint))
-                .right_aligned(),
-        ),
-        None => block,
-    };
-    frame.render_widget(block, area);
-    let visible: Vec<Line> = lines
-        .iter()
-        .skip(scroll)
-        .take(rows)
-        .map(|l| text::to_line(l, theme))
-        .collect();
-    frame.render_widget(Paragraph::new(visible), inner);
-}
-
-/// ` ↓ more `, ` ↑ more ` or ` ↕ more ` when `len` lines scrolled by
-/// `scroll` do not fit in `rows`.
-pub fn more_marker(len: usize, scroll: usize, rows: usize) -> Option<&'static str> {
-    let above = scroll > 0;
-    let below = scroll + rows < len;
-    match (above, below) {
-        (false, true) => Some(" ↓ more "),
-        (true, true) => Some(" ↕ more "),
-        (true, false) => Some(" ↑ more "),
-        (false, false) => None,
-    }
 }
 
 fn render_title(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {

@@ -6,7 +6,7 @@
 
 use crate::core::revision::provenance::{Commit, ConfigProvenance, Since, ValueOrigin};
 use crate::style::theme::Role;
-use crate::tui::provenance::Slot;
+use crate::tui::state::Slot;
 use crate::tui::views::text::{RLine, ours, untrusted};
 
 /// A commit in one line: `a1b2c3d 2026-12-01 Mallory  bump deps`.
