@@ -82,9 +82,9 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
 /// refused there if it is not a regular file.
 fn config_key(config: &str, env: &Env) -> Result<TrustKey, CliError> {
     let expanded = expand_file_name(config, &env.cwd, &env.home);
-    match std::fs::metadata(&expanded) {
+    match crate::core::paths::input::check_input(&expanded) {
         Err(_) => Err(CliError::failed(format!("config file not found: {config}"))),
-        Ok(meta) if meta.is_dir() => governing_config(config, env).ok_or_else(|| {
+        Ok(kind) if kind.is_dir() => governing_config(config, env).ok_or_else(|| {
             CliError::failed(format!("{config} is a directory; no config governs it"))
         }),
         Ok(_) => Ok(trust_key_for_path(config, env)),

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::core::env::Env;
+use crate::core::paths::input::check_input;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
 use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
 
@@ -197,11 +198,11 @@ pub fn discover_paths(
     let mut dirs = Vec::new();
     for path in paths {
         let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
-        let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
+        let kind = check_input(&expanded).map_err(|_| DiscoverError::NotFound {
             path: path.to_string(),
             expanded: expanded.clone(),
         })?;
-        if meta.is_dir() {
+        if kind.is_dir() {
             let real = PathBuf::from(resolve_or_keep(&expanded));
             let lexical = PathBuf::from(expanded);
             dirs.push(Dir {

@@ -311,7 +311,7 @@ pub fn prune_if_still_missing(
 /// The key prefix a `--untrust` argument removes entries at or under.
 pub fn untrust_root(arg: &str, env: &Env) -> String {
     let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
-    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+    if crate::core::paths::input::is_directory(&expanded) {
         trust_key_for_directory(arg, env)
     } else {
         trust_key_for_path(arg, env).0
