@@ -59,7 +59,7 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
     let changes = match &stored {
         Some(s) if comparison.state == ConfigState::Changed => Some(diff_values(
             &block_values(&s.block),
-            &block_values(&snapshot.block_json),
+            &block_values(snapshot.block.json()),
             &snapshot.targets.to_pairs(),
             &moved_targets(&comparison.lines),
         )),
