@@ -713,3 +713,42 @@ fn only_the_bounded_reader_reads_a_file() {
         "a file read outside core::paths::bounded: {found:?}"
     );
 }
+
+/// A normalized block is parsed once, where it is written
+/// (`core/config/block.rs`'s `Block`), and its JSON passed on: no other
+/// product code parses JSON text but the readers of the files that hold it.
+#[test]
+fn a_block_is_parsed_only_where_it_is_written() {
+    let allowed = [
+        ("core/config/block.rs", "the block, parsed once"),
+        ("core/config/json.rs", "the parser itself"),
+        ("core/config/entries/formats.rs", "a config file's JSON"),
+        ("core/policy/load.rs", "a policy file"),
+        ("core/store/read.rs", "the store file"),
+    ];
+    let mut found = Vec::new();
+    for f in sources(&src()) {
+        let rel = f.strip_prefix(src()).unwrap().display().to_string();
+        if allowed.iter().any(|(file, _)| rel == *file)
+            || rel.ends_with("_tests.rs")
+            || rel.ends_with("/tests.rs")
+        {
+            continue;
+        }
+        let text = code(&f);
+        let text = match text.find("\nmod tests {") {
+            Some(at) => &text[..at],
+            None => &text[..],
+        };
+        for call in ["json::parse(", "json::parse_wide(", "config_json::parse("] {
+            for (at, _) in text.match_indices(call) {
+                let line = text[..at].matches('\n').count() + 1;
+                found.push(format!("{rel}:{line}: {call}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "JSON parsed outside core::config::block and the file readers: {found:?}"
+    );
+}
