@@ -46,15 +46,20 @@ impl InputProblem {
     /// The OS's own words, without Rust's ` (os error N)`: `Permission
     /// denied`, `Not a directory`; `No such file or directory` when missing.
     pub fn reason(&self) -> String {
-        let e = match self {
-            InputProblem::Missing => return "No such file or directory".to_string(),
-            InputProblem::Unreachable(e) => e,
-        };
-        let text = e.to_string();
-        match text.rfind(" (os error ") {
-            Some(at) => text[..at].to_string(),
-            None => text,
+        match self {
+            InputProblem::Missing => "No such file or directory".to_string(),
+            InputProblem::Unreachable(e) => os_words(e),
         }
+    }
+}
+
+/// The OS's description of an I/O error, without Rust's ` (os error N)`:
+/// `Permission denied`, `Not a directory`.
+pub fn os_words(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
     }
 }
 

@@ -288,13 +288,7 @@ pub fn bytes_text(bytes: &[u8]) -> String {
 }
 
 /// The OS's description of an I/O error, without Rust's ` (os error N)`.
-pub fn io_reason(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use crate::core::paths::input::os_words as io_reason;
 
 /// A directory to read: the path the walk reached it by, and the same
 /// directory with links resolved.
