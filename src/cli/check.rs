@@ -15,9 +15,10 @@ use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::paths::expand_without_trailing_separator;
+use crate::core::paths::input::InputProblem;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::check::{StoreProblem, governing_config};
-use crate::core::review::discover::{CONFIG_NAMES, discover_paths, io_reason};
+use crate::core::review::discover::{CONFIG_NAMES, discover_paths};
 use crate::core::review::results::CheckResult;
 use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
@@ -97,18 +98,18 @@ fn sort_inputs(inputs: &[String], env: &Env) -> Result<(Vec<String>, bool), CliE
     let mut config_input = false;
     for input in inputs {
         let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
-        match std::fs::metadata(&expanded) {
-            Ok(meta) if meta.is_dir() => dirs.push(input.clone()),
+        match crate::core::paths::input::check_input(&expanded) {
+            Ok(kind) if kind.is_dir() => dirs.push(input.clone()),
             Ok(_) => {
                 let name = expanded.rsplit('/').next().unwrap_or_default();
                 config_input |= CONFIG_NAMES.contains(&name);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(InputProblem::Missing) => {
                 return Err(CliError::failed(format!(
                     "{input}: no such file or directory"
                 )));
             }
-            Err(e) => return Err(CliError::failed(format!("{input}: {}", io_reason(&e)))),
+            Err(e) => return Err(CliError::failed(format!("{input}: {}", e.reason()))),
         }
     }
     Ok((dirs, config_input))

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::cli::json_out::is_unscoped;
 use crate::core::config::block::sha256_hex;
-use crate::core::config::json::{self as config_json, Json};
+use crate::core::config::json::Json;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
@@ -369,7 +369,7 @@ impl Sides<'_> {
         AtHead {
             origins,
             sha256: match self.head.configs.get(&c.path) {
-                Some(ConfigAt::Loaded { block, .. }) => Some(sha256_hex(block.as_bytes())),
+                Some(ConfigAt::Loaded { block, .. }) => Some(sha256_hex(block.as_str().as_bytes())),
                 _ => None,
             },
             unscoped: self.unscoped(c),
@@ -483,9 +483,9 @@ impl Sides<'_> {
 }
 
 /// The block of config `path` at one side, parsed, when it loads there.
-fn block_at(snap: &Snapshot, path: &str) -> Option<Json> {
+fn block_at<'a>(snap: &'a Snapshot, path: &str) -> Option<&'a Json> {
     match snap.configs.get(path) {
-        Some(ConfigAt::Loaded { block, .. }) => config_json::parse(block).ok(),
+        Some(ConfigAt::Loaded { block, .. }) => Some(block.json()),
         _ => None,
     }
 }

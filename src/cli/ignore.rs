@@ -55,7 +55,7 @@ fn plan_ignore(
     check_paths("ignore", &args.paths).map_err(|e| bare(CliError::usage(e.0)))?;
     for path in &args.paths {
         let expanded = expand_file_name(path, &env.cwd, &env.home);
-        if std::fs::metadata(&expanded).is_err() {
+        if crate::core::paths::input::check_input(&expanded).is_err() {
             return Err(bare(CliError::failed(format!(
                 "ignore path not found: {path}"
             ))));

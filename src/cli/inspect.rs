@@ -56,7 +56,7 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
     let changes = match &stored {
         Some(s) if comparison.state == ConfigState::Changed => Some(diff_values(
             &block_values(&s.block),
-            &block_values(&snapshot.block_json),
+            &block_values(snapshot.block.json()),
             &snapshot.targets.to_pairs(),
             &moved_targets(&comparison.lines),
         )),
@@ -79,9 +79,9 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
 /// refused there if it is not a regular file.
 fn config_key(config: &str, env: &Env) -> Result<TrustKey, CliError> {
     let expanded = expand_file_name(config, &env.cwd, &env.home);
-    match std::fs::metadata(&expanded) {
+    match crate::core::paths::input::check_input(&expanded) {
         Err(_) => Err(CliError::failed(format!("config file not found: {config}"))),
-        Ok(meta) if meta.is_dir() => governing_config(config, env).ok_or_else(|| {
+        Ok(kind) if kind.is_dir() => governing_config(config, env).ok_or_else(|| {
             CliError::failed(format!("{config} is a directory; no config governs it"))
         }),
         Ok(_) => Ok(trust_key_for_path(config, env)),

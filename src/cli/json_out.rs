@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::core::config::json::{self, Json};
+use crate::core::config::json::Json;
 use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::review::destination::destinations;
 use crate::core::review::report::{
@@ -103,14 +103,6 @@ pub fn requests_of(block: &Json) -> Vec<JsonRequest> {
         .collect()
 }
 
-/// The requests of a block given as its normalized text; empty when the
-/// text does not parse (it always does: it is our own normalization).
-pub fn requests_of_text(block: &str) -> Vec<JsonRequest> {
-    json::parse(block)
-        .map(|b| requests_of(&b))
-        .unwrap_or_default()
-}
-
 /// The value-level diff of `old` (trusted) against `new` (current) as
 /// contract items. `targets` are the current scopes' destinations, `lines`
 /// the line comparison (its `~` target lines say what moved).
@@ -164,14 +156,10 @@ fn diff_item(
 /// A config report's diff: its blocks compared value by value; empty when
 /// either block is not there.
 fn report_diff(r: &ConfigReport) -> Vec<JsonDiffItem> {
-    let parse = |text: &str| json::parse(text).ok();
-    let (Some(new), Some(old)) = (
-        r.block().and_then(parse),
-        r.stored.as_ref().and_then(|s| parse(&s.block)),
-    ) else {
+    let (Some(new), Some(old)) = (r.block_json(), r.stored.as_ref().map(|s| s.block.json())) else {
         return Vec::new();
     };
-    diff_items(&old, &new, r.targets(), &r.lines)
+    diff_items(old, new, r.targets(), &r.lines)
 }
 
 /// A block as a JSON value (its members sorted by name; the exact text is
@@ -335,7 +323,7 @@ impl From<&ConfigReport> for JsonConfig {
             path: r.display_path.clone(),
             state: r.state.json_name(),
             sha256: r.sha256().map(str::to_owned),
-            requests: loads.then(|| r.block().map(requests_of_text).unwrap_or_default()),
+            requests: loads.then(|| r.block_json().map(requests_of).unwrap_or_default()),
             lines: loads.then_some(current_lines),
             diff: (r.state == ConfigState::Changed).then(|| report_diff(r)),
             stored: r.stored.as_ref().map(|s| JsonStored {

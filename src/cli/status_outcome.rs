@@ -55,7 +55,7 @@ pub fn findings(
     env: &Env,
 ) -> Result<StatusFindings, CliError> {
     let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
-    if std::fs::metadata(&expanded).is_err() {
+    if crate::core::paths::input::check_input(&expanded).is_err() {
         return Err(CliError::failed(format!(
             "{path}: no such file or directory"
         )));

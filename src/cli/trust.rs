@@ -56,7 +56,7 @@ fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
     }
     for path in &args.paths {
         let expanded = expand_file_name(path, &env.cwd, &env.home);
-        if std::fs::metadata(&expanded).is_err() {
+        if crate::core::paths::input::check_input(&expanded).is_err() {
             return Err(CliError::failed(format!("--trust path not found: {path}")));
         }
     }
@@ -118,7 +118,7 @@ fn named_files(paths: &[String], env: &Env) -> Vec<String> {
         .iter()
         .filter(|p| {
             let expanded = expand_file_name(p, &env.cwd, &env.home);
-            std::fs::metadata(expanded).is_ok_and(|m| !m.is_dir())
+            crate::core::paths::input::is_file_like(expanded)
         })
         .map(|p| trust_key_for_path(p, env).0)
         .collect()

@@ -41,7 +41,7 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
         ColorChoice::Auto => {}
     }
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
-    if std::fs::metadata(&expanded).is_err() {
+    if crate::core::paths::input::check_input(&expanded).is_err() {
         return Err(CliError::failed(format!("path not found: {path}")));
     }
     // `--since BASE`: the repository and the revision are checked before the
@@ -89,10 +89,10 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
 /// and the review's own (exit 1) for a PATH that does not exist.
 pub fn since_root(path: &str, rev: &str, env: &Env) -> Result<String, CliError> {
     let expanded = crate::core::paths::expand_file_name(path, &env.cwd, &env.home);
-    let Ok(meta) = std::fs::metadata(&expanded) else {
+    let Ok(kind) = crate::core::paths::input::check_input(&expanded) else {
         return Err(CliError::failed(format!("path not found: {path}")));
     };
-    let dir = if meta.is_dir() {
+    let dir = if kind.is_dir() {
         expanded
     } else {
         std::path::Path::new(&expanded)

@@ -267,7 +267,10 @@ impl TuiBackend for FakeBackend {
                 sha256: c.sha256().unwrap_or_default().to_string(),
                 trusted_at: "2026-01-01T00:00:00Z".to_string(),
                 trusted_by: "goccia-trust 0.1.0".to_string(),
-                block: c.block().unwrap_or_default().to_string(),
+                block: c.loaded().map_or_else(
+                    || crate::core::config::block::Block::parse("{}").expect("JSON"),
+                    |l| l.block.clone(),
+                ),
                 targets: c.targets().to_vec(),
             });
             let entry = crate::core::review::report::StoreEntryReport {

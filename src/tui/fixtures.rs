@@ -10,7 +10,7 @@ use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, EntryStatus, Loaded, Outcome, StoreEntryReport, StoredInfo,
 };
 
-use crate::core::revision::since::{SinceBase, config_of_block};
+use crate::core::revision::since::{SinceBase, config_of, config_of_block};
 use crate::core::revision::{ConfigAt, Snapshot};
 
 /// What a `FakeBackend` serves.
@@ -65,7 +65,7 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
         sha256: fake_hash(&format!("{key}@stored")),
         trusted_at: "2025-11-03T09:12:44Z".to_string(),
         trusted_by: BY.to_string(),
-        block: "{\"version\":1}".to_string(),
+        block: crate::core::config::block::Block::parse("{\"version\":1}").expect("JSON"),
         targets: Vec::new(),
     });
     let sha = match state {
@@ -75,12 +75,14 @@ pub fn report(rel: &str, state: ConfigState, lines: Vec<DiffLine>) -> ConfigRepo
     .unwrap_or_else(|| fake_hash(&key));
     let (old_block, new_block) = blocks_of(&lines);
     let stored = stored.map(|s| StoredInfo {
-        block: old_block,
+        block: crate::core::config::block::Block::parse(&old_block)
+            .expect("a fixture block is JSON"),
         ..s
     });
     let outcome = if loads {
         Outcome::Loaded(Loaded {
-            block: new_block,
+            block: crate::core::config::block::Block::parse(&new_block)
+                .expect("a fixture block is JSON"),
             sha256: sha,
             targets: Vec::new(),
         })
@@ -221,7 +223,7 @@ pub fn sample_since() -> Fixture {
             ("goccia.json", now("goccia.json")),
             ("docs/goccia.json", now("docs/goccia.json")),
             ("bench/goccia.json", now("bench/goccia.json")),
-            ("packages/api/goccia.toml", config_of_block(&api_stored)),
+            ("packages/api/goccia.toml", config_of(&api_stored)),
             (
                 "tools/goccia.json",
                 config_of_block(r#"{"permissions":{"allow-read":["/home/dev/shop/tools"]}}"#),

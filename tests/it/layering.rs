@@ -944,3 +944,120 @@ fn the_file_graph_sees_super_self_children_and_re_exports() {
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
 }
+
+/// Every file named by input (a config, a hook, a store, a policy, a run
+/// summary, a target of `policy run`) is read through the bounded reader
+/// (`core/paths/bounded.rs`: a regular file only, of bounded size, never
+/// waited on). No other product code opens a file to read it, but for the
+/// few listed here, each with its reason.
+#[test]
+fn only_the_bounded_reader_reads_a_file() {
+    // (file, or `*/name` for a file of that name in any folder; call; why)
+    let allowed: &[(&str, &str, &str)] = &[
+        ("core/paths/bounded.rs", "*", "the bounded reader itself"),
+        (
+            "core/paths/portable.rs",
+            ".read(true)",
+            "the non-blocking open the bounded reader uses",
+        ),
+        (
+            "core/store/update.rs",
+            "File::open(",
+            "the store's own folder, opened to sync it after a write",
+        ),
+        (
+            "core/store/update.rs",
+            ".read(true)",
+            "the store's lock file, created by this tool and checked regular",
+        ),
+        (
+            "core/review/state_file.rs",
+            ".read(true)",
+            "a lock file of this tool's state folder, checked regular",
+        ),
+        ("tui/mod.rs", "File::open(", "the terminal, /dev/tty"),
+        (
+            "*/theme.rs",
+            "read_to_string(",
+            "the theme file the user names, never one a repository names",
+        ),
+        (
+            "cli/hook_outcome.rs",
+            "read_to_string(",
+            "git's list on standard input, taken to 1 MiB",
+        ),
+    ];
+    let calls = ["fs::read(", "read_to_string(", "File::open(", ".read(true)"];
+    let mut found = Vec::new();
+    for f in sources(&src()) {
+        let rel = f.strip_prefix(src()).unwrap().display().to_string();
+        if rel.ends_with("_tests.rs") || rel.ends_with("/tests.rs") {
+            continue;
+        }
+        let text = code(&f);
+        // A file's own tests (`mod tests` at its end, under any `cfg`).
+        let text = match text.find("\nmod tests {") {
+            Some(at) => &text[..at],
+            None => &text[..],
+        };
+        for call in calls {
+            let listed = allowed.iter().any(|(file, c, _)| {
+                let file_ok = match file.strip_prefix("*/") {
+                    Some(name) => rel == name || rel.ends_with(&format!("/{name}")),
+                    None => rel == *file,
+                };
+                file_ok && (*c == "*" || *c == call)
+            });
+            if listed {
+                continue;
+            }
+            for (at, _) in text.match_indices(call) {
+                let line = text[..at].matches('\n').count() + 1;
+                found.push(format!("{rel}:{line}: {call}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a file read outside core::paths::bounded: {found:?}"
+    );
+}
+
+/// A normalized block is parsed once, where it is written
+/// (`core/config/block.rs`'s `Block`), and its JSON passed on: no other
+/// product code parses JSON text but the readers of the files that hold it.
+#[test]
+fn a_block_is_parsed_only_where_it_is_written() {
+    let allowed = [
+        ("core/config/block.rs", "the block, parsed once"),
+        ("core/config/json.rs", "the parser itself"),
+        ("core/config/entries/formats.rs", "a config file's JSON"),
+        ("core/policy/load.rs", "a policy file"),
+        ("core/store/read.rs", "the store file"),
+    ];
+    let mut found = Vec::new();
+    for f in sources(&src()) {
+        let rel = f.strip_prefix(src()).unwrap().display().to_string();
+        if allowed.iter().any(|(file, _)| rel == *file)
+            || rel.ends_with("_tests.rs")
+            || rel.ends_with("/tests.rs")
+        {
+            continue;
+        }
+        let text = code(&f);
+        let text = match text.find("\nmod tests {") {
+            Some(at) => &text[..at],
+            None => &text[..],
+        };
+        for call in ["json::parse(", "json::parse_wide(", "config_json::parse("] {
+            for (at, _) in text.match_indices(call) {
+                let line = text[..at].matches('\n').count() + 1;
+                found.push(format!("{rel}:{line}: {call}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "JSON parsed outside core::config::block and the file readers: {found:?}"
+    );
+}

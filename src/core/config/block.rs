@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use sha2::{Digest, Sha256};
 
-use crate::core::config::json::quote_json_string_into;
+use crate::core::config::json::{self, Json, quote_json_string_into};
 use crate::core::config::request::{Capability, KeyRequest, PermissionRequest};
 use crate::core::config::sandbox::{SandboxDiff, SandboxRequest};
 use crate::core::config::scope::{NODE_MODULES_PREFIX, strip_prefix_ignore_ascii_case};
@@ -79,11 +79,6 @@ impl NormalizedBlock {
         &self.text
     }
 
-    /// The block's text, without copying it.
-    pub fn into_string(self) -> String {
-        self.text
-    }
-
     /// Lower-case hex SHA-256 of the block's UTF-8 bytes.
     pub fn sha256(&self) -> String {
         sha256_hex(self.text.as_bytes())
@@ -91,6 +86,73 @@ impl NormalizedBlock {
 }
 
 impl std::fmt::Display for NormalizedBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl NormalizedBlock {
+    /// The block with its JSON: the one time this tool's own block text is
+    /// parsed. Everything after (the description lines, the value diff,
+    /// the store entry, provenance, the JSON reports) takes the [`Block`].
+    pub fn into_block(self) -> Block {
+        // Our own compact JSON: `parse` cannot refuse it (the property test
+        // `no_input_panics` in `block/tests.rs` holds it to that).
+        let json = json::parse(&self.text).expect("a normalized block is valid JSON");
+        Block {
+            text: self.text,
+            json,
+        }
+    }
+}
+
+/// A block with its parsed JSON, made once and passed on: the text is what
+/// is hashed and recorded, the JSON what is compared and described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    text: String,
+    json: Json,
+}
+
+impl Block {
+    /// The normalized block of `request`, written and parsed.
+    pub fn from_request(request: &PermissionRequest) -> Block {
+        NormalizedBlock::from_request(request).into_block()
+    }
+
+    /// A block's text from elsewhere (a report's, a revision's), parsed
+    /// here once.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn parse(text: &str) -> Result<Block, json::JsonError> {
+        Ok(Block {
+            json: json::parse(text)?,
+            text: text.to_string(),
+        })
+    }
+
+    /// A stored block (already JSON), with its compact text.
+    pub fn from_json(json: Json) -> Block {
+        Block {
+            text: json.to_compact(),
+            json,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn json(&self) -> &Json {
+        &self.json
+    }
+
+    /// Lower-case hex SHA-256 of the text's UTF-8 bytes.
+    pub fn sha256(&self) -> String {
+        sha256_hex(self.text.as_bytes())
+    }
+}
+
+impl std::fmt::Display for Block {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
     }

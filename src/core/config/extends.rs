@@ -43,7 +43,7 @@ impl ConfigFiles for Disk {
     fn base_exists(&self, path: &str) -> Result<bool, ConfigError> {
         // Links are followed here only to ask whether a file is there; the
         // path itself stays lexical.
-        Ok(matches!(std::fs::metadata(path), Ok(meta) if !meta.is_dir()))
+        Ok(crate::core::paths::input::is_file_like(path))
     }
 }
 

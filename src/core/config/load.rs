@@ -2,12 +2,11 @@
 //! extends chain, validate the options that matter, read the permission
 //! request, normalize and hash the block, and resolve the path targets.
 
-use crate::core::config::block::NormalizedBlock;
+use crate::core::config::block::{Block, NormalizedBlock};
 use crate::core::config::describe::description_lines;
 use crate::core::config::extends::{
     ConfigFiles, LoadedConfig, load_config_entries, load_config_entries_from,
 };
-use crate::core::config::json;
 use crate::core::config::request::PermissionRequest;
 use crate::core::config::targets::{Targets, record_targets, target_scopes};
 use crate::core::config::validate::validate_options;
@@ -22,9 +21,8 @@ pub struct ConfigSnapshot {
     /// The extends chain, the config first.
     pub files: Vec<String>,
     pub request: PermissionRequest,
-    pub block: NormalizedBlock,
-    /// The block parsed, as the store records it.
-    pub block_json: json::Json,
+    /// The block's text and JSON, parsed once.
+    pub block: Block,
     pub sha256: String,
     /// Where each path scope resolves now.
     pub targets: Targets,
@@ -80,15 +78,13 @@ pub struct HashedConfig {
 impl HashedConfig {
     /// The full snapshot: the block parsed and described.
     pub fn described(self) -> ConfigSnapshot {
-        let block_json =
-            json::parse(self.block.as_str()).expect("a normalized block is valid JSON");
-        let lines = description_lines(&block_json);
+        let block = self.block.into_block();
+        let lines = description_lines(block.json());
         ConfigSnapshot {
             key: self.key,
             files: self.files,
             request: self.request,
-            block: self.block,
-            block_json,
+            block,
             sha256: self.sha256,
             targets: self.targets,
             lines,
@@ -123,8 +119,8 @@ pub fn load_hashed(key: &TrustKey, env: &Env) -> Result<HashedConfig, ConfigErro
 /// only the disk can resolve.
 #[derive(Debug, Clone)]
 pub struct BlockAt {
-    pub block: NormalizedBlock,
-    pub block_json: json::Json,
+    /// The block's text and JSON, parsed once.
+    pub block: Block,
     /// The path scopes whose targets a trust records
     /// ([`target_scopes`]), for the caller to resolve in its own tree.
     pub scopes: Vec<String>,
@@ -143,12 +139,10 @@ pub fn load_block_from(
     let loaded = load_config_entries_from(path, env, files)?;
     validate_options(&loaded.entries)?;
     let request = PermissionRequest::from_entries(&loaded.entries, path, env)?;
-    let block = NormalizedBlock::from_request(&request);
-    let block_json = json::parse(block.as_str()).expect("a normalized block is valid JSON");
+    let block = Block::from_request(&request);
     let scopes = target_scopes(&request);
     Ok(BlockAt {
         block,
-        block_json,
         scopes,
         files: loaded.files,
     })

@@ -25,7 +25,7 @@ pub fn describe_target(arg: &str, env: &Env) -> String {
     } else {
         display_path(&expanded, &env.cwd)
     };
-    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) && !shown.ends_with('/') {
+    if super::input::is_directory(&expanded) && !shown.ends_with('/') {
         shown.push('/');
     }
     shown

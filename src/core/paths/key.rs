@@ -50,7 +50,7 @@ pub(crate) fn join_key(resolved_dir: &str, name: &str) -> TrustKey {
 /// [`trust_key_for_path`].
 pub fn trust_key_for_directory(path: &str, env: &Env) -> String {
     let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
-    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+    if super::input::is_directory(&expanded) {
         let resolved = resolve_or_keep(&expanded);
         match resolved.strip_suffix('/') {
             Some(trimmed) if !trimmed.is_empty() => trimmed.to_string(),

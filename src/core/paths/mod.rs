@@ -8,6 +8,7 @@
 pub mod bounded;
 pub mod display;
 mod expansion;
+pub mod input;
 pub mod key;
 pub mod output;
 pub mod platform;

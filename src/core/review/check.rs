@@ -24,7 +24,7 @@ pub fn nearest_config(dir: &str, env: &Env) -> Option<TrustKey> {
             };
             // Anything but a directory is the config, as in the walk: a FIFO
             // or device there is then refused when read, not passed over.
-            if std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
+            if crate::core::paths::input::is_file_like(&candidate) {
                 return Some(trust_key_for_path(&candidate, env));
             }
         }
@@ -39,7 +39,7 @@ pub fn nearest_config(dir: &str, env: &Env) -> Option<TrustKey> {
 /// a directory input, the one governing the directory itself.
 pub fn governing_config(input: &str, env: &Env) -> Option<TrustKey> {
     let expanded = expand_without_trailing_separator(input, &env.cwd, &env.home);
-    let start = if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+    let start = if crate::core::paths::input::is_directory(&expanded) {
         expanded
     } else {
         parent_dir(&expanded).to_string()

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::core::env::Env;
+use crate::core::paths::input::check_input;
 use crate::core::paths::key::{TrustKey, join_key, key_for_expanded, resolve_or_keep};
 use crate::core::paths::{expand_file_name, expand_without_trailing_separator};
 
@@ -197,11 +198,11 @@ pub fn discover_paths(
     let mut dirs = Vec::new();
     for path in paths {
         let expanded = expand_without_trailing_separator(path, &env.cwd, &env.home);
-        let meta = fs::metadata(&expanded).map_err(|_| DiscoverError::NotFound {
+        let kind = check_input(&expanded).map_err(|_| DiscoverError::NotFound {
             path: path.to_string(),
             expanded: expanded.clone(),
         })?;
-        if meta.is_dir() {
+        if kind.is_dir() {
             let real = PathBuf::from(resolve_or_keep(&expanded));
             let lexical = PathBuf::from(expanded);
             dirs.push(Dir {
@@ -287,13 +288,7 @@ pub fn bytes_text(bytes: &[u8]) -> String {
 }
 
 /// The OS's description of an I/O error, without Rust's ` (os error N)`.
-pub fn io_reason(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use crate::core::paths::input::os_words as io_reason;
 
 /// A directory to read: the path the walk reached it by, and the same
 /// directory with links resolved.

@@ -16,7 +16,8 @@ use crate::core::store::{Store, StoredEntry};
 /// Whether a key names an existing file; a directory or a dangling link
 /// counts as missing.
 pub fn config_exists(key: &str) -> bool {
-    std::fs::metadata(key).is_ok_and(|m| m.is_file())
+    crate::core::paths::input::check_input(key)
+        .is_ok_and(|k| k == crate::core::paths::input::InputKind::File)
 }
 
 /// How much of each entry's block a report keeps in its `lines`.

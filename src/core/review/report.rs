@@ -2,7 +2,8 @@
 //! diff lines and per-config reports, computed from the config on disk and
 //! the locked trust store.
 
-use crate::core::config::json;
+use crate::core::config::block::Block;
+use crate::core::config::json::Json;
 use crate::core::error::ConfigError;
 use crate::core::review::style::{Emphasis, Styler, plain};
 use crate::core::review::value_diff::{ValueChange, block_values, diff_values, value_summary};
@@ -119,8 +120,8 @@ pub struct StoredInfo {
     pub sha256: String,
     pub trusted_at: String,
     pub trusted_by: String,
-    /// The stored block, re-serialized compactly.
-    pub block: String,
+    /// The stored block, re-serialized compactly, with its JSON.
+    pub block: Block,
     pub targets: Vec<(String, String)>,
 }
 
@@ -155,8 +156,8 @@ pub enum Outcome {
 /// A config that loaded: what GocciaScript would hash and record for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loaded {
-    /// The normalized block, byte for byte.
-    pub block: String,
+    /// The normalized block, byte for byte, with its JSON.
+    pub block: Block,
     /// Its SHA-256, lowercase hex.
     pub sha256: String,
     /// Where each path scope resolves now, scope → target.
@@ -201,6 +202,11 @@ impl ConfigReport {
     /// The normalized block, unless the config failed.
     pub fn block(&self) -> Option<&str> {
         self.loaded().map(|l| l.block.as_str())
+    }
+
+    /// The normalized block's JSON, unless the config failed.
+    pub fn block_json(&self) -> Option<&Json> {
+        self.loaded().map(|l| l.block.json())
     }
 
     /// The block's SHA-256, unless the config failed.
@@ -299,12 +305,11 @@ fn error_summary(message: &str, key: &str) -> String {
 /// stored block, for any other config that loads its values all unchanged.
 /// Empty when the config does not load.
 pub fn report_values(r: &ConfigReport) -> Vec<ValueChange> {
-    let parse = |text: &str| json::parse(text).map(|b| block_values(&b)).ok();
-    let Some(new) = r.block().and_then(parse) else {
+    let Some(new) = r.block_json().map(block_values) else {
         return Vec::new();
     };
     let old = match (&r.stored, r.state) {
-        (Some(s), ConfigState::Changed) => parse(&s.block).unwrap_or_default(),
+        (Some(s), ConfigState::Changed) => block_values(s.block.json()),
         _ => new.clone(),
     };
     diff_values(&old, &new, r.targets(), &moved_targets(&r.lines))

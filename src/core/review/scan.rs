@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use crate::core::config::block::Block;
 use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
@@ -160,7 +161,7 @@ pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
                 ..
             } = snapshot;
             let loaded = Loaded {
-                block: block.into_string(),
+                block,
                 sha256,
                 targets: targets.map.into_iter().collect(),
             };
@@ -219,7 +220,7 @@ pub fn report_and_snapshot(
         Ok(snapshot) => {
             let comparison = compare(&snapshot, stored);
             let loaded = Loaded {
-                block: snapshot.block.as_str().to_string(),
+                block: snapshot.block.clone(),
                 sha256: snapshot.sha256.clone(),
                 targets: snapshot.targets.to_pairs(),
             };
@@ -236,7 +237,7 @@ pub fn stored_info(entry: &StoredEntry) -> StoredInfo {
         sha256: entry.sha256.clone(),
         trusted_at: entry.trusted_at.clone(),
         trusted_by: entry.trusted_by.clone(),
-        block: entry.block.to_compact(),
+        block: Block::from_json(entry.block.clone()),
         targets: entry.targets.clone(),
     }
 }

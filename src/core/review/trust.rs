@@ -4,8 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::core::config::block::NormalizedBlock;
-use crate::core::config::json;
+use crate::core::config::block::Block;
 use crate::core::config::targets::Targets;
 use crate::core::config::{ConfigSnapshot, HashedConfig, load_config, load_hashed};
 use crate::core::env::Env;
@@ -50,7 +49,7 @@ impl TrustCandidate {
         };
         diff_values(
             &block_values(&stored.block),
-            &block_values(&self.snapshot.block_json),
+            &block_values(self.snapshot.block.json()),
             &self.snapshot.targets.to_pairs(),
             &moved_targets(&self.lines),
         )
@@ -156,15 +155,10 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
 }
 
 /// The store entry that trusting this snapshot records now.
-pub fn entry_for(
-    sha256: &str,
-    block: &NormalizedBlock,
-    targets: &Targets,
-    trusted_at: &str,
-) -> StoredEntry {
+pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &str) -> StoredEntry {
     StoredEntry {
         sha256: sha256.to_string(),
-        block: json::parse(block.as_str()).expect("a normalized block is valid JSON"),
+        block: block.json().clone(),
         targets: targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),
@@ -261,7 +255,7 @@ pub fn trust_as_shown(
                 let c = load_hashed(&TrustKey(s.key.clone()), env)
                     .ok()
                     .filter(|now| s.matches(now))?;
-                let entry = entry_for(&c.sha256, &c.block, &c.targets, &now);
+                let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, &now);
                 Some((c.key.0, entry))
             })
             .collect();
@@ -311,7 +305,7 @@ pub fn prune_if_still_missing(
 /// The key prefix a `--untrust` argument removes entries at or under.
 pub fn untrust_root(arg: &str, env: &Env) -> String {
     let expanded = crate::core::paths::expand_without_trailing_separator(arg, &env.cwd, &env.home);
-    if std::fs::metadata(&expanded).is_ok_and(|m| m.is_dir()) {
+    if crate::core::paths::input::is_directory(&expanded) {
         trust_key_for_directory(arg, env)
     } else {
         trust_key_for_path(arg, env).0

@@ -12,6 +12,7 @@ use std::fs;
 use std::io::Write;
 
 use crate::core::env::Env;
+use crate::core::paths::bounded::{ReadError, read_regular};
 use crate::core::paths::display::shell_quote;
 use crate::core::revision::git::{GitError, common_dir, own_config_value, toplevel};
 
@@ -187,17 +188,44 @@ pub fn hook_path(dir: &str, name: &str) -> String {
     format!("{dir}/{name}")
 }
 
+/// The most a hook file is read: a hook is a short script.
+const HOOK_MAX_BYTES: u64 = 1024 * 1024;
+
+/// A hook file, which the repository (its `core.hooksPath`, a manager's
+/// folder) may have made anything: a link is refused before it is
+/// followed, and the read is the bounded one (a FIFO or device swapped in
+/// after the check is refused, not waited on).
 fn read_hook(path: &str) -> Result<Option<Vec<u8>>, String> {
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.to_string()),
-        Ok(m) if !m.file_type().is_file() => {
-            return Err("it is not a regular file (a link or a directory)".into());
-        }
-        Ok(m) if m.len() > 1024 * 1024 => return Err("it is larger than 1 MiB".into()),
+        Ok(m) if !m.file_type().is_file() => return Err(NOT_REGULAR.into()),
+        Ok(m) if m.len() > HOOK_MAX_BYTES => return Err(TOO_LARGE.into()),
         Ok(_) => {}
     }
-    fs::read(path).map(Some).map_err(|e| e.to_string())
+    match read_regular(path, HOOK_MAX_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(ReadError::Io(e)) => Err(e.to_string()),
+        Err(ReadError::NotRegular { .. }) => Err(NOT_REGULAR.into()),
+        Err(ReadError::TooLarge { .. }) => Err(TOO_LARGE.into()),
+    }
+}
+
+const NOT_REGULAR: &str = "it is not a regular file (a link or a directory)";
+const TOO_LARGE: &str = "it is larger than 1 MiB";
+
+/// The user's own hook beside a manager's (husky's `.husky/NAME`), when it
+/// is a regular file that can be read.
+fn read_own_hook(dir: &str, name: &str) -> Option<Vec<u8>> {
+    read_regular(hook_path(parent_dir(dir), name), HOOK_MAX_BYTES).ok()
+}
+
+/// The hook at `path` again, to rewrite it: as bounded as the first read.
+fn reread_hook(path: &str) -> std::io::Result<Vec<u8>> {
+    read_regular(path, HOOK_MAX_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => e,
+        other => std::io::Error::other(other.describe()),
+    })
 }
 
 /// The state of the hook `name` in `dir`: `Installed` only for a block
@@ -213,7 +241,7 @@ pub fn hook_state(dir: &str, name: &str, o: &HookOptions) -> HookState {
     let Some(found) = find_block(&bytes, name) else {
         // husky runs the user's `.husky/NAME`, where the line goes.
         let own = match manager(dir, &bytes) {
-            Some(Manager::Husky) => fs::read(hook_path(parent_dir(dir), name)).ok(),
+            Some(Manager::Husky) => read_own_hook(dir, name),
             _ => None,
         };
         return if runs_notice(&bytes, name) || own.is_some_and(|b| runs_notice(&b, name)) {
@@ -330,7 +358,7 @@ pub fn install_step(dir: &str, name: &str, o: &HookOptions) -> InstallStep {
         Err(reason) => return InstallStep::Refuse(reason),
     };
     if let Some(m) = manager(dir, &bytes) {
-        let own = fs::read(hook_path(parent_dir(dir), name)).ok();
+        let own = read_own_hook(dir, name);
         if m == Manager::Husky && own.is_some_and(|b| runs_notice(&b, name)) {
             return InstallStep::ByHand;
         }
@@ -416,14 +444,14 @@ pub fn apply(dir: &str, name: &str, step: &InstallStep, o: &HookOptions) -> std:
             f.write_all(format!("\n{}", block(name, false, o)).as_bytes())
         }
         InstallStep::Insert { at, .. } => {
-            let bytes = fs::read(&path)?;
+            let bytes = reread_hook(&path)?;
             let mut out = bytes[..*at].to_vec();
             out.extend_from_slice(format!("\n{}", block(name, false, o)).as_bytes());
             out.extend_from_slice(&bytes[*at..]);
             write_in_place(&path, &out)
         }
         InstallStep::Replace => {
-            let bytes = fs::read(&path)?;
+            let bytes = reread_hook(&path)?;
             let Some(found) = find_block(&bytes, name) else {
                 return Ok(());
             };
@@ -582,6 +610,40 @@ mod tests {
             assert_eq!(uninstall(d, "post-merge").unwrap(), Removed::Block);
             assert_eq!(fs::read(&p).unwrap(), original);
         }
+    }
+
+    /// A repository's husky folder may hold a FIFO where the user's hook
+    /// goes: reading the hooks' state refuses it at once, never waits for
+    /// a writer.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_beside_a_managers_hook_is_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let husky = dir.path().join(".husky");
+        fs::create_dir_all(husky.join("_")).unwrap();
+        let managed = husky.join("_");
+        let d = managed.to_str().unwrap().to_string();
+        fs::write(
+            hook_path(&d, "post-merge"),
+            "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
+        )
+        .unwrap();
+        let fifo = std::ffi::CString::new(husky.join("post-merge").to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let dd = d.clone();
+        std::thread::spawn(move || {
+            let o = HookOptions::default();
+            let _ = tx.send((
+                hook_state(&dd, "post-merge", &o),
+                install_step(&dd, "post-merge", &o),
+            ));
+        });
+        let (state, step) = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the hooks' state was decided without waiting on the FIFO");
+        assert_eq!(state, HookState::Without);
+        assert_eq!(step, InstallStep::Managed(Manager::Husky));
     }
 
     #[cfg(unix)]

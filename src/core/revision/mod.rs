@@ -33,6 +33,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
+use crate::core::config::block::Block;
 use crate::core::config::entries::{Entry, entries_from_bytes};
 use crate::core::config::extends::ConfigFiles;
 use crate::core::config::{load_block_from, load_config};
@@ -54,7 +55,8 @@ pub enum ConfigAt {
     /// at a revision through the revision's own tree, in the working tree
     /// on disk).
     Loaded {
-        block: String,
+        /// Its text and JSON, parsed once.
+        block: Block,
         values: Vec<(String, Vec<String>)>,
         targets: Vec<(String, String)>,
     },
@@ -483,8 +485,8 @@ fn load_at(
     match load_block_from(path, env, files) {
         Ok(b) => (
             ConfigAt::Loaded {
-                values: block_values(&b.block_json),
-                block: b.block.as_str().to_string(),
+                values: block_values(b.block.json()),
+                block: b.block,
                 targets: b
                     .scopes
                     .iter()
@@ -564,8 +566,8 @@ pub fn read_working_tree(root: &str, env: &Env) -> Snapshot {
             match load_config(key, env) {
                 Ok(s) => {
                     let at = ConfigAt::Loaded {
-                        values: block_values(&s.block_json),
-                        block: s.block.as_str().to_string(),
+                        values: block_values(s.block.json()),
+                        block: s.block,
                         targets: inside(root, s.targets.iter()),
                     };
                     (rel, at, Some(s.files))

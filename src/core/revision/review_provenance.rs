@@ -66,13 +66,10 @@ pub fn retargeted_values(values: &[ValueChange]) -> Vec<(String, String)> {
 /// with no store entry (no `trustedAt` to look back from).
 pub fn of_report(report: &ConfigReport, env: &Env) -> Provenance {
     if report.state == ConfigState::NeverTrusted {
-        let block = report.block().ok_or_else(|| Absent {
+        let block = report.block_json().ok_or_else(|| Absent {
             reason: "the config does not load".to_string(),
         })?;
-        let block = crate::core::config::json::parse(block).map_err(|e| Absent {
-            reason: format!("cannot read its block: {e}"),
-        })?;
-        return of_new_block(&report.files, &block, env);
+        return of_new_block(&report.files, block, env);
     }
     let stored = report.stored.as_ref().ok_or_else(|| Absent {
         reason: "never trusted: no trustedAt to look back from".to_string(),
@@ -189,7 +186,7 @@ pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: 
                     &c.values(Some(stored)),
                     env,
                 ),
-                None if !c.changed => of_new_block(&c.snapshot.files, &c.snapshot.block_json, env),
+                None if !c.changed => of_new_block(&c.snapshot.files, c.snapshot.block.json(), env),
                 None => return None,
             };
             Some((key.to_string(), p))

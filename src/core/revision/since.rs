@@ -12,7 +12,7 @@
 use super::compare::{ConfigDiff, compare, retargets};
 use super::git::{self, GitError};
 use super::{ConfigAt, Snapshot, read_revision};
-use crate::core::config::json;
+use crate::core::config::block::Block;
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::review::report::ConfigReport;
@@ -69,7 +69,7 @@ pub fn config_now(report: &ConfigReport, root: &str) -> ConfigAt {
     if let Some(e) = report.error() {
         return ConfigAt::Failed(e.clone());
     }
-    match report.block().map(config_of_block) {
+    match report.loaded().map(|l| config_of(&l.block)) {
         Some(ConfigAt::Loaded { block, values, .. }) => ConfigAt::Loaded {
             block,
             values,
@@ -86,17 +86,24 @@ pub fn config_now(report: &ConfigReport, root: &str) -> ConfigAt {
     }
 }
 
-/// A loaded config from its normalized block (as hashed and recorded).
+/// A loaded config from its normalized block's text (as hashed and
+/// recorded), parsed here: the fixtures' way in.
+#[cfg(any(test, feature = "test-support"))]
 pub fn config_of_block(block: &str) -> ConfigAt {
-    match json::parse(block) {
-        Ok(b) => ConfigAt::Loaded {
-            values: block_values(&b),
-            block: block.to_string(),
-            targets: Vec::new(),
-        },
+    match Block::parse(block) {
+        Ok(b) => config_of(&b),
         Err(e) => ConfigAt::Failed(ConfigError::invalid(format!(
             "the normalized block does not parse: {e}"
         ))),
+    }
+}
+
+/// A loaded config from its block, already parsed.
+pub fn config_of(block: &Block) -> ConfigAt {
+    ConfigAt::Loaded {
+        values: block_values(block.json()),
+        block: block.clone(),
+        targets: Vec::new(),
     }
 }
 

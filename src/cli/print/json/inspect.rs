@@ -67,11 +67,11 @@ pub fn print(
         path: display_path(result.key.as_str(), &env.cwd),
         format: snapshot.format(),
         files: &snapshot.files,
-        block: block_value(&snapshot.block_json),
+        block: block_value(snapshot.block.json()),
         block_text: snapshot.block.as_str(),
         sha256: &snapshot.sha256,
         targets: &snapshot.targets.map,
-        requests: requests_of(&snapshot.block_json),
+        requests: requests_of(snapshot.block.json()),
         lines: &snapshot.lines,
         requests_grants: snapshot.requests_grants(),
         state: comparison.state.json_name(),
@@ -85,7 +85,7 @@ pub fn print(
             .map(|s| {
                 diff_items(
                     &s.block,
-                    &snapshot.block_json,
+                    snapshot.block.json(),
                     &snapshot.targets.to_pairs(),
                     &comparison.lines,
                 )

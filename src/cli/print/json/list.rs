@@ -79,7 +79,7 @@ fn entry_diff(
     let now = load_config(&TrustKey(r.key.clone()), env).ok()?;
     Some(diff_items(
         &stored.block,
-        &now.block_json,
+        now.block.json(),
         &now.targets.to_pairs(),
         &r.lines,
     ))

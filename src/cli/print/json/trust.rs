@@ -172,13 +172,13 @@ fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
     let diff = store
         .get(s.key.as_str())
         .filter(|_| c.changed)
-        .map(|stored| diff_items(&stored.block, &s.block_json, &targets, &c.lines));
+        .map(|stored| diff_items(&stored.block, s.block.json(), &targets, &c.lines));
     JsonTrusted {
         key: s.key.as_str().to_string(),
         path: display_path(s.key.as_str(), &env.cwd),
         change: change(c),
         sha256: s.sha256.clone(),
-        requests: requests_of(&s.block_json),
+        requests: requests_of(s.block.json()),
         lines: s.lines.clone(),
         diff,
         destinations: destinations_of(&c.lines, &targets),

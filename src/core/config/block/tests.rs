@@ -3,7 +3,31 @@ use crate::core::config::json;
 use crate::core::config::request::tests::{BASE, CONFIG, chain, env, flatten, read_json};
 
 fn block(config: &str) -> String {
-    NormalizedBlock::from_request(&read_json(config)).into_string()
+    NormalizedBlock::from_request(&read_json(config))
+        .as_str()
+        .to_string()
+}
+
+/// A block is written once and parsed once: its text is the normalized
+/// block's, its JSON that text parsed, whichever way it is made.
+#[test]
+fn a_block_carries_its_text_and_its_json() {
+    let request = read_json(
+        r#"{"permissions": {"allow-read": ["./b", "./a"], "deny-net": ["x.test"]}, "unsafe-shadowrealm": true}"#,
+    );
+    let normalized = NormalizedBlock::from_request(&request);
+    let block = Block::from_request(&request);
+    assert_eq!(block.as_str(), normalized.as_str());
+    assert_eq!(block.sha256(), normalized.sha256());
+    assert_eq!(block.to_string(), normalized.to_string());
+    assert_eq!(block.json(), &json::parse(normalized.as_str()).unwrap());
+    assert_eq!(normalized.clone().into_block(), block);
+    // A stored block (JSON) gets its compact text back, byte for byte.
+    let stored = Block::from_json(block.json().clone());
+    assert_eq!(stored, block);
+    // Text from elsewhere is parsed, or refused.
+    assert_eq!(Block::parse(block.as_str()).unwrap(), block);
+    assert!(Block::parse("{\"version\":").is_err());
 }
 
 #[test]

@@ -162,7 +162,7 @@ impl<'a> Versions<'a> {
         }
         Ok(match loaded {
             Ok(b) => Version::Read {
-                grants: grants_of(&b.block_json),
+                grants: grants_of(b.block.json()),
                 chain: b
                     .files
                     .iter()
@@ -718,7 +718,7 @@ fn trusted_version(
 /// What the config on disk grants now (nothing when it does not load).
 fn working_grants(config: &str, env: &Env) -> HashSet<(String, String)> {
     load_block_from(config, env, &Disk)
-        .map(|b| grants_of(&b.block_json))
+        .map(|b| grants_of(b.block.json()))
         .unwrap_or_default()
 }
 
