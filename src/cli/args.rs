@@ -3,8 +3,9 @@
 //! `--trust-store=PATH`), parsed by hand because their rules are
 //! GocciaScript's, not clap's (docs/src/compatibility.md#option-errors, #blank-paths-and-empty-variables).
 
-use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+pub use crate::cli::globals::{ColorChoice, GlobalArgs};
 use crate::core::paths::pascal_trim;
 
 /// Review, trust and audit GocciaScript config permission requests.
@@ -33,40 +34,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct GlobalArgs {
-    /// Use this store file instead of the per-user one.
-    #[arg(
-        long = "trust-store",
-        global = true,
-        hide = true,
-        value_name = "PATH",
-        value_hint = clap::ValueHint::FilePath
-    )]
-    pub trust_store: Option<String>,
-    /// When to colour output: states, `+`/`-`/`~` lines and verdicts, and
-    /// the interactive review (`never` gives the mono theme). `auto`: on a
-    /// terminal unless TERM=dumb or CLICOLOR=0, anywhere under
-    /// CLICOLOR_FORCE, never under NO_COLOR.
-    #[arg(long, global = true, hide = true, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
-    #[arg(long, global = true, hide = true, value_name = "NAME|PATH")]
-    pub theme: Option<String>,
-    /// Draw with ASCII only (separators, markers, box lines): the default
-    /// where the locale has no UTF-8 (`LC_ALL=C`).
-    #[arg(long, global = true, hide = true, action = ArgAction::SetTrue)]
-    pub ascii: bool,
-    /// Interactive review: do not refresh when configs change on disk.
-    #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
-    pub no_watch: bool,
-    /// Print nothing on stdout but the listing a prompt asks about and what
-    /// `trust --yes` records; errors and warnings still go to stderr, and
-    /// the exit code is the same.
-    #[arg(long, short = 'q', global = true, hide = true, action = ArgAction::SetTrue)]
-    pub quiet: bool,
-}
-
 /// What `scan` and `check` print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum OutputFormat {
@@ -91,14 +58,6 @@ impl OutputFormat {
     pub fn is_ci(self) -> bool {
         matches!(self, OutputFormat::Sarif | OutputFormat::Github)
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum ColorChoice {
-    #[default]
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Subcommand)]

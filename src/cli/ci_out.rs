@@ -7,7 +7,9 @@
 //! commands they are escaped as GitHub's runner unescapes them, so a path
 //! cannot end one command and start another.
 
-use crate::cli::{CliResult, Io};
+use crate::cli::error::CliResult;
+
+use crate::cli::io::Io;
 use crate::core::env::Env;
 use crate::core::paths::display::{display_path, shell_quote};
 use crate::core::policy::{ConfigDecision, Verdict};

@@ -6,9 +6,10 @@
 //! [`InspectResult`].
 
 use crate::cli::args::{GlobalArgs, InspectArgs};
-use crate::cli::load::store_or_empty;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
 use crate::cli::print;
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
@@ -21,7 +22,8 @@ use crate::core::review::value_diff::{block_values, diff_values};
 use crate::core::revision::provenance::Trusted;
 use crate::core::revision::review_provenance::{Provenance, of_changes};
 
-pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env)?;
     let provenance = provenance_of(&result, env);
     if args.json {
@@ -49,11 +51,13 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         Ok(s) => s,
         Err(e) => return Err(CliError::new(e.class.code(), &e)),
     };
-    let (store, loc, store_error) = store_or_empty(g, env);
-    let store_warnings = loc
-        .as_ref()
-        .map(|l| issues_text(&store_issues(l, std::slice::from_ref(&args.config), env)))
-        .unwrap_or_default();
+    let view = StoreView::read(
+        g.trust_store.as_deref(),
+        std::slice::from_ref(&args.config),
+        env,
+    );
+    let store_warnings = view.warnings();
+    let (store, _, store_error) = view.or_empty();
     let stored = store.get(key.as_str()).cloned();
     let comparison = compare(&snapshot, stored.as_ref());
     let changes = match &stored {

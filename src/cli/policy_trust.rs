@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
-use crate::cli::load::store_or_empty_warned;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
+use crate::cli::load::{StoreView, print_store_warnings};
 use crate::cli::policy_outcome::PolicyScan;
 use crate::cli::walk;
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::exit::unreadable_exit;
@@ -232,7 +233,10 @@ fn judge_tree(
     } else {
         args.paths.clone()
     };
-    let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
+    let view = StoreView::read(g.trust_store.as_deref(), &paths, env);
+    let store_warnings = view.warnings();
+    print_store_warnings(&store_warnings, io);
+    let (store, location, store_error) = view.or_empty();
     let policy = review_policy(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),

@@ -11,13 +11,14 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::cli::load::ignores_warned;
+use crate::cli::load::{StoreView, store_failure};
 use crate::cli::policy_trust;
 use crate::cli::print::text::trust::Reader;
 use crate::cli::print::{json, text};
-use crate::cli::{
-    CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
-};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{describe_targets, shell_quote};
@@ -29,14 +30,17 @@ use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown}
 use crate::core::revision::review_provenance::{Why, authors_of_candidates, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
-pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     check_args(args, env)?;
     if args.policy.is_some() || !args.expect.is_empty() {
         return trust_with_policy(g, args, env, io);
     }
     // A dry run writes nothing: an unsafe store is only a warning there.
-    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
-    let listing = list(args, loc, store, env, io)?;
+    let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
+    let store_warnings = view.warnings();
+    let (loc, store) = view.checked(!args.dry_run, io)?;
+    let listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let why = match why.is_empty() && authors_shown(args, io) {
         true => authors_of_candidates(&listing.plan.candidates, &listing.store, env),
@@ -67,8 +71,7 @@ fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 /// left out (and said, on stderr, in every format).
 fn list(
     args: &TrustArgs,
-    loc: StoreLocation,
-    store: Store,
+    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<TrustListing, CliError> {
@@ -81,7 +84,7 @@ fn list(
         leave_out_ignored(&mut plan, &ignores, &named_files(&args.paths, env))
     };
     let listing = TrustListing {
-        store_warnings: issues_text(&store_issues(&loc, &args.paths, env)),
+        store_warnings,
         targets: describe_targets(&args.paths, env),
         loc,
         store,
@@ -293,9 +296,11 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
         ));
     }
     let expected = expected_hashes(&args.expect).map_err(CliError::usage)?;
-    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
+    let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
+    let store_warnings = view.warnings();
+    let (loc, store) = view.checked(!args.dry_run, io)?;
     let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
-    let listing = list(args, loc, store, env, io)?;
+    let listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let mut gate = Gate {
         policy,

@@ -39,6 +39,16 @@ fn code(path: &Path) -> String {
         .join("\n")
 }
 
+/// [`code`] without its `#[cfg(test)] mod tests`: a test module sees
+/// everything of its parent, and is not part of the layering.
+fn product_code(path: &Path) -> String {
+    let text = code(path);
+    match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 /// Every first path segment after `prefix` (e.g. `crate::core::`), with
 /// brace groups opened: `crate::core::{paths::x, store}` gives `paths` and
 /// `store`.
@@ -97,7 +107,7 @@ fn graph(
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
         let from = unit(f);
-        let deps = segments_after(&code(f), prefix);
+        let deps = segments_after(&product_code(f), prefix);
         let entry = g.entry(from.clone()).or_default();
         entry.extend(deps.into_iter().filter(|d| *d != from));
     }
@@ -634,4 +644,240 @@ fn only_the_bounded_spawner_starts_a_process() {
         others.is_empty(),
         "a process started outside core::process: {others:?}"
     );
+}
+
+/// The module path of a source file under `src/`: `cli/print/text/hook.rs`
+/// is `["cli", "print", "text", "hook"]`; a `mod.rs` is its folder's.
+fn module_path(f: &Path) -> Vec<String> {
+    let mut m = relative(f, &src());
+    if m.last().is_some_and(|l| l == "mod") {
+        m.pop();
+    }
+    m
+}
+
+/// The source file of the module at `path`, if there is one.
+fn module_file(path: &[String]) -> Option<PathBuf> {
+    let base = path.iter().fold(src(), |p, s| p.join(s));
+    let file = base.with_extension("rs");
+    let folder = base.join("mod.rs");
+    if !path.is_empty() && file.is_file() {
+        Some(file)
+    } else if !path.is_empty() && folder.is_file() {
+        Some(folder)
+    } else {
+        None
+    }
+}
+
+/// Every path of the use tree or expression path starting at `s[*i]`,
+/// brace groups opened (`a::{b, c::{d, self}}` gives `a::b`, `a::c::d` and
+/// `a::c`); a glob or a group's `self` names the module before it.
+fn path_tree(s: &[char], i: &mut usize) -> Vec<Vec<String>> {
+    let skip_ws = |i: &mut usize| {
+        while *i < s.len() && s[*i].is_whitespace() {
+            *i += 1;
+        }
+    };
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        skip_ws(i);
+        if s.get(*i) == Some(&'{') {
+            *i += 1;
+            let mut out = Vec::new();
+            loop {
+                skip_ws(i);
+                if s.get(*i).is_none_or(|c| *c == '}') {
+                    *i += 1;
+                    break;
+                }
+                for p in path_tree(s, i) {
+                    out.push(prefix.iter().cloned().chain(p).collect());
+                }
+                // `as alias`, then `,` or `}`.
+                while *i < s.len() && !matches!(s[*i], ',' | '}' | '{') {
+                    *i += 1;
+                }
+                if s.get(*i) == Some(&',') {
+                    *i += 1;
+                }
+            }
+            if out.is_empty() {
+                out.push(prefix);
+            }
+            return out;
+        }
+        let start = *i;
+        while *i < s.len() && (s[*i].is_alphanumeric() || s[*i] == '_') {
+            *i += 1;
+        }
+        let word: String = s[start..*i].iter().collect();
+        if word.is_empty() || word == "self" {
+            return vec![prefix];
+        }
+        prefix.push(word);
+        if s.get(*i) == Some(&':') && s.get(*i + 1) == Some(&':') {
+            *i += 2;
+        } else {
+            return vec![prefix];
+        }
+    }
+}
+
+/// The files a source file imports: its `crate::`, `super::` and `self::`
+/// paths (in `use`, `pub use` re-exports and expressions alike), and paths
+/// through a child module it declares (`mod x;` then `x::y`), each resolved
+/// to the deepest module file it names. `mod x;` itself is no import. Its
+/// `#[cfg(test)] mod tests` is left out.
+fn file_imports(f: &Path) -> BTreeSet<PathBuf> {
+    let text = product_code(f);
+    let s: Vec<char> = text.chars().collect();
+    let me = module_path(f);
+    let children: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("pub ").unwrap_or(l.trim());
+            let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
+            l.strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < s.len() {
+        let word_start =
+            i == 0 || !(s[i - 1].is_alphanumeric() || s[i - 1] == '_' || s[i - 1] == ':');
+        if !(word_start && (s[i].is_alphanumeric() || s[i] == '_')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut base: Option<Vec<String>> = None;
+        let mut j = i;
+        // `super::super::x` climbs once per `super`.
+        let mut here = me.clone();
+        loop {
+            let rest: String = s[j..s.len().min(j + 7)].iter().collect();
+            if rest.starts_with("crate::") {
+                base = Some(Vec::new());
+                j += 7;
+            } else if rest.starts_with("self::") && base.is_none() {
+                base = Some(here.clone());
+                j += 6;
+            } else if rest.starts_with("super::") {
+                here.pop();
+                base = Some(here.clone());
+                j += 7;
+                continue;
+            }
+            break;
+        }
+        let base = match base {
+            Some(b) => b,
+            None => {
+                let word: String = s[start..]
+                    .iter()
+                    .take_while(|c| c.is_alphanumeric() || **c == '_')
+                    .collect();
+                let after = start + word.chars().count();
+                let is_path = s.get(after) == Some(&':') && s.get(after + 1) == Some(&':');
+                if !(is_path && children.contains(&word)) {
+                    i = after;
+                    continue;
+                }
+                j = start;
+                me.clone()
+            }
+        };
+        i = j;
+        for tail in path_tree(&s, &mut i) {
+            let mut full: Vec<String> = base.iter().cloned().chain(tail).collect();
+            while !full.is_empty() {
+                if let Some(file) = module_file(&full) {
+                    out.insert(file);
+                    break;
+                }
+                full.pop();
+            }
+        }
+        i = i.max(start + 1);
+    }
+    out.remove(f);
+    out
+}
+
+/// The file-level import graph of the sources under `folder` (test files
+/// aside): each file, relative to `src/`, with the files of the same
+/// folder it imports.
+fn file_graph(folder: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let name = |f: &Path| f.strip_prefix(src()).expect("in src").display().to_string();
+    let mut g = BTreeMap::new();
+    for f in sources(folder).into_iter().filter(|f| !is_test_file(f)) {
+        let deps = file_imports(&f)
+            .into_iter()
+            .filter(|d| d.starts_with(folder) && !is_test_file(d))
+            .map(|d| name(&d))
+            .collect();
+        g.insert(name(&f), deps);
+    }
+    g
+}
+
+/// No circle between the files of `folder`: the cycle found, if any.
+fn file_cycle(folder: &str) -> Option<Vec<String>> {
+    let g = file_graph(&src().join(folder));
+    assert!(g.len() > 10, "{folder}: {g:?}");
+    find_cycle(&g)
+}
+
+/// No file of `src/cli` imports, through any path, a file that imports it
+/// back: a printer never reaches the module that dispatches (issue 42).
+#[test]
+fn cli_files_import_each_other_without_a_cycle() {
+    assert_eq!(file_cycle("cli"), None);
+}
+
+/// The file-level checker: it resolves `crate::`, `super::`, `self::` and
+/// child-module paths to files, sees re-exports and grouped imports, and
+/// finds the circle the old `cli/mod.rs` closed.
+#[test]
+fn the_file_checker_resolves_every_kind_of_path() {
+    let tree = |t: &str| {
+        let s: Vec<char> = t.chars().collect();
+        path_tree(&s, &mut 0)
+    };
+    let v = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    assert_eq!(
+        tree("a::{b, c::{d, self}, e as f}::x"),
+        vec![
+            v(&["a", "b"]),
+            v(&["a", "c", "d"]),
+            v(&["a", "c"]),
+            v(&["a", "e"])
+        ]
+    );
+    assert_eq!(tree("x::*;"), vec![v(&["x"])]);
+    let cli = src().join("cli");
+    let rel = |p: &str| src().join(p);
+    // `crate::` paths resolve to the deepest file they name.
+    let imports = file_imports(&cli.join("io.rs"));
+    assert!(imports.contains(&rel("cli/paint.rs")), "{imports:?}");
+    assert!(imports.contains(&rel("cli/terminal.rs")), "{imports:?}");
+    assert!(!imports.contains(&rel("cli/mod.rs")), "{imports:?}");
+    // A printer imports `Io` from `cli/io.rs`.
+    let printer = file_imports(&cli.join("print/text/hook.rs"));
+    assert!(printer.contains(&rel("cli/io.rs")), "{printer:?}");
+    // A cycle through two files is found.
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    g.entry("cli/mod.rs".into())
+        .or_default()
+        .insert("cli/hook.rs".into());
+    g.entry("cli/hook.rs".into())
+        .or_default()
+        .insert("cli/print/text/hook.rs".into());
+    g.entry("cli/print/text/hook.rs".into())
+        .or_default()
+        .insert("cli/mod.rs".into());
+    assert!(find_cycle(&g).is_some());
 }

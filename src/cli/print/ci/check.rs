@@ -2,8 +2,9 @@
 //! finding at once, errors included (`cli::ci_out`).
 
 use crate::cli::ci_out;
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::review::results::CheckResult;
 

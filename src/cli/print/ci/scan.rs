@@ -2,9 +2,10 @@
 //! config's finding at once (`cli::ci_out`).
 
 use crate::cli::ci_out;
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::print::text::scan::warnings;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::review::report::worst_exit;
 use crate::core::review::results::ScanResult;

@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
 use crate::cli::print::text::check::blocked;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::review::results::CheckResult;
 

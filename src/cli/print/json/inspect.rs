@@ -3,13 +3,14 @@
 
 use serde::Serialize;
 
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
     diff_items, requests_of, to_json,
 };
 use crate::cli::print::json::provenance::{self, JsonProvenance};
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::display_path;

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonDiffItem, JsonEntry, Schema, diff_items, to_json};
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;

@@ -6,11 +6,12 @@ use std::cell::Cell;
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json, write_json};
 use crate::cli::policy_outcome::PolicyScan;
 use crate::cli::print::text::scan::warnings;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
-use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::discover::Discovery;

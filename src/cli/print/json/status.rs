@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonError, Schema, to_json};
 use crate::cli::print::text;
 use crate::cli::status_outcome::StatusResult;

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonNotFollowed, JsonPolicy, JsonPolicyFile, JsonRequest,
     Schema, destinations_of, diff_items, requests_of, to_json,

@@ -2,10 +2,11 @@
 //! block the run, else GocciaScript's report (docs/src/compatibility.md#the-untrusted-run-report) as
 //! the command's error.
 
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::cli::paint::{STYLED, mark};
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::check::{ReportContext, StoreProblem, untrusted_report};

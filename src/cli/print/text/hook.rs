@@ -2,8 +2,8 @@
 //! hook (`NAME: WHAT PATH`), each path and reason escaped whole; and the
 //! notice `hook run` prints after a pull, checkout or rebase.
 
-use crate::cli::Io;
 use crate::cli::hook_outcome::{Changes, Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::io::Io;
 use crate::cli::status_outcome::StatusFindings;
 use crate::cli::terminal::Values;
 use crate::core::review::notice::range_line;

@@ -3,11 +3,12 @@
 //! each scope leads. Every value comes from the config or its path, and is
 //! escaped where it is written.
 
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::paint::{STYLED, mark};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::review::value_diff::render_text;

@@ -1,10 +1,11 @@
 //! `list`'s result as text: GocciaScript's `--list-trusted` listing
 //! (docs/src/compatibility.md#the-store-listing); `list --ignored`'s as one block per config.
 
+use crate::cli::error::CliResult;
+use crate::cli::io::Io;
 use crate::cli::paint::STYLED;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::exit;
 use crate::core::review::listing::render_list_trusted;
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};

@@ -7,11 +7,12 @@ use crate::cli::print::text::table::{
     NO_CONFIGS, render_row, render_table, table_header, table_width,
 };
 
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::cli::print::text::provenance;
 use crate::cli::print::text::trust::policy_label;
 use crate::cli::terminal::Values;
 use crate::cli::walk::{print_not_followed, write_not_followed, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::display_path;

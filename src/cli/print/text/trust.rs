@@ -6,10 +6,11 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::paint::{STYLED, mark};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
-use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path, shell_quote};
