@@ -10,15 +10,15 @@
 //! introduced it (`core::revision::provenance`), or says why not; that
 //! never changes the exit code.
 //!
-//! [`decide`] computes one [`DiffResult`] (`cli::diff_outcome`), the same
+//! [`decide`] computes one [`DiffResult`] (`cli::outcome::diff`), the same
 //! whatever the format; the printers (`cli::print::{text,json,markdown,ci}::diff`)
 //! only render it.
 
 use clap::{Args, ValueEnum};
 
 use crate::cli::ctx::Ctx;
-use crate::cli::diff_outcome::{DiffResult, Sides};
 use crate::cli::error::{CliError, CliResult};
+use crate::cli::outcome::diff::{DiffResult, Sides};
 use crate::cli::print;
 use crate::core::env::Env;
 use crate::core::revision::{note_links_over, read_revision, read_working_tree, repository_root};

@@ -5,14 +5,14 @@
 //! (what they call) always exits 0, and gives up with a line saying so when
 //! the check takes longer than its time limit.
 //!
-//! Each action decides a typed result (`cli::hook_outcome`) with no output
+//! Each action decides a typed result (`cli::outcome::hook`) with no output
 //! on the way (for `install`: a plan, then what was written), which
 //! `cli::print::text::hook` renders.
 
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
-use crate::cli::hook_outcome::{HooksStatus, InstallPlan, Removal, notice};
 use crate::cli::io::Io;
+use crate::cli::outcome::hook::{HooksStatus, InstallPlan, Removal, notice};
 use crate::cli::print::text::hook as printer;
 use crate::core::env::Env;
 use crate::core::exit;

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::io::Io;
-use crate::cli::policy_outcome::{Records, RunListed, RunOutcome, VerdictCounts};
+use crate::cli::outcome::policy::{Records, RunListed, RunOutcome, VerdictCounts};
 use crate::cli::print::{json, text};
 use crate::core::env::Env;
 use crate::core::exit;

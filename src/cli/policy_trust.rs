@@ -13,7 +13,7 @@ use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::io::Io;
 use crate::cli::load::{StoreView, print_store_warnings};
-use crate::cli::policy_outcome::PolicyScan;
+use crate::cli::outcome::policy::PolicyScan;
 use crate::cli::walk;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -205,7 +205,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             &scan.found.unreadable,
             env,
         );
-        return crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
+        crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io)?;
+        return Ok(code);
     }
     if format == OutputFormat::Json {
         crate::cli::print::json::scan::judged(&scan, io)?;

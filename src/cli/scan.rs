@@ -15,6 +15,7 @@ use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
+use crate::cli::outcome::scan::{ScanSink, stream};
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::core::env::Env;
@@ -52,11 +53,20 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
         asked.set(asked.get() + 1);
         (on_terminal && asked.get() <= MAX_LISTED).then(|| deleted_by(key))
     };
-    match format {
-        OutputFormat::Json => print::json::scan::print(&result, env, io),
-        f if f.is_ci() => print::ci::scan::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::scan::print(&result, (&who, &deleted), env, io),
-    }
+    let mut sink: Box<dyn ScanSink> = match format {
+        OutputFormat::Json => Box::new(print::json::scan::Json),
+        f if f.is_ci() => Box::new(print::ci::scan::Ci {
+            github: f == OutputFormat::Github,
+            env,
+        }),
+        _ => Box::new(print::text::scan::Text {
+            who: &who,
+            deleted: &deleted,
+            env,
+        }),
+    };
+    let outcome = stream(&result, env, sink.as_mut(), io)?;
+    Ok(outcome.exit_code())
 }
 
 /// Walks the paths and reads what the scan shows them against, printing

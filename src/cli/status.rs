@@ -5,13 +5,13 @@
 //! no walk without `--tree`. Never trusts, never prompts.
 
 //!
-//! [`decide`] computes one `StatusResult` (`cli::status_outcome`), which
+//! [`decide`] computes one `StatusResult` (`cli::outcome::status`), which
 //! `cli::print::{text,json}::status` render.
 
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
+use crate::cli::outcome::status::{PromptLine, StatusResult, findings};
 use crate::cli::print;
-use crate::cli::status_outcome::{PromptLine, StatusResult, findings};
 use crate::core::env::Env;
 use crate::core::exit;
 

@@ -12,5 +12,6 @@ pub fn print(result: &CheckResult, github: bool, env: &Env, io: &mut Io<'_>) -> 
     write_warnings(&result.store_warnings, io);
     write_warnings(&result.unreadable, io);
     let findings = ci_out::findings(&result.reports, None, &result.found.unreadable, env);
-    ci_out::write(github, &findings, env, io, result.exit_code())
+    ci_out::write(github, &findings, env, io)?;
+    Ok(result.exit_code())
 }

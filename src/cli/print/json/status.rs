@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use crate::cli::io::Io;
 use crate::cli::json_out::{JsonError, Schema, to_json};
+use crate::cli::outcome::status::StatusResult;
 use crate::cli::print::text;
-use crate::cli::status_outcome::StatusResult;
 use crate::cli::walk::JsonUnreadable;
 use crate::core::review::report::ConfigReport;
 

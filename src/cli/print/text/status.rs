@@ -2,7 +2,7 @@
 //! notice line when something needs review, nothing when nothing does.
 
 use crate::cli::io::Io;
-use crate::cli::status_outcome::{PromptLine, StatusResult};
+use crate::cli::outcome::status::{PromptLine, StatusResult};
 
 pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
     warnings(r, io);
