@@ -13,6 +13,7 @@ use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
+use crate::cli::outcome;
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::core::env::Env;
@@ -27,11 +28,14 @@ use crate::core::store::{Store, StoreError};
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &CheckArgs) -> CliResult {
     let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env).map_err(|f| f.print(io))?;
-    match args.format.chosen(args.json) {
-        OutputFormat::Json => print::json::check::print(&result, env, io),
-        f if f.is_ci() => print::ci::check::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::check::print(&result, env, io),
+    let format = args.format.chosen(args.json);
+    let outcome = outcome::check::decide(&result, format.is_ci());
+    match format {
+        OutputFormat::Json => print::json::check::print(&result, &outcome, env, io)?,
+        f if f.is_ci() => print::ci::check::print(&result, f == OutputFormat::Github, env, io)?,
+        _ => print::text::check::print(&result, &outcome, env, io)?,
     }
+    Ok(outcome.exit_code())
 }
 
 /// Finds and loads every config the inputs involve, printing nothing.

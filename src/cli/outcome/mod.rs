@@ -3,6 +3,7 @@
 //! (`Outcome::exit_code`). An outcome imports the core and `cli::load`,
 //! never a printer; a printer writes an outcome, never decides a code.
 
+pub mod check;
 pub mod diff;
 pub mod hook;
 pub mod policy;
