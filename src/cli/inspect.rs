@@ -11,6 +11,7 @@ use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
 use crate::cli::print;
 use crate::core::env::Env;
+use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
 use crate::core::review::check::governing_config;
@@ -27,10 +28,11 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
     let result = decide(g, args, env)?;
     let provenance = provenance_of(&result, env);
     if args.json {
-        print::json::inspect::print(&result, provenance.as_ref(), env, io)
+        print::json::inspect::print(&result, provenance.as_ref(), env, io)?;
     } else {
-        print::text::inspect::print(&result, provenance.as_ref(), io)
+        print::text::inspect::print(&result, provenance.as_ref(), io)?;
     }
+    Ok(exit::SUCCESS)
 }
 
 /// Who changed what, for a changed config only: git is read for nothing

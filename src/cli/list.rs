@@ -25,11 +25,12 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ListArgs) -> CliResult {
     let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if args.ignored {
         let result = decide_ignored(env)?;
-        return if args.json {
-            print::json::list::print_ignored(&result, env, io)
+        if args.json {
+            print::json::list::print_ignored(&result, env, io)?;
         } else {
-            print::text::list::print_ignored(&result, io)
-        };
+            print::text::list::print_ignored(&result, io)?;
+        }
+        return Ok(exit::SUCCESS);
     }
     let result = decide(g, args, env).map_err(|f| f.print(io))?;
     if args.json {

@@ -9,3 +9,4 @@ pub mod hook;
 pub mod policy;
 pub mod scan;
 pub mod status;
+pub mod trust;
