@@ -385,11 +385,11 @@ fn contract_json(invocation: &Invocation) -> bool {
         Invocation::Trust(_, t) => t.json,
         Invocation::Untrust(_, u) => u.json,
         Invocation::Clap(cli) => match &cli.command {
-            Command::Scan(a) => a.format.chosen(a.json) == args::OutputFormat::Json,
+            Command::Scan(a) => a.format == args::OutputFormat::Json,
             Command::Trust(a) => a.json,
             Command::Untrust(a) => a.json,
             Command::List(a) => a.json,
-            Command::Check(a) => a.format.chosen(a.json) == args::OutputFormat::Json,
+            Command::Check(a) => a.format == args::OutputFormat::Json,
             Command::Diff(a) => a.json,
             Command::Inspect(a) => a.json,
             Command::Status(a) => a.json,

@@ -50,13 +50,25 @@ pub enum OutputFormat {
 
 impl OutputFormat {
     /// The format asked for, `--json` being `--format json`.
-    pub fn chosen(self, json: bool) -> OutputFormat {
+    fn chosen(self, json: bool) -> OutputFormat {
         if json { OutputFormat::Json } else { self }
     }
 
     /// SARIF or GitHub annotations (`cli::ci_out`).
     pub fn is_ci(self) -> bool {
         matches!(self, OutputFormat::Sarif | OutputFormat::Github)
+    }
+}
+
+impl Command {
+    /// `--json` is `--format json`: settled once, as the command line is
+    /// parsed, so that everything after reads `format` alone.
+    fn settle_format(&mut self) {
+        match self {
+            Command::Scan(a) => a.format = a.format.chosen(a.json),
+            Command::Check(a) => a.format = a.format.chosen(a.json),
+            _ => {}
+        }
     }
 }
 
@@ -363,8 +375,9 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
             .try_get_matches_from(argv)
             .and_then(|m| Cli::from_arg_matches(&m))
         {
-            Ok(cli) => {
+            Ok(mut cli) => {
                 check_globals(&cli.globals).map_err(ParseOutcome::Usage)?;
+                cli.command.settle_format();
                 Ok(Invocation::Clap(cli))
             }
             Err(e) => Err(ParseOutcome::Clap(closest_first(e))),
@@ -1309,6 +1322,28 @@ mod tests {
         assert_eq!(
             p(&["list", "--trust-store", ""]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
+        );
+    }
+
+    /// `--json` is settled into `format` as the command line is parsed:
+    /// nothing after reads `json` to decide the format again.
+    #[test]
+    fn the_format_is_settled_once_when_parsed() {
+        let format = |args: &[&str]| match p(args) {
+            Ok(Invocation::Clap(cli)) => match cli.command {
+                Command::Scan(a) => a.format,
+                Command::Check(a) => a.format,
+                _ => panic!("{args:?}"),
+            },
+            other => panic!("{args:?}: {other:?}"),
+        };
+        assert_eq!(format(&["scan", "--json"]), OutputFormat::Json);
+        assert_eq!(format(&["scan", "--format", "sarif"]), OutputFormat::Sarif);
+        assert_eq!(format(&["scan"]), OutputFormat::Text);
+        assert_eq!(format(&["check", "--json", "x"]), OutputFormat::Json);
+        assert_eq!(
+            format(&["check", "--format", "github", "x"]),
+            OutputFormat::Github
         );
     }
 }

@@ -28,7 +28,7 @@ use crate::core::store::{Store, StoreError};
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &CheckArgs) -> CliResult {
     let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env).map_err(|f| f.print(io))?;
-    let format = args.format.chosen(args.json);
+    let format = args.format;
     let outcome = outcome::check::decide(&result, format.is_ci());
     match format {
         OutputFormat::Json => print::json::check::print(&result, &outcome, env, io)?,

@@ -192,7 +192,7 @@ pub fn mark_trusted(
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
 pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let scan = judge_tree(g, args, env, io)?;
-    let format = args.format.chosen(args.json);
+    let format = args.format;
     if format.is_ci() {
         if let Some(problem) = &scan.store_error {
             io.warn(format_args!("{problem}; every config counts as untrusted"));

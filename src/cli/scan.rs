@@ -34,7 +34,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
-    let format = args.format.chosen(args.json);
+    let format = args.format;
     let result = decide(g, args, format, env).map_err(|f| f.print(io))?;
     // Who changed what, on a terminal only (piped text stays as it was),
     // and for a changed config only: git is read for nothing else.
