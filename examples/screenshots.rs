@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use goccia_trust::cli::Io;
+use goccia_trust::cli::io::Io;
 use goccia_trust::cli::policy_trust::{policy_label, review_policy};
 use goccia_trust::cli::terminal::{Escaping, SafeWriter};
 use goccia_trust::core::env::Env;
@@ -216,7 +216,7 @@ fn readme_scan(demo: &Demo, base: &Env) -> String {
             err: &mut e,
             escaping: &escaping,
         };
-        code = goccia_trust::cli::run(args.clone(), &demo.env(base), &mut io);
+        code = goccia_trust::cli::app::run(args.clone(), &demo.env(base), &mut io);
     }
     assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
     format!(

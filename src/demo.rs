@@ -28,7 +28,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::terminal::{Escaping, SafeWriter};
 use crate::core::env::Env;
 
@@ -164,7 +164,7 @@ fn run_cli(args: Vec<String>, env: &Env) -> Result<(), String> {
             err: &mut e,
             escaping: &escaping,
         };
-        crate::cli::run(args, env, &mut io)
+        crate::cli::app::run(args, env, &mut io)
     };
     if code == 0 {
         return Ok(());

@@ -31,4 +31,4 @@ pub mod tui;
 #[cfg(not(feature = "test-support"))]
 pub(crate) mod tui;
 
-pub use cli::main;
+pub use cli::app::main;

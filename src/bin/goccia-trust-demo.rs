@@ -19,7 +19,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use goccia_trust::cli::{Io, run, terminal};
+use goccia_trust::cli::app::run;
+use goccia_trust::cli::io::Io;
+use goccia_trust::cli::terminal;
 use goccia_trust::core::env::Env;
 use goccia_trust::demo::build;
 

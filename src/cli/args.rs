@@ -3,8 +3,9 @@
 //! `--trust-store=PATH`), parsed by hand because their rules are
 //! GocciaScript's, not clap's (docs/src/compatibility.md#option-errors, #blank-paths-and-empty-variables).
 
-use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+pub use crate::cli::globals::{ColorChoice, GlobalArgs};
 use crate::core::paths::pascal_trim;
 
 /// Review, trust and audit GocciaScript config permission requests.
@@ -33,40 +34,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct GlobalArgs {
-    /// Use this store file instead of the per-user one.
-    #[arg(
-        long = "trust-store",
-        global = true,
-        hide = true,
-        value_name = "PATH",
-        value_hint = clap::ValueHint::FilePath
-    )]
-    pub trust_store: Option<String>,
-    /// When to colour output: states, `+`/`-`/`~` lines and verdicts, and
-    /// the interactive review (`never` gives the mono theme). `auto`: on a
-    /// terminal unless TERM=dumb or CLICOLOR=0, anywhere under
-    /// CLICOLOR_FORCE, never under NO_COLOR.
-    #[arg(long, global = true, hide = true, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    /// TUI theme: a built-in name (default, light, high-contrast, mono) or a TOML file.
-    #[arg(long, global = true, hide = true, value_name = "NAME|PATH")]
-    pub theme: Option<String>,
-    /// Draw with ASCII only (separators, markers, box lines): the default
-    /// where the locale has no UTF-8 (`LC_ALL=C`).
-    #[arg(long, global = true, hide = true, action = ArgAction::SetTrue)]
-    pub ascii: bool,
-    /// Interactive review: do not refresh when configs change on disk.
-    #[arg(long = "no-watch", global = true, hide = true, action = ArgAction::SetTrue)]
-    pub no_watch: bool,
-    /// Print nothing on stdout but the listing a prompt asks about and what
-    /// `trust --yes` records; errors and warnings still go to stderr, and
-    /// the exit code is the same.
-    #[arg(long, short = 'q', global = true, hide = true, action = ArgAction::SetTrue)]
-    pub quiet: bool,
-}
-
 /// What `scan` and `check` print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum OutputFormat {
@@ -83,7 +50,7 @@ pub enum OutputFormat {
 
 impl OutputFormat {
     /// The format asked for, `--json` being `--format json`.
-    pub fn chosen(self, json: bool) -> OutputFormat {
+    fn chosen(self, json: bool) -> OutputFormat {
         if json { OutputFormat::Json } else { self }
     }
 
@@ -93,12 +60,16 @@ impl OutputFormat {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum ColorChoice {
-    #[default]
-    Auto,
-    Always,
-    Never,
+impl Command {
+    /// `--json` is `--format json`: settled once, as the command line is
+    /// parsed, so that everything after reads `format` alone.
+    fn settle_format(&mut self) {
+        match self {
+            Command::Scan(a) => a.format = a.format.chosen(a.json),
+            Command::Check(a) => a.format = a.format.chosen(a.json),
+            _ => {}
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -404,8 +375,9 @@ pub fn parse(args: Vec<String>) -> Result<Invocation, ParseOutcome> {
             .try_get_matches_from(argv)
             .and_then(|m| Cli::from_arg_matches(&m))
         {
-            Ok(cli) => {
+            Ok(mut cli) => {
                 check_globals(&cli.globals).map_err(ParseOutcome::Usage)?;
+                cli.command.settle_format();
                 Ok(Invocation::Clap(cli))
             }
             Err(e) => Err(ParseOutcome::Clap(closest_first(e))),
@@ -1350,6 +1322,28 @@ mod tests {
         assert_eq!(
             p(&["list", "--trust-store", ""]).unwrap_err(),
             "--trust-store needs a path: --trust-store=<path>"
+        );
+    }
+
+    /// `--json` is settled into `format` as the command line is parsed:
+    /// nothing after reads `json` to decide the format again.
+    #[test]
+    fn the_format_is_settled_once_when_parsed() {
+        let format = |args: &[&str]| match p(args) {
+            Ok(Invocation::Clap(cli)) => match cli.command {
+                Command::Scan(a) => a.format,
+                Command::Check(a) => a.format,
+                _ => panic!("{args:?}"),
+            },
+            other => panic!("{args:?}: {other:?}"),
+        };
+        assert_eq!(format(&["scan", "--json"]), OutputFormat::Json);
+        assert_eq!(format(&["scan", "--format", "sarif"]), OutputFormat::Sarif);
+        assert_eq!(format(&["scan"]), OutputFormat::Text);
+        assert_eq!(format(&["check", "--json", "x"]), OutputFormat::Json);
+        assert_eq!(
+            format(&["check", "--format", "github", "x"]),
+            OutputFormat::Github
         );
     }
 }

@@ -10,9 +10,12 @@
 use rayon::prelude::*;
 
 use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
+use crate::cli::outcome;
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::paths::expand_without_trailing_separator;
 use crate::core::paths::input::InputProblem;
@@ -21,15 +24,19 @@ use crate::core::review::check::{StoreProblem, governing_config};
 use crate::core::review::discover::{CONFIG_NAMES, discover_paths};
 use crate::core::review::results::CheckResult;
 use crate::core::review::scan::report_for;
-use crate::core::store::{Store, StoreError, StoreLocation, locate_store, read_store};
+use crate::core::store::{Store, StoreError};
 
-pub fn run(g: &GlobalArgs, args: &CheckArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &CheckArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env).map_err(|f| f.print(io))?;
-    match args.format.chosen(args.json) {
-        OutputFormat::Json => print::json::check::print(&result, env, io),
-        f if f.is_ci() => print::ci::check::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::check::print(&result, env, io),
+    let format = args.format;
+    let outcome = outcome::check::decide(&result, format.is_ci());
+    match format {
+        OutputFormat::Json => print::json::check::print(&result, &outcome, env, io)?,
+        f if f.is_ci() => print::ci::check::print(&result, f == OutputFormat::Github, env, io)?,
+        _ => print::text::check::print(&result, &outcome, env, io)?,
     }
+    Ok(outcome.exit_code())
 }
 
 /// Finds and loads every config the inputs involve, printing nothing.
@@ -37,18 +44,16 @@ pub fn decide(g: &GlobalArgs, args: &CheckArgs, env: &Env) -> Result<CheckResult
     // Where the store is comes first: a `--trust-store` naming a directory
     // is refused before anything runs (docs/src/compatibility.md#store-location),
     // while a store that cannot be located or read only changes the report.
-    let location = match locate_store(g.trust_store.as_deref(), env) {
-        Ok(loc) => Ok(loc),
-        Err(StoreError::Unlocatable { problem }) => Err(problem),
-        Err(e) => return Err(Failed::bare(CliError::failed(e))),
-    };
+    let view = StoreView::read(g.trust_store.as_deref(), &args.inputs, env);
+    if let Err(e) = &view.located
+        && !matches!(e, StoreError::Unlocatable { .. })
+    {
+        return Err(Failed::bare(CliError::failed(e)));
+    }
     let (dirs, config_input) = sort_inputs(&args.inputs, env).map_err(Failed::bare)?;
     // Who else could have written the store, on every run: each `trusted`
     // is only as good as the store.
-    let store_warnings = match &location {
-        Ok(loc) => issues_text(&store_issues(loc, &args.inputs, env)),
-        Err(_) => Vec::new(),
-    };
+    let store_warnings = view.warnings();
     // Each input's governing config; a directory input also brings every
     // config under it, since the files there are governed by those.
     let mut keys: Vec<TrustKey> = Vec::new();
@@ -69,7 +74,7 @@ pub fn decide(g: &GlobalArgs, args: &CheckArgs, env: &Env) -> Result<CheckResult
     keys.extend(found.keys.iter().cloned());
     keys.sort();
     keys.dedup();
-    let (store, store_path, store_problem) = read_located(location);
+    let (store, store_path, store_problem) = read_located(view);
     let reports = keys
         .par_iter()
         .map(|k| report_for(k, env, &store))
@@ -115,24 +120,25 @@ fn sort_inputs(inputs: &[String], env: &Env) -> Result<(Vec<String>, bool), CliE
     Ok((dirs, config_input))
 }
 
-/// The store at `location`, its path and why it counts as empty, if it
+/// The store `view` read, its path and why it counts as empty, if it
 /// does.
-fn read_located(
-    location: Result<StoreLocation, String>,
-) -> (Store, Option<String>, Option<StoreProblem>) {
-    match location {
-        Err(reason) => (
+fn read_located(view: StoreView) -> (Store, Option<String>, Option<StoreProblem>) {
+    match view.located {
+        Err(StoreError::Unlocatable { problem }) => (
             Store::default(),
             None,
-            Some(StoreProblem::CannotLocate(reason)),
+            Some(StoreProblem::CannotLocate(problem)),
         ),
-        Ok(loc) => match read_store(&loc.path) {
-            Ok(s) => (s, Some(loc.path), None),
-            Err(e) => (
-                Store::default(),
-                Some(loc.path),
-                Some(StoreProblem::Unreadable(e.to_string())),
-            ),
-        },
+        Err(e) => (
+            Store::default(),
+            None,
+            Some(StoreProblem::CannotLocate(e.to_string())),
+        ),
+        Ok((loc, Ok(s))) => (s, Some(loc.path), None),
+        Ok((loc, Err(e))) => (
+            Store::default(),
+            Some(loc.path),
+            Some(StoreProblem::Unreadable(e.to_string())),
+        ),
     }
 }

@@ -7,7 +7,9 @@
 //! commands they are escaped as GitHub's runner unescapes them, so a path
 //! cannot end one command and start another.
 
-use crate::cli::{CliResult, Io};
+use crate::cli::error::CliError;
+
+use crate::cli::io::Io;
 use crate::core::env::Env;
 use crate::core::paths::display::{display_path, shell_quote};
 use crate::core::policy::{ConfigDecision, Verdict};
@@ -370,8 +372,7 @@ pub fn write(
     findings: &[Finding],
     env: &Env,
     io: &mut Io<'_>,
-    code: u8,
-) -> CliResult {
+) -> Result<(), CliError> {
     let log = Log {
         rules: &Rule::SCAN,
         findings,
@@ -379,7 +380,7 @@ pub fn write(
         not_read: &[],
     };
     log.write(github, io)?;
-    Ok(code)
+    Ok(())
 }
 
 /// What one command reports where CI looks.

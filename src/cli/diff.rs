@@ -10,15 +10,16 @@
 //! introduced it (`core::revision::provenance`), or says why not; that
 //! never changes the exit code.
 //!
-//! [`decide`] computes one [`DiffResult`] (`cli::diff_outcome`), the same
+//! [`decide`] computes one [`DiffResult`] (`cli::outcome::diff`), the same
 //! whatever the format; the printers (`cli::print::{text,json,markdown,ci}::diff`)
 //! only render it.
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::diff_outcome::{DiffResult, Sides};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::outcome::diff::{DiffResult, Sides};
 use crate::cli::print;
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::revision::{note_links_over, read_revision, read_working_tree, repository_root};
 
@@ -58,7 +59,8 @@ pub enum DiffFormat {
     Github,
 }
 
-pub fn run(args: &DiffArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &DiffArgs) -> CliResult {
+    let (env, io) = (ctx.env, &mut *ctx.io);
     let result = decide(args, env)?;
     match args.format {
         Some(f @ (DiffFormat::Sarif | DiffFormat::Github)) => {

@@ -1,5 +1,5 @@
 //! The one error path of the command line (as jj's `CommandError`): every
-//! command returns `Result<u8, CliError>`, and [`crate::cli::finish`] alone
+//! command returns `Result<u8, CliError>`, and [`crate::cli::app::finish`] alone
 //! prints an error and maps it to the exit table (`core::exit`).
 
 use std::fmt::Display;
@@ -125,8 +125,9 @@ mod tests {
     use std::io::Write;
 
     use super::*;
+    use crate::cli::app::finish;
+    use crate::cli::io::Io;
     use crate::cli::terminal::{Escaping, SafeWriter};
-    use crate::cli::{Io, finish};
 
     /// A stdout whose reader has gone.
     struct Closed;

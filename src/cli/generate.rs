@@ -13,7 +13,9 @@ use clap_mangen::Man;
 use roff::{Roff, bold, roman};
 
 use crate::cli::args::{CompletionsArgs, ManArgs, ShellName};
-use crate::cli::{CliError, CliResult, Io, complete};
+use crate::cli::complete;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::core::{env, exit};
 
 const BIN: &str = "goccia-trust";
@@ -93,7 +95,7 @@ fn without_hidden(cmd: &clap::Command) -> clap::Command {
 }
 
 /// A closed stdout (`goccia-trust man | head`) ends the command quietly,
-/// exit 141, as every command (`cli::finish`).
+/// exit 141, as every command (`cli::app::finish`).
 pub fn run_man(_args: &ManArgs, io: &mut Io<'_>) -> CliResult {
     let page =
         man_page().map_err(|e| CliError::failed(format!("cannot render the manual page: {e}")))?;

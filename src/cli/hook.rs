@@ -5,13 +5,15 @@
 //! (what they call) always exits 0, and gives up with a line saying so when
 //! the check takes longer than its time limit.
 //!
-//! Each action decides a typed result (`cli::hook_outcome`) with no output
+//! Each action decides a typed result (`cli::outcome::hook`) with no output
 //! on the way (for `install`: a plan, then what was written), which
 //! `cli::print::text::hook` renders.
 
-use crate::cli::hook_outcome::{HooksStatus, InstallPlan, Removal, notice};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
+use crate::cli::outcome::hook::{HooksStatus, InstallPlan, Removal, notice};
 use crate::cli::print::text::hook as printer;
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::state_dir;
@@ -48,7 +50,9 @@ pub enum HookAction {
 }
 
 /// `trust_store`: `--trust-store=` as given.
-pub fn run(trust_store: Option<&str>, args: &HookArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &HookArgs) -> CliResult {
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let trust_store = ctx.globals.trust_store.as_deref();
     match &args.action {
         HookAction::Install => install(trust_store, env, io),
         HookAction::Uninstall => remove(env, io),

@@ -7,10 +7,11 @@
 //! hands its result to `cli::print::text::ignore`.
 
 use crate::cli::args::{GlobalArgs, IgnoreArgs, UnignoreArgs, check_paths};
-use crate::cli::load::store_or_empty;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
 use crate::cli::print;
 use crate::cli::walk::{Failed, unreadable_warnings};
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::exit::unreadable_exit;
@@ -29,7 +30,8 @@ use crate::core::store::utc_timestamp_now;
 /// Why the CLI cannot keep an ignore list without a state directory.
 const NO_STATE_DIR: &str = "no state directory to keep the ignore list in (set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME)";
 
-pub fn run_ignore(g: &GlobalArgs, args: &IgnoreArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run_ignore(ctx: &mut Ctx<'_, '_>, args: &IgnoreArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let (plan, dir) = plan_ignore(g, args, env).map_err(|f| f.print(io))?;
     let result = record_ignore(plan, &dir).map_err(|f| f.print(io))?;
     print::text::ignore::print_ignore(&result, io)?;
@@ -62,11 +64,9 @@ fn plan_ignore(
         }
     }
     let dir = ignore_dir(env).ok_or_else(|| bare(CliError::failed(NO_STATE_DIR)))?;
-    let (store, loc, store_error) = store_or_empty(g, env);
-    let mut warnings = loc
-        .as_ref()
-        .map(|l| issues_text(&store_issues(l, &args.paths, env)))
-        .unwrap_or_default();
+    let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
+    let mut warnings = view.warnings();
+    let (store, _, store_error) = view.or_empty();
     if let Some(problem) = store_error {
         let error = CliError::failed(problem);
         return Err(Failed { warnings, error });
@@ -135,7 +135,8 @@ fn record_ignore(plan: IgnorePlan, dir: &std::path::Path) -> Result<IgnoreResult
     })
 }
 
-pub fn run_unignore(_: &GlobalArgs, args: &UnignoreArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run_unignore(ctx: &mut Ctx<'_, '_>, args: &UnignoreArgs) -> CliResult {
+    let (env, io) = (ctx.env, &mut *ctx.io);
     let result = unignore(args, env)?;
     print::text::ignore::print_unignore(&result, env, io)?;
     Ok(exit::SUCCESS)

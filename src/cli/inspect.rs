@@ -6,10 +6,12 @@
 //! [`InspectResult`].
 
 use crate::cli::args::{GlobalArgs, InspectArgs};
-use crate::cli::load::store_or_empty;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
 use crate::cli::print;
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
+use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
 use crate::core::review::check::governing_config;
@@ -21,14 +23,16 @@ use crate::core::review::value_diff::{block_values, diff_values};
 use crate::core::revision::provenance::Trusted;
 use crate::core::revision::review_provenance::{Provenance, of_changes};
 
-pub fn run(g: &GlobalArgs, args: &InspectArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env)?;
     let provenance = provenance_of(&result, env);
     if args.json {
-        print::json::inspect::print(&result, provenance.as_ref(), env, io)
+        print::json::inspect::print(&result, provenance.as_ref(), env, io)?;
     } else {
-        print::text::inspect::print(&result, provenance.as_ref(), io)
+        print::text::inspect::print(&result, provenance.as_ref(), io)?;
     }
+    Ok(exit::SUCCESS)
 }
 
 /// Who changed what, for a changed config only: git is read for nothing
@@ -46,11 +50,13 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         Ok(s) => s,
         Err(e) => return Err(CliError::new(e.class.code(), &e)),
     };
-    let (store, loc, store_error) = store_or_empty(g, env);
-    let store_warnings = loc
-        .as_ref()
-        .map(|l| issues_text(&store_issues(l, std::slice::from_ref(&args.config), env)))
-        .unwrap_or_default();
+    let view = StoreView::read(
+        g.trust_store.as_deref(),
+        std::slice::from_ref(&args.config),
+        env,
+    );
+    let store_warnings = view.warnings();
+    let (store, _, store_error) = view.or_empty();
     let stored = store.get(key.as_str()).cloned();
     let comparison = compare(&snapshot, stored.as_ref());
     let changes = match &stored {

@@ -7,9 +7,11 @@
 //! `cli::print::{text,json}::list` render their results.
 
 use crate::cli::args::{GlobalArgs, ListArgs};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
 use crate::cli::print;
 use crate::cli::walk::Failed;
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::config::load_config;
 use crate::core::env::Env;
 use crate::core::exit;
@@ -18,16 +20,17 @@ use crate::core::review::ignore::{Ignored, ignore_dir, ignore_path, load_ignores
 use crate::core::review::listing::{Detail, config_exists, list_entries};
 use crate::core::review::report::EntryStatus;
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
-use crate::core::store::{locate_store, read_store};
 
-pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &ListArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if args.ignored {
         let result = decide_ignored(env)?;
-        return if args.json {
-            print::json::list::print_ignored(&result, env, io)
+        if args.json {
+            print::json::list::print_ignored(&result, env, io)?;
         } else {
-            print::text::list::print_ignored(&result, io)
-        };
+            print::text::list::print_ignored(&result, io)?;
+        }
+        return Ok(exit::SUCCESS);
     }
     let result = decide(g, args, env).map_err(|f| f.print(io))?;
     if args.json {
@@ -47,10 +50,12 @@ pub fn run(g: &GlobalArgs, args: &ListArgs, env: &Env, io: &mut Io<'_>) -> CliRe
 /// shows each entry's summary and `~` lines; JSON shows the stored block's
 /// lines too.
 pub fn decide(g: &GlobalArgs, args: &ListArgs, env: &Env) -> Result<ListResult, Failed> {
-    let location = locate_store(g.trust_store.as_deref(), env)
+    let view = StoreView::read(g.trust_store.as_deref(), &[], env);
+    let store_warnings = view.warnings();
+    let (location, store) = view
+        .located
         .map_err(|e| Failed::bare(CliError::failed(e)))?;
-    let store_warnings = issues_text(&store_issues(&location, &[], env));
-    let store = match read_store(&location.path) {
+    let store = match store {
         Ok(store) => store,
         Err(e) => {
             let error = CliError::failed(e);

@@ -13,9 +13,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cli::policy_outcome::{Records, RunListed, RunOutcome, VerdictCounts};
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
+use crate::cli::outcome::policy::{Records, RunListed, RunOutcome, VerdictCounts};
 use crate::cli::print::{json, text};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::bounded::{ReadError, stream_regular};

@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
-use crate::cli::load::store_or_empty_warned;
-use crate::cli::policy_outcome::PolicyScan;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
+use crate::cli::load::{StoreView, print_store_warnings};
+use crate::cli::outcome::policy::PolicyScan;
 use crate::cli::walk;
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::exit::unreadable_exit;
@@ -191,7 +192,7 @@ pub fn mark_trusted(
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
 pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let scan = judge_tree(g, args, env, io)?;
-    let format = args.format.chosen(args.json);
+    let format = args.format;
     if format.is_ci() {
         if let Some(problem) = &scan.store_error {
             io.warn(format_args!("{problem}; every config counts as untrusted"));
@@ -204,7 +205,8 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             &scan.found.unreadable,
             env,
         );
-        return crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io, code);
+        crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io)?;
+        return Ok(code);
     }
     if format == OutputFormat::Json {
         crate::cli::print::json::scan::judged(&scan, io)?;
@@ -232,7 +234,10 @@ fn judge_tree(
     } else {
         args.paths.clone()
     };
-    let (store, location, store_error, store_warnings) = store_or_empty_warned(g, &paths, env, io);
+    let view = StoreView::read(g.trust_store.as_deref(), &paths, env);
+    let store_warnings = view.warnings();
+    print_store_warnings(&store_warnings, io);
+    let (store, location, store_error) = view.or_empty();
     let policy = review_policy(
         args.policy.as_deref(),
         args.policy_sha256.as_deref(),

@@ -12,10 +12,12 @@
 use std::cell::RefCell;
 
 use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
-use crate::cli::load::store_or_empty;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::load::StoreView;
+use crate::cli::outcome::scan::{ScanSink, stream};
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
-use crate::cli::{CliError, CliResult, Io, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::discover::discover_paths;
@@ -27,11 +29,12 @@ use crate::core::review::trust::missing_entries;
 use crate::core::revision::provenance::deleted_by;
 use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
-pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
     }
-    let format = args.format.chosen(args.json);
+    let format = args.format;
     let result = decide(g, args, format, env).map_err(|f| f.print(io))?;
     // Who changed what, on a terminal only (piped text stays as it was),
     // and for a changed config only: git is read for nothing else.
@@ -50,11 +53,20 @@ pub fn run(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliRe
         asked.set(asked.get() + 1);
         (on_terminal && asked.get() <= MAX_LISTED).then(|| deleted_by(key))
     };
-    match format {
-        OutputFormat::Json => print::json::scan::print(&result, env, io),
-        f if f.is_ci() => print::ci::scan::print(&result, f == OutputFormat::Github, env, io),
-        _ => print::text::scan::print(&result, (&who, &deleted), env, io),
-    }
+    let mut sink: Box<dyn ScanSink> = match format {
+        OutputFormat::Json => Box::new(print::json::scan::Json),
+        f if f.is_ci() => Box::new(print::ci::scan::Ci {
+            github: f == OutputFormat::Github,
+            env,
+        }),
+        _ => Box::new(print::text::scan::Text {
+            who: &who,
+            deleted: &deleted,
+            env,
+        }),
+    };
+    let outcome = stream(&result, env, sink.as_mut(), io)?;
+    Ok(outcome.exit_code())
 }
 
 /// Walks the paths and reads what the scan shows them against, printing
@@ -70,11 +82,9 @@ pub fn decide(
     } else {
         args.paths.clone()
     };
-    let (store, loc, store_error) = store_or_empty(g, env);
-    let store_warnings = loc
-        .as_ref()
-        .map(|l| issues_text(&store_issues(l, &paths, env)))
-        .unwrap_or_default();
+    let view = StoreView::read(g.trust_store.as_deref(), &paths, env);
+    let store_warnings = view.warnings();
+    let (store, _, store_error) = view.or_empty();
     let missing = missing_entries(&store, &paths, env);
     let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(found) => found,

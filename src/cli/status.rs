@@ -5,12 +5,13 @@
 //! no walk without `--tree`. Never trusts, never prompts.
 
 //!
-//! [`decide`] computes one `StatusResult` (`cli::status_outcome`), which
+//! [`decide`] computes one `StatusResult` (`cli::outcome::status`), which
 //! `cli::print::{text,json}::status` render.
 
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::outcome::status::{PromptLine, StatusResult, findings};
 use crate::cli::print;
-use crate::cli::status_outcome::{PromptLine, StatusResult, findings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 
@@ -51,7 +52,9 @@ pub fn decide(
 }
 
 /// `trust_store`: `--trust-store=` as given.
-pub fn run(trust_store: Option<&str>, args: &StatusArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &StatusArgs) -> CliResult {
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let trust_store = ctx.globals.trust_store.as_deref();
     if args.prompt {
         let path = args.path.clone().unwrap_or_else(|| ".".to_string());
         let line = PromptLine::decide(trust_store, path, args.tree, env);

@@ -11,32 +11,37 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, TrustArgs, check_paths};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
 use crate::cli::load::ignores_warned;
+use crate::cli::load::{StoreView, store_failure};
+use crate::cli::outcome::trust::{TrustEnd, TrustPrinter};
 use crate::cli::policy_trust;
 use crate::cli::print::text::trust::Reader;
 use crate::cli::print::{json, text};
-use crate::cli::{
-    CliError, CliResult, Io, issues_text, load_store_checked, store_failure, store_issues,
-};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{describe_targets, shell_quote};
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::review::ignore::leave_out_ignored;
-use crate::core::review::trust::outcome::{Gate, GateEnd, NothingToDo, TrustListing, TrustOutcome};
+use crate::core::review::trust::outcome::{Gate, GateEnd, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
 use crate::core::revision::review_provenance::{Why, authors_of_candidates, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
-pub fn run(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     check_args(args, env)?;
     if args.policy.is_some() || !args.expect.is_empty() {
         return trust_with_policy(g, args, env, io);
     }
     // A dry run writes nothing: an unsafe store is only a warning there.
-    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
-    let listing = list(args, loc, store, env, io)?;
+    let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
+    let store_warnings = view.warnings();
+    let (loc, store) = view.checked(!args.dry_run, io)?;
+    let listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let why = match why.is_empty() && authors_shown(args, io) {
         true => authors_of_candidates(&listing.plan.candidates, &listing.store, env),
@@ -67,8 +72,7 @@ fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 /// left out (and said, on stderr, in every format).
 fn list(
     args: &TrustArgs,
-    loc: StoreLocation,
-    store: Store,
+    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<TrustListing, CliError> {
@@ -81,7 +85,7 @@ fn list(
         leave_out_ignored(&mut plan, &ignores, &named_files(&args.paths, env))
     };
     let listing = TrustListing {
-        store_warnings: issues_text(&store_issues(&loc, &args.paths, env)),
+        store_warnings,
         targets: describe_targets(&args.paths, env),
         loc,
         store,
@@ -133,21 +137,32 @@ fn trust_listed(
     env: &Env,
     io: &mut Io<'_>,
 ) -> CliResult {
-    let end_with = |end, io: &mut Io<'_>| finish(args, (listing, why), end, env, io);
-    if let Some(nothing) = listing.nothing_to_do() {
-        return end_with(Finish::Nothing(nothing), io);
-    }
     let reader = reader(args, io);
+    let mut printer: Box<dyn TrustPrinter> = if args.json {
+        Box::new(json::trust::Json)
+    } else {
+        Box::new(text::trust::Text {
+            reader: &reader,
+            why: args.why,
+        })
+    };
+    if let Some(nothing) = listing.nothing_to_do() {
+        return end(
+            printer.as_mut(),
+            (listing, why),
+            TrustEnd::Nothing(nothing),
+            env,
+            io,
+        );
+    }
     // `--quiet` never hides what a person is asked about, nor what
     // `--yes` records.
     if reader.prompting || (args.yes && !args.dry_run) {
         io.escaping.unmute();
     }
-    if !args.json {
-        text::trust::listing(listing, (why, args.why), &reader, env, io)?;
-    }
+    printer.listing(listing, why, env, io)?;
     if args.dry_run {
-        return end_with(Finish::DryRun, io);
+        return end(printer.as_mut(), (listing, why), TrustEnd::DryRun, env, io);
     }
     if !args.json {
         // The listing is delivered before anything is recorded: a reader
@@ -168,8 +183,13 @@ fn trust_listed(
             )));
         }
         if !ask(listing.plan.candidates.len(), &reader, io)? {
-            text::trust::declined(io)?;
-            return Ok(exit::FAILURE);
+            return end(
+                printer.as_mut(),
+                (listing, why),
+                TrustEnd::Declined,
+                env,
+                io,
+            );
         }
     }
     let shown: Vec<Shown> = listing
@@ -180,7 +200,30 @@ fn trust_listed(
         .collect();
     let outcome = record(&listing.loc, &shown, env)?;
     std::mem::forget(shown);
-    end_with(Finish::Recorded(&outcome), io)
+    end(
+        printer.as_mut(),
+        (listing, why),
+        TrustEnd::Recorded(&outcome),
+        env,
+        io,
+    )
+}
+
+/// The end of a plain trust, in the printer's format (a config refused
+/// because it changed since shown is said on stderr in every format);
+/// returns its exit code.
+fn end(
+    printer: &mut dyn TrustPrinter,
+    (listing, why): (&TrustListing, &Why),
+    end: TrustEnd<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> CliResult {
+    if let TrustEnd::Recorded(o) = &end {
+        text::trust::refused(o, io);
+    }
+    printer.end(listing, why, &end, env, io)?;
+    Ok(end.exit_code())
 }
 
 /// Who reads the listing, and where it goes: a person answers a prompt
@@ -205,42 +248,6 @@ fn reader(args: &TrustArgs, io: &Io<'_>) -> Reader {
         on_stderr,
         on_terminal,
     }
-}
-
-/// How a listing ended.
-enum Finish<'a> {
-    Nothing(NothingToDo),
-    DryRun,
-    Recorded(&'a TrustOutcome),
-}
-
-/// The end of a plain trust, in the chosen format; returns its exit code.
-fn finish(
-    args: &TrustArgs,
-    (listing, why): (&TrustListing, &Why),
-    end: Finish<'_>,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> CliResult {
-    let outcome = match end {
-        Finish::Recorded(o) => {
-            text::trust::refused(o, io);
-            Some(o)
-        }
-        _ => None,
-    };
-    if args.json {
-        json::trust::print(listing, why, None, outcome, env, io)?;
-    } else {
-        match end {
-            Finish::Nothing(nothing) => text::trust::nothing_to_do(nothing, listing, io)?,
-            Finish::DryRun => {
-                text::trust::dry_run(listing.plan.candidates.len(), &listing.loc.path, io)?
-            }
-            Finish::Recorded(o) => text::trust::recorded(o, &listing.loc.path, io)?,
-        }
-    }
-    Ok(outcome.map_or(exit::SUCCESS, |o| o.code))
 }
 
 /// Asks `Trust N config files? [y/N]` where the listing went; `y` or `yes`
@@ -293,9 +300,11 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
         ));
     }
     let expected = expected_hashes(&args.expect).map_err(CliError::usage)?;
-    let (loc, store) = load_store_checked(g, &args.paths, !args.dry_run, env, io)?;
+    let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
+    let store_warnings = view.warnings();
+    let (loc, store) = view.checked(!args.dry_run, io)?;
     let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
-    let listing = list(args, loc, store, env, io)?;
+    let listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let mut gate = Gate {
         policy,

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use crate::cli::args::{ColorChoice, GlobalArgs, TuiArgs};
+use crate::cli::error::{CliError, CliResult};
 use crate::cli::policy_trust::{policy_label, review_policy};
-use crate::cli::{CliError, CliResult};
 use crate::core::env::{Env, UserDir};
 use crate::core::exit;
 use crate::core::revision::since::locate;

@@ -4,14 +4,18 @@
 //! format.
 
 use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, CliResult};
+use crate::cli::io::Io;
+use crate::cli::load::{StoreView, store_failure};
 use crate::cli::print::{json, text};
-use crate::cli::{CliError, CliResult, Io, load_store_for_write, store_failure};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::trust::outcome::{Removed, Untrusted, UntrustedPath};
 use crate::core::review::trust::{untrust_missing, untrust_root, untrust_roots};
 
-pub fn run(g: &GlobalArgs, args: &UntrustArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &UntrustArgs) -> CliResult {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if !args.missing
         && let Err(e) = check_paths("--untrust", &args.paths)
     {
@@ -33,7 +37,7 @@ fn untrust(
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<Untrusted, CliError> {
-    let (loc, store) = load_store_for_write(g, &[], env, io)?;
+    let (loc, store) = StoreView::read(g.trust_store.as_deref(), &[], env).checked(true, io)?;
     let removed = if args.missing {
         Removed::Missing(untrust_missing(&loc, store).map_err(|e| store_failure(&e))?)
     } else {

@@ -2,8 +2,9 @@
 //! walks a tree shows it: `scan`, `check`, `trust` (README "Links,
 //! unreadable paths and hostile files").
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::terminal::Values;
-use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::{describe_targets, display_path};
 use crate::core::review::discover::Discovery;

@@ -5,8 +5,8 @@
 //! command. With `--color=auto` (the default), a stream is coloured when
 //! it is a terminal, unless `TERM=dumb` or `CLICOLOR=0`, or whatever it is
 //! under `CLICOLOR_FORCE`; never under `NO_COLOR`. `--color=always|never`
-//! overrides them all (`cli::main` decides; the variables are read
-//! through `core::env::Env`).
+//! overrides them all (`cli::app::main` decides; the variables are read through
+//! `core::env::Env`).
 //!
 //! Style is attached where a line is built, from the data (issue 28 item
 //! 2): a builder wraps one of this tool's own words with [`mark`] (or
@@ -94,7 +94,7 @@ impl Palette {
         (!sgr.is_empty()).then_some(Palette { sgr })
     }
 
-    /// The palette for one stream when it is coloured (`cli::main`
+    /// The palette for one stream when it is coloured (`cli::app::main`
     /// decides that from `--color`, the environment and the stream), from
     /// `--theme` (the default theme when the named one cannot be loaded:
     /// the interactive review reports that).

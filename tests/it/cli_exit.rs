@@ -332,7 +332,7 @@ fn a_json_syntax_error_is_exit_1_and_a_malformed_block_exit_2() {
 }
 
 /// Every line reaches the terminal through a command's `Io` and every exit
-/// code through `cli::finish`: no `println!` (which panics on a closed
+/// code through `cli::app::finish`: no `println!` (which panics on a closed
 /// stdout) and no `process::exit` (which would leave a lock or temp file
 /// behind) anywhere in the program's own code. Test code is exempt.
 #[test]

@@ -40,6 +40,41 @@ fn code(path: &Path) -> String {
         .join("\n")
 }
 
+/// [`code`] without its `#[cfg(test)] mod tests`: a test module sees
+/// everything of its parent, and is not part of the layering.
+fn product_code(path: &Path) -> String {
+    let text = code(path);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let attribute = lines[i].trim();
+        let next = lines.get(i + 1).map_or("", |l| l.trim());
+        let module = next.strip_prefix("pub(crate) ").unwrap_or(next);
+        let module = module.strip_prefix("pub ").unwrap_or(module);
+        if attribute.starts_with("#[cfg(")
+            && attribute.contains("test")
+            && module.starts_with("mod ")
+        {
+            // Skips the module to its closing brace.
+            let mut depth = 0i64;
+            i += 1;
+            while i < lines.len() {
+                depth +=
+                    lines[i].matches('{').count() as i64 - lines[i].matches('}').count() as i64;
+                i += 1;
+                if depth <= 0 && (lines[i - 1].contains('}') || lines[i - 1].ends_with(';')) {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(lines[i]);
+        i += 1;
+    }
+    out.join("\n")
+}
+
 /// Every first path segment after `prefix` (e.g. `crate::core::`), with
 /// brace groups opened: `crate::core::{paths::x, store}` gives `paths` and
 /// `store`.
@@ -98,7 +133,7 @@ fn graph(
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
         let from = unit(f);
-        let deps = segments_after(&code(f), prefix);
+        let deps = segments_after(&product_code(f), prefix);
         let entry = g.entry(from.clone()).or_default();
         entry.extend(deps.into_iter().filter(|d| *d != from));
     }
@@ -709,242 +744,6 @@ fn the_faces_share_the_style_and_only_cli_tui_starts_the_tui() {
     }
 }
 
-/// The lines of `text` outside test-only items (`#[cfg(test)] mod tests
-/// { .. }`), comments blanked: what the product compiles.
-fn product_code(text: &str) -> String {
-    let toks = tokens(text);
-    let mut hidden = BTreeSet::new();
-    let mut i = 0;
-    while i < toks.len() {
-        if toks[i].0 == Tok::Punct('#') && is_test_only_attribute(&toks, i) {
-            let end = item_end(&toks, i);
-            let last = toks[end.min(toks.len()) - 1].1;
-            hidden.extend(toks[i].1..=last);
-            i = end;
-        } else {
-            i += 1;
-        }
-    }
-    text.lines()
-        .enumerate()
-        .map(|(n, l)| match (hidden.contains(&(n + 1)), l.find("//")) {
-            (true, _) => "",
-            (false, Some(i)) => &l[..i],
-            (false, None) => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Every path written at `body` (just after a `::` or a `use`), with use
-/// trees opened: `a::{b::c, d}` gives `[a, b, c]` and `[a, d]`; `*` and
-/// `self` stand for the path before them.
-fn use_paths(body: &str) -> Vec<Vec<String>> {
-    fn tree(s: &[char], at: &mut usize, prefix: &[String], out: &mut Vec<Vec<String>>) {
-        let mut path = prefix.to_vec();
-        loop {
-            while *at < s.len() && s[*at].is_whitespace() {
-                *at += 1;
-            }
-            if s.get(*at) == Some(&'{') {
-                *at += 1;
-                loop {
-                    tree(s, at, &path, out);
-                    while *at < s.len() && s[*at].is_whitespace() {
-                        *at += 1;
-                    }
-                    match s.get(*at) {
-                        Some(',') => *at += 1,
-                        Some('}') => {
-                            *at += 1;
-                            return;
-                        }
-                        _ => return,
-                    }
-                    while *at < s.len() && s[*at].is_whitespace() {
-                        *at += 1;
-                    }
-                    if s.get(*at) == Some(&'}') {
-                        *at += 1;
-                        return;
-                    }
-                }
-            }
-            let start = *at;
-            while *at < s.len() && (s[*at].is_alphanumeric() || s[*at] == '_') {
-                *at += 1;
-            }
-            let word: String = s[start..*at].iter().collect();
-            if !word.is_empty() && word != "self" {
-                path.push(word);
-            }
-            if s.get(*at) == Some(&':') && s.get(*at + 1) == Some(&':') {
-                *at += 2;
-            } else {
-                out.push(path);
-                return;
-            }
-        }
-    }
-    let s: Vec<char> = body.chars().collect();
-    let mut out = Vec::new();
-    tree(&s, &mut 0, &[], &mut out);
-    out
-}
-
-/// The module path of a file of `folder` (relative to the folder):
-/// `views/mod.rs` is `[views]`, `update/confirm.rs` is `[update, confirm]`,
-/// the folder's own `mod.rs` is `[]`.
-fn module_of(f: &Path, folder: &Path) -> Vec<String> {
-    let mut m = relative(f, folder);
-    if m.last().is_some_and(|l| l == "mod") {
-        m.pop();
-    }
-    m
-}
-
-/// The file graph inside `folder` (a module of the crate, `src/tui`): each
-/// file, named by its module path (`""` for the folder's own `mod.rs`,
-/// `views` for `views/mod.rs`), maps to the files it names. A file names
-/// another through `crate::<folder>::…`, `super::…`, `self::…`, a child's
-/// name (`use confirm::x` in `update.rs`), or a `pub use` of any of
-/// these; a name resolves to the deepest file on its path. `mod x;` is a
-/// declaration, not an import; test files and `#[cfg(test)]` items are
-/// left out.
-fn file_graph(folder: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let module = relative(folder, &src()).join("::");
-    file_graph_of(folder, &format!("crate::{module}::"))
-}
-
-/// [`file_graph`] of a folder whose files name it `crate_prefix`
-/// (`crate::tui::`).
-fn file_graph_of(folder: &Path, crate_prefix: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let files: Vec<PathBuf> = sources(folder)
-        .into_iter()
-        .filter(|f| !is_test_file(f))
-        .collect();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f, folder)).collect();
-    let resolve = |path: &[String]| -> Option<String> {
-        (0..=path.len())
-            .rev()
-            .map(|n| path[..n].to_vec())
-            .find(|p| modules.contains(p))
-            .map(|p| p.join("/"))
-    };
-    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in &files {
-        let me = module_of(f, folder);
-        let text = product_code(&fs::read_to_string(f).expect("read source"));
-        let mut named: Vec<Vec<String>> = Vec::new();
-        let starts = |at: usize| {
-            !text[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
-        };
-        for (at, _) in text.match_indices(crate_prefix) {
-            named.extend(use_paths(&text[at + crate_prefix.len()..]));
-        }
-        for (at, _) in text.match_indices("super::").filter(|(at, _)| starts(*at)) {
-            let mut base = me.clone();
-            let mut rest = &text[at..];
-            while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
-                rest = r;
-            }
-            for p in use_paths(rest) {
-                named.push(base.iter().cloned().chain(p).collect());
-            }
-        }
-        for (at, _) in text.match_indices("self::").filter(|(at, _)| starts(*at)) {
-            for p in use_paths(&text[at + "self::".len()..]) {
-                named.push(me.iter().cloned().chain(p).collect());
-            }
-        }
-        for child in modules
-            .iter()
-            .filter(|m| m.len() == me.len() + 1 && m.starts_with(&me))
-        {
-            let word = format!("{}::", child[me.len()]);
-            for (at, _) in text.match_indices(&word).filter(|(at, _)| starts(*at)) {
-                for p in use_paths(&text[at..]) {
-                    named.push(me.iter().cloned().chain(p).collect());
-                }
-            }
-        }
-        let from = me.join("/");
-        let deps = g.entry(from.clone()).or_default();
-        deps.extend(
-            named
-                .iter()
-                .filter_map(|p| resolve(p))
-                .filter(|d| *d != from),
-        );
-    }
-    g
-}
-
-/// The file graph of `folder` has no cycle (issue 42 item 2).
-fn assert_no_file_cycle(folder: &Path) {
-    let g = file_graph(folder);
-    assert!(g.len() > 5, "{g:#?}");
-    assert_eq!(find_cycle(&g), None, "{}: {g:#?}", folder.display());
-}
-
-/// The TUI's files import each other without a cycle: views may read the
-/// state, the state never names a view, and `update`'s helpers do not
-/// import `update` back.
-#[test]
-fn files_of_the_tui_import_each_other_without_a_cycle() {
-    assert_no_file_cycle(&src().join("tui"));
-}
-
-/// The file graph sees `super::`, `self::`, a child's name, brace groups
-/// and re-exports, and leaves `mod x;` and test-only items out.
-#[test]
-fn the_file_graph_sees_super_self_children_and_re_exports() {
-    let dir = std::env::temp_dir().join(format!("layering-graph-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    let files = [
-        ("mod.rs", "mod a;\nmod b;\nmod c;\npub use a::A;\n"),
-        (
-            "a.rs",
-            "use super::b::B;\n#[cfg(test)]\nmod tests { use super::super::c; }\n",
-        ),
-        ("b.rs", "use crate::x::{c::C, d::{self, D}};\n"),
-        ("c.rs", "// use super::a;\n"),
-        ("d/mod.rs", "mod e;\nuse self::e::E;\n"),
-        ("d/e.rs", "use super::super::c::C;\n"),
-    ];
-    for (name, text) in files {
-        let path = dir.join("x").join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-    let graph = || file_graph_of(&dir.join("x"), "crate::x::");
-    let g = graph();
-    let want: BTreeMap<String, BTreeSet<String>> = [
-        ("", &["a"][..]),
-        ("a", &["b"]),
-        ("b", &["c", "d"]),
-        ("c", &[]),
-        ("d", &["d/e"]),
-        ("d/e", &["c"]),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
-    .collect();
-    assert_eq!(g, want);
-    assert_eq!(find_cycle(&g), None);
-    fs::write(dir.join("x/c.rs"), "fn f() { super::a::go(); }\n").unwrap();
-    let cycle = find_cycle(&graph());
-    fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(
-        cycle,
-        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
-    );
-}
-
 /// Every file named by input (a config, a hook, a store, a policy, a run
 /// summary, a target of `policy run`) is read through the bounded reader
 /// (`core/paths/bounded.rs`: a regular file only, of bounded size, never
@@ -982,7 +781,7 @@ fn only_the_bounded_reader_reads_a_file() {
             "the theme file the user names, never one a repository names",
         ),
         (
-            "cli/hook_outcome.rs",
+            "cli/outcome/hook.rs",
             "read_to_string(",
             "git's list on standard input, taken to 1 MiB",
         ),
@@ -1060,4 +859,293 @@ fn a_block_is_parsed_only_where_it_is_written() {
         found.is_empty(),
         "JSON parsed outside core::config::block and the file readers: {found:?}"
     );
+}
+
+/// The module path of a source file under `src/`: `cli/print/text/hook.rs`
+/// is `["cli", "print", "text", "hook"]`; a `mod.rs` is its folder's.
+fn module_path(f: &Path) -> Vec<String> {
+    let mut m = relative(f, &src());
+    if m.last().is_some_and(|l| l == "mod") {
+        m.pop();
+    }
+    m
+}
+
+/// The source file of the module at `path`, if there is one.
+fn module_file(path: &[String]) -> Option<PathBuf> {
+    let base = path.iter().fold(src(), |p, s| p.join(s));
+    let file = base.with_extension("rs");
+    let folder = base.join("mod.rs");
+    if !path.is_empty() && file.is_file() {
+        Some(file)
+    } else if !path.is_empty() && folder.is_file() {
+        Some(folder)
+    } else {
+        None
+    }
+}
+
+/// Every path of the use tree or expression path starting at `s[*i]`,
+/// brace groups opened (`a::{b, c::{d, self}}` gives `a::b`, `a::c::d` and
+/// `a::c`); a glob or a group's `self` names the module before it.
+fn path_tree(s: &[char], i: &mut usize) -> Vec<Vec<String>> {
+    let skip_ws = |i: &mut usize| {
+        while *i < s.len() && s[*i].is_whitespace() {
+            *i += 1;
+        }
+    };
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        skip_ws(i);
+        if s.get(*i) == Some(&'{') {
+            *i += 1;
+            let mut out = Vec::new();
+            loop {
+                skip_ws(i);
+                if s.get(*i).is_none_or(|c| *c == '}') {
+                    *i += 1;
+                    break;
+                }
+                for p in path_tree(s, i) {
+                    out.push(prefix.iter().cloned().chain(p).collect());
+                }
+                // `as alias`, then `,` or `}`.
+                while *i < s.len() && !matches!(s[*i], ',' | '}' | '{') {
+                    *i += 1;
+                }
+                if s.get(*i) == Some(&',') {
+                    *i += 1;
+                }
+            }
+            if out.is_empty() {
+                out.push(prefix);
+            }
+            return out;
+        }
+        let start = *i;
+        while *i < s.len() && (s[*i].is_alphanumeric() || s[*i] == '_') {
+            *i += 1;
+        }
+        let word: String = s[start..*i].iter().collect();
+        if word.is_empty() || word == "self" {
+            return vec![prefix];
+        }
+        prefix.push(word);
+        if s.get(*i) == Some(&':') && s.get(*i + 1) == Some(&':') {
+            *i += 2;
+        } else {
+            return vec![prefix];
+        }
+    }
+}
+
+/// For each line of `text`, the inline modules (`mod unix { ... }`) it is
+/// written in, outermost first.
+fn inline_scopes(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(String, i64)> = Vec::new();
+    let mut depth = 0i64;
+    for line in text.lines() {
+        out.push(stack.iter().map(|(n, _)| n.clone()).collect());
+        let t = line.trim();
+        let t = t.strip_prefix("pub(crate) ").unwrap_or(t);
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let opened = t
+            .strip_prefix("mod ")
+            .and_then(|r| r.strip_suffix('{'))
+            .map(|n| n.trim().to_string());
+        if let Some(name) = opened {
+            stack.push((name, depth));
+        }
+        depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+        while stack.last().is_some_and(|(_, d)| depth <= *d) {
+            stack.pop();
+        }
+    }
+    out.push(Vec::new());
+    out
+}
+
+/// The files a source file imports: its `crate::`, `super::` and `self::`
+/// paths (in `use`, `pub use` re-exports and expressions alike), and paths
+/// through a child module it declares (`mod x;` then `x::y`), each resolved
+/// to the deepest module file it names. `mod x;` itself is no import. Its
+/// `#[cfg(test)] mod tests` is left out.
+fn file_imports(f: &Path) -> BTreeSet<PathBuf> {
+    let text = product_code(f);
+    let s: Vec<char> = text.chars().collect();
+    let me = module_path(f);
+    let children: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("pub ").unwrap_or(l.trim());
+            let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
+            l.strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect();
+    let scopes = inline_scopes(&text);
+    let lines: Vec<usize> = s
+        .iter()
+        .scan(0, |line, c| {
+            let here = *line;
+            *line += usize::from(*c == '\n');
+            Some(here)
+        })
+        .collect();
+    let line_of = |at: usize| lines[at];
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < s.len() {
+        let word_start =
+            i == 0 || !(s[i - 1].is_alphanumeric() || s[i - 1] == '_' || s[i - 1] == ':');
+        if !(word_start && (s[i].is_alphanumeric() || s[i] == '_')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut base: Option<Vec<String>> = None;
+        let mut j = i;
+        // `super::super::x` climbs once per `super`, from the inline
+        // module (`mod unix { ... }`) the path is written in.
+        let mut here: Vec<String> = me.iter().chain(&scopes[line_of(start)]).cloned().collect();
+        loop {
+            let rest: String = s[j..s.len().min(j + 7)].iter().collect();
+            if rest.starts_with("crate::") {
+                base = Some(Vec::new());
+                j += 7;
+            } else if rest.starts_with("self::") && base.is_none() {
+                base = Some(here.clone());
+                j += 6;
+            } else if rest.starts_with("super::") {
+                here.pop();
+                base = Some(here.clone());
+                j += 7;
+                continue;
+            }
+            break;
+        }
+        let base = match base {
+            Some(b) => b,
+            None => {
+                let word: String = s[start..]
+                    .iter()
+                    .take_while(|c| c.is_alphanumeric() || **c == '_')
+                    .collect();
+                let after = start + word.chars().count();
+                let is_path = s.get(after) == Some(&':') && s.get(after + 1) == Some(&':');
+                if !(is_path && children.contains(&word)) {
+                    i = after;
+                    continue;
+                }
+                j = start;
+                me.clone()
+            }
+        };
+        i = j;
+        for tail in path_tree(&s, &mut i) {
+            let mut full: Vec<String> = base.iter().cloned().chain(tail).collect();
+            while !full.is_empty() {
+                if let Some(file) = module_file(&full) {
+                    out.insert(file);
+                    break;
+                }
+                full.pop();
+            }
+        }
+        i = i.max(start + 1);
+    }
+    out.remove(f);
+    out
+}
+
+/// The file-level import graph of the sources under `folder` (test files
+/// aside): each file, relative to `src/`, with the files of the same
+/// folder it imports.
+fn file_graph(folder: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let name = |f: &Path| f.strip_prefix(src()).expect("in src").display().to_string();
+    let mut g = BTreeMap::new();
+    for f in sources(folder).into_iter().filter(|f| !is_test_file(f)) {
+        let deps = file_imports(&f)
+            .into_iter()
+            .filter(|d| d.starts_with(folder) && !is_test_file(d))
+            .map(|d| name(&d))
+            .collect();
+        g.insert(name(&f), deps);
+    }
+    g
+}
+
+/// No circle between the files of `folder`: the cycle found, if any.
+fn file_cycle(folder: &str) -> Option<Vec<String>> {
+    let g = file_graph(&src().join(folder));
+    assert!(g.len() > 10, "{folder}: {g:?}");
+    find_cycle(&g)
+}
+
+/// No file of `src/cli` imports, through any path, a file that imports it
+/// back: a printer never reaches the module that dispatches (issue 42).
+#[test]
+fn cli_files_import_each_other_without_a_cycle() {
+    assert_eq!(file_cycle("cli"), None);
+}
+
+/// No file of `src/core` imports, through any path, a file that imports it
+/// back.
+#[test]
+fn core_files_import_each_other_without_a_cycle() {
+    assert_eq!(file_cycle("core"), None);
+}
+
+/// The file-level checker: it resolves `crate::`, `super::`, `self::` and
+/// child-module paths to files, sees re-exports and grouped imports, and
+/// finds the circle the old `cli/mod.rs` closed.
+#[test]
+fn the_file_checker_resolves_every_kind_of_path() {
+    let tree = |t: &str| {
+        let s: Vec<char> = t.chars().collect();
+        path_tree(&s, &mut 0)
+    };
+    let v = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    assert_eq!(
+        tree("a::{b, c::{d, self}, e as f}::x"),
+        vec![
+            v(&["a", "b"]),
+            v(&["a", "c", "d"]),
+            v(&["a", "c"]),
+            v(&["a", "e"])
+        ]
+    );
+    assert_eq!(tree("x::*;"), vec![v(&["x"])]);
+    let cli = src().join("cli");
+    let rel = |p: &str| src().join(p);
+    // `crate::` paths resolve to the deepest file they name.
+    let imports = file_imports(&cli.join("io.rs"));
+    assert!(imports.contains(&rel("style/paint.rs")), "{imports:?}");
+    assert!(imports.contains(&rel("cli/terminal.rs")), "{imports:?}");
+    assert!(!imports.contains(&rel("cli/mod.rs")), "{imports:?}");
+    // A printer imports `Io` from `cli/io.rs`.
+    let printer = file_imports(&cli.join("print/text/hook.rs"));
+    assert!(printer.contains(&rel("cli/io.rs")), "{printer:?}");
+    // A cycle through two files is found.
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    g.entry("cli/mod.rs".into())
+        .or_default()
+        .insert("cli/hook.rs".into());
+    g.entry("cli/hook.rs".into())
+        .or_default()
+        .insert("cli/print/text/hook.rs".into());
+    g.entry("cli/print/text/hook.rs".into())
+        .or_default()
+        .insert("cli/mod.rs".into());
+    assert!(find_cycle(&g).is_some());
+}
+
+/// The TUI's files import each other without a cycle: views may read the
+/// state, the state never names a view, and `update`'s helpers do not
+/// import `update` back.
+#[test]
+fn tui_files_import_each_other_without_a_cycle() {
+    assert_eq!(file_cycle("tui"), None);
 }

@@ -10,10 +10,10 @@
 //!   and normalization has removed those).
 //! - On macOS, whose filesystem is case-insensitive, matching is too.
 
-use super::Class;
 use super::load::{Policy, Root};
 pub use super::target::ResolvedTarget;
 use super::target::{contains, fold_case};
+use super::verdict::Class;
 
 fn in_any(roots: &[Root], path: &str) -> bool {
     roots

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::classify::{classify, denied_root_holding};
 use super::load::{Grant, Policy};
 use super::target::{ResolvedTarget, resolve_target};
-use super::{Class, Verdict};
+use super::verdict::{Class, Verdict};
 use crate::core::env::Env;
 
 /// One decision, serialized in the reference's key order.

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use super::kind::RequestKind;
 pub use super::root::{Grant, Root};
 use super::rules::{Outcome, Rule, check_conflicts};
-use super::sha256_hex;
 use super::target::{canonical_path, contains, fold_case, lexical_path};
+use crate::core::config::block::sha256_hex;
 use crate::core::config::json::{self, Json, quote_json_string};
 use crate::core::env::Env;
 

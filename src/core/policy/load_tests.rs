@@ -241,7 +241,7 @@ fn the_policy_hash_is_of_the_file_bytes() {
     let pol = parse(MINIMAL).unwrap();
     assert_eq!(
         pol.sha256,
-        crate::core::policy::sha256_hex(MINIMAL.as_bytes())
+        crate::core::config::block::sha256_hex(MINIMAL.as_bytes())
     );
 }
 

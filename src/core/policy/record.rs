@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::load::Policy;
 use super::requests::ConfigDecision;
 use super::target::{ResolvedTarget, lexical_path};
-use super::{Class, Verdict};
+use super::verdict::{Class, Verdict};
 use crate::core::env::{Env, UserDir};
 use crate::core::paths::portable::create_private_dir_all;
 

@@ -30,7 +30,7 @@ use super::load::Policy;
 use super::net::value_reach;
 use super::rules::{Outcome, Value, rule_for};
 use super::target::{lexical_path, resolve_target};
-use super::{Class, Verdict};
+use super::verdict::{Class, Verdict};
 use crate::core::env::Env;
 
 pub use super::kind::RequestKind;

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::StoreError;
+use super::error::StoreError;
 use crate::core::env::Env;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::platform::{Platform, StoreVars};

@@ -5,7 +5,7 @@
 //!   per-user default); no environment variable selects a store.
 //! * [`read_store`] reads and validates it without locking: a run, `list`
 //!   and `scan` read once and never lock.
-//! * [`serialize_store`] produces the exact bytes GocciaScript writes.
+//! * `serialize_store` produces the exact bytes GocciaScript writes.
 //! * [`update_store`] is the only way to change the file: it takes the OS
 //!   lock on `<store>.lock`, re-reads the store, applies the caller's
 //!   changes and replaces the file in one rename, so concurrent writers
@@ -27,11 +27,12 @@ pub use location::{StoreLocation, locate_store};
 pub use model::{Store, StoredEntry};
 pub use read::read_store;
 pub use safety::{
-    SafetyIssue, User, check_state_dir, check_store, refusal, store_destination,
-    store_in_reviewed_tree,
+    SafetyIssue, User, check_state_dir, check_store, refusal, store_in_reviewed_tree,
 };
 pub use update::{LOCK_TIMEOUT, update_read_store, update_store, update_store_locked};
-pub use write::{serialize_store, utc_timestamp_now};
+#[cfg(any(test, feature = "test-support"))]
+pub use write::serialize_store;
+pub use write::utc_timestamp_now;
 
 // What the integration tests reach beyond the product's own uses.
 #[cfg(any(test, feature = "test-support"))]

@@ -11,8 +11,9 @@ use std::io::ErrorKind;
 
 use rayon::prelude::*;
 
+use super::error::StoreError;
 use super::error::io_cause;
-use super::{Store, StoreError, StoredEntry};
+use super::model::{Store, StoredEntry};
 use crate::core::config::json::{self, Json};
 use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 
@@ -25,7 +26,7 @@ pub fn read_store(path: &str) -> Result<Store, StoreError> {
         Err(ReadError::Io(e))
             if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
         {
-            super::store_destination(path)?;
+            super::safety::store_destination(path)?;
             Ok(Store::new())
         }
         Err(ReadError::Io(e)) => Err(StoreError::Unreadable {

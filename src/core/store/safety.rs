@@ -26,7 +26,8 @@ use std::io::ErrorKind;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::{StoreError, StoreLocation};
+use super::error::StoreError;
+use super::location::StoreLocation;
 #[cfg(unix)]
 use crate::core::paths::display::shell_quote;
 

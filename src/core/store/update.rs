@@ -17,9 +17,13 @@ use std::io::{ErrorKind, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::error::StoreError;
 use super::error::io_cause;
+use super::location::StoreLocation;
+use super::model::Store;
+use super::read::read_store;
 use super::safety::{User, check_store, refusal, store_destination};
-use super::{Store, StoreError, StoreLocation, read_store, serialize_store};
+use super::write::serialize_store;
 use crate::core::paths::portable::{create_with_mode, dir_builder, set_file_mode, set_mode};
 
 /// How long a writer waits for another writer's lock (docs/src/compatibility.md#locking).

@@ -1,6 +1,6 @@
 //! The exact bytes GocciaScript 0.14 writes (docs/src/compatibility.md#store-file-bytes).
 
-use super::{Store, StoredEntry};
+use super::model::{Store, StoredEntry};
 use crate::core::config::json::quote_json_string_into;
 
 /// The store file: LF line endings and a final newline, entries sorted by

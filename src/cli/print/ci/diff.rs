@@ -1,11 +1,11 @@
 //! `diff --format sarif|github`: one finding per widened, broken or
 //! narrowed config (unchanged ones are not findings), at the place the
-//! result gives it (`cli::diff_outcome::Place`: the request's line at HEAD), then
+//! result gives it (`cli::outcome::diff::Place`: the request's line at HEAD), then
 //! one per path at HEAD that was not read; written through `cli::ci_out`.
 
-use crate::cli::Io;
 use crate::cli::ci_out::{Finding, Log, Rule};
-use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue, Place};
+use crate::cli::io::Io;
+use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue, Place};
 use crate::cli::print::text::diff::{origin_text, relinked};
 use crate::core::review::value_diff::Change;
 use crate::core::revision::compare::{

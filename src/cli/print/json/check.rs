@@ -3,10 +3,12 @@
 
 use serde::Serialize;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
+use crate::cli::outcome::check::CheckOutcome;
 use crate::cli::print::text::check::blocked;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
 use crate::core::review::results::CheckResult;
 
@@ -30,13 +32,17 @@ struct JsonCheck<'a> {
     not_followed: Vec<JsonNotFollowed>,
 }
 
-pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn print(
+    result: &CheckResult,
+    outcome: &CheckOutcome<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     // The first config that fails to load ends the command, as in text.
-    if let Some(err) = result.load_error() {
-        return Err(CliError::new(err.class.code(), err));
+    if let CheckOutcome::LoadFailed(err) = outcome {
+        return Err(CliError::new(outcome.exit_code(), err));
     }
-    let blocking = result.blocking();
     let doc = JsonCheck {
         schema: Schema::default(),
         inputs: result
@@ -48,7 +54,7 @@ pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
             })
             .collect(),
         configs: result.reports.iter().map(JsonConfig::from).collect(),
-        blocked: !blocking.is_empty(),
+        blocked: matches!(outcome, CheckOutcome::Blocked(..)),
         store_error: result.store_error(),
         store_warnings: &result.store_warnings,
         unreadable: result
@@ -66,8 +72,8 @@ pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
     write_warnings(&result.unreadable, io);
-    if blocking.is_empty() {
-        return Ok(result.unreadable_exit());
+    match outcome {
+        CheckOutcome::Blocked(blocking, code) => Err(blocked(result, blocking, *code, env)),
+        _ => Ok(()),
     }
-    Err(blocked(result, &blocking, env))
 }

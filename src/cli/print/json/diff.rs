@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
-use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonError, to_json};
+use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
 use crate::cli::print::json::provenance::{self, JsonOrigin};
 use crate::core::error::ConfigError;
 

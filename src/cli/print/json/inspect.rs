@@ -3,15 +3,15 @@
 
 use serde::Serialize;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonRequest, JsonStored, Schema, block_value, destinations_of,
     diff_items, requests_of, to_json,
 };
 use crate::cli::print::json::provenance::{self, JsonProvenance};
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::review::report::ConfigState;
 use crate::core::review::results::InspectResult;
@@ -56,7 +56,7 @@ pub fn print(
     who: Option<&Provenance>,
     env: &Env,
     io: &mut Io<'_>,
-) -> CliResult {
+) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let snapshot = &result.snapshot;
     let comparison = &result.comparison;
@@ -97,5 +97,5 @@ pub fn print(
         provenance: who.map(provenance::of),
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
-    Ok(exit::SUCCESS)
+    Ok(())
 }

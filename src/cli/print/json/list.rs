@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonDiffItem, JsonEntry, Schema, diff_items, to_json};
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
 use crate::core::config::load_config;
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::report::{EntryStatus, StoreEntryReport};
@@ -45,8 +45,8 @@ struct JsonIgnored<'a> {
     current: bool,
 }
 
-/// The document; returns the exit code of `result`.
-pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// The document.
+pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let doc = JsonList {
         schema: Schema::default(),
@@ -62,7 +62,7 @@ pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         store_warnings: &result.store_warnings,
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
-    Ok(result.exit_code)
+    Ok(())
 }
 
 /// A changed entry's value-level diff: the stored block against the config
@@ -85,7 +85,7 @@ fn entry_diff(
     ))
 }
 
-pub fn print_ignored(result: &IgnoredResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn print_ignored(result: &IgnoredResult, env: &Env, io: &mut Io<'_>) -> Result<(), CliError> {
     if let Some(problem) = &result.problem {
         io.warn(problem);
     }
@@ -105,5 +105,5 @@ pub fn print_ignored(result: &IgnoredResult, env: &Env, io: &mut Io<'_>) -> CliR
             .collect(),
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
-    Ok(exit::SUCCESS)
+    Ok(())
 }

@@ -5,8 +5,9 @@
 
 use serde::Serialize;
 
-use crate::cli::policy_outcome::{Records, RunOutcome};
-use crate::cli::{CliError, Io};
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
+use crate::cli::outcome::policy::{Records, RunOutcome};
 use crate::core::policy::{Decision, Policy};
 
 /// `policy show`: the policy as read (the seed's output).

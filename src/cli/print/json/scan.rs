@@ -1,21 +1,19 @@
 //! `scan`'s result as JSON: the document of the JSON contract, its configs
 //! loaded, converted and written one by one as the array is written.
 
-use std::cell::Cell;
-
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json, write_json};
-use crate::cli::policy_outcome::PolicyScan;
+use crate::cli::outcome::policy::PolicyScan;
+use crate::cli::outcome::scan::{Configs, ScanSink};
 use crate::cli::print::text::scan::warnings;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
-use crate::cli::{CliResult, Io};
-use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::review::discover::Discovery;
 use crate::core::review::progress::Progress;
-use crate::core::review::results::{ScanResult, config_exit};
+use crate::core::review::results::ScanResult;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -109,7 +107,22 @@ fn missing(missing: &[(String, String)]) -> Vec<JsonMissing<'_>> {
         .collect()
 }
 
-pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// `scan` as the JSON contract's document, its configs written as they
+/// stream.
+pub struct Json;
+
+impl ScanSink for Json {
+    fn write(
+        &mut self,
+        result: &ScanResult,
+        configs: &Configs<'_>,
+        io: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        print(result, configs, io)
+    }
+}
+
+fn print(result: &ScanResult, configs: &Configs<'_>, io: &mut Io<'_>) -> Result<(), CliError> {
     warnings(result, io);
     // The TUI's viewed marks; unreadable progress is named and ignored.
     let none = (Progress::default(), None);
@@ -122,9 +135,8 @@ pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         schema: Schema::default(),
         configs: Streamed {
             result,
-            env,
+            configs,
             progress,
-            worst: Cell::new(exit::SUCCESS),
         },
         store_error: result.store_error.as_deref(),
         store_warnings: &result.store_warnings,
@@ -138,9 +150,8 @@ pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         missing: missing(&result.missing),
     };
     write_json(io.out, &doc)?;
-    let worst = doc.configs.worst.get();
     write_warnings(&result.unreadable, io);
-    Ok(result.exit_code(worst))
+    Ok(())
 }
 
 /// The configs of `scan --json`, each loaded, converted and written in key
@@ -148,19 +159,17 @@ pub fn print(result: &ScanResult, env: &Env, io: &mut Io<'_>) -> CliResult {
 /// errors meanwhile.
 struct Streamed<'a> {
     result: &'a ScanResult,
-    env: &'a Env,
+    /// The configs, as they stream.
+    configs: &'a Configs<'a>,
     /// The TUI's viewed marks.
     progress: &'a Progress,
-    worst: Cell<u8>,
 }
 
 impl Serialize for Streamed<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let keys = &self.result.found.keys;
         let mut seq = serializer.serialize_seq(Some(keys.len()))?;
-        self.result.for_each_config(self.env, |r| {
-            self.worst
-                .set(exit::worst(self.worst.get(), config_exit(&r)));
+        self.configs.each(|r| {
             seq.serialize_element(&JsonConfig {
                 viewed: Some(self.progress.is_viewed(&r.key, r.sha256())),
                 ..JsonConfig::from(&r)

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::json_out::{JsonError, Schema, to_json};
+use crate::cli::outcome::status::StatusResult;
 use crate::cli::print::text;
-use crate::cli::status_outcome::StatusResult;
 use crate::cli::walk::JsonUnreadable;
 use crate::core::review::report::ConfigReport;
 

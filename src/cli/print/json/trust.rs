@@ -5,11 +5,13 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonNotFollowed, JsonPolicy, JsonPolicyFile, JsonRequest,
     Schema, destinations_of, diff_items, requests_of, to_json,
 };
+use crate::cli::outcome::trust::{TrustEnd, TrustPrinter};
 use crate::cli::print::json::provenance;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
@@ -98,6 +100,37 @@ pub struct JsonTrusted {
     /// `--why`: who changed this changed config.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<serde_json::Value>,
+}
+
+/// `trust`'s document (the JSON contract): nothing before the end, then
+/// the listing with what was recorded.
+pub struct Json;
+
+impl TrustPrinter for Json {
+    fn listing(
+        &mut self,
+        _: &TrustListing,
+        _: &Why,
+        _: &Env,
+        _: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        listing: &TrustListing,
+        why: &Why,
+        end: &TrustEnd<'_>,
+        env: &Env,
+        io: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        let outcome = match end {
+            TrustEnd::Recorded(o) => Some(*o),
+            _ => None,
+        };
+        Ok(print(listing, why, None, outcome, env, io)?)
+    }
 }
 
 /// The document of a trust, as far as it went: listed (and judged, with

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::json_out::{Schema, to_json};
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;

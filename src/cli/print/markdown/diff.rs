@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::Io;
-use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
+use crate::cli::io::Io;
+use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
 use crate::cli::print::text::diff::{incomplete, origin_text, summary};
 use crate::core::revision::compare::ConfigDiff;
 use crate::core::revision::provenance::{Commit, ValueOrigin};

@@ -2,11 +2,12 @@
 //! block the run, else GocciaScript's report (docs/src/compatibility.md#the-untrusted-run-report) as
 //! the command's error.
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
+use crate::cli::outcome::check::CheckOutcome;
 use crate::cli::terminal::Values;
 use crate::cli::walk::{write_not_followed, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::review::check::{ReportContext, StoreProblem, untrusted_report};
 use crate::core::review::destination::destinations;
 use crate::core::review::report::ConfigReport;
@@ -14,18 +15,22 @@ use crate::core::review::results::CheckResult;
 use crate::style::paint::{STYLED, mark};
 use crate::style::roles::state_role;
 
-pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
+pub fn print(
+    result: &CheckResult,
+    outcome: &CheckOutcome<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     // Every config is loaded before anything runs: the first that fails
     // ends the command with its own error and exit class.
-    if let Some(err) = result.load_error() {
-        return Err(CliError::new(err.class.code(), err));
+    if let CheckOutcome::LoadFailed(err) = outcome {
+        return Err(CliError::new(outcome.exit_code(), err));
     }
     write_warnings(&result.unreadable, io);
-    let blocking = result.blocking();
-    if !blocking.is_empty() {
+    if let CheckOutcome::Blocked(blocking, code) = outcome {
         write_not_followed(&result.not_followed, io)?;
-        return Err(blocked(result, &blocking, env));
+        return Err(blocked(result, blocking, *code, env));
     }
     let values = Values;
     for r in &result.reports {
@@ -37,16 +42,14 @@ pub fn print(result: &CheckResult, env: &Env, io: &mut Io<'_>) -> CliResult {
         }
     }
     write_not_followed(&result.not_followed, io)?;
-    // A config may hide in what could not be read: that fails the check.
-    Ok(result.unreadable_exit())
+    Ok(())
 }
 
 /// GocciaScript's report of the configs that block the run, as the error
-/// of the command: exit 2, which wins over what could not be read (exit 1,
-/// which the `Warning: ` lines already named). Every value in its lines is
+/// of the command, with the outcome's `code`. Every value in its lines is
 /// escaped here, as it is made of config paths, the store's path and
 /// problem, and arguments.
-pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], env: &Env) -> CliError {
+pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], code: u8, env: &Env) -> CliError {
     let values = Values;
     let text = |s: &str| values.text(s).into_owned();
     let store_path = result.store_path.as_deref().map(text);
@@ -71,8 +74,5 @@ pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], env: &Env) -> C
         .map(|r| values.report(r).into_owned())
         .collect();
     let shown: Vec<&ConfigReport> = shown.iter().collect();
-    CliError::report(
-        exit::worst(exit::USAGE, result.unreadable_exit()),
-        untrusted_report(&shown, &ctx),
-    )
+    CliError::report(code, untrusted_report(&shown, &ctx))
 }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::Io;
-use crate::cli::diff_outcome::{DiffResult, Listed, ListedValue};
+use crate::cli::io::Io;
+use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
 use crate::core::revision::compare::{RevisionDiff, Status, Verdict};
 use crate::core::revision::provenance::ValueOrigin;
 use crate::sanitize::clean;

@@ -2,9 +2,9 @@
 //! hook (`NAME: WHAT PATH`), each path and reason escaped whole; and the
 //! notice `hook run` prints after a pull, checkout or rebase.
 
-use crate::cli::Io;
-use crate::cli::hook_outcome::{Changes, Hook, HooksStatus, InstallPlan, Notice, Removal};
-use crate::cli::status_outcome::StatusFindings;
+use crate::cli::io::Io;
+use crate::cli::outcome::hook::{Changes, Hook, HooksStatus, InstallPlan, Notice, Removal};
+use crate::cli::outcome::status::StatusFindings;
 use crate::cli::terminal::Values;
 use crate::core::review::notice::range_line;
 use crate::core::revision::hooks::{

@@ -1,8 +1,9 @@
 //! `ignore`'s and `unignore`'s results as text: one line per config.
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::review::report::ConfigState;

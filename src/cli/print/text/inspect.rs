@@ -3,11 +3,11 @@
 //! each scope leads. Every value comes from the config or its path, and is
 //! escaped where it is written.
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
-use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::review::value_diff::render_text;
 use crate::core::revision::review_provenance::Provenance;
@@ -15,7 +15,11 @@ use crate::style::paint::{STYLED, mark};
 use crate::style::roles::state_role;
 use crate::style::theme::Role;
 
-pub fn print(result: &InspectResult, who: Option<&Provenance>, io: &mut Io<'_>) -> CliResult {
+pub fn print(
+    result: &InspectResult,
+    who: Option<&Provenance>,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let mut out = String::new();
     header(result, &mut out);
@@ -31,7 +35,7 @@ pub fn print(result: &InspectResult, who: Option<&Provenance>, io: &mut Io<'_>) 
     }
     targets(result, &mut out);
     io.out.write_all(out.as_bytes())?;
-    Ok(exit::SUCCESS)
+    Ok(())
 }
 
 /// Key, format, files, block, hash, state, what shadows it, when it was

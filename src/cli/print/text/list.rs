@@ -1,28 +1,28 @@
 //! `list`'s result as text: GocciaScript's `--list-trusted` listing
 //! (docs/src/compatibility.md#the-store-listing); `list --ignored`'s as one block per config.
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::cli::{CliResult, Io};
-use crate::core::exit;
 use crate::core::review::listing::render_list_trusted;
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 use crate::style::paint::STYLED;
 
 /// The listing; returns the exit code of `result`.
-pub fn print(result: &ListResult, io: &mut Io<'_>) -> CliResult {
+pub fn print(result: &ListResult, io: &mut Io<'_>) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let values = Values;
     let shown: Vec<_> = result.reports.iter().map(|e| values.entry(e)).collect();
     let text = render_list_trusted(&values.text(&result.location.path), &shown, STYLED);
     io.out.write_all(text.as_bytes())?;
-    Ok(result.exit_code)
+    Ok(())
 }
 
 /// Every ignored config with the sha256 it was ignored with and when;
 /// `(changed)` when the config is no longer that one (it asks again),
 /// `(missing)` when it is gone.
-pub fn print_ignored(result: &IgnoredResult, io: &mut Io<'_>) -> CliResult {
+pub fn print_ignored(result: &IgnoredResult, io: &mut Io<'_>) -> Result<(), CliError> {
     if let Some(problem) = &result.problem {
         io.warn(problem);
     }
@@ -30,7 +30,7 @@ pub fn print_ignored(result: &IgnoredResult, io: &mut Io<'_>) -> CliResult {
     let file = values.text(&result.file);
     if result.rows.is_empty() {
         writeln!(io.out, "No ignored configs in {file}")?;
-        return Ok(exit::SUCCESS);
+        return Ok(());
     }
     writeln!(io.out, "Ignored configs in {file}:")?;
     for (key, ignored, now) in &result.rows {
@@ -47,5 +47,5 @@ pub fn print_ignored(result: &IgnoredResult, io: &mut Io<'_>) -> CliResult {
             values.text(&ignored.ignored_at)
         )?;
     }
-    Ok(exit::SUCCESS)
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! `policy show`'s explanation on stderr: every root of the policy as
 //! resolved, so an operator sees what `.` became, and its per-value rules.
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::terminal::Values;
 use crate::core::config::json::quote_json_string;
 use crate::core::policy::Policy;

@@ -1,23 +1,24 @@
 //! `scan`'s result as text: the table, written a batch of rows at a time,
 //! then the links not followed, the shadowed configs and the missing ones.
 
-use crate::cli::policy_outcome::PolicyScan;
+use crate::cli::outcome::policy::PolicyScan;
 use crate::cli::print::text::table::{
     NO_CONFIGS, render_row, render_table, table_header, table_width,
 };
 use crate::style::paint::mark;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
+use crate::cli::outcome::scan::{Configs, ScanSink};
 use crate::cli::print::text::provenance;
 use crate::cli::print::text::trust::policy_label;
 use crate::cli::terminal::Values;
 use crate::cli::walk::{print_not_followed, write_not_followed, write_warnings};
-use crate::cli::{CliError, CliResult, Io};
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::display::display_path;
 use crate::core::review::discover::Discovery;
 use crate::core::review::report::ConfigReport;
-use crate::core::review::results::{ScanResult, config_exit};
+use crate::core::review::results::ScanResult;
 use crate::core::review::trust::missing_line;
 use crate::core::revision::provenance::{Absent, ValueOrigin};
 use crate::core::revision::review_provenance::Provenance;
@@ -32,21 +33,31 @@ pub type Who<'a> = dyn Fn(&ConfigReport) -> Option<Provenance> + 'a;
 /// is written; `None` when it is not to be shown (only on a terminal).
 pub type Deleted<'a> = dyn Fn(&str) -> Option<Result<ValueOrigin, Absent>> + 'a;
 
-pub fn print(
-    result: &ScanResult,
-    (who, deleted): (&Who<'_>, &Deleted<'_>),
-    env: &Env,
-    io: &mut Io<'_>,
-) -> CliResult {
-    warnings(result, io);
-    if let Some(problem) = &result.store_error {
-        io.warn(format_args!("{problem}; every config counts as untrusted"));
+/// `scan` as text: the warnings, the table written as the configs stream,
+/// then the links not followed, the shadowed and the missing configs.
+pub struct Text<'a> {
+    pub who: &'a Who<'a>,
+    pub deleted: &'a Deleted<'a>,
+    pub env: &'a Env,
+}
+
+impl ScanSink for Text<'_> {
+    fn write(
+        &mut self,
+        result: &ScanResult,
+        configs: &Configs<'_>,
+        io: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        warnings(result, io);
+        if let Some(problem) = &result.store_error {
+            io.warn(format_args!("{problem}; every config counts as untrusted"));
+        }
+        write_table(result, configs, self.who, self.env, io)?;
+        write_not_followed(&result.not_followed, io)?;
+        shadowed_and_missing(&result.found, &result.missing, self.deleted, self.env, io)?;
+        write_warnings(&result.unreadable, io);
+        Ok(())
     }
-    let worst = write_table(result, who, env, io)?;
-    write_not_followed(&result.not_followed, io)?;
-    shadowed_and_missing(&result.found, &result.missing, deleted, env, io)?;
-    write_warnings(&result.unreadable, io);
-    Ok(result.exit_code(worst))
 }
 
 /// `deleted by a1b2c3d Bob 2026-12-01 "drop tools"`, `deleted in the
@@ -132,20 +143,20 @@ pub fn warnings(result: &ScanResult, io: &mut Io<'_>) {
 }
 
 /// The readable table, written a batch of rows at a time (whole lines, as
-/// the stream's painter wants them); returns the exit code of the configs'
-/// errors. The CONFIG column is as wide as the widest path shown, known
+/// the stream's painter wants them). The CONFIG column is as wide as the widest path shown, known
 /// from the keys before any config is loaded (a report's `display_path` is
 /// its key's).
 fn write_table(
     result: &ScanResult,
+    configs: &Configs<'_>,
     who: &Who<'_>,
     env: &Env,
     io: &mut Io<'_>,
-) -> Result<u8, CliError> {
+) -> Result<(), CliError> {
     let keys = &result.found.keys;
     if keys.is_empty() {
         io.out.write_all(NO_CONFIGS.as_bytes())?;
-        return Ok(exit::SUCCESS);
+        return Ok(());
     }
     let values = Values;
     // On a terminal a changed config shows its values (issue 12); piped,
@@ -158,9 +169,7 @@ fn write_table(
             .count()
     }));
     let mut pending = table_header(width);
-    let mut worst = exit::SUCCESS;
-    result.for_each_config(env, |r| {
-        worst = exit::worst(worst, config_exit(&r));
+    configs.each(|r| {
         let shown = values.report(&r);
         render_row(
             &mut pending,
@@ -178,5 +187,5 @@ fn write_table(
         Ok::<_, CliError>(())
     })?;
     io.out.write_all(pending.as_bytes())?;
-    Ok(worst)
+    Ok(())
 }

@@ -1,8 +1,8 @@
 //! `status`'s result as text: its `Warning:` lines on stderr, then the one
 //! notice line when something needs review, nothing when nothing does.
 
-use crate::cli::Io;
-use crate::cli::status_outcome::{PromptLine, StatusResult};
+use crate::cli::io::Io;
+use crate::cli::outcome::status::{PromptLine, StatusResult};
 
 pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
     warnings(r, io);

@@ -6,9 +6,11 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
+use crate::cli::error::CliError;
+use crate::cli::io::Io;
+use crate::cli::outcome::trust::{TrustEnd, TrustPrinter};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
-use crate::cli::{CliError, Io};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path, shell_quote};
@@ -101,6 +103,43 @@ pub fn nothing_to_do(
         ),
     }?;
     notes(&listing.plan, io)
+}
+
+/// `trust`'s listing and end as text: GocciaScript's listing where the
+/// reader is, then what was trusted.
+pub struct Text<'a> {
+    pub reader: &'a Reader,
+    /// `--why`: who changed each listed changed config.
+    pub why: bool,
+}
+
+impl TrustPrinter for Text<'_> {
+    fn listing(
+        &mut self,
+        listing_: &TrustListing,
+        why: &Why,
+        env: &Env,
+        io: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        Ok(listing(listing_, (why, self.why), self.reader, env, io)?)
+    }
+
+    fn end(
+        &mut self,
+        listing: &TrustListing,
+        _: &Why,
+        end: &TrustEnd<'_>,
+        _: &Env,
+        io: &mut Io<'_>,
+    ) -> Result<(), CliError> {
+        match end {
+            TrustEnd::Nothing(nothing) => nothing_to_do(*nothing, listing, io)?,
+            TrustEnd::DryRun => dry_run(listing.plan.candidates.len(), &listing.loc.path, io)?,
+            TrustEnd::Declined => declined(io)?,
+            TrustEnd::Recorded(o) => recorded(o, &listing.loc.path, io)?,
+        }
+        Ok(())
+    }
 }
 
 /// The listing, where the reader gets it: on a terminal a changed config

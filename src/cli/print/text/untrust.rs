@@ -1,6 +1,6 @@
 //! `untrust`'s result as text: what went, per PATH or per missing config.
 
-use crate::cli::Io;
+use crate::cli::io::Io;
 use crate::cli::terminal::Values;
 use crate::core::env::Env;
 use crate::core::paths::display::{describe_target, display_path};

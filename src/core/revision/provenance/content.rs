@@ -21,11 +21,9 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
+use super::commit::{Absent, Commit, LOG_OUTPUT, ValueOrigin, describe_commits, in_repo, literal};
 use super::invoke::hardened;
-use super::{
-    Absent, Commit, LOG_OUTPUT, Trusted, TrustedVersion, ValueOrigin, describe_commits, in_repo,
-    literal,
-};
+use super::trusted::{Trusted, TrustedVersion};
 use crate::core::config::entries::{Entry, entries_from_bytes};
 use crate::core::config::extends::{ConfigFiles, Disk};
 use crate::core::config::load_block_from;

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::cli::CliError;
-use crate::cli::status_outcome::{StatusFindings, findings};
+use crate::cli::error::CliError;
+use crate::cli::outcome::status::{StatusFindings, findings};
 use crate::core::env::Env;
 use crate::core::revision::hooks::{
     HOOK_NAMES, HookOptions, HookState, HooksDir, InstallStep, Removed, apply, hook_path,

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::cli::error::CliError;
+use crate::cli::load::StoreView;
 use crate::cli::walk::unreadable_warnings;
-use crate::cli::{CliError, issues_text, store_issues};
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::expand_without_trailing_separator;
@@ -19,7 +20,6 @@ use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::notice::Tally;
 use crate::core::review::report::ConfigReport;
 use crate::core::review::scan::report_for;
-use crate::core::store::{Store, locate_store, read_store, refusal};
 
 /// What `status` found: the reports, the walk (with `--tree`), and why the
 /// store could not be used.
@@ -60,18 +60,10 @@ pub fn findings(
             "{path}: no such file or directory"
         )));
     }
-    let (store, store_error, issues) = match locate_store(trust_store, env) {
-        Err(e) => (Store::default(), Some(e.to_string()), Vec::new()),
-        Ok(loc) => {
-            let issues = store_issues(&loc, &[path.to_string()], env);
-            match read_store(&loc.path) {
-                Ok(s) => (s, None, issues),
-                Err(e) => (Store::default(), Some(e.to_string()), issues),
-            }
-        }
-    };
-    let store_unsafe = refusal(&issues).is_some();
-    let store_warnings = issues_text(&issues);
+    let view = StoreView::read(trust_store, &[path.to_string()], env);
+    let store_unsafe = view.is_unsafe();
+    let store_warnings = view.warnings();
+    let (store, _, store_error) = view.or_empty();
     let (keys, found): (Vec<TrustKey>, Option<Discovery>) = if tree {
         let found = discover_paths(&[path.to_string()], env, &|_| {}, &|| false)
             .map_err(CliError::failed)?;
