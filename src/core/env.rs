@@ -383,6 +383,7 @@ mod tests {
         assert_eq!(e.editor(), "code --wait");
     }
 
+    #[cfg(unix)]
     fn env(home: &str, config: &str, state: &str) -> Env {
         Env {
             xdg_config_home: config.into(),

@@ -152,16 +152,15 @@ fn own_group(cmd: &mut Command) -> &mut Command {
 
 #[cfg(unix)]
 fn signal(child: &Mutex<Child>, how: Stop) {
+    use rustix::process::{Pid, Signal, kill_process_group};
     let sig = match how {
-        Stop::Ask => libc::SIGTERM,
-        Stop::Force => libc::SIGKILL,
+        Stop::Ask => Signal::TERM,
+        Stop::Force => Signal::KILL,
     };
-    let pgid = lock(child).id();
-    // SAFETY: kill(2) with a negative pid signals a process group; it has
-    // no memory-safety preconditions. The group is the child's own
-    // (process_group(0)).
-    unsafe {
-        libc::kill(-(pgid as libc::pid_t), sig);
+    // The group is the child's own (process_group(0)): its id is the
+    // child's. A failure (the group is gone) is ignored, as before.
+    if let Some(pgid) = Pid::from_raw(lock(child).id() as i32) {
+        let _ = kill_process_group(pgid, sig);
     }
 }
 

@@ -173,30 +173,29 @@ pub fn run_tui(
 /// were made.
 #[cfg(unix)]
 fn watch_for_hangup() {
-    use std::os::fd::AsRawFd;
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let Ok(tty) = std::fs::File::open("/dev/tty") else {
         return;
     };
+    let hung_up = PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL;
+    let quarter = Timespec {
+        tv_sec: 0,
+        tv_nsec: 250_000_000,
+    };
     std::thread::spawn(move || {
         loop {
-            let mut fd = libc::pollfd {
-                fd: tty.as_raw_fd(),
-                events: 0,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, alive for the call's duration.
-            let n = unsafe { libc::poll(&mut fd, 1, 250) };
-            if n > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            let mut fd = [PollFd::new(&tty, PollFlags::empty())];
+            let n = poll(&mut fd, Some(&quarter));
+            if matches!(n, Ok(n) if n > 0) && fd[0].revents().intersects(hung_up) {
                 // As the kernel would: a SIGHUP, which the event loop answers
                 // (saving the session) if it still runs; a second one a
                 // moment later ends the process at once (`SignalWatch`).
-                // SAFETY: raise(3) has no memory-safety preconditions.
-                unsafe { libc::raise(libc::SIGHUP) };
+                let _ = signal_hook::low_level::raise(signal_hook::consts::SIGHUP);
                 std::thread::sleep(Duration::from_secs(1));
-                unsafe { libc::raise(libc::SIGHUP) };
+                let _ = signal_hook::low_level::raise(signal_hook::consts::SIGHUP);
                 return;
             }
-            if n < 0 {
+            if n.is_err() {
                 // Interrupted by a signal: look again shortly.
                 std::thread::sleep(Duration::from_millis(50));
             }

@@ -277,8 +277,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let d = t.path();
         let fifo = d.join("fifo.json");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        crate::core::paths::portable::mkfifo(&fifo);
         std::os::unix::fs::symlink("/dev/zero", d.join("zero.json")).unwrap();
         let root = d.to_str().unwrap();
         for base in ["fifo.json", "zero.json"] {

@@ -214,8 +214,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     fn mkfifo(path: &Path) {
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        crate::core::paths::portable::mkfifo(path);
     }
 
     #[test]

@@ -90,10 +90,7 @@ mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
 
-    fn mkfifo(path: &Path) {
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-    }
+    use crate::core::paths::portable::mkfifo;
 
     #[test]
     fn names_what_a_path_is_links_followed() {
@@ -146,7 +143,7 @@ mod tests {
         let e = check_input(d.join("a")).unwrap_err();
         assert_eq!(e.reason(), "Too many levels of symbolic links");
         // A folder that may not be searched (root searches any).
-        if unsafe { libc::geteuid() } != 0 {
+        if !rustix::process::geteuid().is_root() {
             use std::os::unix::fs::PermissionsExt;
             let shut = d.join("shut");
             std::fs::create_dir(&shut).unwrap();

@@ -167,8 +167,7 @@ mod tests {
         let e = write(t.path(), "x").unwrap_err();
         assert!(e.to_string().contains("(a directory)"), "{e}");
         let fifo = t.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        crate::core::paths::portable::mkfifo(&fifo);
         let e = write(&fifo, "x").unwrap_err();
         assert!(e.to_string().contains("(a FIFO)"), "{e}");
     }

@@ -24,6 +24,37 @@ pub fn open_nonblocking(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// Makes a FIFO at `path` (mode 0644), for the tests of what refuses one:
+/// rustix's `mkfifoat`, or `mkfifo(3)` on Apple systems, where rustix has
+/// none.
+#[cfg(all(test, unix))]
+pub(crate) fn mkfifo(path: &Path) {
+    #[cfg(not(target_vendor = "apple"))]
+    let made: io::Result<()> = rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .map_err(io::Error::from);
+    #[cfg(target_vendor = "apple")]
+    let made: io::Result<()> = {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(io::Error::from)
+            .and_then(|c| {
+                // SAFETY: `c` is a NUL-terminated path that outlives the
+                // call; mkfifo(3) only reads it.
+                match unsafe { libc::mkfifo(c.as_ptr(), 0o644) } {
+                    0 => Ok(()),
+                    _ => Err(io::Error::last_os_error()),
+                }
+            })
+    };
+    if let Err(e) = made {
+        panic!("mkfifo {}: {e}", path.display());
+    }
+}
+
 /// Creates `dir` and its missing parents, the new ones private to the user
 /// from the start whatever the umask (0700 on Unix; on Windows a new
 /// directory inherits its parent's ACL, which under the user's profile is

@@ -579,6 +579,7 @@ pub fn uninstall(dir: &str, name: &str) -> Result<Removed, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
     use std::path::Path;
 
     #[test]
@@ -628,8 +629,7 @@ mod tests {
             "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
         )
         .unwrap();
-        let fifo = std::ffi::CString::new(husky.join("post-merge").to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        crate::core::paths::portable::mkfifo(&husky.join("post-merge"));
         let (tx, rx) = std::sync::mpsc::channel();
         let dd = d.clone();
         std::thread::spawn(move || {

@@ -20,7 +20,7 @@
 //! issue as a warning. The texts name the path, the problem and the fix.
 
 #[cfg(unix)]
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::io::ErrorKind;
 #[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
@@ -60,8 +60,7 @@ pub struct User {
 impl User {
     #[cfg(unix)]
     pub fn current() -> User {
-        // SAFETY: geteuid cannot fail and has no preconditions.
-        let uid = unsafe { libc::geteuid() };
+        let uid = rustix::process::geteuid().as_raw();
         User {
             uid,
             name: user_name(uid),
@@ -344,15 +343,15 @@ fn check_path(path: &Path, role: Role, user: &User, issues: &mut Vec<SafetyIssue
     }
 }
 
-/// A root-owned path counts as the user's only when the user cannot write it.
+/// A root-owned path counts as the user's only when the user cannot write it
+/// (`access(2)`, asked with the real user's rights). A path that cannot be
+/// passed to the system (a NUL in it) counts as writable, as before.
 #[cfg(unix)]
 fn writable_by_me(path: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
-        return true;
-    };
-    // SAFETY: `c` is a valid NUL-terminated string for the call's duration.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    match rustix::fs::access(path, rustix::fs::Access::WRITE_OK) {
+        Ok(()) => true,
+        Err(_) => path.as_os_str().as_encoded_bytes().contains(&0),
+    }
 }
 
 /// The user's own private group: named as the user, no other member.
@@ -364,64 +363,66 @@ fn private_group(gid: u32, user: &User) -> bool {
     group == *name && members.iter().all(|m| m == name)
 }
 
+/// The user's name, from the user database (`getpwuid_r`, so NSS sources
+/// such as LDAP count too; rustix has no user database, hence libc here).
 #[cfg(unix)]
 fn user_name(uid: u32) -> Option<String> {
     let mut buf = vec![0u8; 16 * 1024];
-    // SAFETY: zeroed passwd is a valid out-parameter; buf outlives the call.
-    let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
-    let mut result: *mut libc::passwd = std::ptr::null_mut();
-    let rc = unsafe {
-        libc::getpwuid_r(
+    // SAFETY: a zeroed passwd is a valid out-parameter (plain data and null
+    // pointers); getpwuid_r writes only into `pwd`, `result` and the `buf.len()`
+    // bytes of `buf`, which all outlive the call; on success `pw_name` is a
+    // NUL-terminated string inside `buf`, read before `buf` is dropped.
+    unsafe {
+        let mut pwd: libc::passwd = std::mem::zeroed();
+        let mut result: *mut libc::passwd = std::ptr::null_mut();
+        let rc = libc::getpwuid_r(
             uid,
             &mut pwd,
             buf.as_mut_ptr().cast(),
             buf.len(),
             &mut result,
-        )
-    };
-    if rc != 0 || result.is_null() || pwd.pw_name.is_null() {
-        return None;
+        );
+        if rc != 0 || result.is_null() || pwd.pw_name.is_null() {
+            return None;
+        }
+        Some(CStr::from_ptr(pwd.pw_name).to_string_lossy().into_owned())
     }
-    // SAFETY: pw_name points into buf, NUL-terminated by getpwuid_r.
-    let name = unsafe { CStr::from_ptr(pwd.pw_name) };
-    Some(name.to_string_lossy().into_owned())
 }
 
 /// A group's name and listed members.
 #[cfg(unix)]
 fn group_entry(gid: u32) -> Option<(String, Vec<String>)> {
     let mut buf = vec![0u8; 64 * 1024];
-    // SAFETY: zeroed group is a valid out-parameter; buf outlives the call.
-    let mut grp: libc::group = unsafe { std::mem::zeroed() };
-    let mut result: *mut libc::group = std::ptr::null_mut();
-    let rc = unsafe {
-        libc::getgrgid_r(
+    // SAFETY: a zeroed group is a valid out-parameter (plain data and null
+    // pointers); getgrgid_r writes only into `grp`, `result` and the
+    // `buf.len()` bytes of `buf`, which all outlive the call. On success
+    // every pointer read below points into `buf` as getgrgid_r filled it:
+    // `gr_name` a NUL-terminated string, `gr_mem` a NULL-terminated array
+    // of NUL-terminated strings; all are copied before `buf` is dropped.
+    unsafe {
+        let mut grp: libc::group = std::mem::zeroed();
+        let mut result: *mut libc::group = std::ptr::null_mut();
+        let rc = libc::getgrgid_r(
             gid,
             &mut grp,
             buf.as_mut_ptr().cast(),
             buf.len(),
             &mut result,
-        )
-    };
-    if rc != 0 || result.is_null() || grp.gr_name.is_null() {
-        return None;
-    }
-    // SAFETY: every pointer below points into buf, as getgrgid_r filled it;
-    // gr_mem is a NULL-terminated array of NUL-terminated strings.
-    let name = unsafe { CStr::from_ptr(grp.gr_name) }
-        .to_string_lossy()
-        .into_owned();
-    let mut members = Vec::new();
-    if !grp.gr_mem.is_null() {
-        let mut p = grp.gr_mem;
-        unsafe {
+        );
+        if rc != 0 || result.is_null() || grp.gr_name.is_null() {
+            return None;
+        }
+        let name = CStr::from_ptr(grp.gr_name).to_string_lossy().into_owned();
+        let mut members = Vec::new();
+        if !grp.gr_mem.is_null() {
+            let mut p = grp.gr_mem;
             while !(*p).is_null() {
                 members.push(CStr::from_ptr(*p).to_string_lossy().into_owned());
                 p = p.add(1);
             }
         }
+        Some((name, members))
     }
-    Some((name, members))
 }
 
 // Unix-only tests (modes, links, owners); Windows builds the rest.

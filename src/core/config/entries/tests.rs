@@ -368,8 +368,7 @@ proptest! {
 fn only_a_regular_file_is_read_and_never_waited_on() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("goccia.json");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::core::paths::portable::mkfifo(&fifo);
     let zero = dir.path().join("zero.json");
     std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
     let tty = dir.path().join("tty.toml");

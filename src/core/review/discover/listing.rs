@@ -8,8 +8,10 @@
 //! with no second lookup of its path (a `stat` by path walks every
 //! component again). The one difference is the call that reads the
 //! entries: `getdents64` into a buffer on the stack on Linux (no
-//! allocation per directory), `fdopendir`/`readdir` elsewhere. Windows
-//! reads by path through `std::fs` (see [`list_dir`]).
+//! allocation per directory), `readdir` elsewhere. The system calls are
+//! rustix's (`openat`, `fstat`, `statat`, `RawDir`, `Dir`), safe wrappers,
+//! so this file has no `unsafe`. Windows reads by path through `std::fs`
+//! (see [`list_dir`]).
 
 use std::ffi::OsStr;
 use std::fs;
@@ -146,23 +148,27 @@ fn portable_list_dir(
 
 #[cfg(unix)]
 mod unix {
-    use std::ffi::{CStr, CString, OsStr};
+    use std::ffi::{CStr, OsStr};
     use std::io;
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::fd::OwnedFd;
     use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
 
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+
     use super::{Each, HELD_OPEN, Kind, Listing, Parent, claim_by_path};
 
-    const FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    const FLAGS: OFlags = OFlags::RDONLY
+        .union(OFlags::DIRECTORY)
+        .union(OFlags::CLOEXEC);
 
     /// Reads every entry of the directory open at its descriptor, with its
-    /// type as listed (`None` or `DT_UNKNOWN` when the file system does not
+    /// type as listed (`FileType::Unknown` when the file system does not
     /// say); returns the error that stopped the listing, if one did.
-    pub(super) type Reader = fn(&OwnedFd, &mut dyn FnMut(&CStr, Option<u8>)) -> Option<io::Error>;
+    pub(super) type Reader = fn(&OwnedFd, &mut dyn FnMut(&CStr, FileType)) -> Option<io::Error>;
 
     /// This system's reader: the only part of the listing that differs
     /// between Linux and the other Unix systems.
@@ -194,23 +200,22 @@ mod unix {
         each: Each<'_>,
     ) -> io::Result<Listing> {
         let flags = if entry {
-            FLAGS | libc::O_NOFOLLOW
+            FLAGS | OFlags::NOFOLLOW
         } else {
             FLAGS
         };
-        let raw = open_raw(real, from, flags)?;
-        if raw < 0 {
-            let error = io::Error::last_os_error();
+        let fd = match open_dir(real, from, flags) {
+            Ok(fd) => fd,
             // Claimed by path, so that a directory that cannot be opened
             // is reported once however many paths reach it.
-            return if claim_by_path(real, !entry, claim)? {
-                Err(error)
-            } else {
-                Ok(Listing::Taken)
-            };
-        }
-        // SAFETY: `raw` is a descriptor just opened and owned by no one else.
-        let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+            Err(error) => {
+                return if claim_by_path(real, !entry, claim)? {
+                    Err(error.into())
+                } else {
+                    Ok(Listing::Taken)
+                };
+            }
+        };
         if !claim(device_and_inode(&fd)?) {
             return Ok(Listing::Taken);
         }
@@ -225,34 +230,19 @@ mod unix {
     /// Opens the directory with `flags`: by name under its parent's
     /// descriptor when there is one; by path at the top, and whenever
     /// opening by name failed, so that errors are those of the path (a link
-    /// in place of the directory fails here too: ELOOP or ENOTDIR). The raw
-    /// descriptor, negative (with `errno` set) when it could not be opened.
-    fn open_raw(real: &Path, from: Option<&Parent>, flags: libc::c_int) -> io::Result<libc::c_int> {
-        let mut raw = -1;
-        if let (Some(parent), Some(name)) = (from, real.file_name()) {
-            let name = CString::new(name.as_bytes())
-                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-            // SAFETY: the parent's descriptor is open while it lives;
-            // `name` is NUL-terminated.
-            raw = unsafe { libc::openat(parent.fd.as_raw_fd(), name.as_ptr(), flags) };
+    /// in place of the directory fails here too: ELOOP or ENOTDIR).
+    fn open_dir(real: &Path, from: Option<&Parent>, flags: OFlags) -> rustix::io::Result<OwnedFd> {
+        if let (Some(parent), Some(name)) = (from, real.file_name())
+            && let Ok(fd) = rustix::fs::openat(&parent.fd, name, flags, Mode::empty())
+        {
+            return Ok(fd);
         }
-        if raw < 0 {
-            let path = CString::new(real.as_os_str().as_bytes())
-                .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-            // SAFETY: `path` is a NUL-terminated string that outlives the call.
-            raw = unsafe { libc::open(path.as_ptr(), flags) };
-        }
-        Ok(raw)
+        rustix::fs::open(real, flags, Mode::empty())
     }
 
     /// Which directory `fd` is, for the walk's loop detection.
     fn device_and_inode(fd: &OwnedFd) -> io::Result<(u64, u64)> {
-        // SAFETY: `stat` is plain data; fstat fills it or fails.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        // SAFETY: `fd` is open and `st` is a valid, writable stat.
-        if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } < 0 {
-            return Err(io::Error::last_os_error());
-        }
+        let st = rustix::fs::fstat(fd)?;
         #[allow(clippy::unnecessary_cast)] // dev_t and ino_t differ by target
         let id = (st.st_dev as u64, st.st_ino as u64);
         Ok(id)
@@ -281,202 +271,71 @@ mod unix {
         shared: Option<&Arc<Parent>>,
         each: Each<'_>,
     ) -> Option<io::Error> {
-        reader(fd, &mut |name, d_type| {
+        reader(fd, &mut |name, file_type| {
             let name_bytes = name.to_bytes();
             if name_bytes == b"." || name_bytes == b".." {
                 return;
             }
-            let kind = match d_type {
-                Some(libc::DT_DIR) => Ok(Kind::Dir),
-                Some(libc::DT_LNK) => Ok(Kind::Link),
-                Some(t) if t != libc::DT_UNKNOWN => Ok(Kind::Other),
-                _ => kind_at(fd, name),
+            let kind = match file_type {
+                FileType::Directory => Ok(Kind::Dir),
+                FileType::Symlink => Ok(Kind::Link),
+                FileType::Unknown => kind_at(fd, name),
+                _ => Ok(Kind::Other),
             };
             each(OsStr::from_bytes(name_bytes), kind, shared);
         })
     }
 
-    /// Linux's [`Reader`]: `getdents64` into a buffer on the stack.
+    /// Linux's [`Reader`]: `getdents64` into a buffer on the stack (no
+    /// allocation per directory), through rustix's `RawDir`.
     #[cfg(target_os = "linux")]
     pub(super) fn getdents_entries(
         fd: &OwnedFd,
-        each: &mut dyn FnMut(&CStr, Option<u8>),
+        each: &mut dyn FnMut(&CStr, FileType),
     ) -> Option<io::Error> {
-        /// Bytes of entries read per `getdents64` call (aligned for
-        /// `linux_dirent64`).
-        const BUFFER_WORDS: usize = 2048;
-        // linux_dirent64: d_ino u64, d_off i64, d_reclen u16, d_type u8, d_name.
-        const RECLEN_AT: usize = 16;
-        const TYPE_AT: usize = 18;
-        const NAME_AT: usize = 19;
+        /// Bytes of entries read per `getdents64` call.
+        const BUFFER_BYTES: usize = 16 * 1024;
 
         // Not zeroed: only what the kernel wrote is read.
-        let mut buffer = std::mem::MaybeUninit::<[u64; BUFFER_WORDS]>::uninit();
-        let size = std::mem::size_of_val(&buffer);
-        loop {
-            // SAFETY: `buffer` is writable for `size` bytes and 8-aligned.
-            let n = unsafe {
-                libc::syscall(
-                    libc::SYS_getdents64,
-                    fd.as_raw_fd(),
-                    buffer.as_mut_ptr().cast::<u8>(),
-                    size,
-                )
-            };
-            if n < 0 {
-                return Some(io::Error::last_os_error());
-            }
-            if n == 0 {
-                return None;
-            }
-            // SAFETY: the kernel wrote (initialized) the first `n` bytes,
-            // whole records.
-            let bytes =
-                unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), n as usize) };
-            let mut at = 0;
-            while at + NAME_AT < bytes.len() {
-                let reclen =
-                    u16::from_ne_bytes([bytes[at + RECLEN_AT], bytes[at + RECLEN_AT + 1]]) as usize;
-                if reclen == 0 || at + reclen > bytes.len() {
-                    return Some(io::Error::from(io::ErrorKind::InvalidData));
-                }
-                let record = &bytes[at..at + reclen];
-                at += reclen;
-                let Ok(name) = CStr::from_bytes_until_nul(&record[NAME_AT..]) else {
-                    return Some(io::Error::from(io::ErrorKind::InvalidData));
-                };
-                each(name, Some(record[TYPE_AT]));
+        let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); BUFFER_BYTES];
+        let mut dir = rustix::fs::RawDir::new(fd, &mut buffer);
+        while let Some(entry) = dir.next() {
+            match entry {
+                Ok(entry) => each(entry.file_name(), entry.file_type()),
+                Err(error) => return Some(error.into()),
             }
         }
-    }
-
-    /// The other Unix systems' [`Reader`]: `readdir` on a `fdopendir` of a
-    /// duplicate of `fd` (the stream owns and closes its descriptor; `fd`
-    /// stays the parent of the subdirectories). Compiled on Linux too,
-    /// where the tests run it.
-    #[cfg_attr(target_os = "linux", allow(dead_code))]
-    pub(super) fn readdir_entries(
-        fd: &OwnedFd,
-        each: &mut dyn FnMut(&CStr, Option<u8>),
-    ) -> Option<io::Error> {
-        // SAFETY: `fd` is open; the duplicate is a new descriptor.
-        let dup = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
-        if dup < 0 {
-            return Some(io::Error::last_os_error());
-        }
-        // SAFETY: `dup` is an open directory descriptor owned by no one
-        // else; on success the stream owns it.
-        let dir = unsafe { libc::fdopendir(dup) };
-        if dir.is_null() {
-            let error = io::Error::last_os_error();
-            // SAFETY: fdopendir failed, so `dup` is still ours to close.
-            unsafe { libc::close(dup) };
-            return Some(error);
-        }
-        /// Closes the stream (and its descriptor) however the loop ends.
-        struct Stream(*mut libc::DIR);
-        impl Drop for Stream {
-            fn drop(&mut self) {
-                // SAFETY: the stream is open and closed only here.
-                unsafe { libc::closedir(self.0) };
-            }
-        }
-        let stream = Stream(dir);
-        loop {
-            // readdir returns NULL at the end and on an error; only errno
-            // tells them apart.
-            clear_errno();
-            // SAFETY: the stream is open; the entry it returns is valid
-            // until the next call on the stream.
-            let ent = unsafe { libc::readdir(stream.0) };
-            if ent.is_null() {
-                let error = io::Error::last_os_error();
-                return (error.raw_os_error() != Some(0)).then_some(error);
-            }
-            // SAFETY: `ent` points to a valid entry whose `d_name` is
-            // NUL-terminated.
-            let name = unsafe { CStr::from_ptr((*ent).d_name.as_ptr()) };
-            each(name, entry_type(ent));
-        }
-    }
-
-    /// The entry's type as the directory lists it, on the systems whose
-    /// `dirent` has one.
-    #[cfg(not(any(
-        target_os = "solaris",
-        target_os = "illumos",
-        target_os = "aix",
-        target_os = "nto",
-        target_os = "haiku"
-    )))]
-    #[cfg_attr(target_os = "linux", allow(dead_code))]
-    fn entry_type(ent: *const libc::dirent) -> Option<u8> {
-        // SAFETY: `ent` points to a valid entry.
-        Some(unsafe { (*ent).d_type })
-    }
-
-    /// This system's `dirent` has no type: each entry is `lstat`ed.
-    #[cfg(any(
-        target_os = "solaris",
-        target_os = "illumos",
-        target_os = "aix",
-        target_os = "nto",
-        target_os = "haiku"
-    ))]
-    fn entry_type(_: *const libc::dirent) -> Option<u8> {
         None
     }
 
-    /// Sets the calling thread's errno to 0 where its location is known.
-    /// Elsewhere it is left as it is, so the end of a listing may read as
-    /// an error: the directory is then reported, never silently cut short.
+    /// The other Unix systems' [`Reader`]: rustix's `Dir` (`readdir` on a
+    /// stream of a descriptor of its own, so `fd` stays the parent of the
+    /// subdirectories). Compiled on Linux too, where the tests run it.
     #[cfg_attr(target_os = "linux", allow(dead_code))]
-    fn clear_errno() {
-        // SAFETY: each function returns the calling thread's errno.
-        unsafe {
-            #[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
-            {
-                *libc::__error() = 0;
-            }
-            #[cfg(any(target_os = "openbsd", target_os = "netbsd", target_os = "android"))]
-            {
-                *libc::__errno() = 0;
-            }
-            #[cfg(any(target_os = "linux", target_os = "dragonfly"))]
-            {
-                *libc::__errno_location() = 0;
-            }
-            #[cfg(any(target_os = "solaris", target_os = "illumos"))]
-            {
-                *libc::___errno() = 0;
-            }
-            #[cfg(target_os = "haiku")]
-            {
-                *libc::_errnop() = 0;
+    pub(super) fn readdir_entries(
+        fd: &OwnedFd,
+        each: &mut dyn FnMut(&CStr, FileType),
+    ) -> Option<io::Error> {
+        let mut dir = match rustix::fs::Dir::read_from(fd) {
+            Ok(dir) => dir,
+            Err(error) => return Some(error.into()),
+        };
+        while let Some(entry) = dir.read() {
+            match entry {
+                Ok(entry) => each(entry.file_name(), entry.file_type()),
+                Err(error) => return Some(error.into()),
             }
         }
+        None
     }
 
     /// The type of `name` in the directory `fd`, when the listing does not
     /// give it (some file systems): an `lstat` of it.
     fn kind_at(fd: &OwnedFd, name: &CStr) -> io::Result<Kind> {
-        // SAFETY: `stat` is plain data; fstatat fills it or fails.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        // SAFETY: `fd` is open, `name` NUL-terminated, `st` writable.
-        let r = unsafe {
-            libc::fstatat(
-                fd.as_raw_fd(),
-                name.as_ptr(),
-                &mut st,
-                libc::AT_SYMLINK_NOFOLLOW,
-            )
-        };
-        if r < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(match st.st_mode & libc::S_IFMT {
-            libc::S_IFDIR => Kind::Dir,
-            libc::S_IFLNK => Kind::Link,
+        let st = rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)?;
+        Ok(match FileType::from_raw_mode(st.st_mode) {
+            FileType::Directory => Kind::Dir,
+            FileType::Symlink => Kind::Link,
             _ => Kind::Other,
         })
     }
