@@ -11,7 +11,7 @@ use crate::provenance::Repo;
 
 /// A config whose `allow-net` list is on one line, as written by
 /// `indent` spaces.
-fn one_line(indent: usize, hosts: &[&str]) -> String {
+pub(crate) fn one_line(indent: usize, hosts: &[&str]) -> String {
     let pad = " ".repeat(indent);
     let list: Vec<String> = hosts.iter().map(|h| format!("\"{h}\"")).collect();
     format!(
@@ -20,11 +20,11 @@ fn one_line(indent: usize, hosts: &[&str]) -> String {
     )
 }
 
-fn short(sha: &str) -> String {
+pub(crate) fn short(sha: &str) -> String {
     sha[..7].to_string()
 }
 
-fn run(r: &Repo, args: &[&str]) -> Output {
+pub(crate) fn run(r: &Repo, args: &[&str]) -> Output {
     r.t.run_in(std::path::Path::new(&r.root), args, GIT_ENV)
 }
 
@@ -32,7 +32,7 @@ fn run(r: &Repo, args: &[&str]) -> Output {
 /// `exfil.attacker.io` on that line, Carol `edge41.example` on the same
 /// line, Dave re-indents the file; then `wip.example` is added on that line
 /// in the working tree. Returns (repo, base, bob, carol).
-fn three_authors_on_one_line() -> (Repo, String, String, String) {
+pub(crate) fn three_authors_on_one_line() -> (Repo, String, String, String) {
     let r = Repo::new();
     r.write("app/goccia.json", &one_line(2, &["a.test"]));
     let base = r.commit_as("Alice", "2026-01-10T09:00:00Z", "start");
@@ -159,7 +159,7 @@ fn one_line_three_authors_in_diff_in_every_format() {
 }
 
 /// Every value of every request of the first config of `diff --json`.
-fn json_values(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+pub(crate) fn json_values(doc: &serde_json::Value) -> Vec<serde_json::Value> {
     doc["configs"][0]["requests"]
         .as_array()
         .unwrap_or_else(|| panic!("{doc:#}"))
@@ -266,7 +266,7 @@ fn the_pane_and_the_confirmation_credit_a_key_line_change_at_80x24() {
 
 /// Alice's trusted config; Mallory adds `evil.test`; Alice then adds
 /// `ok.test`. Returns (repo, trusted commit, mallory, alice's second).
-fn mallory_then_alice() -> (Repo, String, String, String) {
+pub(crate) fn mallory_then_alice() -> (Repo, String, String, String) {
     let r = Repo::new();
     let v = |hosts: &[&str]| {
         let list: Vec<String> = hosts.iter().map(|h| format!("\n      \"{h}\"")).collect();
@@ -441,7 +441,7 @@ fn the_pane_credits_each_value_of_one_line_at_80x24() {
 }
 
 /// The store's `trustedAt` of its only entry.
-fn trusted_at(r: &Repo) -> String {
+pub(crate) fn trusted_at(r: &Repo) -> String {
     let store = std::fs::read_to_string(r.t.home.join(".config/goccia/trust.json")).unwrap();
     let doc: serde_json::Value = serde_json::from_str(&store).unwrap();
     let entries = doc.as_object().unwrap();
@@ -521,7 +521,7 @@ fn without_a_commit_of_the_trusted_version_the_count_is_by_date_and_says_so() {
 
 /// `app` reads `../shared`, a link to `shared-v1` (Alice, trusted); Carol
 /// re-points it to `shared-v2`. Returns (repo, base, carol's short id).
-fn link_repointed() -> (Repo, String, String) {
+pub(crate) fn link_repointed() -> (Repo, String, String) {
     let r = Repo::new();
     r.write(
         "app/goccia.json",

@@ -89,6 +89,8 @@ mod prompt_clients;
 #[cfg(unix)]
 mod provenance;
 #[cfg(unix)]
+mod provenance_surfaces;
+#[cfg(unix)]
 mod release;
 #[cfg(unix)]
 mod review_provenance;
