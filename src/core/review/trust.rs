@@ -164,7 +164,9 @@ pub fn entry_for(
 ) -> StoredEntry {
     StoredEntry {
         sha256: sha256.to_string(),
-        block: json::parse(block.as_str()).expect("a normalized block is valid JSON"),
+        block: json::parse(block.as_str())
+            .expect("a normalized block is valid JSON")
+            .into(),
         targets: targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),

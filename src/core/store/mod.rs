@@ -15,6 +15,7 @@
 //! while a write is under way, `trust.json.<pid>.tmp` (docs/src/compatibility.md#what-stays-out-of-the-store).
 
 mod error;
+mod lean;
 mod location;
 mod model;
 mod read;
@@ -24,14 +25,14 @@ mod write;
 
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
-pub use model::{Store, StoredEntry};
+pub use model::{Store, StoredBlock, StoredEntry};
 pub use read::read_store;
 pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_destination,
     store_in_reviewed_tree,
 };
 pub use update::{LOCK_TIMEOUT, update_read_store, update_store, update_store_locked};
-pub use write::{serialize_store, utc_timestamp_now};
+pub use write::{serialize_store, utc_timestamp_now, write_store};
 
 // What the integration tests reach beyond the product's own uses.
 #[cfg(any(test, feature = "test-support"))]

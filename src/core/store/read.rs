@@ -48,6 +48,19 @@ pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
         path: path.to_string(),
     };
     let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
+    // A valid store is read without building its document; anything else
+    // is read again, by the exact reader, which says what is wrong.
+    if let Some(store) = super::lean::read_lean(text) {
+        return Ok(store);
+    }
+    parse_exact(path, text)
+}
+
+/// The exact reader: the whole document parsed, then judged in order.
+pub(super) fn parse_exact(path: &str, text: &str) -> Result<Store, StoreError> {
+    let not_json = || StoreError::NotJson {
+        path: path.to_string(),
+    };
     let doc = json::parse_wide(text).map_err(|_| not_json())?;
 
     // A newer GocciaScript may have changed the shape entirely, so its
@@ -121,7 +134,7 @@ fn check_document(doc: Json, store: &mut Store) -> Result<(), String> {
     Ok(())
 }
 
-fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String> {
+pub(super) fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String> {
     let Json::Object(fields) = entry else {
         return Err(format!("the entry for {key} is not an object"));
     };
@@ -154,7 +167,7 @@ fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String> {
     let missing = |field: &str| format!("{key} has no \"{field}\"");
     Ok(StoredEntry {
         sha256: sha256.ok_or_else(|| missing("sha256"))?,
-        block: block.ok_or_else(|| missing("block"))?,
+        block: block.ok_or_else(|| missing("block"))?.into(),
         trusted_at: trusted_at.ok_or_else(|| missing("trustedAt"))?,
         trusted_by: trusted_by.ok_or_else(|| missing("trustedBy"))?,
         targets,
