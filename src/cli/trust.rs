@@ -176,7 +176,13 @@ fn trust_listed(
         .plan
         .candidates
         .iter()
-        .map(|c| Shown::of_snapshot(&c.snapshot))
+        // With `--yes` nobody waited between the listing and now: a config
+        // whose files are as they were is recorded as listed, not read
+        // again. An answered prompt reads every config again.
+        .map(|c| match args.yes {
+            true => Shown::of_candidate(c),
+            false => Shown::of_snapshot(&c.snapshot),
+        })
         .collect();
     let outcome = record(&listing.loc, &shown, env)?;
     std::mem::forget(shown);

@@ -5,7 +5,8 @@
 //!   per-user default); no environment variable selects a store.
 //! * [`read_store`] reads and validates it without locking: a run, `list`
 //!   and `scan` read once and never lock.
-//! * [`serialize_store`] produces the exact bytes GocciaScript writes.
+//! * [`write_store`] writes the exact bytes GocciaScript writes, a batch of
+//!   entries at a time.
 //! * [`update_store`] is the only way to change the file: it takes the OS
 //!   lock on `<store>.lock`, re-reads the store, applies the caller's
 //!   changes and replaces the file in one rename, so concurrent writers
@@ -25,17 +26,19 @@ mod write;
 
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
-pub use model::{Store, StoredBlock, StoredEntry};
+pub use model::{Store, StoredEntry};
 pub use read::read_store;
 pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_destination,
     store_in_reviewed_tree,
 };
 pub use update::{LOCK_TIMEOUT, update_read_store, update_store, update_store_locked};
-pub use write::{serialize_store, utc_timestamp_now, write_store};
+pub use write::{utc_timestamp_now, write_store};
 
 // What the integration tests reach beyond the product's own uses.
 #[cfg(any(test, feature = "test-support"))]
 pub use read::parse_store;
 #[cfg(any(test, feature = "test-support"))]
 pub use update::update_store_with_timeout;
+#[cfg(any(test, feature = "test-support"))]
+pub use write::serialize_store;

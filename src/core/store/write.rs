@@ -8,6 +8,7 @@ use crate::core::config::json::quote_json_string_into;
 const BATCH: usize = 4096;
 
 /// The store file as a string: [`write_store`] into memory.
+#[cfg(any(test, feature = "test-support"))]
 pub fn serialize_store(store: &Store) -> String {
     let mut out = Vec::new();
     write_store(store, &mut out).expect("writing to memory does not fail");
