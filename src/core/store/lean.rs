@@ -31,7 +31,7 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
         .map(|&(key, entry)| {
             let key = w.key_text(key)?;
             let value = json::parse(&text[entry.0..entry.1]).ok()?;
-            let entry = super::read::check_entry(&key, value).ok()?;
+            let entry = super::entry::check_entry(&key, value).ok()?;
             Some((key, entry))
         })
         .collect::<Option<_>>()?;
@@ -202,66 +202,6 @@ impl Walker<'_> {
         match json::parse(&self.text[span.0..span.1]).ok()? {
             Json::String(s) => Some(s),
             _ => None,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const H: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-    fn entry(block: &str) -> String {
-        format!(
-            r#"{{"sha256": "{H}", "block": {block}, "trustedAt": "2026-09-20T10:12:03Z", "trustedBy": "x"}}"#
-        )
-    }
-
-    /// What the lean reader accepts, it reads as the exact reader does;
-    /// what it refuses, the exact reader decides.
-    #[test]
-    fn accepts_only_what_the_exact_reader_reads_the_same() {
-        let e = entry(r#"{"version": 1}"#);
-        let accepted = [
-            r#"{"version": 1, "trusted": {}}"#.to_string(),
-            format!(r#" {{ "trusted" : {{ "/a" : {e} }} , "version" : 1 }} "#),
-            format!(r#"{{"version": "x", "version": 1, "trusted": {{"/a": {e}}}}}"#),
-            format!(
-                r#"{{"version": 1, "trusted": {{"/a": {e}, "/a": {e}}}, "trusted": {{"/b": {e}}}}}"#
-            ),
-            format!(r#"{{"version": 1, "trusted": {{"/\u00e9\"\t": {e}}}}}"#),
-        ];
-        // The third has a version that is not an integer: refused here.
-        for (i, doc) in accepted.iter().enumerate() {
-            let lean = read_lean(doc);
-            let exact = super::super::read::parse_exact("P", doc);
-            match (lean, exact) {
-                (Some(l), Ok(x)) => assert_eq!(l, x, "{doc}"),
-                (None, _) => assert_eq!(i, 2, "{doc}"),
-                (Some(_), Err(e)) => panic!("lean accepted what the exact reader refuses: {e}"),
-            }
-        }
-        let deep = format!("{}1{}", "[".repeat(260), "]".repeat(260));
-        let refused = [
-            String::new(),
-            "\u{feff}{\"version\": 1, \"trusted\": {}}".to_string(),
-            r#"{"version": 2, "trusted": {}}"#.to_string(),
-            r#"{"version": 1.0, "trusted": {}}"#.to_string(),
-            r#"{"version": 1}"#.to_string(),
-            r#"{"version": 1, "trusted": {}, "x": 1}"#.to_string(),
-            format!(r#"{{"version": 1, "trusted": {{"/a": {e}}}}} x"#),
-            format!(r#"{{"version": 1, "trusted": {{"/a": {e},}}}}"#),
-            format!("{{\"version\": 1, \"trusted\": {{\"/a\u{1}\": {e}}}}}"),
-            format!(r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#, entry(&deep)),
-            format!(r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#, entry("[1]")),
-            format!(
-                r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#,
-                entry("{\"a\": 01}")
-            ),
-        ];
-        for doc in refused {
-            assert!(read_lean(&doc).is_none(), "{doc}");
         }
     }
 }

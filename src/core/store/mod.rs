@@ -15,6 +15,7 @@
 //! The store's directory only ever holds `trust.json`, `trust.json.lock` and,
 //! while a write is under way, `trust.json.<pid>.tmp` (docs/src/compatibility.md#what-stays-out-of-the-store).
 
+mod entry;
 mod error;
 mod lean;
 mod location;
