@@ -42,6 +42,19 @@ impl StoredBlock {
     pub fn to_compact(&self) -> String {
         self.text.to_string()
     }
+
+    /// The value, for a reader that looks at it once: the tree already
+    /// built if there is one, else a tree built for the caller and not
+    /// kept (`list` reads 20,000 blocks once each).
+    pub fn value(&self) -> std::borrow::Cow<'_, Json> {
+        match self.tree.get() {
+            Some(tree) => std::borrow::Cow::Borrowed(tree),
+            None => std::borrow::Cow::Owned(
+                json::parse(&self.text)
+                    .expect("a stored block is the compact text of a JSON value"),
+            ),
+        }
+    }
 }
 
 impl From<Json> for StoredBlock {
