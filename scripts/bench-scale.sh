@@ -34,6 +34,7 @@ if [ -z "$binary" ]; then
     (cd "$repo" && cargo build --release --locked --quiet --bin goccia-trust)
     binary="$repo/target/release/goccia-trust"
 fi
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
 root="/tmp/goccia-bench-scale"
