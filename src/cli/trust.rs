@@ -169,37 +169,28 @@ fn trust_listed(
         // gone, or a stdout that cannot take it, stops the trust here.
         io.out.flush()?;
     }
-    if !args.yes {
-        if !reader.prompting {
-            // GocciaScript's message for its spelling; the subcommand's
-            // own name for `trust PATH`.
-            let asked = if args.goccia_spelling {
-                "--trust"
-            } else {
-                "trust"
-            };
-            return Err(CliError::usage(format!(
-                "{asked} needs confirmation; re-run with --yes to trust without a prompt"
-            )));
-        }
-        if !ask(listing.plan.candidates.len(), &reader, io)? {
-            return end(
-                printer.as_mut(),
-                (listing, why),
-                TrustEnd::Declined,
-                env,
-                io,
-            );
-        }
+    if !args.yes && !confirmed(args, listing, &reader, io)? {
+        return end(
+            printer.as_mut(),
+            (listing, why),
+            TrustEnd::Declined,
+            env,
+            io,
+        );
     }
     let shown: Vec<Shown> = listing
         .plan
         .candidates
         .iter()
-        .map(|c| Shown::of_snapshot(&c.snapshot))
+        // With `--yes` nobody waited between the listing and now: a config
+        // whose files are as they were is recorded as listed, not read
+        // again. An answered prompt reads every config again.
+        .map(|c| match args.yes {
+            true => Shown::of_candidate(c),
+            false => Shown::of_snapshot(&c.snapshot),
+        })
         .collect();
     let outcome = record(&listing.loc, &shown, env)?;
-    std::mem::forget(shown);
     end(
         printer.as_mut(),
         (listing, why),
@@ -207,6 +198,29 @@ fn trust_listed(
         env,
         io,
     )
+}
+
+/// Without `--yes`: whether the person answered yes; an error when no one
+/// can be asked.
+fn confirmed(
+    args: &TrustArgs,
+    listing: &TrustListing,
+    reader: &Reader,
+    io: &mut Io<'_>,
+) -> Result<bool, CliError> {
+    if !reader.prompting {
+        // GocciaScript's message for its spelling; the subcommand's own
+        // name for `trust PATH`.
+        let asked = if args.goccia_spelling {
+            "--trust"
+        } else {
+            "trust"
+        };
+        return Err(CliError::usage(format!(
+            "{asked} needs confirmation; re-run with --yes to trust without a prompt"
+        )));
+    }
+    Ok(ask(listing.plan.candidates.len(), reader, io)?)
 }
 
 /// The end of a plain trust, in the printer's format (a config refused

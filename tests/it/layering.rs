@@ -833,6 +833,11 @@ fn a_block_is_parsed_only_where_it_is_written() {
         ("core/config/entries/formats.rs", "a config file's JSON"),
         ("core/policy/load.rs", "a policy file"),
         ("core/store/read.rs", "the store file"),
+        ("core/store/lean.rs", "the store file, entry by entry"),
+        (
+            "core/store/model.rs",
+            "a stored block, kept as text and parsed when read",
+        ),
     ];
     let mut found = Vec::new();
     for f in sources(&src()) {

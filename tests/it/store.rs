@@ -22,7 +22,7 @@ fn fixture(name: &str) -> Vec<u8> {
 fn entry(sha256: &str, block: &str, targets: &[(&str, &str)], at: &str, by: &str) -> StoredEntry {
     StoredEntry {
         sha256: sha256.into(),
-        block: json::parse(block).unwrap(),
+        block: json::parse(block).unwrap().into(),
         targets: targets
             .iter()
             .map(|(s, t)| (s.to_string(), t.to_string()))
@@ -72,7 +72,8 @@ fn derived_entry(key: &str, padding: usize) -> StoredEntry {
                 Json::Object(vec![("allow-read".into(), Json::Array(scopes))]),
             ),
             ("version".into(), Json::Number("1".into())),
-        ]),
+        ])
+        .into(),
         targets: vec![(format!("{key}/scope-0"), format!("/real{key}"))],
         trusted_at: "2026-09-25T10:12:03Z".into(),
         trusted_by: "goccia-trust 0.1.0".into(),

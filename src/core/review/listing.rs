@@ -43,11 +43,12 @@ pub fn list_entries(store: &Store, env: &Env, detail: Detail) -> Vec<StoreEntryR
 pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -> StoreEntryReport {
     let (stored_lines, summary) = match detail {
         Detail::Lines => {
-            let lines = description_lines(&entry.block);
+            let lines = description_lines(&entry.block.value());
             let summary = summary_keys(&lines);
             (lines, summary)
         }
-        Detail::Targets => (Vec::new(), block_summary(&entry.block)),
+        // Each block is read once here: its tree is not kept with the store.
+        Detail::Targets => (Vec::new(), block_summary(&entry.block.value())),
     };
     let as_is = || {
         stored_lines

@@ -237,7 +237,7 @@ pub fn stored_info(entry: &StoredEntry) -> StoredInfo {
         sha256: entry.sha256.clone(),
         trusted_at: entry.trusted_at.clone(),
         trusted_by: entry.trusted_by.clone(),
-        block: Block::from_json(entry.block.clone()),
+        block: Block::from_json(entry.block.value().into_owned()),
         targets: entry.targets.clone(),
     }
 }

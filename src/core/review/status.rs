@@ -147,7 +147,9 @@ mod tests {
         std::os::unix::fs::symlink(format!("{root}/real"), format!("{root}/gone-link")).unwrap();
         let stored = StoredEntry {
             sha256: "0".repeat(64),
-            block: crate::core::config::json::parse(r#"{"version":1}"#).unwrap(),
+            block: crate::core::config::json::parse(r#"{"version":1}"#)
+                .unwrap()
+                .into(),
             targets: vec![
                 (format!("{root}/a"), format!("{root}/a")),
                 (format!("{root}/gone-link"), format!("{root}/gone-link")),

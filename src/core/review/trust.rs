@@ -20,8 +20,8 @@ use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{ValueChange, block_values, diff_values};
 use crate::core::store::{
-    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredEntry, read_store, update_read_store,
-    update_store_locked, utc_timestamp_now,
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredBlock, StoredEntry, read_store,
+    update_read_store, update_store_locked, utc_timestamp_now,
 };
 
 /// `trustedBy` of every entry this tool writes.
@@ -36,6 +36,56 @@ pub struct TrustCandidate {
     /// `false` for `(new)`, `true` for `(changed)`.
     pub changed: bool,
     pub lines: Vec<DiffLine>,
+    /// Its files as they were when it was loaded (`None` where the
+    /// platform gives no stamp).
+    pub stamp: Option<Stamp>,
+}
+
+/// The metadata of a config's files (its extends chain), each as a link
+/// and as what it leads to: size, modification and change times, inode
+/// and device. A file rewritten, replaced or re-linked has another stamp.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp(Vec<(String, [i128; 10])>);
+
+impl Stamp {
+    /// The stamp of `files` now; `None` when one cannot be read.
+    #[cfg(unix)]
+    pub fn of(files: &[String]) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let fields = |m: std::fs::Metadata| {
+            [m.len(), m.ino(), m.dev()]
+                .map(i128::from)
+                .into_iter()
+                .chain([m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()].map(i128::from))
+        };
+        let mut stamps = Vec::with_capacity(files.len());
+        for file in files {
+            let link = std::fs::symlink_metadata(file).ok()?;
+            let target = std::fs::metadata(file).ok()?;
+            let mut all = [0i128; 10];
+            // The link's size, inode and times, then the target's, less
+            // its device (the link's says where both are).
+            for (slot, value) in all
+                .iter_mut()
+                .zip(fields(link).chain(fields(target).skip(2)))
+            {
+                *slot = value;
+            }
+            stamps.push((file.clone(), all));
+        }
+        Some(Stamp(stamps))
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(_files: &[String]) -> Option<Stamp> {
+        None
+    }
+
+    /// Whether every file has the stamp it had.
+    fn unchanged(&self) -> bool {
+        let files: Vec<String> = self.0.iter().map(|(f, _)| f.clone()).collect();
+        Stamp::of(&files).is_some_and(|now| now == *self)
+    }
 }
 
 impl TrustCandidate {
@@ -121,8 +171,17 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
             .collect();
         return Err(PlanError::Unreadable { items, targets });
     }
-    let loaded: Vec<Result<ConfigSnapshot, ConfigError>> =
-        found.keys.par_iter().map(|k| load_config(k, env)).collect();
+    // Each config's files are stamped as it is loaded, so that `--yes`
+    // records it without reading it again when nothing changed since.
+    let loaded: Vec<Result<(ConfigSnapshot, Option<Stamp>), ConfigError>> = found
+        .keys
+        .par_iter()
+        .map(|k| {
+            load_config(k, env)
+                .map(|s| (Stamp::of(&s.files), s))
+                .map(|(t, s)| (s, t))
+        })
+        .collect();
     let not_followed = found
         .not_followed
         .iter()
@@ -138,7 +197,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         ..TrustPlan::default()
     };
     for result in loaded {
-        let snapshot = result.map_err(PlanError::Config)?;
+        let (snapshot, stamp) = result.map_err(PlanError::Config)?;
         let stored = store.get(snapshot.key.as_str());
         let comparison = compare(&snapshot, stored);
         match comparison.state {
@@ -148,6 +207,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
                 snapshot,
                 changed: state == ConfigState::Changed,
                 lines: comparison.lines,
+                stamp,
             }),
         }
     }
@@ -158,7 +218,7 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
 pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &str) -> StoredEntry {
     StoredEntry {
         sha256: sha256.to_string(),
-        block: block.json().clone(),
+        block: block.json().clone().into(),
         targets: targets.to_pairs(),
         trusted_at: trusted_at.to_string(),
         trusted_by: trusted_by(),
@@ -173,15 +233,34 @@ pub struct Shown {
     pub sha256: String,
     pub block: String,
     pub targets: Vec<(String, String)>,
+    /// Its files when it was listed: while they have this stamp, it is
+    /// recorded as listed, without reading it again (`trust --yes`).
+    pub stamp: Option<Stamp>,
+    /// With the stamp: the block as the entry records it, made from the
+    /// block's JSON when it was listed (never parsed again).
+    pub recorded: Option<StoredBlock>,
 }
 
 impl Shown {
+    /// A candidate that `trust --yes` records: with the stamp of its
+    /// files when it was listed, so that it is read again only if one of
+    /// them changed since.
+    pub fn of_candidate(c: &TrustCandidate) -> Shown {
+        Shown {
+            stamp: c.stamp.clone(),
+            recorded: Some(c.snapshot.block.json().clone().into()),
+            ..Shown::of_snapshot(&c.snapshot)
+        }
+    }
+
     pub fn of_snapshot(s: &ConfigSnapshot) -> Shown {
         Shown {
             key: s.key.as_str().to_string(),
             sha256: s.sha256.clone(),
             block: s.block.as_str().to_string(),
             targets: s.targets.to_pairs(),
+            stamp: None,
+            recorded: None,
         }
     }
 
@@ -193,7 +272,22 @@ impl Shown {
             sha256: r.sha256().unwrap_or_default().to_string(),
             block: r.block().unwrap_or_default().to_string(),
             targets: r.targets().to_vec(),
+            stamp: None,
+            recorded: None,
         }
+    }
+
+    /// The entry recorded as listed, when the files still have the stamp
+    /// they had then.
+    fn unchanged_entry(&self, trusted_at: &str) -> Option<StoredEntry> {
+        self.stamp.as_ref().filter(|s| s.unchanged())?;
+        Some(StoredEntry {
+            sha256: self.sha256.clone(),
+            block: self.recorded.clone()?,
+            targets: self.targets.clone(),
+            trusted_at: trusted_at.to_string(),
+            trusted_by: trusted_by(),
+        })
     }
 
     /// Whether the config, read again now, is what was shown.
@@ -252,6 +346,9 @@ pub fn trust_as_shown(
         let checked: Vec<Option<(String, StoredEntry)>> = shown
             .par_iter()
             .map(|s| {
+                if let Some(entry) = s.unchanged_entry(&now) {
+                    return Some((s.key.clone(), entry));
+                }
                 let c = load_hashed(&TrustKey(s.key.clone()), env)
                     .ok()
                     .filter(|now| s.matches(now))?;

@@ -5,7 +5,8 @@
 //!   per-user default); no environment variable selects a store.
 //! * [`read_store`] reads and validates it without locking: a run, `list`
 //!   and `scan` read once and never lock.
-//! * `serialize_store` produces the exact bytes GocciaScript writes.
+//! * [`write::write_store`] writes the exact bytes GocciaScript writes, a batch of
+//!   entries at a time.
 //! * [`update_store`] is the only way to change the file: it takes the OS
 //!   lock on `<store>.lock`, re-reads the store, applies the caller's
 //!   changes and replaces the file in one rename, so concurrent writers
@@ -14,7 +15,9 @@
 //! The store's directory only ever holds `trust.json`, `trust.json.lock` and,
 //! while a write is under way, `trust.json.<pid>.tmp` (docs/src/compatibility.md#what-stays-out-of-the-store).
 
+mod entry;
 mod error;
+mod lean;
 mod location;
 mod model;
 mod read;
@@ -24,14 +27,12 @@ mod write;
 
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
-pub use model::{Store, StoredEntry};
+pub use model::{Store, StoredBlock, StoredEntry};
 pub use read::read_store;
 pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_in_reviewed_tree,
 };
 pub use update::{LOCK_TIMEOUT, update_read_store, update_store, update_store_locked};
-#[cfg(any(test, feature = "test-support"))]
-pub use write::serialize_store;
 pub use write::utc_timestamp_now;
 
 // What the integration tests reach beyond the product's own uses.
@@ -39,3 +40,5 @@ pub use write::utc_timestamp_now;
 pub use read::parse_store;
 #[cfg(any(test, feature = "test-support"))]
 pub use update::update_store_with_timeout;
+#[cfg(any(test, feature = "test-support"))]
+pub use write::serialize_store;

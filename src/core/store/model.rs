@@ -1,8 +1,9 @@
 //! The store in memory: entries in file order, looked up by trust key.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use crate::core::config::json::Json;
+use crate::core::config::json::{self, Json};
 use crate::core::paths::platform::Platform;
 
 /// One trusted config (docs/src/compatibility.md#store-file-bytes).
@@ -11,13 +12,86 @@ pub struct StoredEntry {
     /// 64 lower-case hex digits.
     pub sha256: String,
     /// The normalized block as stored; only used to show what changed.
-    pub block: Json,
+    pub block: StoredBlock,
     /// Scope → where it resolved when trusted, outside the hash.
     pub targets: Vec<(String, String)>,
     /// `yyyy-mm-ddThh:mm:ssZ`.
     pub trusted_at: String,
     /// `<program> <version>`.
     pub trusted_by: String,
+}
+
+/// A stored block, kept as its compact text (the bytes the store file
+/// holds for it) and parsed only when something reads its values: a
+/// 20,000-entry `list` or `trust` never builds the 20,000 trees it does not
+/// look at. Reads as a [`Json`] through `Deref`; the tree, once built, is
+/// kept with the text.
+#[derive(Clone, Default)]
+pub struct StoredBlock {
+    text: Box<str>,
+    tree: OnceLock<Json>,
+}
+
+impl StoredBlock {
+    /// The compact text, as the store file holds it.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The compact text (no tree is built).
+    #[cfg(test)]
+    pub fn to_compact(&self) -> String {
+        self.text.to_string()
+    }
+
+    /// The value, for a reader that looks at it once: the tree already
+    /// built if there is one, else a tree built for the caller and not
+    /// kept (`list` reads 20,000 blocks once each).
+    pub fn value(&self) -> std::borrow::Cow<'_, Json> {
+        match self.tree.get() {
+            Some(tree) => std::borrow::Cow::Borrowed(tree),
+            None => std::borrow::Cow::Owned(
+                json::parse(&self.text)
+                    .expect("a stored block is the compact text of a JSON value"),
+            ),
+        }
+    }
+}
+
+impl From<Json> for StoredBlock {
+    fn from(value: Json) -> StoredBlock {
+        StoredBlock {
+            text: value.to_compact().into_boxed_str(),
+            tree: OnceLock::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for StoredBlock {
+    type Target = Json;
+    fn deref(&self) -> &Json {
+        // The text is the compact form of a parsed value, which parses
+        // back to that value (numbers as written, members and duplicates
+        // in order).
+        self.tree.get_or_init(|| {
+            json::parse(&self.text).expect("a stored block is the compact text of a JSON value")
+        })
+    }
+}
+
+/// Equal when the texts are: the compact text is one-to-one with the value.
+impl PartialEq for StoredBlock {
+    fn eq(&self, other: &StoredBlock) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for StoredBlock {}
+
+impl std::fmt::Debug for StoredBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("StoredBlock").field(&self.text).finish()
+    }
 }
 
 /// The entries of a store, in the order they were read or added. A key put
@@ -147,7 +221,7 @@ mod tests {
     fn entry(hash_digit: char) -> StoredEntry {
         StoredEntry {
             sha256: hash_digit.to_string().repeat(64),
-            block: Json::Object(vec![("version".into(), Json::Number("1".into()))]),
+            block: Json::Object(vec![("version".into(), Json::Number("1".into()))]).into(),
             targets: vec![],
             trusted_at: "2026-09-25T10:12:03Z".into(),
             trusted_by: "goccia-trust 0.1.0".into(),

@@ -11,6 +11,7 @@ use std::io::ErrorKind;
 
 use rayon::prelude::*;
 
+use super::entry::check_entry;
 use super::error::StoreError;
 use super::error::io_cause;
 use super::model::{Store, StoredEntry};
@@ -49,6 +50,19 @@ pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
         path: path.to_string(),
     };
     let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
+    // A valid store is read without building its document; anything else
+    // is read again, by the exact reader, which says what is wrong.
+    if let Some(store) = super::lean::read_lean(text) {
+        return Ok(store);
+    }
+    parse_exact(path, text)
+}
+
+/// The exact reader: the whole document parsed, then judged in order.
+pub(super) fn parse_exact(path: &str, text: &str) -> Result<Store, StoreError> {
+    let not_json = || StoreError::NotJson {
+        path: path.to_string(),
+    };
     let doc = json::parse_wide(text).map_err(|_| not_json())?;
 
     // A newer GocciaScript may have changed the shape entirely, so its
@@ -120,69 +134,6 @@ fn check_document(doc: Json, store: &mut Store) -> Result<(), String> {
         return Err(format!("unknown \"version\" {version}"));
     }
     Ok(())
-}
-
-fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String> {
-    let Json::Object(fields) = entry else {
-        return Err(format!("the entry for {key} is not an object"));
-    };
-    let (mut sha256, mut block, mut trusted_at, mut trusted_by) = (None, None, None, None);
-    let mut targets: Vec<(String, String)> = Vec::new();
-    for (field, value) in fields {
-        let not_string = || format!("\"{field}\" of {key} is not a string");
-        let string = |value: Json| match value {
-            Json::String(s) => Ok(s),
-            _ => Err(not_string()),
-        };
-        match field.as_str() {
-            "sha256" => {
-                let hash = string(value)?;
-                if !is_sha256(&hash) {
-                    return Err(format!("\"sha256\" of {key} is not a SHA-256"));
-                }
-                sha256 = Some(hash);
-            }
-            "block" => match value {
-                Json::Object(_) => block = Some(value),
-                _ => return Err(format!("\"block\" of {key} is not an object")),
-            },
-            "trustedAt" => trusted_at = Some(string(value)?),
-            "trustedBy" => trusted_by = Some(string(value)?),
-            "targets" => targets = check_targets(key, value)?,
-            other => return Err(format!("unknown key \"{other}\" in the entry for {key}")),
-        }
-    }
-    let missing = |field: &str| format!("{key} has no \"{field}\"");
-    Ok(StoredEntry {
-        sha256: sha256.ok_or_else(|| missing("sha256"))?,
-        block: block.ok_or_else(|| missing("block"))?,
-        trusted_at: trusted_at.ok_or_else(|| missing("trustedAt"))?,
-        trusted_by: trusted_by.ok_or_else(|| missing("trustedBy"))?,
-        targets,
-    })
-}
-
-/// `targets` is optional; a scope that occurs twice keeps its first place
-/// and its last target, like a key of the store.
-fn check_targets(key: &str, value: Json) -> Result<Vec<(String, String)>, String> {
-    let Json::Object(pairs) = value else {
-        return Err(format!("\"targets\" of {key} is not an object"));
-    };
-    let mut targets: Vec<(String, String)> = Vec::with_capacity(pairs.len());
-    for (scope, target) in pairs {
-        let Json::String(target) = target else {
-            return Err(format!("the target of {scope} in {key} is not a string"));
-        };
-        match targets.iter_mut().find(|(s, _)| *s == scope) {
-            Some(slot) => slot.1 = target,
-            None => targets.push((scope, target)),
-        }
-    }
-    Ok(targets)
-}
-
-fn is_sha256(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 #[cfg(test)]

@@ -330,3 +330,62 @@ fn in_a_long_store_the_first_problem_in_the_file_wins() {
     let doc = format!(r#"{{"version": 1, "trusted": {{{}}}}}"#, entries.join(", "));
     assert_eq!(problem(&doc), r#""sha256" of /k/1500 is not a string"#);
 }
+
+fn lean_entry(block: &str) -> String {
+    format!(
+        r#"{{"sha256": "{H}", "block": {block}, "trustedAt": "2026-09-20T10:12:03Z", "trustedBy": "x"}}"#
+    )
+}
+
+/// What the lean reader accepts, it reads as the exact reader does;
+/// what it refuses, the exact reader decides.
+#[test]
+fn accepts_only_what_the_exact_reader_reads_the_same() {
+    let e = lean_entry(r#"{"version": 1}"#);
+    let accepted = [
+        r#"{"version": 1, "trusted": {}}"#.to_string(),
+        format!(r#" {{ "trusted" : {{ "/a" : {e} }} , "version" : 1 }} "#),
+        format!(r#"{{"version": "x", "version": 1, "trusted": {{"/a": {e}}}}}"#),
+        format!(
+            r#"{{"version": 1, "trusted": {{"/a": {e}, "/a": {e}}}, "trusted": {{"/b": {e}}}}}"#
+        ),
+        format!(r#"{{"version": 1, "trusted": {{"/\u00e9\"\t": {e}}}}}"#),
+    ];
+    // The third has a version that is not an integer: refused here.
+    for (i, doc) in accepted.iter().enumerate() {
+        let lean = super::super::lean::read_lean(doc);
+        let exact = parse_exact("P", doc);
+        match (lean, exact) {
+            (Some(l), Ok(x)) => assert_eq!(l, x, "{doc}"),
+            (None, _) => assert_eq!(i, 2, "{doc}"),
+            (Some(_), Err(e)) => panic!("lean accepted what the exact reader refuses: {e}"),
+        }
+    }
+    let deep = format!("{}1{}", "[".repeat(260), "]".repeat(260));
+    let refused = [
+        String::new(),
+        "\u{feff}{\"version\": 1, \"trusted\": {}}".to_string(),
+        r#"{"version": 2, "trusted": {}}"#.to_string(),
+        r#"{"version": 1.0, "trusted": {}}"#.to_string(),
+        r#"{"version": 1}"#.to_string(),
+        r#"{"version": 1, "trusted": {}, "x": 1}"#.to_string(),
+        format!(r#"{{"version": 1, "trusted": {{"/a": {e}}}}} x"#),
+        format!(r#"{{"version": 1, "trusted": {{"/a": {e},}}}}"#),
+        format!("{{\"version\": 1, \"trusted\": {{\"/a\u{1}\": {e}}}}}"),
+        format!(
+            r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#,
+            lean_entry(&deep)
+        ),
+        format!(
+            r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#,
+            lean_entry("[1]")
+        ),
+        format!(
+            r#"{{"version": 1, "trusted": {{"/a": {}}}}}"#,
+            lean_entry("{\"a\": 01}")
+        ),
+    ];
+    for doc in refused {
+        assert!(super::super::lean::read_lean(&doc).is_none(), "{doc}");
+    }
+}

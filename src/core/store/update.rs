@@ -13,7 +13,7 @@
 //!   writer lock an unlinked inode while another locks a fresh file.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,7 @@ use super::location::StoreLocation;
 use super::model::Store;
 use super::read::read_store;
 use super::safety::{User, check_store, refusal, store_destination};
-use super::write::serialize_store;
+use super::write::write_store;
 use crate::core::paths::portable::{create_with_mode, dir_builder, set_file_mode, set_mode};
 
 /// How long a writer waits for another writer's lock (docs/src/compatibility.md#locking).
@@ -121,7 +121,7 @@ pub fn update_store_locked<R>(
     let target = write_target(&loc.path)?;
     let target_dir = store_dir(&target);
     remove_leftover_temp_files(&target);
-    persist(&target, target_dir, serialize_store(&store).as_bytes())?;
+    persist(&target, target_dir, |out| write_store(&store, out))?;
     Ok(Updated {
         value,
         written: true,
@@ -293,24 +293,27 @@ pub(super) fn create_temp(tmp: &str) -> std::io::Result<File> {
     Ok(file)
 }
 
-/// Writes `bytes` to `<store>.<pid>.tmp`, syncs it and renames it over the
+/// Writes what `write` writes to `<store>.<pid>.tmp` (streamed through
+/// a buffer, never whole in memory), syncs it and renames it over the
 /// store. On any failure the temp file is removed and the old store is
 /// untouched.
-fn persist(store_path: &str, dir: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+fn persist(
+    store_path: &str,
+    dir: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
     let tmp = format!("{store_path}.{}.tmp", std::process::id());
     let fail = |what: &str, e: &std::io::Error| StoreError::Write {
         path: store_path.to_string(),
         cause: format!("{what} {tmp}: {}", io_cause(e)),
     };
-    let mut file = create_temp(&tmp).map_err(|e| fail("creating", &e))?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
+    let file = create_temp(&tmp).map_err(|e| fail("creating", &e))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    let written = write(&mut out)
+        .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
+        .and_then(|file| file.sync_all())
         .map_err(|e| fail("writing", &e))
-        .and_then(|()| {
-            drop(file);
-            fs::rename(&tmp, store_path).map_err(|e| fail("renaming", &e))
-        });
+        .and_then(|()| fs::rename(&tmp, store_path).map_err(|e| fail("renaming", &e)));
     if let Err(err) = written {
         let _ = fs::remove_file(&tmp);
         return Err(err);
@@ -328,6 +331,7 @@ fn persist(store_path: &str, dir: &Path, bytes: &[u8]) -> Result<(), StoreError>
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::io::Write;
     use std::os::unix::fs::MetadataExt;
 
     fn loc_in(dir: &Path) -> StoreLocation {
@@ -349,7 +353,7 @@ mod tests {
                 "/r/goccia.json",
                 crate::core::store::StoredEntry {
                     sha256: "1".repeat(64),
-                    block: crate::core::config::json::Json::Object(vec![]),
+                    block: crate::core::config::json::Json::Object(vec![]).into(),
                     targets: vec![],
                     trusted_at: "2026-09-25T10:12:03Z".into(),
                     trusted_by: "goccia-trust 0.1.0".into(),
@@ -429,7 +433,7 @@ mod tests {
         fs::create_dir(&store).unwrap();
         fs::write(store.join("keep"), "x").unwrap();
         let store = store.to_str().unwrap();
-        let err = persist(store, dir.path(), b"{}").unwrap_err();
+        let err = persist(store, dir.path(), |out| out.write_all(b"{}")).unwrap_err();
         let text = err.to_string();
         assert!(
             text.starts_with(&format!(

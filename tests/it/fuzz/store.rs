@@ -35,7 +35,7 @@ fn entry() -> impl Strategy<Value = StoredEntry> {
             });
             StoredEntry {
                 sha256,
-                block: Json::Object(members),
+                block: Json::Object(members).into(),
                 targets,
                 trusted_at,
                 trusted_by,
@@ -144,7 +144,7 @@ fn hostile_entry() -> impl Strategy<Value = StoredEntry> {
             // Blocks of every shape, not only objects: a store written by
             // another tool may hold anything the reader lets through later.
             if !matches!(block, Json::Object(_)) {
-                entry.block = Json::Object(vec![("permissions".into(), block)]);
+                entry.block = Json::Object(vec![("permissions".into(), block)]).into();
             }
             entry.targets.extend(targets);
             entry

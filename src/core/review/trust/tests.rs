@@ -198,3 +198,73 @@ fn prune_keeps_everything_when_a_config_came_back() {
     std::fs::remove_file(format!("{}/b/goccia.json", t.root)).unwrap();
     assert_eq!(prune_if_still_missing(&t.loc, &keys).unwrap(), Ok(2));
 }
+
+/// `trust --yes`: a candidate carries the stamp of its files from the
+/// listing. Unchanged, it is recorded as listed without being read again;
+/// changed in any way that moves its stamp
+/// (rewritten, replaced, its extends parent rewritten), it is read again
+/// and refused as today.
+#[test]
+fn a_stamped_candidate_is_read_again_only_when_its_files_changed() {
+    let t = Tree::new();
+    t.write(
+        "base.json",
+        r#"{"permissions": {"allow-net": ["base.example"]}}"#,
+    );
+    t.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.example"]}}"#,
+    );
+    t.write(
+        "b/goccia.json",
+        r#"{"extends": "../base.json", "permissions": {"allow-read": ["."]}}"#,
+    );
+    t.write(
+        "c/goccia.json",
+        r#"{"permissions": {"allow-net": ["c.example"]}}"#,
+    );
+    let store = Store::new();
+    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &store).unwrap();
+    let shown: Vec<Shown> = plan.candidates.iter().map(Shown::of_candidate).collect();
+    assert_eq!(shown.len(), 3);
+    assert!(shown.iter().all(|s| s.stamp.is_some()));
+    assert_eq!(
+        shown[1].stamp.as_ref().unwrap().0.len(),
+        2,
+        "b and its base"
+    );
+    // b's parent is rewritten (same length) and c is replaced by a copy.
+    t.write(
+        "base.json",
+        r#"{"permissions": {"allow-net": ["evil.example"]}}"#,
+    );
+    let c = format!("{}/c/goccia.json", t.root);
+    std::fs::write(format!("{c}.new"), std::fs::read(&c).unwrap()).unwrap();
+    std::fs::rename(format!("{c}.new"), &c).unwrap();
+    let commit = t.commit(&shown, WhenChanged::LeaveOut);
+    let refused: Vec<&str> = commit.refused.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(
+        refused,
+        [format!("{}/b/goccia.json", t.root)],
+        "only b now differs"
+    );
+    assert_eq!(commit.recorded, 2, "a as listed, c read again and equal");
+    let store = read_store(&t.loc.path).unwrap();
+    let a = store.get(&format!("{}/a/goccia.json", t.root)).unwrap();
+    assert_eq!(a.sha256, shown[0].sha256);
+    assert_eq!(a.block.as_str(), shown[0].block);
+}
+
+#[test]
+fn an_unstamped_candidate_is_always_read_again() {
+    let t = Tree::new();
+    t.write(
+        "a/goccia.json",
+        r#"{"permissions": {"allow-net": ["a.example"]}}"#,
+    );
+    let shown = t.shown("a/goccia.json");
+    assert!(shown.stamp.is_none());
+    std::fs::remove_file(format!("{}/a/goccia.json", t.root)).unwrap();
+    let commit = t.commit(&[shown], WhenChanged::LeaveOut);
+    assert_eq!((commit.recorded, commit.refused.len()), (0, 1));
+}

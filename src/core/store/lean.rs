@@ -1,0 +1,207 @@
+//! The store read without building its document: the fast path of
+//! [`super::read::parse_store`] for a store that is valid.
+//!
+//! The top-level object and `trusted` are walked here, keeping only the
+//! byte span of each entry; each entry is then parsed on its own by the
+//! strict JSON reader (on every thread) and turned into a compact
+//! [`StoredEntry`] at once, so what is alive at the end is the text and
+//! the entries, never a tree of the whole store (several times its bytes).
+//!
+//! It only ever accepts: anything it does not expect (a syntax error, a
+//! shape problem, a version other than 1, an unknown member, a nesting
+//! near the reader's depth limit) makes it give up, and the exact reader
+//! of `read.rs` reads the text again and says what is wrong, in its order
+//! of precedence. So the verdict on a bad store and the store read from a
+//! good one are the exact reader's.
+
+use rayon::prelude::*;
+
+use super::model::{Store, StoredEntry};
+use crate::core::config::json::{self, Json, MAX_DEPTH};
+
+/// The store in `text`, or `None` when the exact reader must decide.
+pub(super) fn read_lean(text: &str) -> Option<Store> {
+    let mut w = Walker { text, pos: 0 };
+    let (version, spans) = w.document()?;
+    if version != 1 {
+        return None;
+    }
+    let entries: Vec<(String, StoredEntry)> = spans
+        .par_iter()
+        .map(|&(key, entry)| {
+            let key = w.key_text(key)?;
+            let value = json::parse(&text[entry.0..entry.1]).ok()?;
+            let entry = super::entry::check_entry(&key, value).ok()?;
+            Some((key, entry))
+        })
+        .collect::<Option<_>>()?;
+    let mut store = Store::new();
+    store.reserve(entries.len());
+    for (key, entry) in entries {
+        store.put(key, entry);
+    }
+    store.mark_unmodified();
+    Some(store)
+}
+
+/// A byte range of the text: `[start, end)`.
+type Span = (usize, usize);
+
+struct Walker<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Walker<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes().get(self.pos).copied()
+    }
+
+    /// The same four whitespace bytes as the strict reader.
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        (self.peek() == Some(byte)).then(|| self.pos += 1)
+    }
+
+    /// The top-level object: the last `version` (which must be an integer
+    /// each time it occurs) and the spans of the entries of every
+    /// `trusted`, in document order.
+    fn document(&mut self) -> Option<(i64, Vec<(Span, Span)>)> {
+        self.eat(b'{')?;
+        let (mut version, mut trusted, mut spans) = (None, false, Vec::new());
+        loop {
+            self.ws();
+            let name = self.string()?;
+            self.eat(b':')?;
+            self.ws();
+            match &self.text[name.0..name.1] {
+                "\"version\"" => version = Some(self.integer()?),
+                "\"trusted\"" => {
+                    trusted = true;
+                    self.entries(&mut spans)?;
+                }
+                _ => return None,
+            }
+            if !self.more(b'}')? {
+                break;
+            }
+        }
+        self.ws();
+        let whole = self.pos == self.bytes().len() && trusted;
+        whole.then_some((version?, spans))
+    }
+
+    /// After a member or an item: `true` at a `,`, `false` at `close`.
+    fn more(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let next = self.peek()?;
+        self.pos += 1;
+        match next {
+            b',' => Some(true),
+            b if b == close => Some(false),
+            _ => None,
+        }
+    }
+
+    /// `trusted`'s object: each key's span and its value's.
+    fn entries(&mut self, spans: &mut Vec<(Span, Span)>) -> Option<()> {
+        self.eat(b'{')?;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            self.ws();
+            let key = self.string()?;
+            self.eat(b':')?;
+            self.ws();
+            let value = self.object_span()?;
+            spans.push((key, value));
+            if !self.more(b'}')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// The span of a quoted string, quotes included; its content is
+    /// judged later, by the strict reader where it has escapes.
+    fn string(&mut self) -> Option<Span> {
+        let start = self.pos;
+        (self.peek()? == b'"').then_some(())?;
+        self.pos += 1;
+        loop {
+            self.pos += memchr::memchr2(b'"', b'\\', self.bytes().get(self.pos..)?)?;
+            if self.bytes()[self.pos] == b'"' {
+                self.pos += 1;
+                return Some((start, self.pos));
+            }
+            self.pos += 2;
+        }
+    }
+
+    /// An object's span, from `{` to its matching `}`, refused when it
+    /// nests near the strict reader's limit (an entry sits two levels
+    /// down, and there it would be refused or not by the exact reader).
+    fn object_span(&mut self) -> Option<Span> {
+        let start = self.pos;
+        (self.peek()? == b'{').then_some(())?;
+        let mut depth = 0usize;
+        loop {
+            match *self.bytes().get(self.pos)? {
+                b'"' => {
+                    self.string()?;
+                    continue;
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth = depth.checked_sub(1)?,
+                _ => {}
+            }
+            self.pos += 1;
+            if depth == 0 {
+                return Some((start, self.pos));
+            }
+            if depth + 4 > MAX_DEPTH {
+                return None;
+            }
+        }
+    }
+
+    /// A `version` value: an integer as the exact reader takes it.
+    fn integer(&mut self) -> Option<i64> {
+        let start = self.pos;
+        while matches!(
+            self.peek(),
+            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+        ) {
+            self.pos += 1;
+        }
+        match json::parse(&self.text[start..self.pos]).ok()? {
+            Json::Number(n) if !n.contains(['.', 'e', 'E']) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// A key's text: the bytes between the quotes when they hold no escape
+    /// and no control character, else what the strict reader makes of it.
+    fn key_text(&self, span: Span) -> Option<String> {
+        let inner = &self.text[span.0 + 1..span.1 - 1];
+        if !inner.bytes().any(|b| b == b'\\' || b < 0x20) {
+            return Some(inner.to_string());
+        }
+        match json::parse(&self.text[span.0..span.1]).ok()? {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
