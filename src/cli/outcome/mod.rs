@@ -6,7 +6,11 @@
 pub mod check;
 pub mod diff;
 pub mod hook;
+pub mod ignore;
+pub mod inspect;
+pub mod list;
 pub mod policy;
 pub mod scan;
 pub mod status;
 pub mod trust;
+pub mod untrust;

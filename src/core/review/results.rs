@@ -182,8 +182,6 @@ pub struct ListResult {
     pub reports: Vec<StoreEntryReport>,
     /// Who else could write the store, and the like (`Warning: ` lines).
     pub store_warnings: Vec<String>,
-    /// `--exit-code` and an entry that is not the config that was trusted.
-    pub exit_code: u8,
 }
 
 /// The ignore list, each config against the one that was ignored.
