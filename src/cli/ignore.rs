@@ -7,14 +7,13 @@
 //! hands its outcome (`cli::outcome::ignore`, with its exit code) to
 //! `cli::print::text::ignore`.
 
-use crate::cli::args::{GlobalArgs, IgnoreArgs, UnignoreArgs, check_paths};
+use crate::cli::args::{IgnoreArgs, UnignoreArgs, check_paths};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
 use crate::cli::outcome::ignore::{IgnoreOutcome, UnignoreOutcome};
 use crate::cli::print;
 use crate::cli::walk::{Failed, unreadable_warnings};
-use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::describe_target;
 use crate::core::paths::expand_file_name;
@@ -41,7 +40,7 @@ pub fn run_ignore(ctx: &mut Ctx<'_, '_>, args: &IgnoreArgs) -> CliResult {
 /// Plans, then records: the configs under the paths that need review go
 /// on the ignore list, printing nothing.
 pub fn decide_ignore(ctx: &Ctx<'_, '_>, args: &IgnoreArgs) -> Result<IgnoreOutcome, Failed> {
-    let (plan, dir) = plan_ignore(ctx.globals, args, ctx.env)?;
+    let (plan, dir) = plan_ignore(ctx, args)?;
     let result = record_ignore(plan, &dir)?;
     Ok(IgnoreOutcome { result })
 }
@@ -57,10 +56,10 @@ struct IgnorePlan {
 /// written: a path with no config fails the command, which then changes
 /// nothing.
 fn plan_ignore(
-    g: &GlobalArgs,
+    ctx: &Ctx<'_, '_>,
     args: &IgnoreArgs,
-    env: &Env,
 ) -> Result<(IgnorePlan, std::path::PathBuf), Failed> {
+    let (g, env) = (ctx.globals, ctx.env);
     let bare = |e: CliError| Failed::bare(e);
     check_paths("ignore", &args.paths).map_err(|e| bare(CliError::usage(e.0)))?;
     for path in &args.paths {
