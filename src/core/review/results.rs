@@ -1,7 +1,8 @@
 //! The results of the read-only reviews and of `ignore`: what `scan`,
 //! `check`, `inspect`, `list` and `ignore`/`unignore` found or did, decided
 //! once and the same whatever the output format. Each command's `decide`
-//! (in `cli`) fills one; the printers of `cli::print` only render it.
+//! (in `cli`) fills one, which its outcome (`cli::outcome::<command>`)
+//! wraps with the exit code; the printers of `cli::print` only render it.
 
 use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
