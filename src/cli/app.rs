@@ -16,7 +16,6 @@ use crate::cli::{
 };
 use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::store::locate_store;
 use crate::sanitize::clean;
 use crate::style::paint;
 
@@ -453,7 +452,7 @@ fn run_command(ctx: &mut Ctx<'_, '_>, command: &Command, interactive: bool) -> C
         Command::Check(a) => check::run(ctx, a),
         Command::Inspect(a) => inspect::run(ctx, a),
         Command::Diff(a) => diff::run(ctx, a),
-        Command::Policy(a) => policy_command(ctx.globals, a, ctx.env, ctx.io),
+        Command::Policy(a) => policy::run(ctx, a),
         Command::Completions(a) => generate::run_completions(a, ctx.io),
         Command::Man(a) => generate::run_man(a, ctx.io),
         Command::Tui(a) => default_command(ctx, a, interactive),
@@ -523,19 +522,4 @@ fn default_command(ctx: &mut Ctx<'_, '_>, review: &args::TuiArgs, interactive: b
             ..ScanArgs::default()
         },
     )
-}
-
-/// `policy ...`: the store's own directory is always a denied root, so the
-/// gate needs to know where the store is.
-fn policy_command(
-    g: &GlobalArgs,
-    args: &policy::PolicyArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> CliResult {
-    let mut args = args.clone();
-    args.store_dir = locate_store(g.trust_store.as_deref(), env)
-        .ok()
-        .map(|loc| loc.dir().to_path_buf());
-    policy::run(&args, env, io)
 }

@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::cli::args::{CheckArgs, GlobalArgs, OutputFormat};
+use crate::cli::args::{CheckArgs, OutputFormat};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
@@ -27,20 +27,26 @@ use crate::core::review::scan::report_for;
 use crate::core::store::{Store, StoreError};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &CheckArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
-    let result = decide(g, args, env).map_err(|f| f.print(io))?;
+    let decided = decide(ctx, args);
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let result = decided.map_err(|f| f.print(io))?;
     let format = args.format;
     let outcome = outcome::check::decide(&result, format.is_ci());
     match format {
-        OutputFormat::Json => print::json::check::print(&result, &outcome, env, io)?,
+        OutputFormat::Json => print::json::check::print(&result, &outcome, io)?,
         f if f.is_ci() => print::ci::check::print(&result, f == OutputFormat::Github, env, io)?,
-        _ => print::text::check::print(&result, &outcome, env, io)?,
+        _ => print::text::check::print(&result, &outcome, io)?,
+    }
+    if let Some(error) = outcome.error(|b| print::text::check::report(&result, b, env)) {
+        return Err(error);
     }
     Ok(outcome.exit_code())
 }
 
-/// Finds and loads every config the inputs involve, printing nothing.
-pub fn decide(g: &GlobalArgs, args: &CheckArgs, env: &Env) -> Result<CheckResult, Failed> {
+/// Finds and loads every config the inputs involve, printing nothing;
+/// `outcome::check::decide` then decides how the check ends.
+pub fn decide(ctx: &Ctx<'_, '_>, args: &CheckArgs) -> Result<CheckResult, Failed> {
+    let (g, env) = (ctx.globals, ctx.env);
     // Where the store is comes first: a `--trust-store` naming a directory
     // is refused before anything runs (docs/src/compatibility.md#store-location),
     // while a store that cannot be located or read only changes the report.

@@ -20,7 +20,6 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::outcome::diff::{DiffResult, Sides};
 use crate::cli::print;
-use crate::core::env::Env;
 use crate::core::revision::{note_links_over, read_revision, read_working_tree, repository_root};
 
 /// The permission diff between two revisions (HEAD: the working tree).
@@ -60,8 +59,8 @@ pub enum DiffFormat {
 }
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &DiffArgs) -> CliResult {
-    let (env, io) = (ctx.env, &mut *ctx.io);
-    let result = decide(args, env)?;
+    let result = decide(ctx, args)?;
+    let io = &mut *ctx.io;
     match args.format {
         Some(f @ (DiffFormat::Sarif | DiffFormat::Github)) => {
             print::ci::diff::print(&result, f == DiffFormat::Github, io)?
@@ -70,11 +69,13 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &DiffArgs) -> CliResult {
         Some(DiffFormat::Markdown) => print::markdown::diff::print(&result, io)?,
         _ => print::text::diff::print(&result, io)?,
     }
-    Ok(result.code)
+    Ok(result.exit_code())
 }
 
-/// Reads both sides and compares them; no output.
-pub fn decide(args: &DiffArgs, env: &Env) -> Result<DiffResult, CliError> {
+/// Reads both sides and compares them; no output. The result carries its
+/// exit code (`DiffResult::code`).
+pub fn decide(ctx: &Ctx<'_, '_>, args: &DiffArgs) -> Result<DiffResult, CliError> {
+    let env = ctx.env;
     let root = repository_root(env).map_err(|e| CliError::usage(e.0))?;
     let base = read_revision(&root, &args.base, env).map_err(|e| CliError::usage(e.0))?;
     let head = match &args.head {

@@ -17,7 +17,7 @@ use crate::cli::print::text::hook as printer;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::policy::record::state_dir;
-use crate::core::revision::hooks::{HookOptions, HooksDir, Removed, hooks_dir};
+use crate::core::revision::hooks::{HookOptions, HooksDir, hooks_dir};
 use crate::core::store::locate_store;
 
 /// Git hooks (post-merge, post-checkout, post-rewrite) that say when a
@@ -122,6 +122,5 @@ fn remove(env: &Env, io: &mut Io<'_>) -> CliResult {
     if let Some(e) = removal.failed {
         return Err(e);
     }
-    let edited = removal.hooks.iter().any(|h| h.what == Removed::Edited);
-    Ok(if edited { exit::FAILURE } else { exit::SUCCESS })
+    Ok(removal.exit_code())
 }

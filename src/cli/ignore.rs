@@ -4,17 +4,17 @@
 //! GocciaScript still refuses to run an ignored config.
 //!
 //! Each command plans (walks and loads, printing nothing), records, and
-//! hands its result to `cli::print::text::ignore`.
+//! hands its outcome (`cli::outcome::ignore`, with its exit code) to
+//! `cli::print::text::ignore`.
 
-use crate::cli::args::{GlobalArgs, IgnoreArgs, UnignoreArgs, check_paths};
+use crate::cli::args::{IgnoreArgs, UnignoreArgs, check_paths};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
+use crate::cli::outcome::ignore::{IgnoreOutcome, UnignoreOutcome};
 use crate::cli::print;
 use crate::cli::walk::{Failed, unreadable_warnings};
-use crate::core::env::Env;
 use crate::core::exit;
-use crate::core::exit::unreadable_exit;
 use crate::core::paths::display::describe_target;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::is_under;
@@ -31,11 +31,18 @@ use crate::core::store::utc_timestamp_now;
 const NO_STATE_DIR: &str = "no state directory to keep the ignore list in (set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME)";
 
 pub fn run_ignore(ctx: &mut Ctx<'_, '_>, args: &IgnoreArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
-    let (plan, dir) = plan_ignore(g, args, env).map_err(|f| f.print(io))?;
-    let result = record_ignore(plan, &dir).map_err(|f| f.print(io))?;
-    print::text::ignore::print_ignore(&result, io)?;
-    Ok(unreadable_exit(result.unreadable))
+    let decided = decide_ignore(ctx, args);
+    let outcome = decided.map_err(|f| f.print(ctx.io))?;
+    print::text::ignore::print_ignore(&outcome.result, ctx.io)?;
+    Ok(outcome.exit_code())
+}
+
+/// Plans, then records: the configs under the paths that need review go
+/// on the ignore list, printing nothing.
+pub fn decide_ignore(ctx: &Ctx<'_, '_>, args: &IgnoreArgs) -> Result<IgnoreOutcome, Failed> {
+    let (plan, dir) = plan_ignore(ctx, args)?;
+    let result = record_ignore(plan, &dir)?;
+    Ok(IgnoreOutcome { result })
 }
 
 /// An `ignore` planned: the warnings so far, every config loaded.
@@ -49,10 +56,10 @@ struct IgnorePlan {
 /// written: a path with no config fails the command, which then changes
 /// nothing.
 fn plan_ignore(
-    g: &GlobalArgs,
+    ctx: &Ctx<'_, '_>,
     args: &IgnoreArgs,
-    env: &Env,
 ) -> Result<(IgnorePlan, std::path::PathBuf), Failed> {
+    let (g, env) = (ctx.globals, ctx.env);
     let bare = |e: CliError| Failed::bare(e);
     check_paths("ignore", &args.paths).map_err(|e| bare(CliError::usage(e.0)))?;
     for path in &args.paths {
@@ -136,14 +143,18 @@ fn record_ignore(plan: IgnorePlan, dir: &std::path::Path) -> Result<IgnoreResult
 }
 
 pub fn run_unignore(ctx: &mut Ctx<'_, '_>, args: &UnignoreArgs) -> CliResult {
-    let (env, io) = (ctx.env, &mut *ctx.io);
-    let result = unignore(args, env)?;
-    print::text::ignore::print_unignore(&result, env, io)?;
-    Ok(exit::SUCCESS)
+    let outcome = decide_unignore(ctx, args)?;
+    print::text::ignore::print_unignore(&outcome.result, ctx.env, ctx.io)?;
+    Ok(outcome.exit_code())
 }
 
-/// Takes every ignored config at or under each path off the list.
-fn unignore(args: &UnignoreArgs, env: &Env) -> Result<UnignoreResult, CliError> {
+/// Takes every ignored config at or under each path off the list,
+/// printing nothing.
+pub fn decide_unignore(
+    ctx: &Ctx<'_, '_>,
+    args: &UnignoreArgs,
+) -> Result<UnignoreOutcome, CliError> {
+    let env = ctx.env;
     if let Err(e) = check_paths("unignore", &args.paths) {
         return Err(CliError::usage(e.0));
     }
@@ -176,5 +187,7 @@ fn unignore(args: &UnignoreArgs, env: &Env) -> Result<UnignoreResult, CliError> 
         .zip(removed)
         .map(|(path, keys)| (describe_target(path, env), keys))
         .collect();
-    Ok(UnignoreResult { paths })
+    Ok(UnignoreOutcome {
+        result: UnignoreResult { paths },
+    })
 }

@@ -2,16 +2,17 @@
 //! config, and what the store holds for it.
 //!
 //! [`decide`] loads the config and compares it with the store, printing
-//! nothing; the printers of `cli::print::{text,json}::inspect` render its
+//! nothing, into an `InspectOutcome` (`cli::outcome::inspect`); the
+//! printers of `cli::print::{text,json}::inspect` render its
 //! [`InspectResult`].
 
-use crate::cli::args::{GlobalArgs, InspectArgs};
+use crate::cli::args::InspectArgs;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
+use crate::cli::outcome::inspect::InspectOutcome;
 use crate::cli::print;
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::expand_file_name;
 use crate::core::paths::key::{TrustKey, trust_key_for_path};
 use crate::core::review::check::governing_config;
@@ -24,15 +25,15 @@ use crate::core::revision::provenance::Trusted;
 use crate::core::revision::review_provenance::{Provenance, of_changes};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
-    let result = decide(g, args, env)?;
-    let provenance = provenance_of(&result, env);
+    let outcome = decide(ctx, args)?;
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let (result, provenance) = (&outcome.result, outcome.provenance.as_ref());
     if args.json {
-        print::json::inspect::print(&result, provenance.as_ref(), env, io)?;
+        print::json::inspect::print(result, provenance, env, io)?;
     } else {
-        print::text::inspect::print(&result, provenance.as_ref(), io)?;
+        print::text::inspect::print(result, provenance, io)?;
     }
-    Ok(exit::SUCCESS)
+    Ok(outcome.exit_code())
 }
 
 /// Who changed what, for a changed config only: git is read for nothing
@@ -43,8 +44,10 @@ fn provenance_of(result: &InspectResult, env: &Env) -> Option<Provenance> {
     Some(of_changes(&result.snapshot.files, &trusted, values, env))
 }
 
-/// Loads the config and compares it with the store, printing nothing.
-pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectResult, CliError> {
+/// Loads the config, compares it with the store and, when it changed,
+/// reads who changed what, printing nothing.
+pub fn decide(ctx: &Ctx<'_, '_>, args: &InspectArgs) -> Result<InspectOutcome, CliError> {
+    let (g, env) = (ctx.globals, ctx.env);
     let key = config_key(&args.config, env)?;
     let snapshot = match crate::core::config::load_config(&key, env) {
         Ok(s) => s,
@@ -68,7 +71,7 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         )),
         _ => None,
     };
-    Ok(InspectResult {
+    let result = InspectResult {
         shadowed: shadowed_by(key.as_str()),
         key,
         snapshot,
@@ -77,7 +80,9 @@ pub fn decide(g: &GlobalArgs, args: &InspectArgs, env: &Env) -> Result<InspectRe
         changes,
         store_error,
         store_warnings,
-    })
+    };
+    let provenance = provenance_of(&result, env);
+    Ok(InspectOutcome { result, provenance })
 }
 
 /// The config `config` names: a directory stands for the config that

@@ -3,53 +3,55 @@
 //! (docs/src/compatibility.md#the-store-listing); `list --ignored`: the ignore list.
 //!
 //! [`decide`] and [`decide_ignored`] read the store or the ignore list and
-//! each config as it is now, printing nothing; the printers of
+//! each config as it is now, printing nothing, into an outcome
+//! (`cli::outcome::list`, with its exit code); the printers of
 //! `cli::print::{text,json}::list` render their results.
 
-use crate::cli::args::{GlobalArgs, ListArgs};
+use crate::cli::args::ListArgs;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
+use crate::cli::outcome::list::{IgnoredOutcome, ListOutcome};
 use crate::cli::print;
 use crate::cli::walk::Failed;
 use crate::core::config::load_config;
-use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::ignore::{Ignored, ignore_dir, ignore_path, load_ignores};
 use crate::core::review::listing::{Detail, config_exists, list_entries};
-use crate::core::review::report::EntryStatus;
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &ListArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if args.ignored {
-        let result = decide_ignored(env)?;
+        let outcome = decide_ignored(ctx)?;
+        let (env, io) = (ctx.env, &mut *ctx.io);
         if args.json {
-            print::json::list::print_ignored(&result, env, io)?;
+            print::json::list::print_ignored(&outcome.result, env, io)?;
         } else {
-            print::text::list::print_ignored(&result, io)?;
+            print::text::list::print_ignored(&outcome.result, io)?;
         }
-        return Ok(exit::SUCCESS);
+        return Ok(outcome.exit_code());
     }
-    let result = decide(g, args, env).map_err(|f| f.print(io))?;
+    let decided = decide(ctx, args);
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let outcome = decided.map_err(|f| f.print(io))?;
     if args.json {
-        print::json::list::print(&result, env, io)?;
+        print::json::list::print(&outcome.result, env, io)?;
     } else {
-        print::text::list::print(&result, io)?;
+        print::text::list::print(&outcome.result, io)?;
     }
-    let code = result.exit_code;
+    let code = outcome.exit_code();
     // The process ends right after: the store and the reports are left to
     // it rather than freed string by string on this one thread (a tenth of
     // a 10,000-entry list's instructions, after the parallel part).
-    std::mem::forget(result);
+    std::mem::forget(outcome);
     Ok(code)
 }
 
 /// Reads the store and each entry's config, printing nothing. The text
 /// shows each entry's summary and `~` lines; JSON shows the stored block's
 /// lines too.
-pub fn decide(g: &GlobalArgs, args: &ListArgs, env: &Env) -> Result<ListResult, Failed> {
+pub fn decide(ctx: &Ctx<'_, '_>, args: &ListArgs) -> Result<ListOutcome, Failed> {
+    let (g, env) = (ctx.globals, ctx.env);
     let view = StoreView::read(g.trust_store.as_deref(), &[], env);
     let store_warnings = view.warnings();
     let (location, store) = view
@@ -69,26 +71,22 @@ pub fn decide(g: &GlobalArgs, args: &ListArgs, env: &Env) -> Result<ListResult, 
         Detail::Targets
     };
     let reports = list_entries(&store, env, detail);
-    // `--exit-code`: a CI step fails when a trusted config is no longer the
-    // one that was trusted (changed, or does not load) or is gone.
-    let stale = reports.iter().any(|r| r.status != EntryStatus::Ok);
-    let exit_code = if args.exit_code && stale {
-        exit::FAILURE
-    } else {
-        exit::SUCCESS
-    };
-    Ok(ListResult {
+    let result = ListResult {
         location,
         store,
         reports,
         store_warnings,
-        exit_code,
+    };
+    Ok(ListOutcome {
+        result,
+        exit_code_asked: args.exit_code,
     })
 }
 
 /// Reads the ignore list and each ignored config as it is now, printing
 /// nothing.
-pub fn decide_ignored(env: &Env) -> Result<IgnoredResult, CliError> {
+pub fn decide_ignored(ctx: &Ctx<'_, '_>) -> Result<IgnoredOutcome, CliError> {
+    let env = ctx.env;
     let Some(dir) = ignore_dir(env) else {
         return Err(CliError::failed(
             "no state directory to keep the ignore list in (set GOCCIA_TRUST_STATE_DIR, XDG_STATE_HOME or HOME)",
@@ -106,9 +104,10 @@ pub fn decide_ignored(env: &Env) -> Result<IgnoredResult, CliError> {
         .iter()
         .map(|(k, i)| (k.clone(), i.clone(), now(k, i)))
         .collect();
-    Ok(IgnoredResult {
+    let result = IgnoredResult {
         file: ignore_path(&dir).display().to_string(),
         problem,
         rows,
-    })
+    };
+    Ok(IgnoredOutcome { result })
 }

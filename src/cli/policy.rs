@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::io::Io;
 use crate::cli::outcome::policy::{Records, RunListed, RunOutcome, VerdictCounts};
@@ -28,6 +29,7 @@ use crate::core::policy::{
     evaluate_operation, load_policy, policy_path, read_run_summaries, state_dir,
     workspace_for_builtin, write_record,
 };
+use crate::core::store::locate_store;
 
 /// Decide, before anything is trusted or run, whether an operation is
 /// ALLOWED (exit 0), DENIED (exit 3) or NEEDS_AUTH (exit 4); exit 2 for a
@@ -156,8 +158,15 @@ pub struct RunArgs {
 }
 
 /// Runs `policy ...`. With `--json` an error is also printed as
-/// `{"error": "<message>"}` on stdout.
-pub fn run(args: &PolicyArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
+/// `{"error": "<message>"}` on stdout. The store's own directory is always
+/// a denied root, so the gate is told where the store is.
+pub fn run(ctx: &mut Ctx<'_, '_>, args: &PolicyArgs) -> CliResult {
+    let (env, io) = (ctx.env, &mut *ctx.io);
+    let mut args = args.clone();
+    args.store_dir = locate_store(ctx.globals.trust_store.as_deref(), env)
+        .ok()
+        .map(|loc| loc.dir().to_path_buf());
+    let args = &args;
     let (common, result) = match &args.command {
         PolicyCommand::Show(a) => (&a.common, show(a, args, env, io)),
         PolicyCommand::Evaluate(a) => (&a.common, evaluate_cmd(a, args, env, io)),

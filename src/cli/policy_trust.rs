@@ -9,15 +9,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs, TrustArgs};
+use crate::cli::args::{OutputFormat, ScanArgs, TrustArgs};
+use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
-use crate::cli::io::Io;
 use crate::cli::load::{StoreView, print_store_warnings};
 use crate::cli::outcome::policy::PolicyScan;
 use crate::cli::walk;
 use crate::core::env::Env;
-use crate::core::exit;
-use crate::core::exit::unreadable_exit;
 use crate::core::policy::gate::decide;
 use crate::core::policy::record::RecordError;
 use crate::core::policy::{
@@ -26,7 +24,6 @@ use crate::core::policy::{
     write_config_decision, write_run_summary,
 };
 use crate::core::review::discover::discover_paths;
-use crate::core::review::report::worst_exit;
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::trust::missing_entries;
 use crate::core::review::trust::outcome::{Gate, TrustOutcome};
@@ -190,15 +187,16 @@ pub fn mark_trusted(
 }
 
 /// `scan --policy FILE`: the verdicts beside the states; writes nothing.
-pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    let scan = judge_tree(g, args, env, io)?;
+/// The exit code is the outcome's (`PolicyScan::exit_code`).
+pub fn scan_with_policy(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
+    let scan = judge_tree(ctx, args)?;
+    let (env, io) = (ctx.env, &mut *ctx.io);
     let format = args.format;
     if format.is_ci() {
         if let Some(problem) = &scan.store_error {
             io.warn(format_args!("{problem}; every config counts as untrusted"));
         }
-        let unreadable = walk::warn_unreadable(&scan.found, &scan.paths, env, io);
-        let code = exit::worst(worst_exit(&scan.reports), unreadable_exit(unreadable));
+        walk::warn_unreadable(&scan.found, &scan.paths, env, io);
         let findings = crate::cli::ci_out::findings(
             &scan.reports,
             Some(&scan.decisions),
@@ -206,29 +204,21 @@ pub fn scan_with_policy(g: &GlobalArgs, args: &ScanArgs, env: &Env, io: &mut Io<
             env,
         );
         crate::cli::ci_out::write(format == OutputFormat::Github, &findings, env, io)?;
-        return Ok(code);
+        return Ok(scan.exit_code());
     }
     if format == OutputFormat::Json {
         crate::cli::print::json::scan::judged(&scan, io)?;
     } else {
         crate::cli::print::text::scan::judged(&scan, env, io)?;
     }
-    // As `scan`: what could not be read fails the scan (a config may hide).
-    let unreadable = walk::warn_unreadable(&scan.found, &scan.paths, env, io);
-    Ok(exit::worst(
-        worst_exit(&scan.reports),
-        unreadable_exit(unreadable),
-    ))
+    walk::warn_unreadable(&scan.found, &scan.paths, env, io);
+    Ok(scan.exit_code())
 }
 
 /// Walks the paths and judges every config found; one load per config
 /// serves both its state and its verdict.
-fn judge_tree(
-    g: &GlobalArgs,
-    args: &ScanArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> Result<PolicyScan, CliError> {
+fn judge_tree(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> Result<PolicyScan, CliError> {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let paths = if args.paths.is_empty() {
         vec![".".to_string()]
     } else {

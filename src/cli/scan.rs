@@ -11,14 +11,13 @@
 
 use std::cell::RefCell;
 
-use crate::cli::args::{GlobalArgs, OutputFormat, ScanArgs};
+use crate::cli::args::{OutputFormat, ScanArgs};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
 use crate::cli::outcome::scan::{ScanSink, stream};
 use crate::cli::print;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
-use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::discover::discover_paths;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
@@ -30,12 +29,13 @@ use crate::core::revision::provenance::deleted_by;
 use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if args.policy.is_some() {
-        return crate::cli::policy_trust::scan_with_policy(g, args, env, io);
+        return crate::cli::policy_trust::scan_with_policy(ctx, args);
     }
+    let decided = decide(ctx, args);
+    let (env, io) = (ctx.env, &mut *ctx.io);
     let format = args.format;
-    let result = decide(g, args, format, env).map_err(|f| f.print(io))?;
+    let result = decided.map_err(|f| f.print(io))?;
     // Who changed what, on a terminal only (piped text stays as it was),
     // and for a changed config only: git is read for nothing else.
     let on_terminal = io.escaping.stdout_is_terminal();
@@ -70,13 +70,11 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
 }
 
 /// Walks the paths and reads what the scan shows them against, printing
-/// nothing.
-pub fn decide(
-    g: &GlobalArgs,
-    args: &ScanArgs,
-    format: OutputFormat,
-    env: &Env,
-) -> Result<ScanResult, Failed> {
+/// nothing. The configs are loaded as they stream to the printer, so the
+/// scan's outcome (`outcome::scan::ScanOutcome`, its exit code) is decided
+/// by [`stream`], not here.
+pub fn decide(ctx: &Ctx<'_, '_>, args: &ScanArgs) -> Result<ScanResult, Failed> {
+    let (g, env, format) = (ctx.globals, ctx.env, args.format);
     let paths = if args.paths.is_empty() {
         vec![".".to_string()]
     } else {

@@ -12,7 +12,6 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::outcome::status::{PromptLine, StatusResult, findings};
 use crate::cli::print;
-use crate::core::env::Env;
 use crate::core::exit;
 
 /// Say in one line whether the configs governing PATH (default `.`) are
@@ -40,12 +39,10 @@ pub struct StatusArgs {
     pub prompt: bool,
 }
 
-/// Looks at the configs and says what to report; no output.
-pub fn decide(
-    trust_store: Option<&str>,
-    args: &StatusArgs,
-    env: &Env,
-) -> Result<StatusResult, CliError> {
+/// Looks at the configs and says what to report; no output. The result
+/// carries its exit code (`StatusResult::code`).
+pub fn decide(ctx: &Ctx<'_, '_>, args: &StatusArgs) -> Result<StatusResult, CliError> {
+    let (trust_store, env) = (ctx.globals.trust_store.as_deref(), ctx.env);
     let path = args.path.clone().unwrap_or_else(|| ".".to_string());
     let found = findings(trust_store, &path, args.tree, env)?;
     Ok(StatusResult::of(path, args.tree, found, env))
@@ -53,19 +50,19 @@ pub fn decide(
 
 /// `trust_store`: `--trust-store=` as given.
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &StatusArgs) -> CliResult {
-    let (env, io) = (ctx.env, &mut *ctx.io);
-    let trust_store = ctx.globals.trust_store.as_deref();
     if args.prompt {
+        let trust_store = ctx.globals.trust_store.as_deref();
         let path = args.path.clone().unwrap_or_else(|| ".".to_string());
-        let line = PromptLine::decide(trust_store, path, args.tree, env);
-        print::text::status::prompt(&line, io)?;
+        let line = PromptLine::decide(trust_store, path, args.tree, ctx.env);
+        print::text::status::prompt(&line, ctx.io)?;
         return Ok(exit::SUCCESS);
     }
-    let result = decide(trust_store, args, env)?;
+    let result = decide(ctx, args)?;
+    let io = &mut *ctx.io;
     if args.json {
         print::json::status::print(&result, io)?;
     } else {
         print::text::status::print(&result, io)?;
     }
-    Ok(result.code)
+    Ok(result.exit_code())
 }

@@ -76,8 +76,10 @@ fn list(
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<TrustListing, CliError> {
-    let mut plan =
-        plan_trust(&args.paths, env, &store).map_err(|e| text::trust::plan_failure(&e, io))?;
+    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| {
+        text::trust::plan_failure(&e, io);
+        crate::cli::outcome::trust::plan_failed(&e)
+    })?;
     let ignores = ignores_warned(env, io);
     let ignored = if ignores.ignored.is_empty() {
         Vec::new()

@@ -3,40 +3,35 @@
 //! contract"): remove the entries, then print what went in the chosen
 //! format.
 
-use crate::cli::args::{GlobalArgs, UntrustArgs, check_paths};
+use crate::cli::args::{UntrustArgs, check_paths};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
-use crate::cli::io::Io;
 use crate::cli::load::{StoreView, store_failure};
+use crate::cli::outcome::untrust::UntrustOutcome;
 use crate::cli::print::{json, text};
-use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::review::trust::outcome::{Removed, Untrusted, UntrustedPath};
 use crate::core::review::trust::{untrust_missing, untrust_root, untrust_roots};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &UntrustArgs) -> CliResult {
-    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     if !args.missing
         && let Err(e) = check_paths("--untrust", &args.paths)
     {
         return Err(CliError::usage(e.0));
     }
-    let untrusted = untrust(g, args, env, io)?;
+    let outcome = decide(ctx, args)?;
+    let (env, io) = (ctx.env, &mut *ctx.io);
     if args.json {
-        json::untrust::print(&untrusted, env, io)?;
+        json::untrust::print(&outcome.untrusted, env, io)?;
     } else {
-        text::untrust::print(&untrusted, env, io)?;
+        text::untrust::print(&outcome.untrusted, env, io)?;
     }
-    Ok(exit::SUCCESS)
+    Ok(outcome.exit_code())
 }
 
-/// Removes the entries `args` name, under the store lock.
-fn untrust(
-    g: &GlobalArgs,
-    args: &UntrustArgs,
-    env: &Env,
-    io: &mut Io<'_>,
-) -> Result<Untrusted, CliError> {
+/// Removes the entries `args` name, under the store lock. Writes only the
+/// store's warnings.
+pub fn decide(ctx: &mut Ctx<'_, '_>, args: &UntrustArgs) -> Result<UntrustOutcome, CliError> {
+    let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let (loc, store) = StoreView::read(g.trust_store.as_deref(), &[], env).checked(true, io)?;
     let removed = if args.missing {
         Removed::Missing(untrust_missing(&loc, store).map_err(|e| store_failure(&e))?)
@@ -56,8 +51,9 @@ fn untrust(
                 .collect(),
         )
     };
-    Ok(Untrusted {
+    let untrusted = Untrusted {
         store: loc.path,
         removed,
-    })
+    };
+    Ok(UntrustOutcome { untrusted })
 }

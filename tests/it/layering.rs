@@ -3,7 +3,8 @@
 //! `cli/` module, `core` knows nothing of the faces (`cli`, `tui`, clap,
 //! crossterm, ratatui), the TUI's pure `update` does not reach into the
 //! drawing code (`views`), the TUI's files import each other without a
-//! cycle, and no function of `src/` is longer than 80 lines.
+//! cycle, no function of `src/` is longer than 80 lines, and the command
+//! line's printers only write while its outcomes decide the exit code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -289,6 +290,86 @@ fn the_pure_update_does_not_reach_into_the_views() {
             "{} uses the views",
             f.display()
         );
+    }
+}
+
+/// What in a printer's code would decide an exit code: the exit table
+/// (`core::exit`, in any import spelling, or a path through `exit::`), or a
+/// `CliError` made with a code (`new`, `usage`, `failed`, `report`, the
+/// `Message` variant). A printer may still pass on a write's error (`?`,
+/// `CliError::from`).
+fn decides_a_code(code: &str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    if segments_after(code, "crate::core::").contains("exit") || code.contains("exit::") {
+        found.push("core::exit");
+    }
+    for make in [
+        "CliError::new",
+        "CliError::usage",
+        "CliError::failed",
+        "CliError::report",
+        "CliError::Message",
+    ] {
+        if code.contains(make) {
+            found.push(make);
+        }
+    }
+    found
+}
+
+/// Printers write, the outcome decides: no file under `src/cli/print`
+/// reads the exit table or makes a `CliError` with a code, and every file
+/// of `src/cli/outcome` has an `exit_code` (or its comments say
+/// "No `exit_code`" and why).
+#[test]
+fn printers_write_and_each_outcome_decides_the_code() {
+    let printers = sources(&src().join("cli").join("print"));
+    assert!(printers.len() > 20, "{printers:?}");
+    for f in printers {
+        let found = decides_a_code(&product_code(&f));
+        assert!(
+            found.is_empty(),
+            "{} decides a code: {found:?}",
+            f.display()
+        );
+    }
+    let outcomes = sources(&src().join("cli").join("outcome"));
+    assert!(outcomes.len() > 10, "{outcomes:?}");
+    for f in outcomes.iter().filter(|f| !f.ends_with("mod.rs")) {
+        let says_why = fs::read_to_string(f)
+            .expect("read source")
+            .contains("No `exit_code`");
+        assert!(
+            product_code(f).contains("fn exit_code(") || says_why,
+            "{} has no exit_code and does not say why",
+            f.display()
+        );
+    }
+}
+
+/// The printer check itself: it sees the exit table however it is
+/// imported and every way of making an error with a code, and lets a
+/// printer pass a write's error on.
+#[test]
+fn the_printer_check_sees_a_decided_code() {
+    for decides in [
+        "use crate::core::exit;",
+        "use crate::core::{env::Env, exit::unreadable_exit};",
+        "fn f() -> u8 { crate::core::exit::FAILURE }",
+        "return Err(CliError::new(c.class.code(), c));",
+        "Err(CliError::failed(e))",
+        "CliError::usage(e.0)",
+        "CliError::report(2, text)",
+        "CliError::Message { code: 1, message, report: false, json, hint }",
+    ] {
+        assert!(!decides_a_code(decides).is_empty(), "{decides}");
+    }
+    for writes in [
+        "writeln!(io.out, \"{x}\")?; Ok(())",
+        "io.out.write_all(b).map_err(CliError::from)?;",
+        "use crate::core::env::Env; fn exit_code(&self) -> u8 { self.code }",
+    ] {
+        assert!(decides_a_code(writes).is_empty(), "{writes}");
     }
 }
 

@@ -1,6 +1,7 @@
 //! `check`'s outcome: how the check ends and its exit code, decided from
 //! the result before a printer writes it.
 
+use crate::cli::error::CliError;
 use crate::core::error::ConfigError;
 use crate::core::exit;
 use crate::core::review::report::ConfigReport;
@@ -31,6 +32,20 @@ impl CheckOutcome<'_> {
             CheckOutcome::Blocked(_, code)
             | CheckOutcome::Clear(code)
             | CheckOutcome::Counted(code) => *code,
+        }
+    }
+
+    /// The error a check in text or JSON ends with, after its printer
+    /// wrote: the first config's load error, or GocciaScript's report of
+    /// the configs that block the run (`report` writes it), each with the
+    /// outcome's code.
+    pub fn error(&self, report: impl FnOnce(&[&ConfigReport]) -> String) -> Option<CliError> {
+        match self {
+            CheckOutcome::LoadFailed(e) => Some(CliError::new(self.exit_code(), e)),
+            CheckOutcome::Blocked(blocking, code) => {
+                Some(CliError::report(*code, report(blocking)))
+            }
+            CheckOutcome::Clear(_) | CheckOutcome::Counted(_) => None,
         }
     }
 }

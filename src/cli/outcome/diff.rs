@@ -109,6 +109,11 @@ pub struct ListedValue<'a> {
 }
 
 impl DiffResult {
+    /// The diff's exit code ([`DiffResult::code`]).
+    pub fn exit_code(&self) -> u8 {
+        self.code
+    }
+
     /// Compares the two sides, and asks git where each widening value
     /// comes from. `exit_zero`: `--exit-zero`.
     pub fn of(sides: &Sides<'_>, all: bool, exit_zero: bool, env: &Env) -> DiffResult {

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::cli::error::CliError;
 use crate::cli::outcome::status::{StatusFindings, findings};
 use crate::core::env::Env;
+use crate::core::exit;
 use crate::core::revision::hooks::{
     HOOK_NAMES, HookOptions, HookState, HooksDir, InstallStep, Removed, apply, hook_path,
     hook_state, install_step, uninstall,
@@ -112,6 +113,14 @@ impl Removal {
             hooks,
             failed: None,
         }
+    }
+
+    /// 1 when a hook's block was edited since `install` and is left for
+    /// the user to remove, else 0; a hook that could not be changed is the command's
+    /// error (`failed`).
+    pub fn exit_code(&self) -> u8 {
+        let edited = self.hooks.iter().any(|h| h.what == Removed::Edited);
+        if edited { exit::FAILURE } else { exit::SUCCESS }
     }
 }
 

@@ -8,9 +8,10 @@
 use serde::Serialize;
 
 use crate::core::exit;
+use crate::core::exit::unreadable_exit;
 use crate::core::policy::{ConfigDecision, Decision, Policy};
 use crate::core::review::discover::Discovery;
-use crate::core::review::report::ConfigReport;
+use crate::core::review::report::{ConfigReport, worst_exit};
 
 /// `policy records`: the newest run summary as written (`--last`), or the
 /// list of every run, oldest first.
@@ -115,4 +116,16 @@ pub struct PolicyScan {
     pub store_warnings: Vec<String>,
     /// Trusted configs under the paths that are gone: key, `trustedAt`.
     pub missing: Vec<(String, String)>,
+}
+
+impl PolicyScan {
+    /// As `scan`'s: the worst of the configs' errors and of what could not
+    /// be read (a config may hide there), in every format; a verdict never
+    /// changes it.
+    pub fn exit_code(&self) -> u8 {
+        exit::worst(
+            worst_exit(&self.reports),
+            unreadable_exit(!self.found.unreadable.is_empty()),
+        )
+    }
 }

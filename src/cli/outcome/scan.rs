@@ -83,7 +83,8 @@ pub fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::args::{OutputFormat, ScanArgs};
+    use crate::cli::args::ScanArgs;
+    use crate::cli::ctx::Ctx;
     use crate::cli::globals::GlobalArgs;
     use crate::cli::terminal::{Escaping, SafeWriter};
 
@@ -123,11 +124,6 @@ mod tests {
                 paths: vec![dir.to_string()],
                 ..ScanArgs::default()
             };
-            let Ok(result) =
-                crate::cli::scan::decide(&GlobalArgs::default(), &args, OutputFormat::Text, &env)
-            else {
-                panic!("scan {dir} failed");
-            };
             let (mut out, mut err) = (Vec::new(), Vec::new());
             let mut o = SafeWriter::stdout(&mut out, &escaping, None);
             let mut e = SafeWriter::stderr(&mut err, None);
@@ -135,6 +131,11 @@ mod tests {
                 out: &mut o,
                 err: &mut e,
                 escaping: &escaping,
+            };
+            let globals = GlobalArgs::default();
+            let ctx = Ctx::new(&env, &globals, &mut io);
+            let Ok(result) = crate::cli::scan::decide(&ctx, &args) else {
+                panic!("scan {dir} failed");
             };
             let outcome = stream(&result, &env, &mut Silent, &mut io).unwrap();
             assert_eq!(outcome.exit_code(), code, "{dir}");

@@ -123,6 +123,11 @@ pub struct StatusResult {
 }
 
 impl StatusResult {
+    /// The status's exit code ([`StatusResult::code`]).
+    pub fn exit_code(&self) -> u8 {
+        self.code
+    }
+
     /// What `found` says about PATH (`path`, as given), and with `tree`
     /// about the tree under it.
     pub fn of(path: String, tree: bool, found: StatusFindings, env: &Env) -> StatusResult {

@@ -8,6 +8,7 @@ use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::core::env::Env;
 use crate::core::exit;
+use crate::core::review::trust::PlanError;
 use crate::core::review::trust::outcome::{NothingToDo, TrustListing, TrustOutcome};
 use crate::core::revision::review_provenance::Why;
 
@@ -32,6 +33,17 @@ impl TrustEnd<'_> {
             TrustEnd::Declined => exit::FAILURE,
             TrustEnd::Recorded(o) => o.code,
         }
+    }
+}
+
+/// A plan that failed, as the command's error: a config that fails to
+/// load with its own error and exit class; a walk failure and paths that
+/// could not be read (each a warning first) with exit 1.
+pub fn plan_failed(e: &PlanError) -> CliError {
+    match e {
+        PlanError::Config(c) => CliError::new(c.class.code(), c),
+        PlanError::Discover(d) => CliError::new(exit::FAILURE, d),
+        PlanError::Unreadable { .. } => CliError::new(exit::FAILURE, e),
     }
 }
 

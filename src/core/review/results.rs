@@ -1,7 +1,8 @@
 //! The results of the read-only reviews and of `ignore`: what `scan`,
 //! `check`, `inspect`, `list` and `ignore`/`unignore` found or did, decided
 //! once and the same whatever the output format. Each command's `decide`
-//! (in `cli`) fills one; the printers of `cli::print` only render it.
+//! (in `cli`) fills one, which its outcome (`cli::outcome::<command>`)
+//! wraps with the exit code; the printers of `cli::print` only render it.
 
 use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
@@ -182,8 +183,6 @@ pub struct ListResult {
     pub reports: Vec<StoreEntryReport>,
     /// Who else could write the store, and the like (`Warning: ` lines).
     pub store_warnings: Vec<String>,
-    /// `--exit-code` and an entry that is not the config that was trusted.
-    pub exit_code: u8,
 }
 
 /// The ignore list, each config against the one that was ignored.

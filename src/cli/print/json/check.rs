@@ -7,9 +7,7 @@ use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, Schema, to_json};
 use crate::cli::outcome::check::CheckOutcome;
-use crate::cli::print::text::check::blocked;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
-use crate::core::env::Env;
 use crate::core::review::results::CheckResult;
 
 #[derive(Serialize)]
@@ -35,13 +33,13 @@ struct JsonCheck<'a> {
 pub fn print(
     result: &CheckResult,
     outcome: &CheckOutcome<'_>,
-    env: &Env,
     io: &mut Io<'_>,
 ) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
-    // The first config that fails to load ends the command, as in text.
-    if let CheckOutcome::LoadFailed(err) = outcome {
-        return Err(CliError::new(outcome.exit_code(), err));
+    // The first config that fails to load ends the command, as in text
+    // (the outcome's error).
+    if let CheckOutcome::LoadFailed(_) = outcome {
+        return Ok(());
     }
     let doc = JsonCheck {
         schema: Schema::default(),
@@ -72,8 +70,5 @@ pub fn print(
     };
     io.out.write_all(to_json(&doc).as_bytes())?;
     write_warnings(&result.unreadable, io);
-    match outcome {
-        CheckOutcome::Blocked(blocking, code) => Err(blocked(result, blocking, *code, env)),
-        _ => Ok(()),
-    }
+    Ok(())
 }

@@ -18,19 +18,20 @@ use crate::style::roles::state_role;
 pub fn print(
     result: &CheckResult,
     outcome: &CheckOutcome<'_>,
-    env: &Env,
     io: &mut Io<'_>,
 ) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     // Every config is loaded before anything runs: the first that fails
-    // ends the command with its own error and exit class.
-    if let CheckOutcome::LoadFailed(err) = outcome {
-        return Err(CliError::new(outcome.exit_code(), err));
+    // ends the command with its own error and exit class (the outcome's).
+    if let CheckOutcome::LoadFailed(_) = outcome {
+        return Ok(());
     }
     write_warnings(&result.unreadable, io);
-    if let CheckOutcome::Blocked(blocking, code) = outcome {
+    // A blocked run ends with GocciaScript's report ([`report`]) as the
+    // outcome's error.
+    if let CheckOutcome::Blocked(..) = outcome {
         write_not_followed(&result.not_followed, io)?;
-        return Err(blocked(result, blocking, *code, env));
+        return Ok(());
     }
     let values = Values;
     for r in &result.reports {
@@ -45,11 +46,11 @@ pub fn print(
     Ok(())
 }
 
-/// GocciaScript's report of the configs that block the run, as the error
-/// of the command, with the outcome's `code`. Every value in its lines is
-/// escaped here, as it is made of config paths, the store's path and
-/// problem, and arguments.
-pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], code: u8, env: &Env) -> CliError {
+/// GocciaScript's report of the configs that block the run, which the
+/// outcome makes the command's error (`CheckOutcome::error`). Every value
+/// in its lines is escaped here, as it is made of config paths, the
+/// store's path and problem, and arguments.
+pub fn report(result: &CheckResult, blocking: &[&ConfigReport], env: &Env) -> String {
     let values = Values;
     let text = |s: &str| values.text(s).into_owned();
     let store_path = result.store_path.as_deref().map(text);
@@ -74,5 +75,5 @@ pub fn blocked(result: &CheckResult, blocking: &[&ConfigReport], code: u8, env: 
         .map(|r| values.report(r).into_owned())
         .collect();
     let shown: Vec<&ConfigReport> = shown.iter().collect();
-    CliError::report(code, untrusted_report(&shown, &ctx))
+    untrusted_report(&shown, &ctx)
 }

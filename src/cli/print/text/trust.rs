@@ -12,7 +12,6 @@ use crate::cli::outcome::trust::{TrustEnd, TrustPrinter};
 use crate::cli::print::text::provenance;
 use crate::cli::terminal::Values;
 use crate::core::env::Env;
-use crate::core::exit;
 use crate::core::paths::display::{count_config_files, display_path, shell_quote};
 use crate::core::policy::Policy;
 use crate::core::policy::{OperationDecision, RequestKind};
@@ -48,18 +47,13 @@ pub fn policy_label(policy: &Policy) -> String {
     format!("{} (sha256 {})", policy.source, policy.sha256)
 }
 
-/// A config that fails to load fails the command with its own error and exit
-/// class; a walk failure is exit 1, each path it could not read a warning.
-pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) -> CliError {
+/// A plan that failed because paths could not be read: each is a warning,
+/// before the error `outcome::trust::plan_failed` decides.
+pub fn plan_failure(e: &PlanError, io: &mut Io<'_>) {
     // Each quotes paths and text from the tree under review.
-    match e {
-        PlanError::Config(c) => CliError::new(c.class.code(), c),
-        PlanError::Discover(d) => CliError::new(exit::FAILURE, d),
-        PlanError::Unreadable { items, .. } => {
-            for u in items {
-                io.warn(format_args!("cannot read {}: {}", u.path, u.reason));
-            }
-            CliError::new(exit::FAILURE, e)
+    if let PlanError::Unreadable { items, .. } = e {
+        for u in items {
+            io.warn(format_args!("cannot read {}: {}", u.path, u.reason));
         }
     }
 }
