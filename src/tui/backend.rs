@@ -11,7 +11,7 @@ use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
-use crate::core::revision::provenance::{Absent, ConfigProvenance};
+use crate::core::revision::provenance::{Absent, ConfigProvenance, ValueOrigin};
 use crate::core::revision::since::SinceBase;
 
 pub use crate::core::review::scan::ScanEvent;
@@ -228,6 +228,18 @@ pub trait TuiBackend: Send + Sync + 'static {
     /// [`TuiBackend::provenance`] for a review without `--since`.
     fn store_provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
         self.provenance(report)
+    }
+
+    /// Who deleted the missing config `key` (its store entry's key): the
+    /// commit of HEAD's history that deleted the file, `not committed`
+    /// when HEAD still holds it, or why it is not known; `Absent` with why
+    /// (no repository, no git). Called on a worker, for one at a time,
+    /// only when [`TuiBackend::provenance_on`].
+    fn deleted_by(&self, key: &str) -> Result<ValueOrigin, Absent> {
+        let _ = key;
+        Err(Absent {
+            reason: "this review does not read git".to_string(),
+        })
     }
 
     /// Saves what this review changed of the progress (merged with what

@@ -26,7 +26,7 @@ use crate::core::review::scan::{NotReviewed, report_and_snapshot, scan_streaming
 use crate::core::review::trust::{
     Shown, WhenChanged, missing_line, missing_under, prune_if_still_missing, trust_as_shown,
 };
-use crate::core::revision::provenance::{Absent, ConfigProvenance};
+use crate::core::revision::provenance::{Absent, ConfigProvenance, ValueOrigin};
 use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
@@ -223,6 +223,10 @@ impl TuiBackend for CoreBackend {
 
     fn store_provenance(&self, report: &ConfigReport) -> Result<ConfigProvenance, Absent> {
         crate::core::revision::review_provenance::of_report(report, &self.env)
+    }
+
+    fn deleted_by(&self, key: &str) -> Result<ValueOrigin, Absent> {
+        crate::core::revision::provenance::deleted_by(key)
     }
 
     fn since_rev(&self) -> Option<String> {

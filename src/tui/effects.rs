@@ -151,6 +151,10 @@ pub fn execute(
         }
         Effect::Provenance(report) => provenance(backend, &report, false, send),
         Effect::StoreProvenance(report) => provenance(backend, &report, true, send),
+        Effect::DeletedBy(key) => send(Msg::DeletedBy {
+            result: backend.deleted_by(&key),
+            key,
+        }),
         Effect::Commit(pending) => {
             let result = match &pending {
                 Pending::Trust(reports) => backend.trust(reports),

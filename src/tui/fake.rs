@@ -47,6 +47,14 @@ pub struct FakeData {
             crate::core::revision::provenance::Absent,
         >,
     >,
+    /// What `deleted_by` answers for every missing config (asked only
+    /// when `provenance` is on); `None`: that git has nothing to say.
+    pub deleted_by: Option<
+        Result<
+            crate::core::revision::provenance::ValueOrigin,
+            crate::core::revision::provenance::Absent,
+        >,
+    >,
 }
 
 impl FakeBackend {
@@ -65,6 +73,7 @@ impl FakeBackend {
                 ignores: Default::default(),
                 ignores_problem: None,
                 provenance: None,
+                deleted_by: None,
             }),
         }
     }
@@ -104,6 +113,22 @@ impl TuiBackend for FakeBackend {
             Err(crate::core::revision::provenance::Absent {
                 reason: "off".into(),
             })
+        })
+    }
+
+    fn deleted_by(
+        &self,
+        key: &str,
+    ) -> Result<
+        crate::core::revision::provenance::ValueOrigin,
+        crate::core::revision::provenance::Absent,
+    > {
+        let mut d = self.data();
+        d.calls.push(format!("deleted_by {key}"));
+        d.deleted_by.clone().unwrap_or_else(|| {
+            Ok(crate::core::revision::provenance::ValueOrigin::Unknown(
+                "no commit of HEAD's history deleted it".into(),
+            ))
         })
     }
 

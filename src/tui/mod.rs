@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod core_backend;
+pub mod deleted;
 pub mod effects;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fake;
@@ -237,8 +238,10 @@ pub fn step(state: &mut State, msg: Msg) -> Vec<Effect> {
     {
         provenance::forget(state);
     }
-    // The selected config's provenance, read once it is selected.
+    // The selected config's provenance, read once it is selected; who
+    // deleted the selected missing config, or those a confirmation lists.
     effects.extend(provenance::wanted(state));
+    effects.extend(deleted::wanted(state));
     views::measure(state);
     effects
 }

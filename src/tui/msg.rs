@@ -116,6 +116,14 @@ pub enum Msg {
             >,
         >,
     },
+    /// Who deleted the missing config `key` (`Effect::DeletedBy`).
+    DeletedBy {
+        key: String,
+        result: Result<
+            crate::core::revision::provenance::ValueOrigin,
+            crate::core::revision::provenance::Absent,
+        >,
+    },
 }
 
 /// A store entry about to be removed, as the confirmation shows it.
@@ -205,6 +213,9 @@ pub enum Effect {
     /// store whatever `--since` says: the trust confirmation's lines
     /// compare with the store (answered as `Msg::Provenance`).
     StoreProvenance(Box<ConfigReport>),
+    /// Read who deleted this missing config (its key): the commit of
+    /// HEAD's history that deleted the file (git).
+    DeletedBy(String),
     /// Open this config in the user's editor. The event loop runs it (it
     /// owns the terminal: the TUI is suspended meanwhile), then sends
     /// `Msg::Edited`.

@@ -5,9 +5,6 @@
 //! selected (never before the first frame, never for the whole list).
 //! Kept per config and block, so coming back to a config shows it at once;
 //! dropped when the tree is scanned again or changes on disk.
-
-use std::collections::HashMap;
-
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::core::revision::compare::Verdict;
 use crate::core::revision::provenance::{Absent, ConfigProvenance};
@@ -120,9 +117,7 @@ fn confirmation_wants(state: &mut State) -> Option<Effect> {
 /// none while another read runs (moving through the list does not start
 /// one git per row passed).
 pub fn wanted(state: &mut State) -> Option<Effect> {
-    let cache = state.provenance.as_ref()?;
-    let reading = |slots: &HashMap<String, Slot>| slots.values().any(|s| s.data.is_none());
-    if reading(&cache.slots) || reading(&cache.against_store) {
+    if state.provenance.as_ref()?.reading() {
         return None;
     }
     if matches!(state.mode, Mode::Confirm(_)) {
@@ -189,5 +184,6 @@ pub fn forget(state: &mut State) {
     if let Some(cache) = state.provenance.as_mut() {
         cache.slots.clear();
         cache.against_store.clear();
+        cache.deleted.clear();
     }
 }

@@ -65,7 +65,25 @@ pub struct Confirmation {
     /// value names its commit and author where the decision is made, a
     /// new config the commit that added it (issue 40 item 5).
     pub who: Who,
+    /// Who deleted each config to remove that is gone (by key, the first
+    /// [`crate::core::revision::review_provenance::MAX_LISTED`]), read
+    /// when the confirmation opens if its pane did not: a prune names the
+    /// commit that deleted each file (issue 40 item 5).
+    pub deleted: Deleted,
 }
+
+/// Who deleted each missing config, by key.
+pub type Deleted = HashMap<String, DeletedBy>;
+
+/// Who deleted one missing config: `None` while git is read, else the
+/// commit (or `not committed`, or why it is not known) or why git could
+/// not be read.
+pub type DeletedBy = Option<
+    Result<
+        crate::core::revision::provenance::ValueOrigin,
+        crate::core::revision::provenance::Absent,
+    >,
+>;
 
 /// What a confirmation knows of who made each config, by key: `None`
 /// while git is read, else the provenance or why there is none.
@@ -88,6 +106,19 @@ pub struct Provenance {
     /// BASE: the trust confirmation's reads, against the store, as its
     /// lines compare.
     pub against_store: HashMap<String, Slot>,
+    /// Who deleted each missing config asked about (a missing row or
+    /// store entry selected, a prune or untrust confirmation).
+    pub deleted: Deleted,
+}
+
+impl Provenance {
+    /// Whether git is being read for any config: one read runs at a time.
+    pub fn reading(&self) -> bool {
+        let reading = |slots: &HashMap<String, Slot>| slots.values().any(|s| s.data.is_none());
+        reading(&self.slots)
+            || reading(&self.against_store)
+            || self.deleted.values().any(Option::is_none)
+    }
 }
 
 /// One config's provenance, for the block it was asked for.

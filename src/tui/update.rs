@@ -61,6 +61,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         | Msg::StoreLoaded { .. }
         | Msg::Inspected { .. }
         | Msg::Provenance { .. }
+        | Msg::DeletedBy { .. }
         | Msg::ProgressLoaded { .. }
         | Msg::IgnoresLoaded { .. }
         | Msg::IgnoreNotSaved { .. }

@@ -109,6 +109,8 @@ mod status;
 #[cfg(unix)]
 mod store;
 mod tui_decision;
+#[cfg(unix)]
+mod tui_deleted_by;
 mod tui_hidden;
 #[cfg(unix)]
 mod tui_ignore;

@@ -348,7 +348,8 @@ pub fn of_new_config(
 /// Who deleted a trusted config that is gone (`key`, its trust key): the
 /// commit of HEAD's history that deleted the file, or
 /// [`ValueOrigin::NotCommitted`] when HEAD still holds it (deleted in the
-/// working tree), or unknown and why (never committed).
+/// working tree), or unknown and why (never committed; in a shallow
+/// clone, where the history stops: the deletion may lie beyond it).
 pub fn deleted_by(key: &str) -> Result<ValueOrigin, Absent> {
     // The config's directory may be gone too: the nearest that is not.
     let mut dir = crate::core::paths::declaring_dir(key).trim_end_matches('/');
@@ -382,10 +383,23 @@ pub fn deleted_by(key: &str) -> Result<ValueOrigin, Absent> {
         .arg("--")
         .arg(literal(rel));
     let out = git::output(cmd, "log", LOG_OUTPUT)?;
-    Ok(match parse_log(&out)?.into_iter().next() {
-        Some(c) => ValueOrigin::Committed(c),
-        None => ValueOrigin::Unknown("no commit of HEAD's history deleted it".into()),
-    })
+    if let Some(c) = parse_log(&out)?.into_iter().next() {
+        return Ok(ValueOrigin::Committed(c));
+    }
+    // A commit git shows without parents cannot show a deletion: the one
+    // that deleted it may be that commit, or lie beyond it.
+    let mut cut: Vec<String> = content::shallow_commits(&root)?.into_iter().collect();
+    cut.sort();
+    let short = |id: &String| id.chars().take(7).collect::<String>();
+    Ok(ValueOrigin::Unknown(match cut.as_slice() {
+        [] => "no commit of HEAD's history deleted it".into(),
+        [one] => format!("history is shallow before {}", short(one)),
+        [one, rest @ ..] => format!(
+            "history is shallow before {} (and {} more)",
+            short(one),
+            rest.len()
+        ),
+    }))
 }
 
 /// Each `(request, scope)` with the same origin: unknown, and why.

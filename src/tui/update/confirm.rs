@@ -85,6 +85,7 @@ pub(super) fn open_confirm(
         Pending::Trust(reports) => crate::tui::provenance::who(state, reports),
         _ => Default::default(),
     };
+    let deleted = crate::tui::deleted::for_confirmation(state, &pending);
     state.mode = Mode::Confirm(Confirmation {
         pending,
         skipped,
@@ -93,6 +94,7 @@ pub(super) fn open_confirm(
         scroll: 0,
         busy: false,
         who,
+        deleted,
     });
 }
 

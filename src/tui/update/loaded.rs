@@ -1,6 +1,6 @@
 //! What the workers read arrives: the store, the saved progress, the
-//! ignore list, an inspection, a config's provenance, the policy's label;
-//! and what they could not save.
+//! ignore list, an inspection, a config's provenance, who deleted a
+//! missing config, the policy's label; and what they could not save.
 
 use crate::core::review::report::ConfigState;
 use crate::core::review::report::StoreEntryReport;
@@ -27,6 +27,7 @@ pub(super) fn on_loaded(state: &mut State, msg: Msg) -> Vec<Effect> {
             sha256,
             result,
         } => crate::tui::provenance::arrived(state, key, sha256, *result),
+        Msg::DeletedBy { key, result } => crate::tui::deleted::arrived(state, key, result),
         Msg::ProgressLoaded {
             progress,
             tree,

@@ -13,10 +13,10 @@ use crate::style::roles::verdict_role;
 use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::msg::{Pending, Removal};
-use crate::tui::state::{Confirmation, PolicyShown};
+use crate::tui::state::{Confirmation, Deleted, PolicyShown};
 use crate::tui::views::detail::{decision_lines, lines_with_destinations, value_lines_with};
 use crate::tui::views::panel::{boxed, render_scrolled};
-use crate::tui::views::provenance::{added_lines, provenance_runs};
+use crate::tui::views::provenance::{added_lines, deleted_line, provenance_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
 fn plural(n: usize) -> &'static str {
@@ -27,7 +27,10 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn removals(out: &mut Vec<RLine>, items: &[Removal]) {
+/// Each entry to remove: its path, key, when it was trusted, who deleted
+/// its config when it is gone (`deleted`: the ones asked about), and the
+/// lines the store holds.
+fn removals(out: &mut Vec<RLine>, items: &[Removal], deleted: &Deleted) {
     for r in items {
         out.push(vec![untrusted(Role::Title, &r.display_path)]);
         out.push(vec![
@@ -38,6 +41,9 @@ fn removals(out: &mut Vec<RLine>, items: &[Removal]) {
             ours(Role::Muted, "  trusted  "),
             untrusted(Role::Normal, &r.trusted_at),
         ]);
+        if let Some(d) = deleted.get(&r.key) {
+            out.push([vec![ours(Role::Muted, "  ")], deleted_line(d)].concat());
+        }
         for l in &r.lines {
             out.push(vec![untrusted(Role::Removed, &format!("  - {l}"))]);
         }
@@ -128,7 +134,7 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 "These entries will be removed from the trust store:",
             )]);
             out.push(vec![]);
-            removals(&mut out, items);
+            removals(&mut out, items, &c.deleted);
         }
         Pending::Prune(items) => {
             out.push(vec![ours(
@@ -136,7 +142,7 @@ pub fn content(c: &Confirmation, width: usize) -> Vec<RLine> {
                 "These entries name configs that no longer exist and will be removed:",
             )]);
             out.push(vec![]);
-            removals(&mut out, items);
+            removals(&mut out, items, &c.deleted);
         }
     }
     if !c.skipped.is_empty() {

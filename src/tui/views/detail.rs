@@ -14,8 +14,8 @@ use crate::style::roles::{state_role, verdict_role};
 use crate::style::theme::Role;
 use crate::tui::since::SinceOf;
 use crate::tui::state::Slot;
-use crate::tui::state::{OtherRow, OtherState, State};
-use crate::tui::views::provenance::{commit_lines, origin_runs};
+use crate::tui::state::{DeletedBy, OtherRow, OtherState, State};
+use crate::tui::views::provenance::{commit_lines, deleted_line, origin_runs};
 use crate::tui::views::text::{RLine, ours, untrusted, wrap};
 
 pub fn short_hash(h: &str) -> String {
@@ -70,8 +70,9 @@ pub fn other_marker(state: OtherState) -> (&'static str, Role) {
 }
 
 /// The detail of a missing or shadowed row (issue 30): what it is and
-/// what can be done about it.
-pub fn other_content(o: &OtherRow, width: usize) -> Vec<RLine> {
+/// what can be done about it; a missing one, who deleted it when that was
+/// asked (`deleted`, see [`deleted_line`]).
+pub fn other_content(o: &OtherRow, deleted: Option<&DeletedBy>, width: usize) -> Vec<RLine> {
     let (marker, role) = other_marker(o.state);
     let f = &o.file;
     let mut out = vec![
@@ -89,6 +90,9 @@ pub fn other_content(o: &OtherRow, width: usize) -> Vec<RLine> {
                     2,
                     vec![ours(Role::Muted, "trusted  "), untrusted(Role::Normal, at)],
                 );
+            }
+            if let Some(d) = deleted {
+                out.insert(out.len() - 1, deleted_line(d));
             }
             out.push(vec![ours(
                 Role::Normal,
@@ -518,7 +522,25 @@ pub fn config_pane(state: &State, r: &ConfigReport, width: usize) -> Vec<RLine> 
     config_content(r, judged, since_shown(state, r), who, width)
 }
 
-pub fn entry_content(e: &StoreEntryReport, width: usize) -> Vec<RLine> {
+/// The detail pane of a missing or shadowed row as the state holds it:
+/// with who deleted a missing one, when asked.
+pub fn other_pane(state: &State, o: &OtherRow, width: usize) -> Vec<RLine> {
+    other_content(o, crate::tui::deleted::of(state, &o.file.key), width)
+}
+
+/// The detail pane of a store entry as the state holds it: with who
+/// deleted a missing one's config, when asked.
+pub fn entry_pane(state: &State, e: &StoreEntryReport, width: usize) -> Vec<RLine> {
+    entry_content(e, crate::tui::deleted::of(state, &e.key), width)
+}
+
+/// A store entry's detail; a missing one's says who deleted its config
+/// when that was asked (`deleted`, see [`deleted_line`]).
+pub fn entry_content(
+    e: &StoreEntryReport,
+    deleted: Option<&DeletedBy>,
+    width: usize,
+) -> Vec<RLine> {
     let (marker, role) = entry_marker(&e.status);
     let mut out = vec![
         field("path", &e.display_path, Role::Title),
@@ -531,6 +553,9 @@ pub fn entry_content(e: &StoreEntryReport, width: usize) -> Vec<RLine> {
         field("by", &e.trusted_by, Role::Normal),
         field("requests", &e.summary, Role::Normal),
     ];
+    if let Some(d) = deleted.filter(|_| e.status == EntryStatus::Missing) {
+        out.push(deleted_line(d));
+    }
     if let EntryStatus::Unreadable(err) = &e.status {
         out.push(vec![]);
         for l in err.message.split('\n') {
@@ -599,6 +624,7 @@ mod tests {
             scroll: 0,
             busy: false,
             who: Default::default(),
+            deleted: Default::default(),
         };
         let lines = crate::tui::views::confirm::content(&c, 120);
         assert_stands_out(destination_line(&lines));

@@ -280,7 +280,7 @@ fn render_config_detail(state: &State, theme: &Theme, frame: &mut Frame, area: R
     let width = area.width.saturating_sub(2) as usize;
     let other = state
         .selected_other()
-        .map(|o| detail::other_content(o, width));
+        .map(|o| detail::other_pane(state, o, width));
     let content = state
         .selected_config()
         .filter(|_| other.is_none())
@@ -403,7 +403,7 @@ pub fn render_store(state: &State, theme: &Theme, frame: &mut Frame, body: Rect)
 
     let content = state
         .selected_entry()
-        .map(|e| detail::entry_content(e, detail_area.width.saturating_sub(2) as usize))
+        .map(|e| detail::entry_pane(state, e, detail_area.width.saturating_sub(2) as usize))
         .unwrap_or_default();
     render_scrolled(
         &content,

@@ -73,14 +73,14 @@ pub fn measure(state: &mut State) {
     let detail_width = detail.width.saturating_sub(2) as usize;
     let detail_len = match state.view {
         View::Configs => match state.selected_other() {
-            Some(o) => Some(detail::other_content(o, detail_width).len()),
+            Some(o) => Some(detail::other_pane(state, o, detail_width).len()),
             None => state
                 .selected_config()
                 .map(|r| detail::config_pane(state, r, detail_width).len()),
         },
         View::Store => state
             .selected_entry()
-            .map(|e| detail::entry_content(e, detail_width).len()),
+            .map(|e| detail::entry_pane(state, e, detail_width).len()),
     };
     let popup_width = layout::popup(body).width.saturating_sub(2) as usize;
     let popup_rows = layout::popup_rows(state.size);

@@ -4,9 +4,9 @@
 //! by whoever controls the repository: it goes through `untrusted`, escaped
 //! exactly as config text is.
 
-use crate::core::revision::provenance::{Commit, ConfigProvenance, Since, ValueOrigin};
+use crate::core::revision::provenance::{Absent, Commit, ConfigProvenance, Since, ValueOrigin};
 use crate::style::theme::Role;
-use crate::tui::state::Slot;
+use crate::tui::state::{DeletedBy, Slot};
 use crate::tui::views::text::{RLine, ours, untrusted};
 
 /// A commit in one line: `a1b2c3d 2026-12-01 Mallory  bump deps`.
@@ -121,9 +121,7 @@ pub fn provenance_runs(p: &ConfigProvenance, request: &str, value: &str) -> RLin
 /// when every value it grants came with one commit (a config added
 /// whole), else one line per value with its origin; while git is read,
 /// that it is; without provenance, why. Nothing when none was asked.
-pub fn added_lines(
-    who: Option<&Option<Result<ConfigProvenance, crate::core::revision::provenance::Absent>>>,
-) -> Vec<RLine> {
+pub fn added_lines(who: Option<&Option<Result<ConfigProvenance, Absent>>>) -> Vec<RLine> {
     let label = || ours(Role::Muted, format!("  {:<9}", "added"));
     let said = |text: String| vec![vec![label(), ours(Role::Muted, text)]];
     let p = match who {
@@ -167,4 +165,41 @@ pub fn added_lines(
             line
         })
         .collect()
+}
+
+/// Who deleted a missing config, as its pane and the prune and untrust
+/// confirmations say it (issue 40 item 5), in `scan`'s words: `deleted by
+/// a1b2c3d Bob 2026-12-01 "drop tools"`, `deleted in the working tree, not
+/// committed`, or `deleted by: unknown (why)`: no repository, a shallow
+/// clone, git failing; while git is read, that it is.
+pub fn deleted_line(deleted: &DeletedBy) -> RLine {
+    let unknown = |why: &str| {
+        vec![
+            ours(Role::Muted, "deleted by: unknown ("),
+            untrusted(Role::Muted, why),
+            ours(Role::Muted, ")"),
+        ]
+    };
+    match deleted {
+        None => vec![ours(Role::Muted, "deleted by: reading git…")],
+        Some(Ok(ValueOrigin::Committed(c))) => vec![
+            ours(Role::Muted, "deleted by "),
+            untrusted(Role::Changed, &c.short),
+            ours(Role::Muted, " "),
+            untrusted(Role::Title, &c.author),
+            ours(Role::Muted, " "),
+            untrusted(Role::Muted, c.day()),
+            ours(Role::Muted, " \""),
+            untrusted(Role::Normal, &c.subject),
+            ours(Role::Muted, "\""),
+        ],
+        Some(Ok(ValueOrigin::NotCommitted)) => vec![ours(
+            Role::Changed,
+            "deleted in the working tree, not committed",
+        )],
+        // Not an answer to who deleted a file: said as not known.
+        Some(Ok(ValueOrigin::AtBase)) => unknown("no commit named"),
+        Some(Ok(ValueOrigin::Unknown(why))) => unknown(why),
+        Some(Err(absent)) => unknown(&absent.reason),
+    }
 }

@@ -472,7 +472,7 @@ pub(super) fn history(root: &str, range: &str, specs: &[String]) -> Result<Histo
 /// The commits `.git/shallow` lists: git shows them without parents,
 /// whether a shallow clone cut the history there or the file was written
 /// to hide it. Read here, bounded.
-fn shallow_commits(root: &str) -> Result<HashSet<String>, Absent> {
+pub(super) fn shallow_commits(root: &str) -> Result<HashSet<String>, Absent> {
     let mut cmd = git::git(root);
     cmd.args([
         "rev-parse",
