@@ -473,7 +473,9 @@ fn gated_run(
     if is_spawn {
         spawn(a, env, &handle, &mut rec, record)
     } else {
-        let resolved = decision.target.as_ref().expect("read has a target");
+        let resolved = (decision.target.as_ref()).ok_or_else(|| {
+            CliError::failed("read: the target did not resolve; nothing was read")
+        })?;
         read(resolved, &handle, &mut rec, record)
     }
 }

@@ -70,7 +70,7 @@ pub fn print(
             .map(JsonNotFollowed::from)
             .collect(),
     };
-    io.out.write_all(to_json(&doc).as_bytes())?;
+    io.out.write_all(to_json(&doc)?.as_bytes())?;
     write_warnings(&result.unreadable, io);
     match outcome {
         CheckOutcome::Blocked(blocking, code) => Err(blocked(result, blocking, *code, env)),
