@@ -1,6 +1,7 @@
 //! In-process benchmarks (divan): the hot paths of every command and one
 //! TUI frame. `cargo bench --bench core`; `scripts/bench.sh` runs them and
 //! the whole-command comparisons.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // benchmark code: a panic is a broken benchmark input
 
 use goccia_trust::core::config::describe::description_lines;
 use goccia_trust::core::config::load_config;

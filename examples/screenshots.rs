@@ -12,6 +12,7 @@
 //! `scripts/screenshots.sh` runs this and converts the SVGs to PNG with
 //! `rsvg-convert`. The SVG is drawn cell by cell from the ratatui buffer
 //! with DejaVu Sans Mono metrics, so box lines join.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a developer tool over the demo tree: a panic is a broken demo
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;

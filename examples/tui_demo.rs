@@ -4,6 +4,7 @@
 //!   cargo run --example tui_demo -- [--count N] [--delay-ms MS] [--hostile]
 //!                                   [--theme NAME|PATH] [--color never]
 //!                                   [--panic-on-inspect]
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a developer tool over fixture data (the tmux tests drive it): a panic is a broken fixture
 
 use std::ops::ControlFlow;
 use std::sync::Arc;

@@ -6,6 +6,9 @@
 //! `test-support` feature makes the modules public for the integration
 //! tests, benches and examples (plain `cargo test` enables it through the
 //! crate's dev-dependency on itself).
+// Test modules under `#[cfg(all(test, unix))]` are not seen as tests by
+// clippy's allow-*-in-tests; product code is still checked in the non-test build.
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 #[cfg(feature = "test-support")]
 pub mod cli;

@@ -144,9 +144,8 @@ pub fn finish(result: CliResult, io: &mut Io<'_>) -> u8 {
                     let _ = writeln!(io.out, "{}", serde_json::json!({ "error": message }));
                 }
                 ErrorJson::Contract => {
-                    let _ = io
-                        .out
-                        .write_all(json_out::failure_document(&message, code).as_bytes());
+                    let _ = json_out::failure_document(&message, code)
+                        .and_then(|doc| io.out.write_all(doc.as_bytes()));
                 }
             }
             let _ = io.out.flush();
@@ -332,7 +331,7 @@ fn clap_outcome(
         let message = bare.unwrap_or(&text);
         let message = message.split("\n\n").next().unwrap_or(message).trim();
         io.out
-            .write_all(json_out::failure_document(message, exit::USAGE).as_bytes())?;
+            .write_all(json_out::failure_document(message, exit::USAGE)?.as_bytes())?;
     }
     Ok(exit::USAGE)
 }

@@ -412,8 +412,8 @@ impl Log<'_> {
             }
         } else {
             let log = self.sarif();
-            let text = serde_json::to_string_pretty(&log).expect("a JSON value serializes");
-            writeln!(io.out, "{text}")?;
+            // A Value's pretty form ({:#}) is serde_json's to_string_pretty.
+            writeln!(io.out, "{log:#}")?;
         }
         Ok(())
     }

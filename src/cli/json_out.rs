@@ -450,7 +450,7 @@ pub struct JsonFailure {
 
 /// The failure document for `message` and exit `code`, pretty, with a
 /// trailing newline.
-pub fn failure_document(message: &str, code: u8) -> String {
+pub fn failure_document(message: &str, code: u8) -> std::io::Result<String> {
     to_json(&JsonFailure {
         schema: Schema::default(),
         error: JsonError {
@@ -472,9 +472,10 @@ pub fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std:
     std::io::Write::flush(&mut w)
 }
 
-/// Pretty JSON with a trailing newline.
-pub fn to_json<T: Serialize>(value: &T) -> String {
-    let mut s = serde_json::to_string_pretty(value).expect("serializable");
+/// Pretty JSON with a trailing newline; a value serde_json refuses is an
+/// error, never a panic.
+pub fn to_json<T: Serialize>(value: &T) -> std::io::Result<String> {
+    let mut s = serde_json::to_string_pretty(value).map_err(std::io::Error::from)?;
     s.push('\n');
-    s
+    Ok(s)
 }

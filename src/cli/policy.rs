@@ -482,7 +482,8 @@ fn gated_run(
     if is_spawn {
         spawn(a, env, &handle, &mut rec, record)
     } else {
-        let resolved = decision.target.as_ref().expect("read has a target");
+        let resolved = (decision.target.as_ref())
+            .ok_or_else(|| CliError::usage("read op requires --target"))?;
         read(resolved, &handle, &mut rec, record)
     }
 }

@@ -238,7 +238,7 @@ pub fn capture(
     cmd.stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let (mut run, pipes) = Bounded::spawn(cmd, limits)?;
-    let mut stderr = pipes.stderr.expect("piped");
+    let mut stderr = pipes.stderr.ok_or_else(unpiped)?;
     let messages = std::thread::spawn(move || {
         let mut kept = Vec::new();
         let _ = (&mut stderr).take(stderr_max).read_to_end(&mut kept);
@@ -248,7 +248,7 @@ pub fn capture(
     let mut stdout = Vec::new();
     let read = pipes
         .stdout
-        .expect("piped")
+        .ok_or_else(unpiped)?
         .take(stdout_max.saturating_add(1))
         .read_to_end(&mut stdout);
     let overflowed = stdout.len() as u64 > stdout_max;
@@ -268,6 +268,11 @@ pub fn capture(
         timed_out: run.timed_out(),
         read_error: read.err(),
     })
+}
+
+/// A child's output stream that was not piped: nothing can be read.
+fn unpiped() -> io::Error {
+    io::Error::other("the child's output is not piped")
 }
 
 /// What [`digest`] saw of a child.
@@ -297,8 +302,8 @@ pub fn digest(cmd: &mut Command, limits: Limits, echo: Echo) -> io::Result<Diges
     cmd.stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let (mut run, pipes) = Bounded::spawn(cmd, limits)?;
-    let out = digest_stream(pipes.stdout.expect("piped"), echo);
-    let err = digest_stream(pipes.stderr.expect("piped"), echo);
+    let out = digest_stream(pipes.stdout.ok_or_else(unpiped)?, echo);
+    let err = digest_stream(pipes.stderr.ok_or_else(unpiped)?, echo);
     let status = run.wait()?;
     let (stdout_bytes, stdout_sha256) = out.join().unwrap_or_default();
     let (stderr_bytes, stderr_sha256) = err.join().unwrap_or_default();

@@ -113,6 +113,7 @@ impl Theme {
 
     /// A built-in theme by name; panics only if an embedded file is broken,
     /// which the theme tests rule out.
+    #[allow(clippy::expect_used)] // embedded files, parsed by the theme tests
     pub fn builtin(name: &str) -> Option<Theme> {
         BUILTIN
             .iter()
@@ -121,12 +122,14 @@ impl Theme {
     }
 
     /// The plain theme used for `NO_COLOR` and `--color=never`.
+    #[allow(clippy::expect_used)] // "mono" is in BUILTIN
     pub fn mono() -> Theme {
         Theme::builtin("mono").expect("mono is built in")
     }
 }
 
 impl Default for Theme {
+    #[allow(clippy::expect_used)] // "default" is in BUILTIN
     fn default() -> Self {
         Theme::builtin("default").expect("default is built in")
     }

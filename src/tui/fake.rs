@@ -2,6 +2,7 @@
 //! behaves like the real one where the TUI can tell: scans stream, commits
 //! re-check what was shown against its current data and refuse on any
 //! difference, and failures can be injected.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-support code (tests, the demo, the screenshots): a panic is a broken fixture
 
 use std::ops::ControlFlow;
 use std::sync::{Mutex, MutexGuard};

@@ -1,6 +1,7 @@
 //! Report fixtures for the demo, the screenshots and the tests: a small
 //! realistic repository, a large generated one, and a hostile one whose
 //! every string tries to smuggle control sequences onto the screen.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-support code (tests, the demo, the screenshots): a panic is a broken fixture
 
 use std::collections::HashMap;
 

@@ -500,3 +500,30 @@ fn a_config_under_a_name_that_is_not_utf8_is_reported() {
         "{c}"
     );
 }
+
+/// A config whose blob is gone from the object store ends the read, and the
+/// message names that config's own path (not another config's).
+#[test]
+fn a_config_whose_blob_is_missing_is_named_in_the_error() {
+    let r = Repo::new();
+    r.write("a/goccia.json", &perms(r#""allow-net": ["a.test"]"#));
+    r.write("b/goccia.json", &perms(r#""allow-net": ["b.test"]"#));
+    r.write("c/goccia.json", &perms(r#""allow-net": ["c.test"]"#));
+    r.commit("three configs");
+    let oid = git(&r.t.work, &["rev-parse", "HEAD:b/goccia.json"]);
+    let oid = oid.trim();
+    let object =
+        r.t.work
+            .join(".git/objects")
+            .join(&oid[..2])
+            .join(&oid[2..]);
+    std::fs::remove_file(&object).unwrap();
+    let out = r.diff(&["HEAD"]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains(&format!(
+            "object {oid} (b/goccia.json at revision HEAD) is missing from the repository"
+        )),
+        "{out}"
+    );
+}

@@ -3,6 +3,7 @@
 //! shared helpers in `common` (CLI runs in a temp home) and `tui_common`
 //! (TUI states and buffers). `fuzz` holds the property and mutation tests;
 //! its counting allocator (per thread) is the binary's global allocator.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test (helpers outside #[test] too)
 
 mod common;
 mod tui_common;
@@ -74,6 +75,7 @@ mod hostile_files;
 #[cfg(unix)]
 mod json_contract;
 mod layering;
+mod lints;
 #[cfg(unix)]
 mod policy;
 #[cfg(unix)]

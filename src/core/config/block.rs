@@ -95,6 +95,7 @@ impl NormalizedBlock {
     /// The block with its JSON: the one time this tool's own block text is
     /// parsed. Everything after (the description lines, the value diff,
     /// the store entry, provenance, the JSON reports) takes the [`Block`].
+    #[allow(clippy::expect_used)] // our own writer's JSON; see the comment below
     pub fn into_block(self) -> Block {
         // Our own compact JSON: `parse` cannot refuse it (the property test
         // `no_input_panics` in `block/tests.rs` holds it to that).

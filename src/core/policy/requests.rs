@@ -210,11 +210,10 @@ fn by_rule(
 ) -> Decision {
     let rule = rule_for(&policy.rules, op.kind, value);
     let kind_risk = policy.risk_for(op.kind);
-    let mut decision = match rule.map(|r| &r.outcome) {
+    let mut decision = match rule.map(|r| (r, &r.outcome)) {
         None => evaluate_with_grant(policy, &kind_risk, target, None, env),
-        Some(Outcome::Risk(risk)) => evaluate_with_grant(policy, risk, target, None, env),
-        Some(Outcome::Verdict(Grant::Deny)) => {
-            let rule = rule.expect("matched");
+        Some((_, Outcome::Risk(risk))) => evaluate_with_grant(policy, risk, target, None, env),
+        Some((rule, Outcome::Verdict(Grant::Deny))) => {
             let mut d = evaluate_with_grant(policy, &kind_risk, target, None, env);
             d.verdict = Verdict::Denied;
             d.reason = match value {
@@ -229,7 +228,9 @@ fn by_rule(
             };
             d
         }
-        Some(Outcome::Verdict(g)) => evaluate_with_grant(policy, &kind_risk, target, Some(*g), env),
+        Some((_, Outcome::Verdict(g))) => {
+            evaluate_with_grant(policy, &kind_risk, target, Some(*g), env)
+        }
     };
     if let Some(rule) = rule {
         let label = rule.label();

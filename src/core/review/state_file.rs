@@ -34,7 +34,7 @@ pub fn write_state_file<T: Serialize>(
         .prefix(&format!(".{}.", name.trim_end_matches(".json")))
         .tempfile_in(state_dir)
         .map_err(fail)?;
-    let text = serde_json::to_string_pretty(value).expect("serializable");
+    let text = serde_json::to_string_pretty(value).map_err(|e| fail(e.into()))?;
     tmp.write_all(text.as_bytes()).map_err(fail)?;
     tmp.write_all(b"\n").map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;

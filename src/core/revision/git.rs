@@ -414,7 +414,11 @@ impl BlobReader {
         let (run, pipes) = spawn(&mut cmd, "cat-file")?;
         Ok(BlobReader {
             stdin: pipes.stdin,
-            out: BufReader::new(pipes.stdout.expect("piped")),
+            out: BufReader::new(
+                pipes
+                    .stdout
+                    .ok_or_else(|| GitError("git cat-file: its output is not piped".into()))?,
+            ),
             run,
         })
     }
@@ -451,7 +455,12 @@ impl BlobReader {
                 Ok::<_, io::Error>(stdin)
             });
             let blobs: io::Result<Vec<_>> = oids.iter().map(|_| read_one(out)).collect();
-            (writer.join().expect("the writer does not panic"), blobs)
+            (
+                writer
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("its writer stopped"))),
+                blobs,
+            )
         });
         self.stdin = Some(written?);
         blobs

@@ -456,19 +456,19 @@ fn survey<'t>(
 /// Every config's own blob, in one batch, into the cache; a missing one
 /// ends the read.
 fn read_config_blobs(files: &RevisionFiles<'_>, configs: &[&TreeEntry]) -> Result<(), GitError> {
-    let oids: Vec<&str> = configs
+    let asked: Vec<&TreeEntry> = configs
         .iter()
         .filter(|e| e.mode == EntryMode::File)
-        .map(|e| e.oid.as_str())
+        .copied()
         .collect();
+    let oids: Vec<&str> = asked.iter().map(|e| e.oid.as_str()).collect();
     let blobs = files.reader.borrow_mut().read_many(&oids)?;
     let mut cache = files.cache.borrow_mut();
-    for (oid, blob) in oids.iter().zip(blobs) {
+    for (e, blob) in asked.iter().zip(blobs) {
         let Some(b) = blob else {
-            let e = configs.iter().find(|e| e.oid == *oid).expect("asked");
-            return Err(missing(oid, &shown(&e.path), files.rev));
+            return Err(missing(&e.oid, &shown(&e.path), files.rev));
         };
-        cache.insert(oid.to_string(), b);
+        cache.insert(e.oid.to_string(), b);
     }
     Ok(())
 }

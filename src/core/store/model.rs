@@ -47,6 +47,7 @@ impl StoredBlock {
     /// The value, for a reader that looks at it once: the tree already
     /// built if there is one, else a tree built for the caller and not
     /// kept (`list` reads 20,000 blocks once each).
+    #[allow(clippy::expect_used)] // the text is `to_compact` of a value: see `deref`
     pub fn value(&self) -> std::borrow::Cow<'_, Json> {
         match self.tree.get() {
             Some(tree) => std::borrow::Cow::Borrowed(tree),
@@ -69,6 +70,7 @@ impl From<Json> for StoredBlock {
 
 impl std::ops::Deref for StoredBlock {
     type Target = Json;
+    #[allow(clippy::expect_used)] // cannot fail: see the comment below
     fn deref(&self) -> &Json {
         // The text is the compact form of a parsed value, which parses
         // back to that value (numbers as written, members and duplicates

@@ -9,6 +9,7 @@ const BATCH: usize = 4096;
 
 /// The store file as a string: [`write_store`] into memory.
 #[cfg(any(test, feature = "test-support"))]
+#[allow(clippy::expect_used)] // test support: memory and text cannot fail
 pub fn serialize_store(store: &Store) -> String {
     let mut out = Vec::new();
     write_store(store, &mut out).expect("writing to memory does not fail");

@@ -19,13 +19,12 @@ fn columns(s: &str) -> usize {
 /// longer than that is cut into pieces).
 fn cell(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
-    let mut lines = vec![String::new()];
+    let (mut lines, mut line) = (Vec::new(), String::new());
     for word in s.split(' ').filter(|w| !w.is_empty()) {
         let mut word = word.to_string();
         loop {
-            let line = lines.last_mut().expect("one line at least");
             let gap = usize::from(!line.is_empty());
-            if columns(line) + gap + columns(&word) <= width {
+            if columns(&line) + gap + columns(&word) <= width {
                 if gap == 1 {
                     line.push(' ');
                 }
@@ -33,7 +32,7 @@ fn cell(s: &str, width: usize) -> Vec<String> {
                 break;
             }
             if !line.is_empty() {
-                lines.push(String::new());
+                lines.push(std::mem::take(&mut line));
                 continue;
             }
             // A word wider than the column on a line of its own: its
@@ -46,14 +45,15 @@ fn cell(s: &str, width: usize) -> Vec<String> {
                     break;
                 }
             }
-            *line = head;
+            line = head;
             word = chars.collect();
             if word.is_empty() {
                 break;
             }
-            lines.push(String::new());
+            lines.push(std::mem::take(&mut line));
         }
     }
+    lines.push(line);
     lines
 }
 

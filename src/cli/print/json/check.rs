@@ -68,7 +68,7 @@ pub fn print(
             .map(JsonNotFollowed::from)
             .collect(),
     };
-    io.out.write_all(to_json(&doc).as_bytes())?;
+    io.out.write_all(to_json(&doc)?.as_bytes())?;
     write_warnings(&result.unreadable, io);
     Ok(())
 }

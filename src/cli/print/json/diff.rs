@@ -107,7 +107,7 @@ pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
         head_notes: &diff.head_notes,
         provenance: r.provenance.as_ref().map(|a| a.describe()),
     };
-    io.out.write_all(to_json(&doc).as_bytes())
+    io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
 fn config(l: Listed<'_>) -> JsonConfig<'_> {

@@ -96,6 +96,6 @@ pub fn print(
         shadowed_by: result.shadowed.as_deref(),
         provenance: who.map(provenance::of),
     };
-    io.out.write_all(to_json(&doc).as_bytes())?;
+    io.out.write_all(to_json(&doc)?.as_bytes())?;
     Ok(())
 }

@@ -61,7 +61,7 @@ pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> Result<(), CliE
             .collect(),
         store_warnings: &result.store_warnings,
     };
-    io.out.write_all(to_json(&doc).as_bytes())?;
+    io.out.write_all(to_json(&doc)?.as_bytes())?;
     Ok(())
 }
 
@@ -104,6 +104,6 @@ pub fn print_ignored(result: &IgnoredResult, env: &Env, io: &mut Io<'_>) -> Resu
             })
             .collect(),
     };
-    io.out.write_all(to_json(&doc).as_bytes())?;
+    io.out.write_all(to_json(&doc)?.as_bytes())?;
     Ok(())
 }

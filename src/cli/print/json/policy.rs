@@ -123,7 +123,7 @@ fn print_json<T: Serialize>(io: &mut Io<'_>, value: &T, pretty: bool) -> Result<
     } else {
         serde_json::to_string(value)
     };
-    emit(io, &text.expect("plain data serializes"))
+    emit(io, &text.map_err(std::io::Error::from)?)
 }
 
 /// Writes one line of output; a closed stdout ends the command quietly.

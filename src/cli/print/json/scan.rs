@@ -86,7 +86,7 @@ pub fn judged(scan: &PolicyScan, io: &mut Io<'_>) -> std::io::Result<()> {
         shadowed: shadowed(&scan.found),
         missing: missing(&scan.missing),
     };
-    io.out.write_all(to_json(&doc).as_bytes())
+    io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
 fn shadowed(found: &Discovery) -> Vec<JsonShadowed<'_>> {

@@ -69,7 +69,7 @@ pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
             .flat_map(|d| d.unreadable.iter().map(JsonUnreadable::from))
             .collect(),
     };
-    io.out.write_all(to_json(&doc).as_bytes())
+    io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
 fn config(r: &ConfigReport) -> JsonStatusConfig<'_> {

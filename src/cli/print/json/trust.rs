@@ -195,7 +195,7 @@ pub fn print(
             .collect(),
         ignored: listing.ignored.iter().map(|c| ignored(c, env)).collect(),
     };
-    io.out.write_all(to_json(&doc).as_bytes())
+    io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
 /// A listed config, `wouldRecord` until its outcome is known.

@@ -66,5 +66,5 @@ pub fn print(untrusted: &Untrusted, env: &Env, io: &mut Io<'_>) -> std::io::Resu
                 .collect(),
         },
     };
-    io.out.write_all(to_json(&doc).as_bytes())
+    io.out.write_all(to_json(&doc)?.as_bytes())
 }
