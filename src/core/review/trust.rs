@@ -172,15 +172,12 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         return Err(PlanError::Unreadable { items, targets });
     }
     // Each config's files are stamped as it is loaded, so that `--yes`
-    // records it without reading it again when nothing changed since.
-    let loaded: Vec<Result<(ConfigSnapshot, Option<Stamp>), ConfigError>> = found
+    // records it without reading it again when nothing changed since; it
+    // is compared with the store on the same thread.
+    let planned: Vec<Result<Planned, ConfigError>> = found
         .keys
         .par_iter()
-        .map(|k| {
-            load_config(k, env)
-                .map(|s| (Stamp::of(&s.files), s))
-                .map(|(t, s)| (s, t))
-        })
+        .map(|k| load_config(k, env).map(|s| Planned::of(s, store)))
         .collect();
     let not_followed = found
         .not_followed
@@ -196,22 +193,46 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         missing,
         ..TrustPlan::default()
     };
-    for result in loaded {
-        let (snapshot, stamp) = result.map_err(PlanError::Config)?;
-        let stored = store.get(snapshot.key.as_str());
-        let comparison = compare(&snapshot, stored);
+    // The candidates are moved into a vector of their exact size: one
+    // grown by doubling holds up to twice their bytes at once.
+    let count = planned
+        .iter()
+        .filter(|p| matches!(p, Ok(Planned::Candidate(_))))
+        .count();
+    plan.candidates.reserve_exact(count);
+    for result in planned {
+        match result.map_err(PlanError::Config)? {
+            Planned::NoRequest => {}
+            Planned::Trusted => plan.unchanged += 1,
+            Planned::Candidate(c) => plan.candidates.push(*c),
+        }
+    }
+    Ok(plan)
+}
+
+/// One loaded config, compared with the store.
+enum Planned {
+    NoRequest,
+    Trusted,
+    /// Boxed: the vector of every config's outcome holds a pointer each.
+    Candidate(Box<TrustCandidate>),
+}
+
+impl Planned {
+    fn of(snapshot: ConfigSnapshot, store: &Store) -> Planned {
+        let stamp = Stamp::of(&snapshot.files);
+        let comparison = compare(&snapshot, store.get(snapshot.key.as_str()));
         match comparison.state {
-            ConfigState::NoRequest => {}
-            ConfigState::Trusted => plan.unchanged += 1,
-            state => plan.candidates.push(TrustCandidate {
+            ConfigState::NoRequest => Planned::NoRequest,
+            ConfigState::Trusted => Planned::Trusted,
+            state => Planned::Candidate(Box::new(TrustCandidate {
                 snapshot,
                 changed: state == ConfigState::Changed,
                 lines: comparison.lines,
                 stamp,
-            }),
+            })),
         }
     }
-    Ok(plan)
 }
 
 /// The store entry that trusting this snapshot records now.
@@ -357,21 +378,18 @@ pub fn trust_as_shown(
             })
             .collect();
         let mut commit = TrustCommit::default();
-        let mut fresh = Vec::new();
-        for (s, now) in shown.iter().zip(checked) {
-            match now {
-                Some(entry) => fresh.push(entry),
-                None => {
-                    let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
-                    commit.refused.push(report);
-                }
-            }
+        for (s, _) in shown.iter().zip(&checked).filter(|(_, now)| now.is_none()) {
+            let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
+            commit.refused.push(report);
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
             return Ok(commit);
         }
-        commit.recorded = fresh.len();
-        for (key, entry) in fresh {
+        // The entries go from the checked list into the store, which grows
+        // once to its new size (not by doubling, with both copies alive).
+        commit.recorded = shown.len() - commit.refused.len();
+        store.reserve(commit.recorded);
+        for (key, entry) in checked.into_iter().flatten() {
             store.put(key, entry);
         }
         Ok(commit)
