@@ -45,24 +45,26 @@ pub struct TrustCandidate {
 /// and as what it leads to: size, modification and change times, inode
 /// and device. A file rewritten, replaced or re-linked has another stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp(Vec<(String, [i128; 10])>);
+pub struct Stamp(Vec<(String, [i64; 10])>);
 
 impl Stamp {
     /// The stamp of `files` now; `None` when one cannot be read.
     #[cfg(unix)]
     pub fn of(files: &[String]) -> Option<Stamp> {
         use std::os::unix::fs::MetadataExt;
+        // Size, inode and device as their 64 bits (compared, never
+        // computed with), so each file's stamp is 80 bytes.
         let fields = |m: std::fs::Metadata| {
             [m.len(), m.ino(), m.dev()]
-                .map(i128::from)
+                .map(|v| i64::from_ne_bytes(v.to_ne_bytes()))
                 .into_iter()
-                .chain([m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()].map(i128::from))
+                .chain([m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()])
         };
         let mut stamps = Vec::with_capacity(files.len());
         for file in files {
             let link = std::fs::symlink_metadata(file).ok()?;
             let target = std::fs::metadata(file).ok()?;
-            let mut all = [0i128; 10];
+            let mut all = [0i64; 10];
             // The link's size, inode and times, then the target's, less
             // its device (the link's says where both are).
             for (slot, value) in all
