@@ -17,14 +17,15 @@ use crate::core::paths::key::TrustKey;
 use crate::core::review::check::governing_config;
 use crate::core::review::discover::{Discovery, discover_paths};
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
-use crate::core::review::notice::Tally;
-use crate::core::review::report::ConfigReport;
+use crate::core::review::notice::{ConfigSummary, Tally};
 use crate::core::review::scan::report_for;
 
-/// What `status` found: the reports, the walk (with `--tree`), and why the
+/// What `status` found: each config's summary, the walk (with `--tree`), and why the
 /// store could not be used.
 pub struct StatusFindings {
-    pub reports: Vec<ConfigReport>,
+    /// One per config, in key order: what the notice and the JSON show
+    /// of its report (the report itself is dropped as soon as it is made).
+    pub reports: Vec<ConfigSummary>,
     pub found: Option<Discovery>,
     pub store_error: Option<String>,
     pub store_warnings: Vec<String>,
@@ -87,7 +88,7 @@ pub fn findings(
             .map(|k| {
                 let mut r = report_for(k, env, &store);
                 ignores.apply(&mut r);
-                r
+                ConfigSummary::of(r)
             })
             .collect()
     };
@@ -140,7 +141,7 @@ impl StatusResult {
             found
                 .reports
                 .iter()
-                .filter_map(|r| Some(r.error()?.to_string())),
+                .filter_map(|r| Some(r.error.as_ref()?.to_string())),
         );
         if let Some(walk) = &found.found {
             warnings.extend(unreadable_warnings(walk, std::slice::from_ref(&path), env));

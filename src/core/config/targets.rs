@@ -2,21 +2,47 @@
 //! links followed, when the config was trusted. The block is lexical, so this
 //! is what notices a trusted path being swapped for a symbolic link.
 
-use std::collections::BTreeMap;
-
 use crate::core::config::request::{Capability, PermissionRequest};
 use crate::core::config::scope::NODE_MODULES_PREFIX;
 use crate::core::paths::{expand_file_name, fpc_extract_file_dir};
 
-/// Scope → target, in byte order of scopes (the store's order).
+/// Scope → target, in byte order of scopes (the store's order), each
+/// scope once. A sorted vector, not a tree: a config has a few scopes, and
+/// a tree's smallest node is hundreds of bytes (`trust --yes` of 20,000
+/// configs holds every config's targets).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Targets {
-    pub map: BTreeMap<String, String>,
+    map: Vec<(String, String)>,
 }
 
 impl Targets {
+    /// `pairs` in byte order of scopes, the last target of a scope given
+    /// twice kept (as a map's insert would).
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Targets {
+        let mut map: Vec<(String, String)> = pairs.into_iter().collect();
+        map.reverse();
+        map.sort_by(|a, b| a.0.cmp(&b.0));
+        map.dedup_by(|later, kept| later.0 == kept.0);
+        map.shrink_to_fit();
+        Targets { map }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.map.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+    }
+
+    /// Where `scope` resolved.
+    pub fn get(&self, scope: &str) -> Option<&String> {
+        let i = self
+            .map
+            .binary_search_by(|(s, _)| s.as_str().cmp(scope))
+            .ok()?;
+        Some(&self.map[i].1)
+    }
+
+    /// The pairs, moved out.
+    pub fn into_pairs(self) -> Vec<(String, String)> {
+        self.map
     }
 
     #[cfg(test)]
@@ -67,14 +93,10 @@ pub fn target_scopes(request: &PermissionRequest) -> Vec<String> {
 
 /// Resolves every target scope on the disk now.
 pub fn record_targets(request: &PermissionRequest) -> Targets {
-    let map = target_scopes(request)
-        .into_iter()
-        .map(|scope| {
-            let target = canonical_capability_path(&scope);
-            (scope, target)
-        })
-        .collect();
-    Targets { map }
+    Targets::from_pairs(target_scopes(request).into_iter().map(|scope| {
+        let target = canonical_capability_path(&scope);
+        (scope, target)
+    }))
 }
 
 /// `CanonicalCapabilityPath`: the scope with links resolved; when it does not
@@ -125,6 +147,13 @@ fn strip_trailing_separators(path: &str) -> &str {
 
 fn is_root(path: &str) -> bool {
     !path.is_empty() && fpc_extract_file_dir(path) == path
+}
+
+/// A JSON object, scope → target, in scope order (`inspect --json`).
+impl serde::Serialize for Targets {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
 }
 
 // Unix-only tests (modes, links, owners); Windows builds the rest.

@@ -88,43 +88,56 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -
     }
 }
 
-/// The `--list-trusted` text (without the trailing newline of the last line).
+/// The `--list-trusted` text (without the trailing newline of the last line),
+/// whole (`list` writes it entry by entry: [`push_list_entry`]).
+#[cfg(any(test, feature = "test-support"))]
 pub fn render_list_trusted<R: std::borrow::Borrow<StoreEntryReport>>(
     store_path: &str,
     reports: &[R],
     style: Styler<'_>,
 ) -> String {
-    use std::fmt::Write as _;
-    let mut out = format!("Trust store: {store_path}\n");
-    if reports.is_empty() {
-        out.push_str("No trusted configs\n");
-        return out;
-    }
+    let mut out = list_header(store_path, reports.is_empty());
     for r in reports {
-        let r = r.borrow();
-        for part in [&r.key, "  trusted ", &r.trusted_at, "  ", &r.summary] {
-            out.push_str(part);
-        }
-        match &r.status {
-            EntryStatus::Ok => {}
-            EntryStatus::Missing => {
-                let _ = write!(out, "  {}", style(Emphasis::Missing, "(missing)"));
-            }
-            EntryStatus::Changed => {
-                let _ = write!(out, "  {}", style(Emphasis::Changed, "(changed)"));
-            }
-            EntryStatus::Unreadable(e) => {
-                let marker = style(Emphasis::Error, "(unreadable:");
-                let _ = write!(out, "  {marker} {})", e.message);
-            }
-        }
-        out.push('\n');
-        for line in &r.lines {
-            if let DiffLine::Target { .. } = line {
-                out.push_str(&line.render_styled(style));
-                out.push('\n');
-            }
-        }
+        push_list_entry(&mut out, r.borrow(), style);
     }
     out
+}
+
+/// The listing's first line, and `No trusted configs` when it has no entry.
+pub fn list_header(store_path: &str, empty: bool) -> String {
+    let mut out = format!("Trust store: {store_path}\n");
+    if empty {
+        out.push_str("No trusted configs\n");
+    }
+    out
+}
+
+/// One entry of the listing: its line, then its `~` target lines. A
+/// printer writes the entries as they are made (`list` of 20,000 entries
+/// never holds the whole text).
+pub fn push_list_entry(out: &mut String, r: &StoreEntryReport, style: Styler<'_>) {
+    use std::fmt::Write as _;
+    for part in [&r.key, "  trusted ", &r.trusted_at, "  ", &r.summary] {
+        out.push_str(part);
+    }
+    match &r.status {
+        EntryStatus::Ok => {}
+        EntryStatus::Missing => {
+            let _ = write!(out, "  {}", style(Emphasis::Missing, "(missing)"));
+        }
+        EntryStatus::Changed => {
+            let _ = write!(out, "  {}", style(Emphasis::Changed, "(changed)"));
+        }
+        EntryStatus::Unreadable(e) => {
+            let marker = style(Emphasis::Error, "(unreadable:");
+            let _ = write!(out, "  {marker} {})", e.message);
+        }
+    }
+    out.push('\n');
+    for line in &r.lines {
+        if let DiffLine::Target { .. } = line {
+            out.push_str(&line.render_styled(style));
+            out.push('\n');
+        }
+    }
 }

@@ -7,7 +7,39 @@
 //! config is trusted or needs no trust: the line is silent only when a run
 //! would not be refused.
 
-use crate::core::review::report::{ConfigReport, ConfigState};
+use crate::core::error::ConfigError;
+use crate::core::review::report::{ConfigReport, ConfigState, Outcome};
+
+/// What a notice keeps of one config's report: its key, path, state,
+/// files and error. The block, its lines and the store's entry are dropped
+/// as each report is made, so `status --tree` holds a few strings per
+/// config, not every config's report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigSummary {
+    pub key: String,
+    pub display_path: String,
+    pub state: ConfigState,
+    /// The files of the extends chain, the config itself first.
+    pub files: Vec<String>,
+    /// GocciaScript's error, when the config does not load.
+    pub error: Option<ConfigError>,
+}
+
+impl ConfigSummary {
+    /// The summary of `report`, its strings moved, not copied.
+    pub fn of(report: ConfigReport) -> ConfigSummary {
+        ConfigSummary {
+            key: report.key,
+            display_path: report.display_path,
+            state: report.state,
+            files: report.files,
+            error: match report.outcome {
+                Outcome::Failed(e) => Some(e),
+                Outcome::Loaded(_) => None,
+            },
+        }
+    }
+}
 
 /// What a notice counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -32,7 +64,7 @@ pub struct Tally {
 
 impl Tally {
     /// Counts the states of `reports`.
-    pub fn of(reports: &[ConfigReport]) -> Tally {
+    pub fn of(reports: &[ConfigSummary]) -> Tally {
         let mut t = Tally::default();
         for r in reports {
             match r.state {
@@ -107,7 +139,7 @@ pub const NAMED: usize = 5;
 /// A config that needed review before and was untouched is left out.
 /// `None` when there is none.
 pub fn range_line(
-    reports: &[ConfigReport],
+    reports: &[ConfigSummary],
     changed: &std::collections::HashMap<String, bool>,
     what: &str,
 ) -> Option<String> {

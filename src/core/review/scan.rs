@@ -163,7 +163,7 @@ pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
             let loaded = Loaded {
                 block,
                 sha256,
-                targets: targets.map.into_iter().collect(),
+                targets: targets.into_pairs(),
             };
             report(key, env, stored, comparison, files, Outcome::Loaded(loaded))
         }

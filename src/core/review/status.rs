@@ -67,11 +67,11 @@ pub fn moved_targets(stored: &StoredEntry, now: &Targets) -> Vec<DiffLine> {
     let known: Vec<(String, String)> = stored
         .targets
         .iter()
-        .filter(|(scope, _)| !now.map.contains_key(scope))
+        .filter(|(scope, _)| now.get(scope).is_none())
         .cloned()
         .collect();
     let from_snapshot = stored.targets.iter().filter_map(|(scope, recorded)| {
-        let current = now.map.get(scope)?;
+        let current = now.get(scope)?;
         (current != recorded).then(|| (scope.clone(), recorded.clone(), current.clone()))
     });
     // Keep the store's order of scopes.
@@ -158,9 +158,10 @@ mod tests {
             trusted_at: "2026-01-01T00:00:00Z".into(),
             trusted_by: "t".into(),
         };
-        let mut now = Targets::default();
-        now.map.insert(format!("{root}/a"), format!("{root}/a"));
-        now.map.insert(format!("{root}/z"), "/elsewhere".into());
+        let now = Targets::from_pairs([
+            (format!("{root}/a"), format!("{root}/a")),
+            (format!("{root}/z"), "/elsewhere".into()),
+        ]);
         // `gone-link` is no longer in the config: it is resolved on disk.
         assert_eq!(
             moved_targets(&stored, &now),

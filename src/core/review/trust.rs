@@ -45,24 +45,26 @@ pub struct TrustCandidate {
 /// and as what it leads to: size, modification and change times, inode
 /// and device. A file rewritten, replaced or re-linked has another stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp(Vec<(String, [i128; 10])>);
+pub struct Stamp(Vec<(String, [i64; 10])>);
 
 impl Stamp {
     /// The stamp of `files` now; `None` when one cannot be read.
     #[cfg(unix)]
     pub fn of(files: &[String]) -> Option<Stamp> {
         use std::os::unix::fs::MetadataExt;
+        // Size, inode and device as their 64 bits (compared, never
+        // computed with), so each file's stamp is 80 bytes.
         let fields = |m: std::fs::Metadata| {
             [m.len(), m.ino(), m.dev()]
-                .map(i128::from)
+                .map(|v| i64::from_ne_bytes(v.to_ne_bytes()))
                 .into_iter()
-                .chain([m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()].map(i128::from))
+                .chain([m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()])
         };
         let mut stamps = Vec::with_capacity(files.len());
         for file in files {
             let link = std::fs::symlink_metadata(file).ok()?;
             let target = std::fs::metadata(file).ok()?;
-            let mut all = [0i128; 10];
+            let mut all = [0i64; 10];
             // The link's size, inode and times, then the target's, less
             // its device (the link's says where both are).
             for (slot, value) in all
@@ -172,15 +174,12 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         return Err(PlanError::Unreadable { items, targets });
     }
     // Each config's files are stamped as it is loaded, so that `--yes`
-    // records it without reading it again when nothing changed since.
-    let loaded: Vec<Result<(ConfigSnapshot, Option<Stamp>), ConfigError>> = found
+    // records it without reading it again when nothing changed since; it
+    // is compared with the store on the same thread.
+    let planned: Vec<Result<Planned, ConfigError>> = found
         .keys
         .par_iter()
-        .map(|k| {
-            load_config(k, env)
-                .map(|s| (Stamp::of(&s.files), s))
-                .map(|(t, s)| (s, t))
-        })
+        .map(|k| load_config(k, env).map(|s| Planned::of(s, store)))
         .collect();
     let not_followed = found
         .not_followed
@@ -196,22 +195,46 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
         missing,
         ..TrustPlan::default()
     };
-    for result in loaded {
-        let (snapshot, stamp) = result.map_err(PlanError::Config)?;
-        let stored = store.get(snapshot.key.as_str());
-        let comparison = compare(&snapshot, stored);
+    // The candidates are moved into a vector of their exact size: one
+    // grown by doubling holds up to twice their bytes at once.
+    let count = planned
+        .iter()
+        .filter(|p| matches!(p, Ok(Planned::Candidate(_))))
+        .count();
+    plan.candidates.reserve_exact(count);
+    for result in planned {
+        match result.map_err(PlanError::Config)? {
+            Planned::NoRequest => {}
+            Planned::Trusted => plan.unchanged += 1,
+            Planned::Candidate(c) => plan.candidates.push(*c),
+        }
+    }
+    Ok(plan)
+}
+
+/// One loaded config, compared with the store.
+enum Planned {
+    NoRequest,
+    Trusted,
+    /// Boxed: the vector of every config's outcome holds a pointer each.
+    Candidate(Box<TrustCandidate>),
+}
+
+impl Planned {
+    fn of(snapshot: ConfigSnapshot, store: &Store) -> Planned {
+        let stamp = Stamp::of(&snapshot.files);
+        let comparison = compare(&snapshot, store.get(snapshot.key.as_str()));
         match comparison.state {
-            ConfigState::NoRequest => {}
-            ConfigState::Trusted => plan.unchanged += 1,
-            state => plan.candidates.push(TrustCandidate {
+            ConfigState::NoRequest => Planned::NoRequest,
+            ConfigState::Trusted => Planned::Trusted,
+            state => Planned::Candidate(Box::new(TrustCandidate {
                 snapshot,
                 changed: state == ConfigState::Changed,
                 lines: comparison.lines,
                 stamp,
-            }),
+            })),
         }
     }
-    Ok(plan)
 }
 
 /// The store entry that trusting this snapshot records now.
@@ -357,21 +380,18 @@ pub fn trust_as_shown(
             })
             .collect();
         let mut commit = TrustCommit::default();
-        let mut fresh = Vec::new();
-        for (s, now) in shown.iter().zip(checked) {
-            match now {
-                Some(entry) => fresh.push(entry),
-                None => {
-                    let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
-                    commit.refused.push(report);
-                }
-            }
+        for (s, _) in shown.iter().zip(&checked).filter(|(_, now)| now.is_none()) {
+            let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
+            commit.refused.push(report);
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
             return Ok(commit);
         }
-        commit.recorded = fresh.len();
-        for (key, entry) in fresh {
+        // The entries go from the checked list into the store, which grows
+        // once to its new size (not by doubling, with both copies alive).
+        commit.recorded = shown.len() - commit.refused.len();
+        store.reserve(commit.recorded);
+        for (key, entry) in checked.into_iter().flatten() {
             store.put(key, entry);
         }
         Ok(commit)

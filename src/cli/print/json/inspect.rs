@@ -30,7 +30,7 @@ struct JsonInspect<'a> {
     /// The normalized block exactly as hashed.
     block_text: &'a str,
     sha256: &'a str,
-    targets: &'a std::collections::BTreeMap<String, String>,
+    targets: &'a crate::core::config::targets::Targets,
     requests: Vec<JsonRequest>,
     lines: &'a [String],
     requests_grants: bool,
@@ -70,7 +70,7 @@ pub fn print(
         block: block_value(snapshot.block.json()),
         block_text: snapshot.block.as_str(),
         sha256: &snapshot.sha256,
-        targets: &snapshot.targets.map,
+        targets: &snapshot.targets,
         requests: requests_of(snapshot.block.json()),
         lines: &snapshot.lines,
         requests_grants: snapshot.requests_grants(),

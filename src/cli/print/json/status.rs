@@ -8,7 +8,7 @@ use crate::cli::json_out::{JsonError, Schema, to_json};
 use crate::cli::outcome::status::StatusResult;
 use crate::cli::print::text;
 use crate::cli::walk::JsonUnreadable;
-use crate::core::review::report::ConfigReport;
+use crate::core::review::notice::ConfigSummary;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,13 +72,13 @@ pub fn print(r: &StatusResult, io: &mut Io<'_>) -> std::io::Result<()> {
     io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
-fn config(r: &ConfigReport) -> JsonStatusConfig<'_> {
+fn config(r: &ConfigSummary) -> JsonStatusConfig<'_> {
     JsonStatusConfig {
         key: &r.key,
         path: &r.display_path,
         state: r.state.json_name(),
         files: &r.files,
-        error: r.error().map(|e| JsonError {
+        error: r.error.as_ref().map(|e| JsonError {
             message: e.to_string(),
             exit: e.class.code(),
         }),

@@ -5,7 +5,7 @@ use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
-use crate::core::review::listing::render_list_trusted;
+use crate::core::review::listing::{list_header, push_list_entry};
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 use crate::style::paint::STYLED;
 
@@ -13,8 +13,17 @@ use crate::style::paint::STYLED;
 pub fn print(result: &ListResult, io: &mut Io<'_>) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let values = Values;
-    let shown: Vec<_> = result.reports.iter().map(|e| values.entry(e)).collect();
-    let text = render_list_trusted(&values.text(&result.location.path), &shown, STYLED);
+    let path = values.text(&result.location.path);
+    let mut text = list_header(&path, result.reports.is_empty());
+    // Written 64 KiB at a time, each chunk whole entries: the same bytes
+    // as the whole listing at once, without holding it.
+    for e in &result.reports {
+        push_list_entry(&mut text, &values.entry(e), STYLED);
+        if text.len() >= 64 * 1024 {
+            io.out.write_all(text.as_bytes())?;
+            text.clear();
+        }
+    }
     io.out.write_all(text.as_bytes())?;
     Ok(())
 }

@@ -131,3 +131,26 @@ fn re_pointing_a_link_is_a_change() {
         [(link.clone(), format!("{r}/a"), link.clone())]
     );
 }
+
+/// The sorted vector reads as the map it replaced: scopes in byte order,
+/// a scope given twice keeps its last target, a scope is found by name,
+/// and `inspect --json` still gets an object.
+#[test]
+fn targets_read_as_a_map_in_scope_order() {
+    let t = Targets::from_pairs([
+        ("/b".to_string(), "/b1".to_string()),
+        ("/a".to_string(), "/a1".to_string()),
+        ("/b".to_string(), "/b2".to_string()),
+        ("/B".to_string(), "/B1".to_string()),
+    ]);
+    assert_eq!(
+        t.to_pairs(),
+        [("/B", "/B1"), ("/a", "/a1"), ("/b", "/b2")].map(|(s, v)| (s.to_string(), v.to_string()))
+    );
+    assert_eq!(t.get("/a").map(String::as_str), Some("/a1"));
+    assert_eq!(t.get("/c"), None);
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        r#"{"/B":"/B1","/a":"/a1","/b":"/b2"}"#
+    );
+}
