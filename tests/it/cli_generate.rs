@@ -220,22 +220,46 @@ fn new_subcommands_leave_the_other_spellings_alone() {
 /// quietly, not with an error or a panic: exit 141, as every command
 /// (README "Exit codes").
 #[test]
+#[cfg(unix)]
 fn a_closed_stdout_ends_quietly() {
     for args in [&["man"][..], &["completions", "bash"][..]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_goccia-trust"))
+        let child = Command::new(env!("CARGO_BIN_EXE_goccia-trust"))
             .args(args)
             .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
+            .stdout(full_pipe_without_reader())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        // Closed before the child can have written: its writes fail with
-        // EPIPE (Rust ignores SIGPIPE).
-        drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
         assert_eq!(out.status.code(), Some(141), "{args:?}");
     }
+}
+
+/// A pipe already full, whose reader is closed. The child's first write
+/// waits until no reader is left anywhere, then fails with EPIPE (Rust
+/// ignores SIGPIPE): a pipe merely closed would take a short write while
+/// another test's fork still holds a copy of its reader (until that
+/// child's exec closes it), and the command would exit 0.
+#[cfg(unix)]
+fn full_pipe_without_reader() -> std::process::Stdio {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    use std::io::Write;
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let flags = fcntl_getfl(&writer).unwrap();
+    fcntl_setfl(&writer, flags | OFlags::NONBLOCK).unwrap();
+    let chunk = [b'x'; 4096];
+    loop {
+        match writer.write(&chunk) {
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) => panic!("filling the pipe: {e}"),
+        }
+    }
+    // The flag belongs to the open pipe, which the child shares.
+    fcntl_setfl(&writer, flags).unwrap();
+    drop(reader);
+    writer.into()
 }
 
 const FORMATS: [&str; 4] = ["text", "json", "sarif", "github"];
