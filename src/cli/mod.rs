@@ -20,6 +20,8 @@ pub mod policy;
 pub mod policy_outcome;
 pub mod policy_trust;
 pub mod print;
+pub mod review;
+pub mod review_outcome;
 pub mod scan;
 pub mod status;
 pub mod status_outcome;
@@ -512,6 +514,7 @@ fn run_invocation(
                 Command::Tui(a) => default_command(g, a, interactive, env, io),
                 Command::Status(a) => status::run(g.trust_store.as_deref(), a, env, io),
                 Command::Hook(a) => hook::run(g.trust_store.as_deref(), a, env, io),
+                Command::Review(a) => review::run(a, env, io),
             }
         }
     }
