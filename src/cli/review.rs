@@ -30,8 +30,10 @@ use crate::core::team::signers::{
 };
 use crate::core::team::verify::{Judge, check_records, count_reviews, malformed_lines};
 
-/// Signed team reviews: sign a config's requests with your SSH key, list
-/// the reviews committed in `.goccia/reviews.jsonl`, verify them in CI.
+/// Signed team reviews: sign, list and verify them.
+///
+/// Sign a config's requests with your SSH key, list the reviews committed
+/// in `.goccia/reviews.jsonl`, verify them in CI.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ReviewArgs {
     #[command(subcommand)]
@@ -61,8 +63,8 @@ pub struct SignArgs {
     #[arg(long, value_name = "NAME")]
     pub principal: String,
     /// A note kept in the record (at most 1,024 bytes).
-    #[arg(long, value_name = "TEXT", default_value = "")]
-    pub note: String,
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
     /// Sign without asking (needed without a terminal).
     #[arg(long)]
     pub yes: bool,
@@ -360,7 +362,8 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
             "--principal needs 1-256 bytes without spaces or control characters",
         ));
     }
-    if args.note.len() > crate::core::team::record::NOTE_MAX_BYTES {
+    let note = args.note.clone().unwrap_or_default();
+    if note.len() > crate::core::team::record::NOTE_MAX_BYTES {
         return Err(CliError::usage("--note holds at most 1,024 bytes"));
     }
     let configs = to_sign(args, env)?;
@@ -389,7 +392,7 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
         let record = Record {
             digest: d.digest.clone(),
             key: key.clone(),
-            note: args.note.clone(),
+            note: note.clone(),
             path: place.path.clone(),
             principal: args.principal.clone(),
             sig: String::new(),
