@@ -344,3 +344,29 @@ fn escapes_in_principals_and_notes_are_shown_escaped() {
     );
     assert!(out.stdout.contains(": ok^[[2J\\u{202e}"), "{out}");
 }
+
+#[test]
+fn verify_json_names_each_record_with_its_status() {
+    let t = team();
+    assert_eq!(t.sign(&t.origin, &t.alice, ALICE, &["a"]).code, 0);
+    assert_eq!(t.sign(&t.origin, &t.mallory, BOB, &["a"]).code, 0);
+    let out = t.verify(&t.origin, &["--json", "a"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let config = &doc["configs"][0];
+    assert_eq!(config["path"], "a/goccia.json");
+    assert_eq!(config["count"], 1);
+    assert_eq!(config["met"], true);
+    let statuses: Vec<&str> = config["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses.len(), 2);
+    assert!(
+        statuses.contains(&"reviewed") && statuses.contains(&"unknown-key"),
+        "{statuses:?}"
+    );
+    assert!(config["digest"].as_str().unwrap().starts_with("sha256:"));
+}

@@ -351,6 +351,13 @@ fn a_good_record_is_reviewed_and_names_key_and_date() {
     let ecdsa = signed(&t.bob, BOB, "a/goccia.json", DIGEST);
     assert_eq!(check(&ecdsa, &t.allowed()).status, Status::Reviewed);
     assert_eq!(check(&ecdsa, &t.allowed()).key_type, Some("ECDSA"));
+    // P-384 (mallory's key, listed here).
+    let s = signers(
+        t.dir.path(),
+        &format!("mallory@example.com {}\n", public_line(&t.mallory)),
+    );
+    let p384 = signed(&t.mallory, "mallory@example.com", "a/goccia.json", DIGEST);
+    assert_eq!(check(&p384, &s).status, Status::Reviewed);
 }
 
 #[test]
