@@ -11,8 +11,8 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult, ErrorJson};
 use crate::cli::io::{Io, error_prefix};
 use crate::cli::{
-    check, complete, diff, generate, hook, ignore, inspect, json_out, list, policy, scan, status,
-    streams, terminal, trust, untrust,
+    check, complete, diff, generate, hook, ignore, inspect, json_out, list, policy, review, scan,
+    status, streams, terminal, trust, untrust,
 };
 use crate::core::env::Env;
 use crate::core::exit;
@@ -459,6 +459,7 @@ fn run_command(ctx: &mut Ctx<'_, '_>, command: &Command, interactive: bool) -> C
         Command::Tui(a) => default_command(ctx, a, interactive),
         Command::Status(a) => status::run(ctx, a),
         Command::Hook(a) => hook::run(ctx, a),
+        Command::Review(a) => review::run(ctx, a),
     }
 }
 

@@ -93,6 +93,7 @@ pub enum Command {
     Tui(TuiArgs),
     Status(crate::cli::status::StatusArgs),
     Hook(crate::cli::hook::HookArgs),
+    Review(crate::cli::review::ReviewArgs),
 }
 
 /// Every effective config at or under each PATH and its state.
@@ -331,6 +332,7 @@ const SUBCOMMANDS: &[&str] = &[
     "help",
     "status",
     "hook",
+    "review",
 ];
 
 /// Splits the two spellings: a first word that is a subcommand (or a help or
@@ -509,6 +511,7 @@ const SUGGESTED: &[&str] = &[
     "man",
     "status",
     "hook",
+    "review",
 ];
 
 /// The first word of a command line that is neither a global option nor a

@@ -115,8 +115,12 @@ fn every_path_the_map_names_exists() {
     );
 }
 
-/// The shipped binary's dependency graph on Linux: at most 120 crates
-/// (`cargo tree`, normal dependencies only, each crate version once).
+/// The shipped binary's dependency graph on Linux: at most 157 crates
+/// (`cargo tree`, normal dependencies only, each crate version once). It was
+/// 120 with 119 used; `ssh-key` (signed team reviews: SSHSIG parsing and
+/// ed25519, ECDSA P-256/P-384 verification in process) added exactly 37
+/// (RustCrypto's curves, signature, sha2 0.10, der/pem), so the cap rose by
+/// those 37 and no more.
 #[cfg(target_os = "linux")]
 #[test]
 fn the_normal_dependency_graph_stays_small() {
@@ -146,8 +150,8 @@ fn the_normal_dependency_graph_stays_small() {
         "cargo tree listed too little: {crates:?}"
     );
     assert!(
-        crates.len() <= 120,
-        "{} crates in the normal dependency graph (at most 120): {crates:?}",
+        crates.len() <= 157,
+        "{} crates in the normal dependency graph (at most 157): {crates:?}",
         crates.len()
     );
 }

@@ -108,6 +108,8 @@ mod state_dir_safety;
 mod status;
 #[cfg(unix)]
 mod store;
+#[cfg(unix)]
+mod team_reviews;
 mod tui_decision;
 mod tui_hidden;
 #[cfg(unix)]

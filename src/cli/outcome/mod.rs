@@ -7,6 +7,7 @@ pub mod check;
 pub mod diff;
 pub mod hook;
 pub mod policy;
+pub mod review;
 pub mod scan;
 pub mod status;
 pub mod trust;
