@@ -155,6 +155,26 @@ pub struct TrustArgs {
     /// of these; judged by --policy, else the shipped default policy.
     #[arg(long, value_name = "SHA256")]
     pub expect: Vec<String>,
+    /// With --yes (or --dry-run): record only configs with --min-reviews
+    /// signed reviews of their current version by keys this allowed_signers
+    /// file lists; outside the reviewed tree and writable by you alone,
+    /// unless pinned with --reviewed-by-sha256.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
+    /// Reviews needed from distinct keys and people (default 1).
+    #[arg(long, value_name = "N", requires = "reviewed_by")]
+    pub min_reviews: Option<usize>,
+    /// Public keys no longer accepted, one a line.
+    #[arg(long, value_name = "FILE", requires = "reviewed_by")]
+    pub revoked: Option<String>,
+    /// Accept the --reviewed-by file only with this SHA-256 of its bytes,
+    /// even inside the reviewed tree.
+    #[arg(
+        long = "reviewed-by-sha256",
+        value_name = "HEX",
+        requires = "reviewed_by"
+    )]
+    pub reviewed_by_sha256: Option<String>,
     /// Where decision records go (default $GOCCIA_TRUST_STATE_DIR, else the
     /// per-user state directory).
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]

@@ -24,6 +24,7 @@ pub mod policy;
 pub mod policy_trust;
 pub mod print;
 pub mod review;
+pub mod review_trust;
 pub mod scan;
 pub mod status;
 pub mod streams;

@@ -131,18 +131,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ReviewArgs) -> CliResult {
             }
             let paths = or_dot(&a.paths);
             let judged = Judged::load(Some(&a.reviewed_by), a.revoked.as_deref(), &paths, env)?;
-            let keys = judged
-                .signers
-                .as_ref()
-                .map_or(0, AllowedSigners::distinct_keys);
-            if a.min_reviews > keys {
-                return Err(CliError::usage(format!(
-                    "--min-reviews {} can never be met: {} lists {keys} distinct key{}",
-                    a.min_reviews,
-                    a.reviewed_by,
-                    if keys == 1 { "" } else { "s" }
-                )));
-            }
+            judged.can_meet(a.min_reviews, &a.reviewed_by)?;
             let report = decide(Verb::Verify, &paths, &judged, a.min_reviews, env)?;
             print_report(&report, a.json, io)
         }
@@ -168,39 +157,104 @@ fn print_report(report: &ReviewReport, json: bool, io: &mut Io<'_>) -> CliResult
 
 /// The verifier's allowed signers and revoked keys, checked for where they
 /// come from before anything is judged (exit 2).
-struct Judged {
-    signers: Option<AllowedSigners>,
-    revoked: Revoked,
+pub(crate) struct Judged {
+    pub signers: Option<AllowedSigners>,
+    pub revoked: Revoked,
 }
 
 impl Judged {
-    fn load(
+    pub(crate) fn load(
         reviewed_by: Option<&str>,
         revoked: Option<&str>,
         paths: &[String],
         env: &Env,
     ) -> Result<Judged, CliError> {
+        Judged::load_pinned(reviewed_by, None, revoked, paths, env)
+    }
+
+    /// `--min-reviews N`: at least 1, and no more than the distinct keys
+    /// the allowed signers list (exit 2 otherwise).
+    pub(crate) fn can_meet(&self, required: usize, file: &str) -> Result<(), CliError> {
+        if required == 0 {
+            return Err(CliError::usage("--min-reviews must be at least 1"));
+        }
+        let keys = self
+            .signers
+            .as_ref()
+            .map_or(0, AllowedSigners::distinct_keys);
+        if required > keys {
+            return Err(CliError::usage(format!(
+                "--min-reviews {required} can never be met: {file} lists {keys} distinct key{}",
+                if keys == 1 { "" } else { "s" }
+            )));
+        }
+        Ok(())
+    }
+
+    /// The judge of records now, with these signers.
+    pub(crate) fn judge(&self) -> Judge<'_> {
+        Judge {
+            signers: self.signers.as_ref(),
+            revoked: &self.revoked,
+            now: jiff::Timestamp::now().as_second(),
+        }
+    }
+
+    /// As [`Judged::load`]; with `pin` (`--reviewed-by-sha256`), the
+    /// allowed signers are taken wherever they lie when their bytes have
+    /// that SHA-256, and refused otherwise.
+    pub(crate) fn load_pinned(
+        reviewed_by: Option<&str>,
+        pin: Option<&str>,
+        revoked: Option<&str>,
+        paths: &[String],
+        env: &Env,
+    ) -> Result<Judged, CliError> {
         let trees = trees_under_review(paths, env);
-        let read = |what: &str, file: &str| -> Result<Vec<u8>, CliError> {
-            check_location(what, file, &trees).map_err(CliError::usage)?;
-            crate::core::paths::bounded::read_regular(file, 1 << 20)
-                .map_err(|e| CliError::usage(format!("{what} {file}: {}", e.describe())))
+        let read = |what: &str, file: &str, pin: Option<&str>| -> Result<Vec<u8>, CliError> {
+            if pin.is_none() {
+                check_location(what, file, &trees).map_err(CliError::usage)?;
+            }
+            let bytes = crate::core::paths::bounded::read_regular(file, 1 << 20)
+                .map_err(|e| CliError::usage(format!("{what} {file}: {}", e.describe())))?;
+            pinned(what, file, &bytes, pin)?;
+            Ok(bytes)
         };
         let signers = match reviewed_by {
             Some(file) => Some(
-                parse_allowed_signers(file, &read("allowed signers", file)?)
+                parse_allowed_signers(file, &read("allowed signers", file, pin)?)
                     .map_err(CliError::usage)?,
             ),
             None => None,
         };
         let revoked = match revoked {
             Some(file) => {
-                parse_revoked(file, &read("revoked keys", file)?).map_err(CliError::usage)?
+                parse_revoked(file, &read("revoked keys", file, None)?).map_err(CliError::usage)?
             }
             None => Revoked::default(),
         };
         Ok(Judged { signers, revoked })
     }
+}
+
+/// `--reviewed-by-sha256`: 64 hex digits, and the bytes read must have it.
+fn pinned(what: &str, file: &str, bytes: &[u8], pin: Option<&str>) -> Result<(), CliError> {
+    let Some(pin) = pin else {
+        return Ok(());
+    };
+    if pin.len() != 64 || !pin.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(CliError::usage(
+            "--reviewed-by-sha256 needs a SHA-256 (64 hex digits)",
+        ));
+    }
+    let actual = crate::core::config::block::sha256_hex(bytes);
+    if actual != pin.to_ascii_lowercase() {
+        return Err(CliError::usage(format!(
+            "{what} {file} has SHA-256 {actual}, not the pinned {}",
+            pin.to_ascii_lowercase()
+        )));
+    }
+    Ok(())
 }
 
 /// A config found under the PATHs, placed in its repository and hashed.
@@ -224,11 +278,7 @@ fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String
                 placed: Err(e.to_string()),
             },
             Ok(config) => {
-                let placed = repo_path(&key).map_err(|e| e.to_string()).map(|place| {
-                    let block = config.block.into_block();
-                    let d = portable_digest(&block, &config.targets, &place);
-                    (place, d)
-                });
+                let placed = place(&key, &config.block.into_block(), &config.targets);
                 Placed {
                     key,
                     requests: config.request.requests_grants(),
@@ -241,7 +291,7 @@ fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String
 }
 
 /// Reads each repository's reviews file once; its problems become notes.
-fn reviews_of<'a>(
+pub(crate) fn reviews_of<'a>(
     root: &str,
     files: &'a mut BTreeMap<String, Option<ReviewsFile>>,
     notes: &mut Vec<FileNote>,
@@ -274,6 +324,60 @@ fn reviews_of<'a>(
         .as_ref()
 }
 
+/// Judges configs' records, reading each repository's reviews file once.
+pub(crate) struct Reviews<'a, 'j> {
+    pub judge: &'a Judge<'j>,
+    pub files: &'a mut BTreeMap<String, Option<ReviewsFile>>,
+    pub notes: &'a mut Vec<FileNote>,
+}
+
+impl Reviews<'_, '_> {
+    /// One config, shown as `shown`, placed in its repository (or why not).
+    pub(crate) fn judge(
+        &mut self,
+        shown: String,
+        requests: bool,
+        placed: Result<(RepoPath, PortableDigest), String>,
+    ) -> ConfigReviews {
+        let mut c = ConfigReviews {
+            shown,
+            path: None,
+            digest: None,
+            outside: Vec::new(),
+            problem: None,
+            requests,
+            checked: Vec::new(),
+            count: 0,
+            reviewers: Vec::new(),
+        };
+        match placed {
+            Err(why) => c.problem = Some(why),
+            Ok((place, d)) => {
+                if let Some(file) = reviews_of(&place.root, self.files, self.notes) {
+                    c.checked = check_records(file, &place.path, &d.digest, self.judge);
+                }
+                (c.count, c.reviewers) = count_reviews(&c.checked);
+                c.path = Some(place.path);
+                c.digest = Some(d.digest);
+                c.outside = d.outside;
+            }
+        }
+        c
+    }
+}
+
+/// A loaded config placed in its repository and its portable digest.
+pub(crate) fn place(
+    key: &TrustKey,
+    block: &crate::core::config::block::Block,
+    targets: &crate::core::config::targets::Targets,
+) -> Result<(RepoPath, PortableDigest), String> {
+    repo_path(key).map_err(|e| e.to_string()).map(|place| {
+        let d = portable_digest(block, targets, &place);
+        (place, d)
+    })
+}
+
 fn decide(
     verb: Verb,
     paths: &[String],
@@ -285,41 +389,21 @@ fn decide(
     if let Some(s) = &judged.signers {
         warnings.extend(s.warnings.iter().cloned());
     }
-    let judge = Judge {
-        signers: judged.signers.as_ref(),
-        revoked: &judged.revoked,
-        now: jiff::Timestamp::now().as_second(),
-    };
+    let judge = judged.judge();
     let mut files = BTreeMap::new();
     let mut notes = Vec::new();
-    let mut configs = Vec::new();
-    for p in placed {
-        let shown = display_path(p.key.as_str(), &env.cwd);
-        let mut c = ConfigReviews {
-            shown,
-            path: None,
-            digest: None,
-            outside: Vec::new(),
-            problem: None,
-            requests: p.requests,
-            checked: Vec::new(),
-            count: 0,
-            reviewers: Vec::new(),
-        };
-        match p.placed {
-            Err(why) => c.problem = Some(why),
-            Ok((place, d)) => {
-                if let Some(file) = reviews_of(&place.root, &mut files, &mut notes) {
-                    c.checked = check_records(file, &place.path, &d.digest, &judge);
-                }
-                (c.count, c.reviewers) = count_reviews(&c.checked);
-                c.path = Some(place.path);
-                c.digest = Some(d.digest);
-                c.outside = d.outside;
-            }
-        }
-        configs.push(c);
-    }
+    let configs = placed
+        .into_iter()
+        .map(|p| {
+            let shown = display_path(p.key.as_str(), &env.cwd);
+            let mut reviews = Reviews {
+                judge: &judge,
+                files: &mut files,
+                notes: &mut notes,
+            };
+            reviews.judge(shown, p.requests, p.placed)
+        })
+        .collect();
     let allowed_signers = judged
         .signers
         .as_ref()

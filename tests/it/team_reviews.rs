@@ -370,3 +370,133 @@ fn verify_json_names_each_record_with_its_status() {
     );
     assert!(config["digest"].as_str().unwrap().starts_with("sha256:"));
 }
+
+impl Team {
+    fn trust(&self, repo: &Path, extra: &[&str]) -> crate::common::Output {
+        let mut args = vec!["trust", "--reviewed-by", self.allowed.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        self.env.run_in(repo, &args, &[])
+    }
+}
+
+/// Item 4: `trust --yes --reviewed-by` in a second clone at another path
+/// records only the config both allowed keys signed, and says why the
+/// others were left (with the record that did not count under it).
+#[test]
+fn trust_reviewed_by_two_of_two_records_only_what_both_signed() {
+    let t = team();
+    assert_eq!(t.sign(&t.origin, &t.alice, ALICE, &["a", "b"]).code, 0);
+    assert_eq!(t.sign(&t.origin, &t.mallory, ALICE, &["c"]).code, 0);
+    t.share(&t.origin, &t.clone);
+    assert_eq!(t.sign(&t.clone, &t.bob, BOB, &["a"]).code, 0);
+    // A dry run says the same and records nothing.
+    let dry = t.trust(&t.clone, &["--dry-run", "--min-reviews", "2", "."]);
+    assert_eq!(dry.code, 4, "{dry}");
+    assert!(
+        dry.stdout.starts_with(&format!(
+            "would trust  a/goccia.json  reviewed by {ALICE}, {BOB} (2 of 2)\n"
+        )),
+        "{dry}"
+    );
+    let out = t.trust(&t.clone, &["--yes", "--min-reviews", "2", "."]);
+    assert_eq!(out.code, 4, "{out}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("trusted  a/goccia.json  reviewed by {ALICE}, {BOB} (2 of 2)")
+    );
+    assert_eq!(
+        lines[1],
+        format!("left  b/goccia.json  1 of 2 reviews: {ALICE}; needs 1 more")
+    );
+    assert_eq!(lines[2], "left  c/goccia.json  no review of this version");
+    assert!(
+        lines[3].starts_with("    signed by SHA256:") && lines[3].contains("a key not in"),
+        "{out}"
+    );
+    assert!(
+        lines[4].starts_with("Trusted 1 config file by review in ")
+            && lines[4].ends_with(
+                "; 2 left for a person to review: goccia-trust trust b/goccia.json c/goccia.json"
+            ),
+        "{out}"
+    );
+    // a is in the store now: the next run lists only b and c.
+    let again = t.trust(&t.clone, &["--dry-run", "--min-reviews", "2", "."]);
+    assert_eq!(again.code, 4, "{again}");
+    assert!(!again.stdout.contains("a/goccia.json"), "{again}");
+    assert!(again.stdout.starts_with("left  b/goccia.json"), "{again}");
+    // With the default of one review, b is trusted too; c never is.
+    let out = t.trust(&t.clone, &["--yes", "."]);
+    assert_eq!(out.code, 4, "{out}");
+    assert!(
+        out.stdout.starts_with(&format!(
+            "trusted  b/goccia.json  reviewed by {ALICE} (1 of 1)\n"
+        )),
+        "{out}"
+    );
+}
+
+/// `--reviewed-by` is a gate of unattended trust, from outside the tree
+/// (or pinned), and a `--min-reviews` it can never meet is refused.
+#[test]
+fn trust_reviewed_by_refuses_bad_usage_before_anything() {
+    let t = team();
+    let out = t.trust(&t.origin, &["."]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("--reviewed-by gates unattended trust"),
+        "{out}"
+    );
+    let out = t.trust(&t.origin, &["--yes", "--min-reviews", "3", "."]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr.contains("--min-reviews 3 can never be met"),
+        "{out}"
+    );
+    let out = t.trust(&t.origin, &["--yes", "--min-reviews", "0", "."]);
+    assert_eq!(out.code, 2, "{out}");
+    // Inside the tree under review: refused, unless pinned by its bytes.
+    let inside = t.origin.join("allowed_signers");
+    std::fs::copy(&t.allowed, &inside).unwrap();
+    let inside_arg = inside.to_str().unwrap();
+    let out = t.env.run_in(
+        &t.origin,
+        &["trust", "--yes", "--reviewed-by", inside_arg, "."],
+        &[],
+    );
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("a tree under review"), "{out}");
+    use sha2::Digest;
+    let pin: String = sha2::Sha256::digest(std::fs::read(&inside).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let args = [
+        "trust",
+        "--dry-run",
+        "--reviewed-by",
+        inside_arg,
+        "--reviewed-by-sha256",
+    ];
+    let out = t
+        .env
+        .run_in(&t.origin, &[&args[..], &[pin.as_str(), "."]].concat(), &[]);
+    assert_eq!(out.code, 4, "{out}");
+    assert!(
+        out.stdout
+            .contains("left  a/goccia.json  no review of this version"),
+        "{out}"
+    );
+    let wrong = "0".repeat(64);
+    let out = t.env.run_in(
+        &t.origin,
+        &[&args[..], &[wrong.as_str(), "."]].concat(),
+        &[],
+    );
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("not the pinned"), "{out}");
+    // Nothing was recorded by any of these.
+    let out = t.env.run_in(&t.origin, &["list"], &[]);
+    assert!(!out.stdout.contains("goccia.json"), "{out}");
+}

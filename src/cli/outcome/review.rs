@@ -114,3 +114,65 @@ pub struct SignOutcome {
     pub signed: Vec<Signed>,
     pub warnings: Vec<String>,
 }
+
+/// `trust --yes|--dry-run --reviewed-by FILE`: each new or changed config
+/// judged by its reviews; those with enough are recorded.
+#[derive(Debug, Clone)]
+pub struct ReviewTrust {
+    /// Each config judged, in listing order, and whether it is trusted
+    /// (or would be, on a dry run).
+    pub configs: Vec<(ConfigReviews, bool)>,
+    /// The reviews files' own problems.
+    pub files: Vec<FileNote>,
+    pub required: usize,
+    pub dry_run: bool,
+    /// The store, as shown.
+    pub store: String,
+    /// Configs that changed between the verification and the store lock:
+    /// refused, not recorded.
+    pub refused: Vec<String>,
+}
+
+impl ReviewTrust {
+    /// `reviewed by alice@example.com, bob@example.com (2 of 2)` for a
+    /// trusted config; the verify summary for one left.
+    pub fn reason(&self, c: &ConfigReviews, trusted: bool) -> String {
+        if trusted {
+            return format!(
+                "reviewed by {} ({} of {})",
+                c.reviewers.join(", "),
+                c.count,
+                self.required
+            );
+        }
+        if self.refused.contains(&c.shown) {
+            return "changed since its reviews were verified; not trusted".to_string();
+        }
+        match &c.problem {
+            Some(p) => p.clone(),
+            None => summary(c.count, self.required, &c.reviewers),
+        }
+    }
+
+    /// The configs left for a person, as shown.
+    pub fn left(&self) -> impl Iterator<Item = &ConfigReviews> {
+        self.configs.iter().filter(|(_, t)| !t).map(|(c, _)| c)
+    }
+
+    /// How many configs were (or would be) trusted by review.
+    pub fn trusted(&self) -> usize {
+        self.configs.iter().filter(|(_, t)| *t).count()
+    }
+
+    /// 1 when a config changed since verified, else 4 when any is left,
+    /// else 0.
+    pub fn exit_code(&self) -> u8 {
+        if !self.refused.is_empty() {
+            exit::FAILURE
+        } else if self.left().next().is_some() {
+            exit::POLICY_NEEDS_AUTH
+        } else {
+            exit::SUCCESS
+        }
+    }
+}

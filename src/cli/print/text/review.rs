@@ -82,3 +82,55 @@ pub fn signed(o: &SignOutcome, io: &mut Io<'_>) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// `trust --reviewed-by`: one line a config (`trusted  a/goccia.json
+/// reviewed by …`, `left  b/goccia.json  1 of 2 reviews: …`), under each
+/// the records that did not count, then the summary line.
+pub fn review_trust(
+    t: &crate::cli::outcome::review::ReviewTrust,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
+    for note in &t.files {
+        for line in &note.lines {
+            writeln!(io.out, "{}: {}", Values.text(&note.file), Values.text(line))?;
+        }
+    }
+    let verb = if t.dry_run { "would trust" } else { "trusted" };
+    for (c, trusted) in &t.configs {
+        let word = if *trusted { verb } else { "left" };
+        writeln!(
+            io.out,
+            "{word}  {}  {}",
+            Values.text(&c.shown),
+            Values.text(&t.reason(c, *trusted))
+        )?;
+        for r in c.not_counted() {
+            writeln!(io.out, "    {}", Values.text(&r.text))?;
+        }
+    }
+    let n = t.trusted();
+    let files = if n == 1 {
+        "config file"
+    } else {
+        "config files"
+    };
+    let head = if t.dry_run { "Would trust" } else { "Trusted" };
+    write!(
+        io.out,
+        "{head} {n} {files} by review in {}",
+        Values.text(&t.store)
+    )?;
+    let left: Vec<String> = t
+        .left()
+        .map(|c| crate::core::paths::display::shell_quote(&c.shown))
+        .collect();
+    if !left.is_empty() {
+        write!(
+            io.out,
+            "; {} left for a person to review: goccia-trust trust {}",
+            left.len(),
+            Values.text(&left.join(" "))
+        )?;
+    }
+    writeln!(io.out)
+}
