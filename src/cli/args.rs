@@ -297,6 +297,10 @@ pub struct InspectArgs {
     /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
     pub json: bool,
+    /// The allowed_signers file the reviews are judged by (default
+    /// `allowed_signers` in the store's directory, when it exists).
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
 }
 
 /// The interactive review (and, without a terminal, `scan`) of PATH.

@@ -27,10 +27,22 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
     let (g, env, io) = (ctx.globals, ctx.env, &mut *ctx.io);
     let result = decide(g, args, env)?;
     let provenance = provenance_of(&result, env);
+    let store_dir = crate::core::store::locate_store(g.trust_store.as_deref(), env)
+        .ok()
+        .map(|loc| loc.dir().to_path_buf());
+    let reviews = crate::cli::review::of_config(
+        &result.snapshot,
+        args.reviewed_by.as_deref(),
+        store_dir.as_deref(),
+        env,
+    )?;
     if args.json {
-        print::json::inspect::print(&result, provenance.as_ref(), env, io)?;
+        print::json::inspect::print(&result, provenance.as_ref(), reviews.as_ref(), env, io)?;
     } else {
         print::text::inspect::print(&result, provenance.as_ref(), io)?;
+        if let Some(r) = &reviews {
+            print::text::review::one_config(r, io.out)?;
+        }
     }
     Ok(exit::SUCCESS)
 }

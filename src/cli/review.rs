@@ -13,7 +13,7 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::io::Io;
 use crate::cli::outcome::review::{
-    ConfigReviews, FileNote, ReviewReport, SignOutcome, Signed, Verb,
+    ConfigReviews, FileNote, OneConfig, ReviewReport, SignOutcome, Signed, Verb,
 };
 use crate::cli::print;
 use crate::core::config::load_hashed;
@@ -528,4 +528,44 @@ fn confirm(
     let _ = std::io::stdin().lock().read_line(&mut answer);
     let answer = answer.trim().to_ascii_lowercase();
     Ok(answer == "y" || answer == "yes")
+}
+
+/// The reviews of the config at `key` judged by `reviewed_by`, else by
+/// `allowed_signers` in the store's directory when it exists: `None` when
+/// it is in no repository or its repository has no reviews file.
+pub(crate) fn of_config(
+    snapshot: &crate::core::config::ConfigSnapshot,
+    reviewed_by: Option<&str>,
+    store_dir: Option<&Path>,
+    env: &Env,
+) -> Result<Option<OneConfig>, CliError> {
+    let Ok((place, d)) = place(&snapshot.key, &snapshot.block, &snapshot.targets) else {
+        return Ok(None);
+    };
+    let file = Path::new(&place.root).join(".goccia/reviews.jsonl");
+    if std::fs::symlink_metadata(&file).is_err() {
+        return Ok(None);
+    }
+    let default = store_dir
+        .map(|d| d.join("allowed_signers"))
+        .filter(|f| f.is_file())
+        .map(|f| f.to_string_lossy().into_owned());
+    let signers = reviewed_by.map(str::to_string).or(default);
+    let paths = [snapshot.key.as_str().to_string()];
+    let judged = Judged::load(signers.as_deref(), None, &paths, env)?;
+    let judge = judged.judge();
+    let (mut files, mut notes) = (BTreeMap::new(), Vec::new());
+    let mut reviews = Reviews {
+        judge: &judge,
+        files: &mut files,
+        notes: &mut notes,
+    };
+    let shown = display_path(snapshot.key.as_str(), &env.cwd);
+    let c = reviews.judge(shown, snapshot.requests_grants(), Ok((place, d)));
+    Ok(Some(OneConfig {
+        file: display_path(&file.to_string_lossy(), &env.cwd),
+        reviews: c,
+        allowed_signers: judged.signers.map(|s| (s.file, s.sha256)),
+        notes,
+    }))
 }

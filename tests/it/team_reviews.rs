@@ -500,3 +500,71 @@ fn trust_reviewed_by_refuses_bad_usage_before_anything() {
     let out = t.env.run_in(&t.origin, &["list"], &[]);
     assert!(!out.stdout.contains("goccia.json"), "{out}");
 }
+
+/// Item 5: inspect shows the reviews, as text and in `--json`; a
+/// repository without a reviews file gives `"reviews": null`.
+#[test]
+fn inspect_shows_the_reviews_as_text_and_json() {
+    let t = team();
+    let allowed = t.allowed.to_str().unwrap();
+    let out = t
+        .env
+        .run_in(&t.origin, &["inspect", "a/goccia.json", "--json"], &[]);
+    assert_eq!(out.code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(v["reviews"].is_null(), "{out}");
+    assert_eq!(t.sign(&t.origin, &t.alice, ALICE, &["a"]).code, 0);
+    assert_eq!(t.sign(&t.origin, &t.mallory, BOB, &["a"]).code, 0);
+    let args = ["inspect", "a/goccia.json", "--reviewed-by", allowed];
+    let out = t.env.run_in(&t.origin, &args, &[]);
+    assert_eq!(out.code, 0, "{out}");
+    let text = out.stdout.split("Reviews: .goccia/reviews.jsonl\n").nth(1);
+    let text = text.unwrap_or_else(|| panic!("no Reviews section: {out}"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("  Digest: sha256:"), "{out}");
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|l| l.starts_with(&format!("  reviewed by {ALICE} (ED25519 SHA256:"))),
+        "{out}"
+    );
+    assert!(
+        lines[1..].iter().any(|l| l.contains("a key not in")),
+        "{out}"
+    );
+    let out = t
+        .env
+        .run_in(&t.origin, &[&args[..], &["--json"]].concat(), &[]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let r = &v["reviews"];
+    assert_eq!(r["file"], ".goccia/reviews.jsonl", "{out}");
+    assert_eq!(r["count"], 1, "{out}");
+    assert!(
+        r["digest"].as_str().unwrap().starts_with("sha256:"),
+        "{out}"
+    );
+    assert!(
+        r["allowedSigners"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("/home/allowed_signers"),
+        "{out}"
+    );
+    assert!(r["required"].is_null(), "{out}");
+    let statuses: Vec<&str> = r["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert!(
+        statuses.contains(&"reviewed") && statuses.contains(&"unknown-key"),
+        "{out}"
+    );
+    // Without allowed signers, a good signature is only unchecked.
+    let out = t.env.run_in(&t.origin, &["inspect", "a/goccia.json"], &[]);
+    assert!(
+        out.stdout.contains("not checked: no allowed signers"),
+        "{out}"
+    );
+}

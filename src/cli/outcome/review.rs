@@ -176,3 +176,16 @@ impl ReviewTrust {
         }
     }
 }
+
+/// The reviews of one config, for `inspect` (and `scan --json`): `None`
+/// where its repository has no reviews file.
+#[derive(Debug, Clone)]
+pub struct OneConfig {
+    /// The reviews file, as shown.
+    pub file: String,
+    pub reviews: ConfigReviews,
+    /// The allowed signers file and its SHA-256, when one judged.
+    pub allowed_signers: Option<(String, String)>,
+    /// The reviews file's own problems.
+    pub notes: Vec<FileNote>,
+}

@@ -51,3 +51,24 @@ fn record(c: &Checked) -> Value {
         "reason": c.text,
     })
 }
+
+/// One config's `reviews` member (`inspect --json`, `scan --json`):
+/// `null` where its repository has no reviews file.
+pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
+    let Some(r) = r else {
+        return Value::Null;
+    };
+    let c = &r.reviews;
+    json!({
+        "file": r.file,
+        "digest": c.digest,
+        "outside": c.outside,
+        "allowedSigners": r.allowed_signers.as_ref().map(|(path, sha256)| json!({
+            "path": path,
+            "sha256": sha256,
+        })),
+        "required": Value::Null,
+        "count": c.count,
+        "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+    })
+}

@@ -134,3 +134,27 @@ pub fn review_trust(
     }
     writeln!(io.out)
 }
+
+/// `inspect`'s `Reviews:` section: the portable digest, then one status
+/// line per record (and the reviews file's own problems).
+pub fn one_config(
+    r: &crate::cli::outcome::review::OneConfig,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    writeln!(out, "Reviews: {}", Values.text(&r.file))?;
+    if let Some(d) = &r.reviews.digest {
+        writeln!(out, "  Digest: {d}")?;
+    }
+    for note in &r.notes {
+        for line in &note.lines {
+            writeln!(out, "  {}", Values.text(line))?;
+        }
+    }
+    if r.reviews.checked.is_empty() {
+        writeln!(out, "  no review of this config")?;
+    }
+    for c in &r.reviews.checked {
+        writeln!(out, "  {}", Values.text(&c.text))?;
+    }
+    Ok(())
+}
