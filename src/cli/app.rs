@@ -11,8 +11,8 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult, ErrorJson};
 use crate::cli::io::{Io, error_prefix};
 use crate::cli::{
-    check, complete, diff, generate, hook, ignore, inspect, json_out, list, policy, scan, status,
-    streams, terminal, trust, untrust,
+    check, complete, diff, generate, hook, ignore, inspect, json_out, list, policy, review,
+    review_trust, scan, status, streams, terminal, trust, untrust,
 };
 use crate::core::env::Env;
 use crate::core::exit;
@@ -443,6 +443,7 @@ fn run_invocation(
 fn run_command(ctx: &mut Ctx<'_, '_>, command: &Command, interactive: bool) -> CliResult {
     match command {
         Command::Scan(a) => scan::run(ctx, a),
+        Command::Trust(a) if a.reviewed_by.is_some() => review_trust::run(ctx, a),
         Command::Trust(a) => trust::run(ctx, a),
         Command::Untrust(a) => untrust::run(ctx, a),
         Command::Ignore(a) => ignore::run_ignore(ctx, a),
@@ -457,6 +458,7 @@ fn run_command(ctx: &mut Ctx<'_, '_>, command: &Command, interactive: bool) -> C
         Command::Tui(a) => default_command(ctx, a, interactive),
         Command::Status(a) => status::run(ctx, a),
         Command::Hook(a) => hook::run(ctx, a),
+        Command::Review(a) => review::run(ctx, a),
     }
 }
 

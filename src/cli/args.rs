@@ -93,6 +93,7 @@ pub enum Command {
     Tui(TuiArgs),
     Status(crate::cli::status::StatusArgs),
     Hook(crate::cli::hook::HookArgs),
+    Review(crate::cli::review::ReviewArgs),
 }
 
 /// Every effective config at or under each PATH and its state.
@@ -154,6 +155,26 @@ pub struct TrustArgs {
     /// of these; judged by --policy, else the shipped default policy.
     #[arg(long, value_name = "SHA256")]
     pub expect: Vec<String>,
+    /// With --yes (or --dry-run): record only configs with --min-reviews
+    /// signed reviews of their current version by keys this allowed_signers
+    /// file lists; outside the reviewed tree and writable by you alone,
+    /// unless pinned with --reviewed-by-sha256.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
+    /// Reviews needed from distinct keys and people (default 1).
+    #[arg(long, value_name = "N", requires = "reviewed_by")]
+    pub min_reviews: Option<usize>,
+    /// Public keys no longer accepted, one a line.
+    #[arg(long, value_name = "FILE", requires = "reviewed_by")]
+    pub revoked: Option<String>,
+    /// Accept the --reviewed-by file only with this SHA-256 of its bytes,
+    /// even inside the reviewed tree.
+    #[arg(
+        long = "reviewed-by-sha256",
+        value_name = "HEX",
+        requires = "reviewed_by"
+    )]
+    pub reviewed_by_sha256: Option<String>,
     /// Where decision records go (default $GOCCIA_TRUST_STATE_DIR, else the
     /// per-user state directory).
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
@@ -276,6 +297,10 @@ pub struct InspectArgs {
     /// Print one JSON document (schema 1, `schemas/inspect.schema.json`).
     #[arg(long)]
     pub json: bool,
+    /// The allowed_signers file the reviews are judged by (default
+    /// `allowed_signers` in the store's directory, when it exists).
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
 }
 
 /// The interactive review (and, without a terminal, `scan`) of PATH.
@@ -331,6 +356,7 @@ const SUBCOMMANDS: &[&str] = &[
     "help",
     "status",
     "hook",
+    "review",
 ];
 
 /// Splits the two spellings: a first word that is a subcommand (or a help or
@@ -509,6 +535,7 @@ const SUGGESTED: &[&str] = &[
     "man",
     "status",
     "hook",
+    "review",
 ];
 
 /// The first word of a command line that is neither a global option nor a

@@ -28,10 +28,14 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &InspectArgs) -> CliResult {
     let outcome = decide(ctx, args)?;
     let (env, io) = (ctx.env, &mut *ctx.io);
     let (result, provenance) = (&outcome.result, outcome.provenance.as_ref());
+    let reviews = outcome.reviews.as_ref();
     if args.json {
-        print::json::inspect::print(result, provenance, env, io)?;
+        print::json::inspect::print(result, provenance, reviews, env, io)?;
     } else {
         print::text::inspect::print(result, provenance, io)?;
+        if let Some(r) = reviews {
+            print::text::review::one_config(r, io.out)?;
+        }
     }
     Ok(outcome.exit_code())
 }
@@ -82,7 +86,20 @@ pub fn decide(ctx: &Ctx<'_, '_>, args: &InspectArgs) -> Result<InspectOutcome, C
         store_warnings,
     };
     let provenance = provenance_of(&result, env);
-    Ok(InspectOutcome { result, provenance })
+    let store_dir = crate::core::store::locate_store(g.trust_store.as_deref(), env)
+        .ok()
+        .map(|loc| loc.dir().to_path_buf());
+    let reviews = crate::cli::review::of_config(
+        &result.snapshot,
+        args.reviewed_by.as_deref(),
+        store_dir.as_deref(),
+        env,
+    )?;
+    Ok(InspectOutcome {
+        result,
+        provenance,
+        reviews,
+    })
 }
 
 /// The config `config` names: a directory stands for the config that

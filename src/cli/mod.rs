@@ -23,6 +23,8 @@ pub mod outcome;
 pub mod policy;
 pub mod policy_trust;
 pub mod print;
+pub mod review;
+pub mod review_trust;
 pub mod scan;
 pub mod status;
 pub mod streams;

@@ -55,7 +55,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
 }
 
 /// The paths are given, well formed and exist.
-fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
+pub(crate) fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
     if let Err(e) = check_paths("--trust", &args.paths) {
         return Err(CliError::usage(e.0));
     }
@@ -70,7 +70,7 @@ fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 
 /// The new and changed configs under the paths, with the ignored ones
 /// left out (and said, on stderr, in every format).
-fn list(
+pub(crate) fn list(
     args: &TrustArgs,
     (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
     env: &Env,
@@ -279,7 +279,11 @@ fn ask(count: usize, reader: &Reader, io: &mut Io<'_>) -> std::io::Result<bool> 
 
 /// Records what was shown, re-checked under the store lock; a config that
 /// changed since is left out (exit 1).
-fn record(loc: &StoreLocation, shown: &[Shown], env: &Env) -> Result<TrustOutcome, CliError> {
+pub(crate) fn record(
+    loc: &StoreLocation,
+    shown: &[Shown],
+    env: &Env,
+) -> Result<TrustOutcome, CliError> {
     let commit =
         trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
     let shown = shown.iter().map(|s| s.key.clone()).collect();

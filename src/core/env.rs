@@ -106,6 +106,15 @@ pub const COMPLETE: Variable = var(
     "bash, zsh, fish, elvish or powershell: answer the shell's completion request instead of running (what completions SHELL registers); empty or 0: run.",
 );
 
+pub const PATH: Variable = var(
+    "PATH",
+    "Where review sign finds ssh-keygen (absolute entries only; one inside a tree under review is refused, not run); passed on to it.",
+);
+pub const SSH_AUTH_SOCK: Variable = var(
+    "SSH_AUTH_SOCK",
+    "The ssh-agent that review sign's ssh-keygen signs through (--key naming a .pub file); passed on to it.",
+);
+
 /// Every variable the program reads, in the man page's order.
 pub const VARIABLES: &[Variable] = &[
     NO_COLOR,
@@ -129,6 +138,8 @@ pub const VARIABLES: &[Variable] = &[
     LC_CTYPE,
     LANG,
     COMPLETE,
+    PATH,
+    SSH_AUTH_SOCK,
 ];
 
 /// A file or directory goccia-trust keeps in its state directory, by the

@@ -12,6 +12,8 @@
 //! - [`review`]: configs on disk against the store (discover, scan, status,
 //!   listing, check, trust);
 //! - [`policy`]: the policy gate (load, classify, evaluate, record, spawn);
+//! - [`team`]: signed team reviews (the portable digest, the reviews file,
+//!   allowed signers, verification and signing);
 //!
 //! plus four shared modules: [`env`] (the environment, read once),
 //! [`error`], [`exit`] (the one exit table) and [`process`] (the one bounded
@@ -27,3 +29,4 @@ pub mod process;
 pub mod review;
 pub mod revision;
 pub mod store;
+pub mod team;

@@ -48,6 +48,14 @@ fn checkouts(committed: &[(&str, &str)]) -> Checkouts {
 /// pipefail` would, stopping at the first failure: each step's id and exit
 /// code, its outputs, and what it printed.
 fn run_action(c: &Checkouts) -> (Vec<(String, i32)>, HashMap<String, String>, String) {
+    run_action_with(c, &[])
+}
+
+/// [`run_action`] with some inputs set (`reviewed-by`, `min-reviews`).
+fn run_action_with(
+    c: &Checkouts,
+    set: &[(&str, String)],
+) -> (Vec<(String, i32)>, HashMap<String, String>, String) {
     let yaml = std::fs::read_to_string(ACTION).unwrap();
     assert!(yaml.contains("    default: goccia-trust.sarif\n"), "{yaml}");
     let tmp = c.t.root.join("runner-temp");
@@ -65,8 +73,11 @@ fn run_action(c: &Checkouts) -> (Vec<(String, i32)>, HashMap<String, String>, St
         ("working-directory", c.pr.display().to_string()),
         ("sarif-file", "goccia-trust.sarif".to_string()),
         ("upload-sarif", "true".to_string()),
+        ("reviewed-by", String::new()),
+        ("min-reviews", "1".to_string()),
     ]
     .into_iter()
+    .chain(set.iter().cloned())
     .collect();
     let mut outputs = HashMap::new();
     let (mut codes, mut log) = (Vec::new(), String::new());
@@ -143,7 +154,11 @@ fn the_sarif_step_refuses_a_committed_link_and_leaves_its_target_alone() {
     // The base's policy is as it was: nothing was written through the link.
     assert_eq!(std::fs::read_to_string(&c.policy).unwrap(), CI_POLICY);
     // The step fails, says why, and names no log to upload.
-    assert_eq!(codes(&ran), [("trust", 0), ("scan", 1)], "{log}");
+    assert_eq!(
+        codes(&ran),
+        [("trust", 0), ("reviews", 0), ("scan", 1)],
+        "{log}"
+    );
     assert!(
         log.contains("goccia-trust.sarif is a symbolic link; not written through"),
         "{log}"
@@ -158,7 +173,11 @@ fn the_sarif_step_refuses_a_committed_link_and_leaves_its_target_alone() {
     // A link to nothing (which `>` would create) is refused alike.
     let c = checkouts(&[("goccia-trust.sarif", "../base/new-file")]);
     let (ran, _, log) = run_action(&c);
-    assert_eq!(codes(&ran), [("trust", 0), ("scan", 1)], "{log}");
+    assert_eq!(
+        codes(&ran),
+        [("trust", 0), ("reviews", 0), ("scan", 1)],
+        "{log}"
+    );
     assert!(!c.t.root.join("base/new-file").exists());
 }
 
@@ -168,7 +187,7 @@ fn the_sarif_step_writes_its_log_as_a_regular_file() {
     let (ran, outputs, log) = run_action(&c);
     assert_eq!(
         codes(&ran),
-        [("trust", 0), ("scan", 0), ("step4", 4)],
+        [("trust", 0), ("reviews", 0), ("scan", 0), ("step5", 4)],
         "{log}"
     );
     assert_eq!(outputs["scan.sarif"], "goccia-trust.sarif");
@@ -213,4 +232,39 @@ fn output_holds_what_stdout_would_and_the_exit_code_is_the_commands() {
     assert_ne!(out.code, 0);
     let file = std::fs::read_to_string(t.work.join("out.txt")).unwrap();
     assert!(file.contains("\"error\""), "{file}");
+}
+
+/// With `reviewed-by`, the Action also runs `review verify` (issue 43): a
+/// config without a signed review fails the run with its code (4) after
+/// the SARIF step, from an allowed_signers file outside the checkout.
+#[test]
+fn reviewed_by_runs_review_verify_and_fails_the_run_without_reviews() {
+    let c = checkouts(&[]);
+    let allowed = c.t.root.join("base/.github/goccia-trust/allowed_signers");
+    let key = c.t.root.join("base/key");
+    let out = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "alice", "-f"])
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    let mut words = public.split_whitespace();
+    let (kind, base64) = (words.next().unwrap(), words.next().unwrap());
+    std::fs::write(&allowed, format!("alice@example.com {kind} {base64}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&allowed, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // The policy (CI_POLICY) allows the config: only the reviews fail it.
+    let set = [("reviewed-by", allowed.display().to_string())];
+    let (ran, outputs, log) = run_action_with(&c, &set);
+    assert_eq!(
+        codes(&ran),
+        [("trust", 0), ("reviews", 0), ("scan", 0), ("step5", 4)],
+        "{log}"
+    );
+    assert_eq!(outputs["reviews.code"], "4", "{log}");
+    assert!(
+        log.contains("app/goccia.json  no review of this version"),
+        "{log}"
+    );
 }

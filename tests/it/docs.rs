@@ -1147,3 +1147,43 @@ fn the_readme_is_a_front_door() {
         "{into_the_guide} links into the guide"
     );
 }
+
+/// The signed reviews guide (`signed-reviews.md`): a repository with three
+/// configs, alice's and bob's keys made here by ssh-keygen, and bob's
+/// review of `a` already committed; the page signs as alice and verifies.
+#[test]
+fn transcripts_of_signed_reviews_are_real() {
+    if !crate::common::in_checkout() {
+        return;
+    }
+    let mut sc = Scenario::new("/home/u");
+    sc.root = sc.root.join("home");
+    sc.cwd = sc.root.join("project");
+    check_scenario("signed-reviews", &sc, |sc| {
+        std::fs::create_dir_all(sc.root.join("project/.git")).unwrap();
+        std::fs::create_dir_all(sc.root.join(".ssh")).unwrap();
+        let mut allowed = String::new();
+        for who in ["alice", "bob"] {
+            let key = sc.root.join(".ssh").join(who);
+            let out = Command::new("ssh-keygen")
+                .args(["-q", "-t", "ed25519", "-N", "", "-C", who, "-f"])
+                .arg(&key)
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+            let mut words = public.split_whitespace();
+            let (kind, base64) = (words.next().unwrap(), words.next().unwrap());
+            allowed.push_str(&format!("{who}@example.com {kind} {base64}\n"));
+        }
+        let file = sc.root.join(".config/goccia/allowed_signers");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, allowed).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let (out, code) = sc.run(
+            "goccia-trust review sign --yes --principal bob@example.com --key ~/.ssh/bob a",
+            0,
+        );
+        assert_eq!(code, 0, "{out}");
+    });
+}

@@ -916,6 +916,10 @@ fn a_block_is_parsed_only_where_it_is_written() {
         ("core/store/read.rs", "the store file"),
         ("core/store/lean.rs", "the store file, entry by entry"),
         (
+            "core/team/record.rs",
+            "a line of the reviews file core::team::file reads",
+        ),
+        (
             "core/store/model.rs",
             "a stored block, kept as text and parsed when read",
         ),

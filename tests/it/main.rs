@@ -110,6 +110,8 @@ mod state_dir_safety;
 mod status;
 #[cfg(unix)]
 mod store;
+#[cfg(unix)]
+mod team_reviews;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;

@@ -1,8 +1,9 @@
 //! `inspect`'s outcome: one config and what the store holds for it
 //! (`core::review::results::InspectResult`), with who changed what when it
-//! changed, and the exit code. The printers of
+//! changed, its signed reviews, and the exit code. The printers of
 //! `cli::print::{text,json}::inspect` write it.
 
+use crate::cli::outcome::review::OneConfig;
 use crate::core::exit;
 use crate::core::review::results::InspectResult;
 use crate::core::revision::review_provenance::Provenance;
@@ -11,6 +12,8 @@ pub struct InspectOutcome {
     pub result: InspectResult,
     /// Who changed what, for a changed config only.
     pub provenance: Option<Provenance>,
+    /// Its signed reviews; `None` where its repository has none.
+    pub reviews: Option<OneConfig>,
 }
 
 impl InspectOutcome {

@@ -14,6 +14,7 @@ pub mod ignore;
 pub mod inspect;
 pub mod list;
 pub mod policy;
+pub mod review;
 pub mod scan;
 pub mod status;
 pub mod trust;

@@ -49,11 +49,14 @@ struct JsonInspect<'a> {
     /// Who changed what, for a changed config.
     #[serde(skip_serializing_if = "Option::is_none")]
     provenance: Option<JsonProvenance<'a>>,
+    /// Its signed reviews; `null` where its repository has none.
+    reviews: serde_json::Value,
 }
 
 pub fn print(
     result: &InspectResult,
     who: Option<&Provenance>,
+    reviews: Option<&crate::cli::outcome::review::OneConfig>,
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<(), CliError> {
@@ -95,6 +98,7 @@ pub fn print(
         store_warnings: &result.store_warnings,
         shadowed_by: result.shadowed.as_deref(),
         provenance: who.map(provenance::of),
+        reviews: crate::cli::print::json::review::one_config(reviews),
     };
     io.out.write_all(to_json(&doc)?.as_bytes())?;
     Ok(())

@@ -9,6 +9,7 @@ pub mod inspect;
 pub mod list;
 pub mod policy;
 pub mod provenance;
+pub mod review;
 pub mod scan;
 pub mod status;
 pub mod table;

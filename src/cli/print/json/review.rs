@@ -1,0 +1,74 @@
+//! `review list --json` and `review verify --json`: one document.
+
+use serde_json::{Value, json};
+
+use crate::cli::io::Io;
+use crate::cli::outcome::review::{ConfigReviews, ReviewReport};
+use crate::core::team::verify::Checked;
+
+pub fn report(r: &ReviewReport, io: &mut Io<'_>) -> std::io::Result<()> {
+    for w in &r.warnings {
+        io.warn(w);
+    }
+    let doc = json!({
+        "version": 1,
+        "allowedSigners": r.allowed_signers.as_ref().map(|(path, sha256)| json!({"path": path, "sha256": sha256})),
+        "required": r.required,
+        "files": r.files.iter().map(|f| json!({"file": f.file, "problems": f.lines})).collect::<Vec<_>>(),
+        "configs": r.configs.iter().map(|c| config(r, c)).collect::<Vec<_>>(),
+    });
+    let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
+    writeln!(io.out, "{text}")
+}
+
+fn config(r: &ReviewReport, c: &ConfigReviews) -> Value {
+    json!({
+        "file": c.shown,
+        "path": c.path,
+        "digest": c.digest,
+        "outside": c.outside,
+        "requests": c.requests,
+        "problem": c.problem,
+        "count": c.count,
+        "reviewers": c.reviewers,
+        "met": r.met(c),
+        "summary": r.summary(c),
+        "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+    })
+}
+
+fn record(c: &Checked) -> Value {
+    let r = c.record.as_ref();
+    json!({
+        "line": c.line,
+        "principal": r.map(|r| &r.principal),
+        "key": r.map(|r| &r.key),
+        "keyType": c.key_type,
+        "signedAt": r.map(|r| &r.signed_at),
+        "note": r.map(|r| &r.note),
+        "digest": r.map(|r| &r.digest),
+        "status": c.status.as_str(),
+        "reason": c.text,
+    })
+}
+
+/// One config's `reviews` member (`inspect --json`, `scan --json`):
+/// `null` where its repository has no reviews file.
+pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
+    let Some(r) = r else {
+        return Value::Null;
+    };
+    let c = &r.reviews;
+    json!({
+        "file": r.file,
+        "digest": c.digest,
+        "outside": c.outside,
+        "allowedSigners": r.allowed_signers.as_ref().map(|(path, sha256)| json!({
+            "path": path,
+            "sha256": sha256,
+        })),
+        "required": Value::Null,
+        "count": c.count,
+        "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+    })
+}
