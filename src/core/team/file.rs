@@ -8,7 +8,9 @@
 //! link could point at `/dev/zero`), and a file over the limits is not read
 //! at all rather than read in part.
 
-use std::io::{self, Read, Write};
+#[cfg(unix)]
+use std::io::Read;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::record::{Line, Record, parse_line};
