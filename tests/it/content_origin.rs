@@ -115,13 +115,7 @@ fn one_line_three_authors_in_diff_in_every_format() {
     let (r, base, bob, carol) = three_authors_on_one_line();
     let text = run(&r, &["diff", &base]);
     assert_eq!(text.code, 1, "{text}");
-    let line = |needle: &str| {
-        text.stdout
-            .lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("{needle}: {text}"))
-            .to_string()
-    };
+    let line = |needle: &str| text.line_with(needle);
     assert!(
         line("exfil.attacker.io").ends_with(&format!("· {bob} Bob 2099-03-01 \"bump deps\"")),
         "{text}"

@@ -124,13 +124,7 @@ fn diff_credits_commits_made_in_the_same_second_in_every_format() {
     let (r, base, bob, carol) = same_second();
     let text = run(&r, &["diff", &base, "HEAD"]);
     assert_eq!(text.code, 1, "{text}");
-    let line = |needle: &str| {
-        text.stdout
-            .lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("{needle}: {text}"))
-            .to_string()
-    };
+    let line = |needle: &str| text.line_with(needle);
     assert!(
         line("b.test").ends_with(&format!("· {bob} Bob 2026-01-10 \"bump\"")),
         "{text}"

@@ -27,6 +27,18 @@ pub struct Output {
     pub code: i32,
 }
 
+impl Output {
+    /// The first line of stdout that holds `needle`; the test fails, showing
+    /// the whole output, when none does.
+    pub fn line_with(&self, needle: &str) -> String {
+        self.stdout
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {self}"))
+            .to_string()
+    }
+}
+
 impl fmt::Display for Output {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.stdout)?;
