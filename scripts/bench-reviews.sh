@@ -27,12 +27,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-if [ -z "$binary" ]; then
-    (cd "$repo" && cargo build --release --locked --quiet --bin goccia-trust)
-    binary="$repo/target/release/goccia-trust"
-fi
-binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
+. "$repo/scripts/bench-lib.sh"
+binary="$(bench_binary "$repo" "$binary")"
 command -v ssh-keygen >/dev/null || { echo "needs ssh-keygen" >&2; exit 2; }
 
 root="/tmp/goccia-bench-reviews"
@@ -68,12 +64,10 @@ measure() {
         times+=("${out% *}")
         [ "${out#* }" -gt "$rss" ] && rss="${out#* }"
     done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
-    printf '%s s | %.1f MiB' "$median" "$(echo "$rss / 1024" | bc -l)"
+    printf '%s s | %s' "$(bench_median "${times[@]}")" "$(bench_mib "$rss")"
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, $(uname -r); $(basename "$binary") $("$binary" --version | head -1); $records records in one reviews file ($(du -k "$tree/.goccia/reviews.jsonl" | cut -f1) KiB); median of $runs runs, largest peak RSS; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_header "$binary" "$records records in one reviews file ($(du -k "$tree/.goccia/reviews.jsonl" | cut -f1) KiB); median of $runs runs, largest peak RSS"
 echo
 echo "| command | time | peak RSS |"
 echo "|---|---|---|"

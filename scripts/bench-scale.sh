@@ -30,12 +30,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-if [ -z "$binary" ]; then
-    (cd "$repo" && cargo build --release --locked --quiet --bin goccia-trust)
-    binary="$repo/target/release/goccia-trust"
-fi
-binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
+. "$repo/scripts/bench-lib.sh"
+binary="$(bench_binary "$repo" "$binary")"
 
 root="/tmp/goccia-bench-scale"
 tree="$root/t$configs"
@@ -70,13 +66,11 @@ row() {
         times+=("$t")
         [ "$k" -gt "$peak" ] && peak="$k"
     done
-    local median
-    median="$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
-    printf '| %s | %s s | %.1f MiB |\n' "$name" "$median" "$(echo "$peak / 1024" | bc -l)"
+    printf '| %s | %s s | %s |\n' "$name" "$(bench_median "${times[@]}")" "$(bench_mib "$peak")"
 }
 
 cd "$root"
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, $(uname -r); $(basename "$binary") $("$binary" --version | head -1); $configs configs, $((configs * 2)) directories; median of $runs runs, largest peak RSS; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_header "$binary" "$configs configs, $((configs * 2)) directories; median of $runs runs, largest peak RSS"
 echo
 echo "| command | time | peak RSS |"
 echo "|---|---|---|"
