@@ -293,29 +293,34 @@ pub fn parse_validity(v: &str) -> Result<i64, String> {
     let civil =
         jiff::civil::DateTime::new(y as i16, mo as i8, d as i8, h as i8, mi as i8, s as i8, 0)
             .map_err(|_| bad())?;
-    if utc {
-        jiff::tz::Offset::UTC
-            .to_timestamp(civil)
-            .map(|t| t.as_second())
-            .map_err(|_| bad())
-    } else {
-        local_seconds(y, mo, d, h, mi, s).ok_or_else(bad)
+    match utc {
+        true => utc_seconds(civil),
+        false => local_seconds(civil),
     }
+    .ok_or_else(bad)
+}
+
+/// A civil time read as UTC, as seconds since the epoch.
+fn utc_seconds(civil: jiff::civil::DateTime) -> Option<i64> {
+    jiff::tz::Offset::UTC
+        .to_timestamp(civil)
+        .ok()
+        .map(|t| t.as_second())
 }
 
 /// A local civil time as seconds since the epoch (`mktime`, as OpenSSH).
 #[cfg(unix)]
-fn local_seconds(y: i32, mo: i32, d: i32, h: i32, mi: i32, s: i32) -> Option<i64> {
+fn local_seconds(civil: jiff::civil::DateTime) -> Option<i64> {
     // SAFETY: a zeroed `tm` is a valid value (integers and a null zone
     // name), set here and owned here; mktime only reads and normalizes it.
     let t = unsafe {
         let mut tm: libc::tm = std::mem::zeroed();
-        tm.tm_year = y - 1900;
-        tm.tm_mon = mo - 1;
-        tm.tm_mday = d;
-        tm.tm_hour = h;
-        tm.tm_min = mi;
-        tm.tm_sec = s;
+        tm.tm_year = i32::from(civil.year()) - 1900;
+        tm.tm_mon = i32::from(civil.month()) - 1;
+        tm.tm_mday = i32::from(civil.day());
+        tm.tm_hour = i32::from(civil.hour());
+        tm.tm_min = i32::from(civil.minute());
+        tm.tm_sec = i32::from(civil.second());
         tm.tm_isdst = -1;
         libc::mktime(&mut tm)
     };
@@ -324,14 +329,8 @@ fn local_seconds(y: i32, mo: i32, d: i32, h: i32, mi: i32, s: i32) -> Option<i64
 
 /// Without a C library's time zone, local time is taken as UTC.
 #[cfg(not(unix))]
-fn local_seconds(y: i32, mo: i32, d: i32, h: i32, mi: i32, s: i32) -> Option<i64> {
-    let civil =
-        jiff::civil::DateTime::new(y as i16, mo as i8, d as i8, h as i8, mi as i8, s as i8, 0)
-            .ok()?;
-    jiff::tz::Offset::UTC
-        .to_timestamp(civil)
-        .ok()
-        .map(|t| t.as_second())
+fn local_seconds(civil: jiff::civil::DateTime) -> Option<i64> {
+    utc_seconds(civil)
 }
 
 /// OpenSSH's `match_pattern_list` (case-sensitive): a negated pattern that
