@@ -28,3 +28,15 @@ bench_mib() {
 bench_header() {
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, $(uname -r); $(basename "$1") $("$1" --version | head -1); $2; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# Holds /tmp/goccia-bench.lock until the script exits, so that two
+# benchmarks never run at once: they would share /tmp trees and stores
+# (one deleting the store another is reading) and slow each other's
+# timings. Waits, saying so, when another benchmark holds it.
+bench_lock() {
+    exec 9>/tmp/goccia-bench.lock
+    if ! flock -n 9; then
+        echo "waiting for another benchmark (it holds /tmp/goccia-bench.lock)" >&2
+        flock 9
+    fi
+}

@@ -28,6 +28,7 @@ while [ $# -gt 0 ]; do
 done
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/bench-lib.sh"
+bench_lock
 binary="$(bench_binary "$repo" "$binary")"
 command -v ssh-keygen >/dev/null || { echo "needs ssh-keygen" >&2; exit 2; }
 

@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 done
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/bench-lib.sh"
+bench_lock
 binary="$(bench_binary "$repo" "$binary")"
 
 root="/tmp/goccia-bench-scale"

@@ -32,6 +32,8 @@ while [ $# -gt 0 ]; do
 done
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/bench-lib.sh"
+bench_lock
 bin="$repo/target/release/goccia-trust"
 if [ "$build" = 1 ]; then
     (cd "$repo" && cargo build --release --quiet --bin goccia-trust)

@@ -30,6 +30,8 @@ while [ $# -gt 0 ]; do
 done
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/bench-lib.sh"
+bench_lock
 bin="$repo/target/release/goccia-trust"
 floor="$repo/target/release/examples/list_floor"
 if [ "$build" = 1 ]; then
