@@ -294,10 +294,21 @@ pub fn parse_validity(v: &str) -> Result<i64, String> {
         jiff::civil::DateTime::new(y as i16, mo as i8, d as i8, h as i8, mi as i8, s as i8, 0)
             .map_err(|_| bad())?;
     match utc {
-        true => utc_seconds(civil),
-        false => local_seconds(civil),
+        true => utc_seconds(civil).ok_or_else(bad),
+        false => local_seconds(civil).ok_or_else(|| local_refused(v, bad())),
     }
-    .ok_or_else(bad)
+}
+
+/// Why a local time (no `Z`) was not read: on a system without the C
+/// library's time zone it could not be told which instant it names, and
+/// reading it as UTC could admit a key hours outside its window.
+fn local_refused(v: &str, bad: String) -> String {
+    match cfg!(unix) {
+        true => bad,
+        false => format!(
+            "{v:?} is a local time, which this system cannot read; write it in UTC with a Z"
+        ),
+    }
 }
 
 /// A civil time read as UTC, as seconds since the epoch.
@@ -327,10 +338,11 @@ fn local_seconds(civil: jiff::civil::DateTime) -> Option<i64> {
     (t != -1).then_some(t as i64)
 }
 
-/// Without a C library's time zone, local time is taken as UTC.
+/// Without a C library's time zone a local time is not read (fail closed:
+/// `local_refused` says why).
 #[cfg(not(unix))]
-fn local_seconds(civil: jiff::civil::DateTime) -> Option<i64> {
-    utc_seconds(civil)
+fn local_seconds(_civil: jiff::civil::DateTime) -> Option<i64> {
+    None
 }
 
 /// OpenSSH's `match_pattern_list` (case-sensitive): a negated pattern that

@@ -678,6 +678,23 @@ fn allowed_signers_are_strict_unlike_ssh_keygen() {
     assert!(ok.warnings[1].starts_with("as:4: cert-authority line skipped"));
 }
 
+#[test]
+fn a_local_validity_time_is_read_only_where_the_local_zone_is_known() {
+    use crate::core::team::signers::parse_validity;
+    assert_eq!(parse_validity("20270101Z"), Ok(1_798_761_600));
+    let local = parse_validity("20270101");
+    if cfg!(unix) {
+        // mktime's reading: within a day of the UTC instant, whatever TZ is.
+        let t = local.unwrap();
+        assert!((t - 1_798_761_600).abs() <= 26 * 3600, "{t}");
+    } else {
+        assert_eq!(
+            local.unwrap_err(),
+            "\"20270101\" is a local time, which this system cannot read; write it in UTC with a Z"
+        );
+    }
+}
+
 // -- the file ------------------------------------------------------------
 
 #[test]
