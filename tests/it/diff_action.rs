@@ -418,7 +418,10 @@ fn run_action_over_links(
     let mut stderr = String::new();
     let yaml = std::fs::read_to_string(ACTION).unwrap();
     for (n, step) in steps(&yaml).into_iter().enumerate() {
-        let id = step.id.clone().unwrap_or_else(|| format!("step{n}"));
+        let id = step
+            .id
+            .clone()
+            .unwrap_or_else(|| panic!("shell step {n} has no id"));
         if id == "install" {
             continue;
         }
@@ -518,7 +521,7 @@ fn the_action_comments_the_diff_from_the_merge_base_and_fails_the_check() {
     let run = run_action(&pr, &[], "[]");
     assert_eq!(
         codes(&run),
-        [("fetch", 0), ("diff", 0), ("comment", 0), ("step4", 1)],
+        [("fetch", 0), ("diff", 0), ("comment", 0), ("widened", 1)],
         "{}",
         run.stderr
     );
@@ -625,7 +628,7 @@ fn the_action_comments_the_diff_from_the_merge_base_and_fails_the_check() {
     );
     assert_eq!(
         codes(&run),
-        [("fetch", 0), ("diff", 0), ("comment", 0), ("step4", 0)]
+        [("fetch", 0), ("diff", 0), ("comment", 0), ("widened", 0)]
     );
     assert_eq!(run.gh_log, "");
 }
