@@ -23,7 +23,7 @@ use crate::cli::io::Io;
 use crate::cli::load::StoreView;
 use crate::cli::outcome::review::{GateLeft, ReviewTrust};
 use crate::cli::policy_trust;
-use crate::cli::print::text;
+use crate::cli::print::{json, text};
 use crate::cli::review::{Judged, Reviews, place};
 use crate::cli::trust;
 use crate::core::env::Env;
@@ -70,11 +70,18 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
         None
     };
     let listing = trust::list(args, (loc, store, store_warnings), env, io)?;
+    let mut outcome = judge(&listing, &judged, required, args.dry_run, env);
+    if let Some((p, _)) = &policy {
+        outcome.policy = Some((p.source.to_string(), p.sha256.clone()));
+    }
     if let Some(nothing) = listing.nothing_to_do() {
-        text::trust::nothing_to_do(nothing, &listing, io)?;
+        if args.json {
+            json::review::review_trust(&outcome, io)?;
+        } else {
+            text::trust::nothing_to_do(nothing, &listing, io)?;
+        }
         return Ok(exit::SUCCESS);
     }
-    let mut outcome = judge(&listing, &judged, required, args.dry_run, env);
     let gate = policy.map(|(policy, records)| {
         let mut gate = Gate {
             policy,
@@ -89,21 +96,19 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
         record_gated(&listing, &mut outcome, gate.as_ref(), env, io)?;
     }
     let gate = gate.as_ref().map(|(g, _)| g);
-    text::review::review_trust(&outcome, gate, args.verbose, io)?;
+    if args.json {
+        json::review::review_trust(&outcome, io)?;
+    } else {
+        text::review::review_trust(&outcome, gate, args.verbose, io)?;
+    }
     Ok(outcome.exit_code())
 }
 
-/// `--reviewed-by` gates unattended trust, as `--policy` does; the
-/// combination not supported yet is refused rather than half-applied.
+/// `--reviewed-by` gates unattended trust, as `--policy` does.
 fn check_usage(args: &TrustArgs) -> Result<(), CliError> {
     if !args.yes && !args.dry_run {
         return Err(CliError::usage(
             "--reviewed-by gates unattended trust; add --yes (or --dry-run to see which configs have their reviews)",
-        ));
-    }
-    if args.json {
-        return Err(CliError::usage(
-            "--reviewed-by has no --json output yet; review verify --json reports the same judgement",
         ));
     }
     Ok(())

@@ -12,7 +12,7 @@ use crate::team_reviews::{ALICE, BOB, Team, team};
 /// `b.example.com` and `api.example.com` allowed, `c.example.com` denied;
 /// without `allowed`, `b.example.com` needs authorization (the CI policy's
 /// grant for network requests).
-fn policy(t: &Team, name: &str, allow_b: bool) -> String {
+pub(crate) fn policy(t: &Team, name: &str, allow_b: bool) -> String {
     let b = if allow_b {
         r#", "b.example.com": "R0""#
     } else {
@@ -60,7 +60,7 @@ fn decision<'a>(records: &'a [Value], config: &str) -> &'a Value {
 }
 
 /// Alice signs a, b and c in the origin; bob signs a in the clone.
-fn signed_team() -> Team {
+pub(crate) fn signed_team() -> Team {
     let t = team();
     assert_eq!(t.sign(&t.origin, &t.alice, ALICE, &["a", "b", "c"]).code, 0);
     t.share(&t.origin, &t.clone);
