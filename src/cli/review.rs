@@ -23,6 +23,7 @@ use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::paths::reviewed::trees_under_review;
 use crate::core::review::discover::discover_paths;
+use crate::core::team::defaults::{default_key, default_principal};
 use crate::core::team::digest::{PortableDigest, RepoPath, portable_digest, repo_path};
 use crate::core::team::file::{ReviewsFile, read_reviews, write_records};
 use crate::core::team::record::Record;
@@ -57,13 +58,16 @@ pub struct SignArgs {
     /// Config files or directories whose configs to sign.
     #[arg(required = true, value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
-    /// The signing key (default `~/.ssh/id_ed25519`); a `.pub` file signs
-    /// through ssh-agent.
+    /// The signing key (default: git's global user.signingKey when it names
+    /// a file, else `~/.ssh/id_ed25519`); a `.pub` file signs through
+    /// ssh-agent.
     #[arg(long, value_name = "FILE")]
     pub key: Option<String>,
-    /// Who signs, as allowed_signers files name you (`alice@example.com`).
+    /// Who signs, as allowed_signers files name you (default: the key's
+    /// line in git's global gpg.ssh.allowedSignersFile, else git's global
+    /// user.email).
     #[arg(long, value_name = "NAME")]
-    pub principal: String,
+    pub principal: Option<String>,
     /// A note kept in the record (at most 1,024 bytes).
     #[arg(long, value_name = "TEXT")]
     pub note: Option<String>,
@@ -442,10 +446,11 @@ fn to_sign(args: &SignArgs, env: &Env) -> Result<Vec<(RepoPath, PortableDigest)>
 }
 
 fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    if !crate::core::team::record::is_principal(&args.principal) {
-        return Err(CliError::usage(
+    if let Some(p) = &args.principal {
+        check_principal(
+            p,
             "--principal needs 1-256 bytes without spaces or control characters",
-        ));
+        )?;
     }
     let note = args.note.clone().unwrap_or_default();
     if note.len() > crate::core::team::record::NOTE_MAX_BYTES {
@@ -454,10 +459,27 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let configs = to_sign(args, env)?;
     let key_file = match &args.key {
         Some(k) => PathBuf::from(crate::core::paths::expand_file_name(k, &env.cwd, &env.home)),
-        None => Path::new(&env.home).join(".ssh/id_ed25519"),
+        None => {
+            let (file, warning) = default_key(env).map_err(CliError::usage)?;
+            if let Some(w) = warning {
+                io.warn(w);
+            }
+            file
+        }
     };
     let public = public_key_of(&key_file).map_err(CliError::usage)?;
     let key = fingerprint(&public);
+    let principal = match &args.principal {
+        Some(p) => p.clone(),
+        None => {
+            let p = default_principal(&key, env).map_err(CliError::usage)?;
+            check_principal(
+                &p,
+                "the principal from git's configuration needs 1-256 bytes without spaces or control characters",
+            )?;
+            p
+        }
+    };
     let sign_env = SignEnv {
         path: non_empty(crate::core::env::PATH.read()),
         home: Some(env.home.clone().into()),
@@ -466,7 +488,7 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let mut trees = trees_under_review(&args.paths, env);
     trees.extend(configs.iter().map(|(p, _)| p.root.clone()));
     let ssh_keygen = find_ssh_keygen(sign_env.path.as_ref(), &trees).map_err(CliError::usage)?;
-    if !confirm(args, &configs, &key, io)? {
+    if !confirm(args, &configs, (&principal, &key), io)? {
         return Err(CliError::failed("nothing signed"));
     }
     let signed_at = jiff::Timestamp::from_second(jiff::Timestamp::now().as_second())
@@ -479,7 +501,7 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
             key: key.clone(),
             note: note.clone(),
             path: place.path.clone(),
-            principal: args.principal.clone(),
+            principal: principal.clone(),
             sig: String::new(),
             signed_at: signed_at.clone(),
         };
@@ -501,6 +523,15 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     Ok(exit::SUCCESS)
 }
 
+/// 1-256 bytes without spaces or control characters (exit 2, `message`,
+/// otherwise).
+fn check_principal(p: &str, message: &'static str) -> Result<(), CliError> {
+    if crate::core::team::record::is_principal(p) {
+        return Ok(());
+    }
+    Err(CliError::usage(message))
+}
+
 fn non_empty(value: String) -> Option<std::ffi::OsString> {
     (!value.is_empty()).then(|| value.into())
 }
@@ -509,7 +540,7 @@ fn non_empty(value: String) -> Option<std::ffi::OsString> {
 fn confirm(
     args: &SignArgs,
     configs: &[(RepoPath, PortableDigest)],
-    key: &str,
+    (principal, key): (&str, &str),
     io: &mut Io<'_>,
 ) -> Result<bool, CliError> {
     for (place, d) in configs {
@@ -523,7 +554,7 @@ fn confirm(
             "review sign asks before signing; without a terminal pass --yes",
         ));
     }
-    print::text::review::ask(configs.len(), &args.principal, key, io.err)?;
+    print::text::review::ask(configs.len(), principal, key, io.err)?;
     let mut answer = String::new();
     let _ = std::io::stdin().lock().read_line(&mut answer);
     let answer = answer.trim().to_ascii_lowercase();

@@ -114,6 +114,8 @@ mod store;
 mod team_reviews;
 #[cfg(unix)]
 mod team_reviews_gate;
+#[cfg(unix)]
+mod team_reviews_sign;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;
