@@ -266,6 +266,10 @@ struct Placed {
     key: TrustKey,
     requests: bool,
     placed: Result<(RepoPath, PortableDigest), String>,
+    /// The files of its `extends` chain and the scopes of its recorded
+    /// targets (absolute): what `review sign` asks git about.
+    files: Vec<String>,
+    scopes: Vec<String>,
 }
 
 fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String>), CliError> {
@@ -280,13 +284,18 @@ fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String
                 key,
                 requests: true,
                 placed: Err(e.to_string()),
+                files: Vec::new(),
+                scopes: Vec::new(),
             },
             Ok(config) => {
+                let scopes = config.targets.iter().map(|(s, _)| s.to_string()).collect();
                 let placed = place(&key, &config.block.into_block(), &config.targets);
                 Placed {
                     key,
                     requests: config.request.requests_grants(),
                     placed,
+                    files: config.files,
+                    scopes,
                 }
             }
         })
@@ -422,27 +431,111 @@ fn decide(
     })
 }
 
+/// A config to sign, placed in its repository, and its portable digest.
+type ToSign = (RepoPath, PortableDigest);
+
 /// The configs to sign: those that request something, placed in their
-/// repository; one that cannot be reviewed is an error (exit 2).
-fn to_sign(args: &SignArgs, env: &Env) -> Result<Vec<(RepoPath, PortableDigest)>, CliError> {
+/// repository; one that cannot be reviewed is an error (exit 2). Beside
+/// them, the warnings for those with uncommitted changes.
+fn to_sign(args: &SignArgs, env: &Env) -> Result<(Vec<ToSign>, Vec<String>), CliError> {
     let (placed, warnings) = place_configs(&args.paths, env)?;
     if let Some(w) = warnings.first() {
         return Err(CliError::failed(w));
     }
     let mut out = Vec::new();
+    let mut watched = Vec::new();
     for p in placed.into_iter().filter(|p| p.requests) {
         let shown = display_path(p.key.as_str(), &env.cwd);
-        out.push(
-            p.placed
-                .map_err(|why| CliError::usage(format!("{shown}: {why}")))?,
-        );
+        let (place, d) = p
+            .placed
+            .map_err(|why| CliError::usage(format!("{shown}: {why}")))?;
+        watched.push((
+            shown,
+            place.root.clone(),
+            in_repository(&place.root, &p.files, &p.scopes),
+        ));
+        out.push((place, d));
     }
     if out.is_empty() {
         return Err(CliError::usage(
             "no config that requests something at or under PATH; nothing to sign",
         ));
     }
-    Ok(out)
+    Ok((out, uncommitted_warnings(&watched)))
+}
+
+/// Of a config's files and scopes, repository-relative: each file inside
+/// the repository and each link inside it that a file's or a scope's path
+/// passes through (the portable digest holds where links lead, not what
+/// lies under a scope).
+fn in_repository(root: &str, files: &[String], scopes: &[String]) -> Vec<String> {
+    let prefix = format!("{root}/");
+    let mut out: Vec<String> = Vec::new();
+    let all = files.iter().map(|f| (f, true));
+    for (path, is_file) in all.chain(scopes.iter().map(|s| (s, false))) {
+        let Some(rel) = path.strip_prefix(&prefix) else {
+            continue;
+        };
+        let mut at = String::new();
+        for part in rel.split('/') {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(part);
+            let link = std::fs::symlink_metadata(Path::new(root).join(&at))
+                .is_ok_and(|m| m.file_type().is_symlink());
+            if link || (is_file && at == rel) {
+                out.push(at.clone());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// One warning per config whose files (or links) differ from HEAD: the
+/// review covers what is on disk. git is asked once per repository; when
+/// it cannot tell, that is said instead.
+fn uncommitted_warnings(watched: &[(String, String, Vec<String>)]) -> Vec<String> {
+    let mut by_root: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (_, root, paths) in watched {
+        by_root
+            .entry(root)
+            .or_default()
+            .extend(paths.iter().cloned());
+    }
+    let changed: BTreeMap<&str, Result<Vec<String>, String>> = by_root
+        .into_iter()
+        .map(|(root, mut paths)| {
+            paths.sort();
+            paths.dedup();
+            let found = crate::core::revision::worktree::uncommitted(root, &paths);
+            (root, found.map_err(|e| e.to_string()))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (shown, root, paths) in watched {
+        match &changed[root.as_str()] {
+            Err(why) => out.push(format!(
+                "cannot tell whether {shown} has uncommitted changes: {why}"
+            )),
+            Ok(changed) => {
+                let mine: Vec<&str> = paths
+                    .iter()
+                    .filter(|p| changed.contains(p))
+                    .map(String::as_str)
+                    .collect();
+                if !mine.is_empty() {
+                    out.push(format!(
+                        "{shown} has uncommitted changes ({}); the review covers what is on disk, not what is committed",
+                        mine.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
@@ -456,7 +549,10 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     if note.len() > crate::core::team::record::NOTE_MAX_BYTES {
         return Err(CliError::usage("--note holds at most 1,024 bytes"));
     }
-    let configs = to_sign(args, env)?;
+    let (configs, uncommitted) = to_sign(args, env)?;
+    for w in &uncommitted {
+        io.warn(w);
+    }
     let key_file = match &args.key {
         Some(k) => PathBuf::from(crate::core::paths::expand_file_name(k, &env.cwd, &env.home)),
         None => {

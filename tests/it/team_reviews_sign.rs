@@ -164,3 +164,82 @@ fn sign_says_what_it_cannot_read_of_git_global_config() {
         "{out}"
     );
 }
+
+/// Item 4 of the sign command: a config whose files (or the links its
+/// requests pass through) differ from HEAD is signed as it is on disk,
+/// with one warning line for it; a committed one gets none.
+#[test]
+fn sign_warns_about_uncommitted_changes_and_still_signs() {
+    let t = team();
+    let key = t.alice.to_str().unwrap();
+    let sign = |paths: &[&str]| {
+        let args = [
+            &[
+                "review",
+                "sign",
+                "--yes",
+                "--key",
+                key,
+                "--principal",
+                ALICE,
+            ][..],
+            paths,
+        ]
+        .concat();
+        t.env.run_in(&t.origin, &args, &[])
+    };
+    let warnings = |out: &crate::common::Output| -> Vec<String> {
+        out.stderr
+            .lines()
+            .filter(|l| l.starts_with("Warning: "))
+            .map(str::to_string)
+            .collect()
+    };
+    // Committed: no warning.
+    let out = sign(&["b"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert_eq!(warnings(&out), Vec::<String>::new(), "{out}");
+    // The config edited, and a new one never committed.
+    std::fs::write(
+        t.origin.join("a/goccia.json"),
+        r#"{"permissions":{"allow-read":["./data"],"allow-net":["api2.example.com"]}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(t.origin.join("d")).unwrap();
+    std::fs::write(
+        t.origin.join("d/goccia.json"),
+        r#"{"permissions":{"allow-net":["d.example.com"]}}"#,
+    )
+    .unwrap();
+    let out = sign(&["a", "b", "d"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert_eq!(
+        warnings(&out),
+        [
+            "Warning: a/goccia.json has uncommitted changes (a/goccia.json); the review covers what is on disk, not what is committed",
+            "Warning: d/goccia.json has uncommitted changes (d/goccia.json); the review covers what is on disk, not what is committed",
+        ],
+        "{out}"
+    );
+    assert!(out.stdout.contains("Signed a/goccia.json "), "{out}");
+    assert!(out.stdout.contains("Signed d/goccia.json "), "{out}");
+    git(&t.origin, &["add", "."]);
+    git(&t.origin, &["commit", "-q", "-m", "a and d"]);
+    // A link its request passes through, re-pointed and not committed.
+    std::fs::remove_dir_all(t.origin.join("a/data")).unwrap();
+    std::os::unix::fs::symlink("../b/data", t.origin.join("a/data")).unwrap();
+    let out = sign(&["a"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert_eq!(
+        warnings(&out),
+        [
+            "Warning: a/goccia.json has uncommitted changes (a/data); the review covers what is on disk, not what is committed"
+        ],
+        "{out}"
+    );
+    git(&t.origin, &["add", "."]);
+    git(&t.origin, &["commit", "-q", "-m", "link"]);
+    let out = sign(&["a"]);
+    assert_eq!(out.code, 0, "{out}");
+    assert_eq!(warnings(&out), Vec::<String>::new(), "{out}");
+}
