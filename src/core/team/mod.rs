@@ -26,6 +26,8 @@ pub mod signers;
 pub mod verify;
 
 #[cfg(all(test, unix))]
+mod sk_tests;
+#[cfg(all(test, unix))]
 mod tests;
 
 /// The SSHSIG namespace of every review signature.
