@@ -19,9 +19,9 @@ use crate::core::env::Env;
 use crate::core::policy::gate::decide;
 use crate::core::policy::record::RecordError;
 use crate::core::policy::{
-    ConfigTrust, Expectation, LoadContext, Policy, RecordHandle, RunConfig, RunSummary, Verdict,
-    check_provenance, load_policy, mark_config_trusted, parse_pin, state_dir, trees_under_review,
-    write_config_decision, write_run_summary,
+    ConfigTrust, Expectation, LoadContext, Policy, RecordHandle, ReviewedBy, RunConfig, RunSummary,
+    Verdict, check_provenance, load_policy, mark_config_trusted, parse_pin, state_dir,
+    trees_under_review, write_config_decision, write_run_summary,
 };
 use crate::core::review::discover::discover_paths;
 use crate::core::review::scan::report_and_snapshot;
@@ -107,13 +107,17 @@ pub fn gate_policy(
 pub struct Written {
     handles: Vec<RecordHandle>,
     run: (RecordHandle, RunSummary),
+    /// With `--reviewed-by`: who reviewed each judged config, in order.
+    reviewed: Vec<ReviewedBy>,
 }
 
-/// What each decision is recorded as.
-fn config_trusts<'g>(gate: &'g Gate<'_>) -> Vec<ConfigTrust<'g>> {
+/// What each decision is recorded as; `reviewed` (empty without
+/// `--reviewed-by`) says who reviewed each, in the gate's order.
+fn config_trusts<'g>(gate: &'g Gate<'_>, reviewed: &'g [ReviewedBy]) -> Vec<ConfigTrust<'g>> {
     gate.judged
         .iter()
-        .map(|j| ConfigTrust {
+        .enumerate()
+        .map(|(i, j)| ConfigTrust {
             config_key: j.snapshot.key.as_str(),
             block_sha256: &j.snapshot.sha256,
             policy: &gate.policy,
@@ -122,6 +126,7 @@ fn config_trusts<'g>(gate: &'g Gate<'_>) -> Vec<ConfigTrust<'g>> {
                 hashes: &gate.expected,
                 matched: j.expect_refusal.is_none(),
             }),
+            reviews: reviewed.get(i),
         })
         .collect()
 }
@@ -130,8 +135,19 @@ fn config_trusts<'g>(gate: &'g Gate<'_>) -> Vec<ConfigTrust<'g>> {
 /// per run beside them; a record that cannot be written stops the command
 /// with nothing trusted.
 pub fn write_records(records: &Path, gate: &Gate<'_>) -> Result<Written, CliError> {
+    write_records_reviewed(records, gate, Vec::new())
+}
+
+/// [`write_records`] for `trust --policy --reviewed-by`: each decision
+/// record also names who reviewed the config (`reviewed`, in the gate's
+/// order) and the allowed signers that decided it.
+pub fn write_records_reviewed(
+    records: &Path,
+    gate: &Gate<'_>,
+    reviewed: Vec<ReviewedBy>,
+) -> Result<Written, CliError> {
     let nothing = |e: RecordError| CliError::failed(format!("{e}; nothing was trusted"));
-    let handles = config_trusts(gate)
+    let handles = config_trusts(gate, &reviewed)
         .iter()
         .map(|trust| write_config_decision(records, trust))
         .collect::<Result<Vec<_>, _>>()
@@ -152,11 +168,12 @@ pub fn write_records(records: &Path, gate: &Gate<'_>) -> Result<Written, CliErro
     Ok(Written {
         handles,
         run: (run, summary),
+        reviewed,
     })
 }
 
-/// The records of what was trusted now say so, and the run's summary what
-/// it trusted.
+/// The records of what was trusted (what `outcome` recorded and did not
+/// refuse) now say so, and the run's summary what it trusted.
 pub fn mark_trusted(
     gate: &Gate<'_>,
     written: Written,
@@ -168,10 +185,12 @@ pub fn mark_trusted(
     for ((j, trust), handle) in gate
         .judged
         .iter()
-        .zip(&config_trusts(gate))
+        .zip(&config_trusts(gate, &written.reviewed))
         .zip(&written.handles)
     {
-        if j.verdict == Verdict::Allowed && !outcome.refused(j.snapshot.key.as_str()) {
+        let key = j.snapshot.key.as_str();
+        let recorded_now = outcome.shown.iter().any(|k| k == key) && !outcome.refused(key);
+        if j.verdict == Verdict::Allowed && recorded_now {
             mark_config_trusted(handle, trust).map_err(recorded)?;
         }
     }

@@ -23,6 +23,7 @@ use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::paths::reviewed::trees_under_review;
 use crate::core::review::discover::discover_paths;
+use crate::core::team::defaults::{default_key, default_principal};
 use crate::core::team::digest::{PortableDigest, RepoPath, portable_digest, repo_path};
 use crate::core::team::file::{ReviewsFile, read_reviews, write_records};
 use crate::core::team::record::Record;
@@ -57,13 +58,16 @@ pub struct SignArgs {
     /// Config files or directories whose configs to sign.
     #[arg(required = true, value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<String>,
-    /// The signing key (default `~/.ssh/id_ed25519`); a `.pub` file signs
-    /// through ssh-agent.
+    /// The signing key (default: git's global user.signingKey when it names
+    /// a file, else `~/.ssh/id_ed25519`); a `.pub` file signs through
+    /// ssh-agent.
     #[arg(long, value_name = "FILE")]
     pub key: Option<String>,
-    /// Who signs, as allowed_signers files name you (`alice@example.com`).
+    /// Who signs, as allowed_signers files name you (default: the key's
+    /// line in git's global gpg.ssh.allowedSignersFile, else git's global
+    /// user.email).
     #[arg(long, value_name = "NAME")]
-    pub principal: String,
+    pub principal: Option<String>,
     /// A note kept in the record (at most 1,024 bytes).
     #[arg(long, value_name = "TEXT")]
     pub note: Option<String>,
@@ -262,6 +266,10 @@ struct Placed {
     key: TrustKey,
     requests: bool,
     placed: Result<(RepoPath, PortableDigest), String>,
+    /// The files of its `extends` chain and the scopes of its recorded
+    /// targets (absolute): what `review sign` asks git about.
+    files: Vec<String>,
+    scopes: Vec<String>,
 }
 
 fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String>), CliError> {
@@ -276,13 +284,18 @@ fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String
                 key,
                 requests: true,
                 placed: Err(e.to_string()),
+                files: Vec::new(),
+                scopes: Vec::new(),
             },
             Ok(config) => {
+                let scopes = config.targets.iter().map(|(s, _)| s.to_string()).collect();
                 let placed = place(&key, &config.block.into_block(), &config.targets);
                 Placed {
                     key,
                     requests: config.request.requests_grants(),
                     placed,
+                    files: config.files,
+                    scopes,
                 }
             }
         })
@@ -418,46 +431,151 @@ fn decide(
     })
 }
 
+/// A config to sign, placed in its repository, and its portable digest.
+type ToSign = (RepoPath, PortableDigest);
+
 /// The configs to sign: those that request something, placed in their
-/// repository; one that cannot be reviewed is an error (exit 2).
-fn to_sign(args: &SignArgs, env: &Env) -> Result<Vec<(RepoPath, PortableDigest)>, CliError> {
+/// repository; one that cannot be reviewed is an error (exit 2). Beside
+/// them, the warnings for those with uncommitted changes.
+fn to_sign(args: &SignArgs, env: &Env) -> Result<(Vec<ToSign>, Vec<String>), CliError> {
     let (placed, warnings) = place_configs(&args.paths, env)?;
     if let Some(w) = warnings.first() {
         return Err(CliError::failed(w));
     }
     let mut out = Vec::new();
+    let mut watched = Vec::new();
     for p in placed.into_iter().filter(|p| p.requests) {
         let shown = display_path(p.key.as_str(), &env.cwd);
-        out.push(
-            p.placed
-                .map_err(|why| CliError::usage(format!("{shown}: {why}")))?,
-        );
+        let (place, d) = p
+            .placed
+            .map_err(|why| CliError::usage(format!("{shown}: {why}")))?;
+        watched.push((
+            shown,
+            place.root.clone(),
+            in_repository(&place.root, &p.files, &p.scopes),
+        ));
+        out.push((place, d));
     }
     if out.is_empty() {
         return Err(CliError::usage(
             "no config that requests something at or under PATH; nothing to sign",
         ));
     }
-    Ok(out)
+    Ok((out, uncommitted_warnings(&watched)))
+}
+
+/// Of a config's files and scopes, repository-relative: each file inside
+/// the repository and each link inside it that a file's or a scope's path
+/// passes through (the portable digest holds where links lead, not what
+/// lies under a scope).
+fn in_repository(root: &str, files: &[String], scopes: &[String]) -> Vec<String> {
+    let prefix = format!("{root}/");
+    let mut out: Vec<String> = Vec::new();
+    let all = files.iter().map(|f| (f, true));
+    for (path, is_file) in all.chain(scopes.iter().map(|s| (s, false))) {
+        let Some(rel) = path.strip_prefix(&prefix) else {
+            continue;
+        };
+        let mut at = String::new();
+        for part in rel.split('/') {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(part);
+            let link = std::fs::symlink_metadata(Path::new(root).join(&at))
+                .is_ok_and(|m| m.file_type().is_symlink());
+            if link || (is_file && at == rel) {
+                out.push(at.clone());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// One warning per config whose files (or links) differ from HEAD: the
+/// review covers what is on disk. git is asked once per repository; when
+/// it cannot tell, that is said instead.
+fn uncommitted_warnings(watched: &[(String, String, Vec<String>)]) -> Vec<String> {
+    let mut by_root: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (_, root, paths) in watched {
+        by_root
+            .entry(root)
+            .or_default()
+            .extend(paths.iter().cloned());
+    }
+    let changed: BTreeMap<&str, Result<Vec<String>, String>> = by_root
+        .into_iter()
+        .map(|(root, mut paths)| {
+            paths.sort();
+            paths.dedup();
+            let found = crate::core::revision::worktree::uncommitted(root, &paths);
+            (root, found.map_err(|e| e.to_string()))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (shown, root, paths) in watched {
+        match &changed[root.as_str()] {
+            Err(why) => out.push(format!(
+                "cannot tell whether {shown} has uncommitted changes: {why}"
+            )),
+            Ok(changed) => {
+                let mine: Vec<&str> = paths
+                    .iter()
+                    .filter(|p| changed.contains(p))
+                    .map(String::as_str)
+                    .collect();
+                if !mine.is_empty() {
+                    out.push(format!(
+                        "{shown} has uncommitted changes ({}); the review covers what is on disk, not what is committed",
+                        mine.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
-    if !crate::core::team::record::is_principal(&args.principal) {
-        return Err(CliError::usage(
+    if let Some(p) = &args.principal {
+        check_principal(
+            p,
             "--principal needs 1-256 bytes without spaces or control characters",
-        ));
+        )?;
     }
     let note = args.note.clone().unwrap_or_default();
     if note.len() > crate::core::team::record::NOTE_MAX_BYTES {
         return Err(CliError::usage("--note holds at most 1,024 bytes"));
     }
-    let configs = to_sign(args, env)?;
+    let (configs, uncommitted) = to_sign(args, env)?;
+    for w in &uncommitted {
+        io.warn(w);
+    }
     let key_file = match &args.key {
         Some(k) => PathBuf::from(crate::core::paths::expand_file_name(k, &env.cwd, &env.home)),
-        None => Path::new(&env.home).join(".ssh/id_ed25519"),
+        None => {
+            let (file, warning) = default_key(env).map_err(CliError::usage)?;
+            if let Some(w) = warning {
+                io.warn(w);
+            }
+            file
+        }
     };
     let public = public_key_of(&key_file).map_err(CliError::usage)?;
     let key = fingerprint(&public);
+    let principal = match &args.principal {
+        Some(p) => p.clone(),
+        None => {
+            let p = default_principal(&key, env).map_err(CliError::usage)?;
+            check_principal(
+                &p,
+                "the principal from git's configuration needs 1-256 bytes without spaces or control characters",
+            )?;
+            p
+        }
+    };
     let sign_env = SignEnv {
         path: non_empty(crate::core::env::PATH.read()),
         home: Some(env.home.clone().into()),
@@ -466,7 +584,7 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     let mut trees = trees_under_review(&args.paths, env);
     trees.extend(configs.iter().map(|(p, _)| p.root.clone()));
     let ssh_keygen = find_ssh_keygen(sign_env.path.as_ref(), &trees).map_err(CliError::usage)?;
-    if !confirm(args, &configs, &key, io)? {
+    if !confirm(args, &configs, (&principal, &key), io)? {
         return Err(CliError::failed("nothing signed"));
     }
     let signed_at = jiff::Timestamp::from_second(jiff::Timestamp::now().as_second())
@@ -479,7 +597,7 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
             key: key.clone(),
             note: note.clone(),
             path: place.path.clone(),
-            principal: args.principal.clone(),
+            principal: principal.clone(),
             sig: String::new(),
             signed_at: signed_at.clone(),
         };
@@ -501,6 +619,15 @@ fn run_sign(args: &SignArgs, env: &Env, io: &mut Io<'_>) -> CliResult {
     Ok(exit::SUCCESS)
 }
 
+/// 1-256 bytes without spaces or control characters (exit 2, `message`,
+/// otherwise).
+fn check_principal(p: &str, message: &'static str) -> Result<(), CliError> {
+    if crate::core::team::record::is_principal(p) {
+        return Ok(());
+    }
+    Err(CliError::usage(message))
+}
+
 fn non_empty(value: String) -> Option<std::ffi::OsString> {
     (!value.is_empty()).then(|| value.into())
 }
@@ -509,7 +636,7 @@ fn non_empty(value: String) -> Option<std::ffi::OsString> {
 fn confirm(
     args: &SignArgs,
     configs: &[(RepoPath, PortableDigest)],
-    key: &str,
+    (principal, key): (&str, &str),
     io: &mut Io<'_>,
 ) -> Result<bool, CliError> {
     for (place, d) in configs {
@@ -523,7 +650,7 @@ fn confirm(
             "review sign asks before signing; without a terminal pass --yes",
         ));
     }
-    print::text::review::ask(configs.len(), &args.principal, key, io.err)?;
+    print::text::review::ask(configs.len(), principal, key, io.err)?;
     let mut answer = String::new();
     let _ = std::io::stdin().lock().read_line(&mut answer);
     let answer = answer.trim().to_ascii_lowercase();

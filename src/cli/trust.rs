@@ -291,7 +291,7 @@ pub(crate) fn record(
 }
 
 /// `--expect` values, lower-cased; anything but 64 hex digits is refused.
-fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
+pub(crate) fn expected_hashes(values: &[String]) -> Result<Vec<String>, String> {
     values
         .iter()
         .map(|v| {

@@ -1160,7 +1160,12 @@ fn transcripts_of_signed_reviews_are_real() {
     sc.root = sc.root.join("home");
     sc.cwd = sc.root.join("project");
     check_scenario("signed-reviews", &sc, |sc| {
-        std::fs::create_dir_all(sc.root.join("project/.git")).unwrap();
+        // A real repository with the configs committed: `review sign`
+        // warns about a config that differs from the commit.
+        let project = sc.root.join("project");
+        crate::common::git::git(&project, &["init", "-q", "-b", "main"]);
+        crate::common::git::git(&project, &["add", "."]);
+        crate::common::git::git(&project, &["commit", "-q", "-m", "configs"]);
         std::fs::create_dir_all(sc.root.join(".ssh")).unwrap();
         let mut allowed = String::new();
         for who in ["alice", "bob"] {

@@ -658,8 +658,17 @@ fn the_schemas_are_strict() {
     // Each schema refuses a member it does not define and a wrong version:
     // a validation that passes says something.
     for name in [
-        "scan", "check", "list", "inspect", "trust", "untrust", "error", "diff", "status",
+        "scan",
+        "check",
+        "list",
+        "inspect",
+        "trust",
+        "untrust",
+        "error",
+        "diff",
+        "status",
         "ignored",
+        "trust-reviewed",
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");
@@ -946,6 +955,12 @@ fn check_jsonschema_validates_every_document() {
         r.diff(&["HEAD~1", "HEAD", "--json", "--all"]).stdout,
     ));
     docs.push(("diff", r.diff(&["HEAD~1", "--json"]).stdout));
+    let team = crate::team_reviews_gate::signed_team();
+    docs.push((
+        "trust-reviewed",
+        team.trust(&team.clone, &["--json", "--dry-run", "."])
+            .stdout,
+    ));
     for (_, out) in failures(&env) {
         docs.push(("error", out.stdout));
     }
@@ -1214,4 +1229,95 @@ fn published_schemas_accept_additions_and_the_strict_copies_refuse_them() {
         assert!(errors.is_empty(), "published {name}: {errors:#?}");
         assert!(!validator(name).is_valid(&added), "strict {name}");
     }
+}
+
+/// `trust --reviewed-by --json` (issue 43 item 4): the same listing as
+/// one document: each config trusted or left, with its reviewers and the
+/// records that did not count (their status and text), and with
+/// `--policy` the policy's verdict; `--dry-run` and `--yes` alike.
+#[test]
+fn trust_reviewed_by_json_validates_and_says_who_reviewed() {
+    use crate::team_reviews::{ALICE, BOB};
+    let t = crate::team_reviews_gate::signed_team();
+    // Mallory's review of b counts for nobody.
+    assert_eq!(t.sign(&t.clone, &t.mallory, BOB, &["b"]).code, 0);
+    let dry = t.trust(
+        &t.clone,
+        &["--json", "--dry-run", "--min-reviews", "2", "."],
+    );
+    assert_eq!(dry.code, 4, "{dry}");
+    let doc = valid("trust-reviewed", &dry.stdout);
+    assert_eq!(doc["dryRun"], true);
+    assert_eq!(doc["required"], 2);
+    assert!(doc["policy"].is_null(), "{dry}");
+    let configs = doc["configs"].as_array().unwrap();
+    let outcomes: Vec<(&str, &str)> = configs
+        .iter()
+        .map(|c| (c["file"].as_str().unwrap(), c["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("a/goccia.json", "wouldRecord"),
+            ("b/goccia.json", "left"),
+            ("c/goccia.json", "left")
+        ]
+    );
+    assert_eq!(configs[0]["reviewers"], serde_json::json!([ALICE, BOB]));
+    assert_eq!(
+        configs[0]["reason"],
+        format!("reviewed by {ALICE}, {BOB} (2 of 2)")
+    );
+    assert_eq!(
+        configs[1]["reason"],
+        format!("1 of 2 reviews: {ALICE}; needs 1 more")
+    );
+    let not_counted = configs[1]["notCounted"].as_array().unwrap();
+    assert_eq!(not_counted.len(), 1, "{dry}");
+    assert_eq!(not_counted[0]["status"], "unknown-key");
+    assert!(
+        not_counted[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("a key not in"),
+        "{dry}"
+    );
+    assert_eq!(
+        doc["left"],
+        serde_json::json!(["b/goccia.json", "c/goccia.json"])
+    );
+    // With the policy gate: a recorded, c denied (never handed to a
+    // person), exit 3.
+    let policy = crate::team_reviews_gate::policy(&t, "policy.json", true);
+    let out = t.trust(&t.clone, &["--json", "--yes", "--policy", &policy, "."]);
+    assert_eq!(out.code, 3, "{out}");
+    let doc = valid("trust-reviewed", &out.stdout);
+    assert_eq!(doc["dryRun"], false);
+    assert!(doc["policy"]["sha256"].is_string(), "{out}");
+    let configs = doc["configs"].as_array().unwrap();
+    let got: Vec<(&str, &str, &str)> = configs
+        .iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap(),
+                c["outcome"].as_str().unwrap(),
+                c["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a/goccia.json", "recorded", "ALLOWED"),
+            ("b/goccia.json", "recorded", "ALLOWED"),
+            ("c/goccia.json", "denied", "DENIED")
+        ]
+    );
+    assert_eq!(doc["left"], serde_json::json!([]));
+    assert_eq!(doc["denied"], serde_json::json!(["c/goccia.json"]));
+    // Nothing left to trust: still one document.
+    let out = t.trust(&t.clone, &["--json", "--dry-run", "a"]);
+    assert_eq!(out.code, 0, "{out}");
+    let doc = valid("trust-reviewed", &out.stdout);
+    assert_eq!(doc["configs"], serde_json::json!([]));
 }

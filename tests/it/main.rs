@@ -112,6 +112,10 @@ mod status;
 mod store;
 #[cfg(unix)]
 mod team_reviews;
+#[cfg(unix)]
+mod team_reviews_gate;
+#[cfg(unix)]
+mod team_reviews_sign;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;

@@ -8,10 +8,10 @@ use std::process::Command;
 use crate::common::TestEnv;
 use crate::common::git::git;
 
-const ALICE: &str = "alice@example.com";
-const BOB: &str = "bob@example.com";
+pub(crate) const ALICE: &str = "alice@example.com";
+pub(crate) const BOB: &str = "bob@example.com";
 
-fn keygen(dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn keygen(dir: &Path, name: &str) -> PathBuf {
     let key = dir.join(name);
     let out = Command::new("ssh-keygen")
         .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
@@ -22,24 +22,24 @@ fn keygen(dir: &Path, name: &str) -> PathBuf {
     key
 }
 
-fn public_line(key: &Path) -> String {
+pub(crate) fn public_line(key: &Path) -> String {
     let text = std::fs::read_to_string(format!("{}.pub", key.display())).unwrap();
     let mut w = text.split_whitespace();
     format!("{} {}", w.next().unwrap(), w.next().unwrap())
 }
 
-struct Team {
-    env: TestEnv,
-    origin: PathBuf,
-    clone: PathBuf,
-    alice: PathBuf,
-    bob: PathBuf,
-    mallory: PathBuf,
-    allowed: PathBuf,
+pub(crate) struct Team {
+    pub env: TestEnv,
+    pub origin: PathBuf,
+    pub clone: PathBuf,
+    pub alice: PathBuf,
+    pub bob: PathBuf,
+    pub mallory: PathBuf,
+    pub allowed: PathBuf,
 }
 
 /// A repository with three configs, committed and cloned elsewhere.
-fn team() -> Team {
+pub(crate) fn team() -> Team {
     let env = TestEnv::new();
     let keys = env.root.join("keys");
     std::fs::create_dir_all(&keys).unwrap();
@@ -97,7 +97,7 @@ fn team() -> Team {
 }
 
 impl Team {
-    fn sign(
+    pub(crate) fn sign(
         &self,
         repo: &Path,
         key: &Path,
@@ -117,7 +117,7 @@ impl Team {
         self.env.run_in(repo, &args, &[])
     }
 
-    fn verify(&self, repo: &Path, extra: &[&str]) -> crate::common::Output {
+    pub(crate) fn verify(&self, repo: &Path, extra: &[&str]) -> crate::common::Output {
         let mut args = vec![
             "review",
             "verify",
@@ -129,7 +129,7 @@ impl Team {
     }
 
     /// Commits the reviews in `from` and pulls them into `to`.
-    fn share(&self, from: &Path, to: &Path) {
+    pub(crate) fn share(&self, from: &Path, to: &Path) {
         git(from, &["add", ".goccia"]);
         git(from, &["commit", "-q", "-m", "reviews"]);
         git(
@@ -372,7 +372,7 @@ fn verify_json_names_each_record_with_its_status() {
 }
 
 impl Team {
-    fn trust(&self, repo: &Path, extra: &[&str]) -> crate::common::Output {
+    pub(crate) fn trust(&self, repo: &Path, extra: &[&str]) -> crate::common::Output {
         let mut args = vec!["trust", "--reviewed-by", self.allowed.to_str().unwrap()];
         args.extend_from_slice(extra);
         self.env.run_in(repo, &args, &[])

@@ -3,6 +3,7 @@
 //! command decides here once; printers only print.
 
 use crate::core::exit;
+use crate::core::policy::Verdict;
 use crate::core::team::verify::{Checked, Status, summary};
 
 /// Which command the report is for.
@@ -116,7 +117,8 @@ pub struct SignOutcome {
 }
 
 /// `trust --yes|--dry-run --reviewed-by FILE`: each new or changed config
-/// judged by its reviews; those with enough are recorded.
+/// judged by its reviews (and, with `--policy`/`--expect`, by the policy
+/// gate too); those that pass are recorded.
 #[derive(Debug, Clone)]
 pub struct ReviewTrust {
     /// Each config judged, in listing order, and whether it is trusted
@@ -131,12 +133,32 @@ pub struct ReviewTrust {
     /// Configs that changed between the verification and the store lock:
     /// refused, not recorded.
     pub refused: Vec<String>,
+    /// The allowed signers file and its SHA-256.
+    pub allowed_signers: (String, String),
+    /// With `--policy`/`--expect`: the policy's label and SHA-256, and for
+    /// each config (listing order) why the policy gate left it out.
+    pub policy: Option<(String, String)>,
+    pub gate: Vec<Option<GateLeft>>,
+}
+
+/// Why the policy gate left a config out.
+#[derive(Debug, Clone)]
+pub struct GateLeft {
+    /// The policy's verdict (`DENIED` when `--expect` refused its hash).
+    pub verdict: Verdict,
+    /// `--expect` refused its hash.
+    pub expect_refused: bool,
+    /// `denied by the policy; not trusted`, `NEEDS_AUTH by the policy: …`
+    /// or the `--expect` refusal.
+    pub reason: String,
 }
 
 impl ReviewTrust {
     /// `reviewed by alice@example.com, bob@example.com (2 of 2)` for a
-    /// trusted config; the verify summary for one left.
-    pub fn reason(&self, c: &ConfigReviews, trusted: bool) -> String {
+    /// trusted config; for one left, why the policy left it (with
+    /// `--policy`), then the verify summary when its reviews fall short.
+    pub fn reason(&self, i: usize) -> String {
+        let (c, trusted) = (&self.configs[i].0, self.configs[i].1);
         if trusted {
             return format!(
                 "reviewed by {} ({} of {})",
@@ -148,15 +170,58 @@ impl ReviewTrust {
         if self.refused.contains(&c.shown) {
             return "changed since its reviews were verified; not trusted".to_string();
         }
-        match &c.problem {
-            Some(p) => p.clone(),
-            None => summary(c.count, self.required, &c.reviewers),
+        let mut why: Vec<String> = self
+            .gate_left(i)
+            .map(|g| g.reason.clone())
+            .into_iter()
+            .collect();
+        if !self.reviews_met(c) {
+            why.push(match &c.problem {
+                Some(p) => p.clone(),
+                None => summary(c.count, self.required, &c.reviewers),
+            });
         }
+        why.join("; ")
     }
 
-    /// The configs left for a person, as shown.
+    /// Whether a config has the reviews it needs.
+    pub fn reviews_met(&self, c: &ConfigReviews) -> bool {
+        c.problem.is_none() && c.count >= self.required
+    }
+
+    /// Why the policy gate left the `i`th config out, if it did.
+    pub fn gate_left(&self, i: usize) -> Option<&GateLeft> {
+        self.gate.get(i).and_then(Option::as_ref)
+    }
+
+    /// Whether the policy denied the `i`th config (or `--expect` refused
+    /// it): a person is never handed it.
+    pub fn denied(&self, i: usize) -> bool {
+        self.gate_left(i)
+            .is_some_and(|g| g.verdict == Verdict::Denied)
+    }
+
+    /// The configs left for a person, as shown: not trusted and not
+    /// denied by the policy.
     pub fn left(&self) -> impl Iterator<Item = &ConfigReviews> {
-        self.configs.iter().filter(|(_, t)| !t).map(|(c, _)| c)
+        self.configs
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, t))| !t && !self.denied(*i))
+            .map(|(_, (c, _))| c)
+    }
+
+    /// How many the policy denied, and of those how many `--expect`
+    /// refused.
+    pub fn denied_counts(&self) -> (usize, usize) {
+        let denied = (0..self.configs.len()).filter(|i| self.denied(*i));
+        let refused = self
+            .gate
+            .iter()
+            .flatten()
+            .filter(|g| g.expect_refused)
+            .count();
+        (denied.count() - refused, refused)
     }
 
     /// How many configs were (or would be) trusted by review.
@@ -164,10 +229,14 @@ impl ReviewTrust {
         self.configs.iter().filter(|(_, t)| *t).count()
     }
 
-    /// 1 when a config changed since verified, else 4 when any is left,
-    /// else 0.
+    /// 3 when the policy denied a config; else 1 when a config changed
+    /// since verified (as without `--policy`); else 4 when one is left for
+    /// a person; else 0.
     pub fn exit_code(&self) -> u8 {
-        if !self.refused.is_empty() {
+        let (denied, refused) = self.denied_counts();
+        if denied + refused > 0 {
+            exit::POLICY_DENIED
+        } else if !self.refused.is_empty() {
             exit::FAILURE
         } else if self.left().next().is_some() {
             exit::POLICY_NEEDS_AUTH

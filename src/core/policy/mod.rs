@@ -31,7 +31,7 @@ pub use evaluate::{Decision, evaluate};
 pub use load::{LoadContext, Policy, load_policy, policy_path};
 pub use provenance::{check_provenance, parse_pin};
 pub use record::{
-    ConfigTrust, Expectation, RecordHandle, RunConfig, RunSummary, expect_refusal,
+    ConfigTrust, Expectation, RecordHandle, ReviewedBy, RunConfig, RunSummary, expect_refusal,
     mark_config_trusted, read_run_summaries, state_dir, write_config_decision, write_record,
     write_run_summary,
 };

@@ -220,7 +220,34 @@ struct ConfigRecord<'a> {
     /// The `--expect` hashes the block was checked against, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     expect: Option<&'a [String]>,
+    /// With `--reviewed-by`: the principals whose reviews counted.
+    #[serde(rename = "reviewedBy", skip_serializing_if = "Option::is_none")]
+    reviewed_by: Option<&'a [String]>,
+    /// With `--reviewed-by`: the allowed signers file and its SHA-256.
+    #[serde(rename = "allowedSigners", skip_serializing_if = "Option::is_none")]
+    allowed_signers: Option<SignersRecord<'a>>,
+    /// With `--reviewed-by`: the reviews needed.
+    #[serde(rename = "minReviews", skip_serializing_if = "Option::is_none")]
+    min_reviews: Option<usize>,
     requests: Vec<RequestRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct SignersRecord<'a> {
+    path: &'a str,
+    sha256: &'a str,
+}
+
+/// What a config's signed reviews came to, for its decision record
+/// (`trust --policy --reviewed-by`): the principals whose reviews of its
+/// current version counted, the allowed signers file that decided whose
+/// count, its SHA-256, and the number needed.
+#[derive(Debug, Clone, Default)]
+pub struct ReviewedBy {
+    pub principals: Vec<String>,
+    pub allowed_signers: String,
+    pub sha256: String,
+    pub required: usize,
 }
 
 /// Records a config-trust decision: the config's key, its block's sha256,
@@ -268,6 +295,7 @@ pub fn record_config_decision_expecting(
             policy,
             decision,
             expect,
+            reviews: None,
         },
     )
     .map(|h| h.path)
@@ -281,6 +309,8 @@ pub struct ConfigTrust<'a> {
     pub policy: &'a Policy,
     pub decision: &'a ConfigDecision,
     pub expect: Option<Expectation<'a>>,
+    /// With `--reviewed-by`: who reviewed it.
+    pub reviews: Option<&'a ReviewedBy>,
 }
 
 /// Writes the record of a decision, before anything is trusted
@@ -309,6 +339,7 @@ fn config_record<'a>(trust: &ConfigTrust<'a>, executed: bool) -> ConfigRecord<'a
         policy,
         decision,
         expect,
+        reviews,
     } = *trust;
     let deciding = decision
         .operations
@@ -338,6 +369,12 @@ fn config_record<'a>(trust: &ConfigTrust<'a>, executed: bool) -> ConfigRecord<'a
         reason,
         executed,
         expect: expect.map(|e| e.hashes),
+        reviewed_by: reviews.map(|r| r.principals.as_slice()),
+        allowed_signers: reviews.map(|r| SignersRecord {
+            path: &r.allowed_signers,
+            sha256: &r.sha256,
+        }),
+        min_reviews: reviews.map(|r| r.required),
         requests: decision
             .operations
             .iter()

@@ -27,6 +27,7 @@ pub mod provenance;
 pub mod range;
 pub mod review_provenance;
 pub mod since;
+pub mod worktree;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};

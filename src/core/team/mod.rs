@@ -10,11 +10,14 @@
 //! - [`signers`]: the verifier's allowed_signers and revoked keys;
 //! - [`verify`]: the checks of one record, in order, and the count;
 //! - [`sign`]: signing through `ssh-keygen -Y sign`, checked in process
-//!   before anything is written.
+//!   before anything is written;
+//! - [`defaults`]: the key and principal git already signs with, from its
+//!   global configuration, when `review sign` is not told.
 //!
 //! Verification runs in this process only (the `ssh-key` crate): no program
 //! a repository names is ever run to decide what counts.
 
+pub mod defaults;
 pub mod digest;
 pub mod file;
 pub mod record;
@@ -22,6 +25,8 @@ pub mod sign;
 pub mod signers;
 pub mod verify;
 
+#[cfg(all(test, unix))]
+mod sk_tests;
 #[cfg(all(test, unix))]
 mod tests;
 

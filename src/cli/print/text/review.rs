@@ -5,6 +5,7 @@
 use crate::cli::io::Io;
 use crate::cli::outcome::review::{ReviewReport, SignOutcome, Verb};
 use crate::cli::terminal::Values;
+use crate::core::paths::display::count_config_files;
 
 pub fn report(r: &ReviewReport, io: &mut Io<'_>) -> std::io::Result<()> {
     for w in &r.warnings {
@@ -85,29 +86,68 @@ pub fn signed(o: &SignOutcome, io: &mut Io<'_>) -> std::io::Result<()> {
 
 /// `trust --reviewed-by`: one line a config (`trusted  a/goccia.json
 /// reviewed by …`, `left  b/goccia.json  1 of 2 reviews: …`), under each
-/// the records that did not count, then the summary line.
+/// the records that did not count, then the summary line. With `--policy`
+/// (`gate`), a first line names the policy, the requests of a config it
+/// left out are under it, and the configs it denied are counted last.
 pub fn review_trust(
     t: &crate::cli::outcome::review::ReviewTrust,
+    gate: Option<&crate::core::review::trust::outcome::Gate<'_>>,
+    verbose: bool,
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
+    if let Some(g) = gate {
+        let label = crate::cli::print::text::trust::policy_label(&g.policy);
+        writeln!(io.out, "Judged by policy {}:", Values.text(&label))?;
+    }
     for note in &t.files {
         for line in &note.lines {
             writeln!(io.out, "{}: {}", Values.text(&note.file), Values.text(line))?;
         }
     }
     let verb = if t.dry_run { "would trust" } else { "trusted" };
-    for (c, trusted) in &t.configs {
+    for (i, (c, trusted)) in t.configs.iter().enumerate() {
         let word = if *trusted { verb } else { "left" };
         writeln!(
             io.out,
             "{word}  {}  {}",
             Values.text(&c.shown),
-            Values.text(&t.reason(c, *trusted))
+            Values.text(&t.reason(i))
         )?;
+        if let (Some(g), Some(_)) = (gate, t.gate_left(i)) {
+            let ops = &g.judged[i].decision.operations;
+            for line in crate::cli::print::text::trust::request_lines(ops, verbose) {
+                writeln!(io.out, "    {}", Values.text(&line))?;
+            }
+        }
         for r in c.not_counted() {
             writeln!(io.out, "    {}", Values.text(&r.text))?;
         }
     }
+    summary_line(t, io)?;
+    let (denied, refused) = t.denied_counts();
+    if denied > 0 {
+        writeln!(
+            io.out,
+            "{} denied by the policy; not trusted",
+            count_config_files(denied)
+        )?;
+    }
+    if refused > 0 {
+        writeln!(
+            io.out,
+            "{} with a block sha256 not among --expect; not trusted",
+            count_config_files(refused)
+        )?;
+    }
+    Ok(())
+}
+
+/// `Trusted 1 config file by review in <store>; 2 left for a person to
+/// review: goccia-trust trust b c`.
+fn summary_line(
+    t: &crate::cli::outcome::review::ReviewTrust,
+    io: &mut Io<'_>,
+) -> std::io::Result<()> {
     let n = t.trusted();
     let files = if n == 1 {
         "config file"

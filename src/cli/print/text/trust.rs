@@ -357,7 +357,7 @@ fn judged(j: &Judged<'_>, verbose: bool, env: &Env, io: &mut Io<'_>) -> std::io:
 /// (`allow-read ./a, ./b: R0 …`); a larger one counts them (`allow-net: 36
 /// hosts: R2 - NEEDS_AUTH — …`), as GocciaScript's hand-off names a
 /// directory for more than three configs. With `verbose`, every request.
-fn request_lines(ops: &[OperationDecision], verbose: bool) -> Vec<String> {
+pub(crate) fn request_lines(ops: &[OperationDecision], verbose: bool) -> Vec<String> {
     if verbose {
         return ops.iter().map(OperationDecision::line).collect();
     }
