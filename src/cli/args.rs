@@ -139,7 +139,8 @@ pub struct TrustArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Print one JSON document of what was recorded, refused and left out
-    /// (schema 1, `schemas/trust.schema.json`); never prompts.
+    /// (schema 1, `schemas/trust.schema.json`; with --reviewed-by,
+    /// `schemas/trust-reviewed.schema.json`); never prompts.
     #[arg(long)]
     pub json: bool,
     /// With --yes (or --dry-run): record only configs this policy allows.
