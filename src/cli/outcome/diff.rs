@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use crate::cli::json_out::is_unscoped;
+use crate::cli::outcome::diff_reviews::{HeadReviews, ReviewsAtHead};
 use crate::core::config::block::sha256_hex;
 use crate::core::config::json::Json;
 use crate::core::env::Env;
@@ -50,6 +51,9 @@ pub struct DiffResult {
     /// `https://github.com/OWNER/NAME/commit/`, from `GITHUB_SERVER_URL`
     /// and `GITHUB_REPOSITORY` when both are well formed ([`commit_url`]).
     pub commit_url: Option<String>,
+    /// HEAD's reviews file, when HEAD is a revision whose tree has one
+    /// (`cli::outcome::diff_reviews`); `None` leaves every output as it was.
+    pub reviews: Option<ReviewsAtHead>,
 }
 
 /// What the two snapshots tell of one config beyond its comparison.
@@ -73,6 +77,9 @@ pub struct AtHead {
     /// ([`Sides::retarget_origins`]); `None` for any other value and, for
     /// added values, when provenance is absent.
     pub origins: Vec<Option<ValueOrigin>>,
+    /// Its signed reviews at HEAD, with [`DiffResult::reviews`]; `None`
+    /// without it, or for a config gone at HEAD.
+    pub reviews: Option<HeadReviews>,
 }
 
 /// Where CI shows a config's finding (see `print::ci::diff`).
@@ -141,6 +148,7 @@ impl DiffResult {
             code,
             provenance,
             commit_url: commit_url(&env.github_server_url, &env.github_repository),
+            reviews: None,
         }
     }
 
@@ -379,6 +387,7 @@ impl Sides<'_> {
             },
             unscoped: self.unscoped(c),
             place: self.place(c),
+            reviews: None,
         }
     }
 

@@ -8,6 +8,8 @@ use std::cell::Cell;
 
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
+use crate::cli::outcome::review::OneConfig;
+use crate::cli::scan_reviews::ScanReviews;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::report::ConfigReport;
@@ -20,6 +22,8 @@ pub struct Configs<'a> {
     result: &'a ScanResult,
     env: &'a Env,
     worst: Cell<u8>,
+    /// `scan --json`: the judge of each config's signed reviews.
+    reviews: Option<&'a ScanReviews>,
 }
 
 impl Configs<'_> {
@@ -31,6 +35,12 @@ impl Configs<'_> {
                 .set(exit::worst(self.worst.get(), config_exit(&r)));
             each(r)
         })
+    }
+
+    /// `scan --json`'s reviews of config `r` (`None`: in no repository, or
+    /// its repository has no reviews file), decided as it streams past.
+    pub fn reviews_of(&self, r: &ConfigReport) -> Option<OneConfig> {
+        self.reviews?.of(r, self.env)
     }
 }
 
@@ -61,10 +71,13 @@ impl ScanOutcome {
     }
 }
 
-/// Streams `result`'s configs through `sink` and decides the outcome.
-pub fn stream(
+/// Streams `result`'s configs through `sink` and decides the outcome;
+/// with `reviews` (`scan --json`), each config's signed reviews are judged
+/// as it passes.
+pub fn stream_reviewed(
     result: &ScanResult,
     env: &Env,
+    reviews: Option<&ScanReviews>,
     sink: &mut dyn ScanSink,
     io: &mut Io<'_>,
 ) -> Result<ScanOutcome, CliError> {
@@ -72,6 +85,7 @@ pub fn stream(
         result,
         env,
         worst: Cell::new(exit::SUCCESS),
+        reviews,
     };
     sink.write(result, &configs, io)?;
     Ok(ScanOutcome {
@@ -137,7 +151,7 @@ mod tests {
             let Ok(result) = crate::cli::scan::decide(&ctx, &args) else {
                 panic!("scan {dir} failed");
             };
-            let outcome = stream(&result, &env, &mut Silent, &mut io).unwrap();
+            let outcome = stream_reviewed(&result, &env, None, &mut Silent, &mut io).unwrap();
             assert_eq!(outcome.exit_code(), code, "{dir}");
             drop(o);
             assert!(out.is_empty());
