@@ -112,6 +112,8 @@ mod status;
 mod store;
 #[cfg(unix)]
 mod team_reviews;
+#[cfg(unix)]
+mod team_reviews_diff;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;
