@@ -455,3 +455,53 @@ fn scan_json_gives_each_config_its_reviews() {
     );
     assert!(config(&doc, "goccia.json")["reviews"].is_null(), "{doc}");
 }
+
+/// HEAD's reviews file within the file reader's bounds: a line over 16 KiB
+/// is a malformed line (the others count), over 20,000 records or 8 MiB
+/// the file is not read at all.
+#[test]
+fn reviews_at_head_are_read_within_the_bounds() {
+    let f = fixture();
+    let r = &f.repo;
+    let base = git(r, &["rev-list", "--max-parents=0", "HEAD"]);
+    let base = base.trim();
+    let file = r.join(".goccia/reviews.jsonl");
+    let good = std::fs::read_to_string(&file).unwrap();
+    let commit_with = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        git(r, &["commit", "-q", "-a", "-m", "reviews"]);
+        f.env
+            .run_in(r, &["diff", base, "HEAD", "--reviewed-by", &f.allowed], &[])
+    };
+    let long = format!("{good}{{\"note\":\"{}\"}}\n", "x".repeat(17 << 10));
+    let out = commit_with(&long);
+    let a = section(&out.stdout, "added a/goccia.json");
+    assert!(a.ends_with(&format!("\n  reviewed by {ALICE}")), "{out}");
+    assert!(
+        out.stdout
+            .contains("note (HEAD): .goccia/reviews.jsonl: line "),
+        "{out}"
+    );
+    let many = format!("{good}{}", "x\n".repeat(20_001));
+    let out = commit_with(&many);
+    assert!(
+        out.stdout
+            .contains(".goccia/reviews.jsonl holds over 20,000 records; no review in it counts"),
+        "{out}"
+    );
+    let a = section(&out.stdout, "added a/goccia.json");
+    assert!(a.contains("\n  not reviewed at HEAD: "), "{out}");
+    let mut big = good.clone();
+    while big.len() <= 8 << 20 {
+        big.push_str(&format!("#{}\n", "x".repeat(4000)));
+    }
+    let out = commit_with(&big);
+    assert!(
+        out.stdout.contains(
+            "note (HEAD): .goccia/reviews.jsonl is over the 8 MiB limit; no review in it counts"
+        ),
+        "{out}"
+    );
+    let a = section(&out.stdout, "added a/goccia.json");
+    assert!(a.contains("\n  not reviewed at HEAD: "), "{out}");
+}

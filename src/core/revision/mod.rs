@@ -378,6 +378,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
     };
     read_config_blobs(&files, &configs)?;
     read_links(&tree, &files, &mut snap)?;
+    let index = TreeIndex::new(&files.entries);
     for e in configs {
         let Ok(rel) = std::str::from_utf8(&e.path) else {
             let name = shown(&e.path);
@@ -399,7 +400,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         if let Some((chain, scopes)) = loaded {
             snap.chains.insert(rel.to_string(), chain);
             if snap.reviews.is_some() {
-                let targets = tree_targets(root, &scopes, &snap.links, &files.entries);
+                let targets = tree_targets(root, &scopes, &snap.links, &index);
                 snap.tree_targets.insert(rel.to_string(), targets);
             }
         }
@@ -519,22 +520,22 @@ fn load_at(
     }
 }
 
+/// Each target scope of a config (absolute paths in the checkout at
+/// `root`) with its target as the commit's tree tells it (`links`: the
+/// tree's links, by relative path, to their target text; `tree`: its
+/// entries), or why one cannot be told from git objects.
+///
 /// The disk's portable digest resolves each path scope with `realpath`; a
 /// commit tells the same only for a scope inside the repository whose
 /// links all lead to something the commit holds. Any other target (a
 /// scope outside the repository, a link out of it or to nothing the commit
 /// holds, a loop, a submodule on the way) depends on the machine: it is
 /// said, and no review of that config counts at the revision.
-///
-/// Each target scope of a config (absolute paths in the checkout at
-/// `root`) with its target as the commit's tree tells it (`links`: the
-/// tree's links, by relative path, to their target text; `entries`: every
-/// entry by relative path), or why one cannot be told from git objects.
 pub fn tree_targets(
     root: &str,
     scopes: &[String],
     links: &BTreeMap<String, String>,
-    entries: &HashMap<&[u8], &TreeEntry>,
+    tree: &TreeIndex<'_>,
 ) -> Result<Vec<(String, String)>, String> {
     let link_at = |p: &str| links.get(p).cloned();
     let mut out = Vec::with_capacity(scopes.len());
@@ -554,7 +555,7 @@ pub fn tree_targets(
         if !is_under(&target, root) {
             return Err(cannot("a symbolic link leads out of the repository"));
         }
-        if let Some(sub) = submodule_over(root, &target, entries) {
+        if let Some(sub) = submodule_over(root, &target, tree.entries) {
             return Err(cannot(&format!("it lies in submodule {sub}")));
         }
         for link in &passed {
@@ -564,7 +565,7 @@ pub fn tree_targets(
             } else {
                 relative_to(root, &dest)
             };
-            if !is_under(&dest, root) || !holds(rel, entries) {
+            if !is_under(&dest, root) || !tree.holds(rel) {
                 return Err(cannot(&format!(
                     "symbolic link {link} leads to nothing the commit holds"
                 )));
@@ -597,14 +598,40 @@ fn submodule_over(root: &str, path: &str, entries: &HashMap<&[u8], &TreeEntry>) 
     None
 }
 
-/// Whether the tree holds `rel` (relative to the root): an entry there, or
-/// a directory (an entry below it).
-fn holds(rel: &str, entries: &HashMap<&[u8], &TreeEntry>) -> bool {
-    if rel.is_empty() || entries.contains_key(rel.as_bytes()) {
-        return true;
+/// A revision's tree entries by relative path, and its directories, found
+/// once when first asked.
+pub struct TreeIndex<'t> {
+    entries: &'t HashMap<&'t [u8], &'t TreeEntry>,
+    dirs: std::cell::OnceCell<std::collections::HashSet<&'t [u8]>>,
+}
+
+impl<'t> TreeIndex<'t> {
+    pub fn new(entries: &'t HashMap<&'t [u8], &'t TreeEntry>) -> TreeIndex<'t> {
+        TreeIndex {
+            entries,
+            dirs: std::cell::OnceCell::new(),
+        }
     }
-    let dir = format!("{rel}/");
-    entries.keys().any(|k| k.starts_with(dir.as_bytes()))
+
+    /// Whether the tree holds `rel` (relative to the root): an entry
+    /// there, or a directory (an entry below it).
+    fn holds(&self, rel: &str) -> bool {
+        if rel.is_empty() || self.entries.contains_key(rel.as_bytes()) {
+            return true;
+        }
+        let dirs = self.dirs.get_or_init(|| {
+            let mut dirs = std::collections::HashSet::new();
+            for path in self.entries.keys() {
+                for (i, b) in path.iter().enumerate() {
+                    if *b == b'/' {
+                        dirs.insert(&path[..i]);
+                    }
+                }
+            }
+            dirs
+        });
+        dirs.contains(rel.as_bytes())
+    }
 }
 
 /// A config file GocciaScript never reads: a higher-priority name stands
@@ -940,6 +967,54 @@ mod link_tests {
         assert_eq!(r("/r/up/x"), "/outside/x");
         // A loop stops; it never hangs.
         let _ = r("/r/loop/x");
+    }
+
+    /// A target the commit tells (through a link it holds) is given; one
+    /// outside, through a link out, to nothing, in a loop or in a
+    /// submodule is said, never guessed.
+    #[test]
+    fn tree_targets_are_told_only_from_what_the_commit_holds() {
+        use super::git::{EntryMode, TreeEntry};
+        use super::{TreeIndex, tree_targets};
+        let entry = |p: &str, mode| TreeEntry {
+            path: p.as_bytes().to_vec(),
+            mode,
+            oid: String::new(),
+        };
+        let tree = vec![
+            entry("shared-v2/img/a.png", EntryMode::File),
+            entry("shared", EntryMode::Link),
+            entry("gone", EntryMode::Link),
+            entry("ssh", EntryMode::Link),
+            entry("loop", EntryMode::Link),
+            entry("vendor/lib", EntryMode::Submodule),
+        ];
+        let entries = tree.iter().map(|e| (e.path.as_slice(), e)).collect();
+        let index = TreeIndex::new(&entries);
+        let links = [
+            ("shared", "shared-v2"),
+            ("gone", "nothing-here"),
+            ("ssh", "/root/.ssh"),
+            ("loop", "loop"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let t = |scope: &str| tree_targets("/r", &[scope.to_string()], &links, &index);
+        assert_eq!(
+            t("/r/shared/img/new").unwrap(),
+            [(
+                "/r/shared/img/new".to_string(),
+                "/r/shared-v2/img/new".to_string()
+            )]
+        );
+        assert_eq!(t("/r/data").unwrap()[0].1, "/r/data");
+        let why = |scope: &str| t(scope).unwrap_err();
+        assert!(why("/etc/hosts").contains("outside the repository"));
+        assert!(why("/r/ssh/id").contains("leads out of the repository"));
+        assert!(why("/r/gone/x").contains("symbolic link gone leads to nothing the commit holds"));
+        assert!(why("/r/loop/x").contains("loop"));
+        assert!(why("/r/vendor/lib/x").contains("submodule vendor/lib"));
     }
 
     #[test]
