@@ -981,7 +981,7 @@ mod link_tests {
             mode,
             oid: String::new(),
         };
-        let tree = vec![
+        let tree = [
             entry("shared-v2/img/a.png", EntryMode::File),
             entry("shared", EntryMode::Link),
             entry("gone", EntryMode::Link),
