@@ -19,7 +19,6 @@ use clap::{Args, ValueEnum};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::outcome::diff::{DiffResult, Sides};
-use crate::cli::outcome::diff_reviews::judge_all;
 use crate::cli::print;
 use crate::cli::review::Judged;
 use crate::core::revision::reviews::read_reviews_at;
@@ -146,7 +145,7 @@ fn reviews_at_head(
         .signers
         .as_ref()
         .map(|s| (s.file.clone(), s.sha256.clone()));
-    judge_all(result, head, file, allowed, &judged.judge());
+    result.judge_reviews(head, file, allowed, &judged.judge());
     if let (Some(r), Some(s)) = (result.reviews.as_mut(), &judged.signers) {
         r.warnings = s.warnings.clone();
     }

@@ -15,7 +15,7 @@ use crate::cli::args::{OutputFormat, ScanArgs};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
-use crate::cli::outcome::scan::{ScanSink, stream_reviewed};
+use crate::cli::outcome::scan::{ReviewsOf, ScanSink, stream_reviewed};
 use crate::cli::print;
 use crate::cli::scan_reviews::ScanReviews;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
@@ -80,7 +80,11 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
             env,
         }),
     };
-    let outcome = stream_reviewed(&result, env, reviews.as_ref(), sink.as_mut(), io)?;
+    let judge = reviews
+        .as_ref()
+        .map(|r| move |c: &ConfigReport| r.of(c, env));
+    let judge = judge.as_ref().map(|j| j as &ReviewsOf<'_>);
+    let outcome = stream_reviewed(&result, env, judge, sink.as_mut(), io)?;
     Ok(outcome.exit_code())
 }
 

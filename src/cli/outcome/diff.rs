@@ -25,6 +25,8 @@ use crate::core::revision::provenance::{
     Absent, ChainValues, ValueOrigin, introduced_each, retargeted_by,
 };
 use crate::core::revision::{ConfigAt, Snapshot, changed_links};
+use crate::core::team::file::{NotRead, ReviewsFile};
+use crate::core::team::verify::{Judge, malformed_lines};
 
 /// `diff`'s result: the comparison of the two revisions and what the
 /// printers need of the two snapshots, decided once whatever the format.
@@ -150,6 +152,38 @@ impl DiffResult {
             commit_url: commit_url(&env.github_server_url, &env.github_repository),
             reviews: None,
         }
+    }
+
+    /// Judges every config by HEAD's reviews file (`file`, or why
+    /// it was not read), with `allowed_signers` and `judge`; the file's own
+    /// problems (not read, lines that are not records) become HEAD's notes.
+    pub fn judge_reviews(
+        &mut self,
+        head: &Snapshot,
+        file: Result<ReviewsFile, NotRead>,
+        allowed_signers: Option<(String, String)>,
+        judge: &Judge<'_>,
+    ) {
+        let shown = crate::core::revision::reviews::reviews_path();
+        let not_read = file.as_ref().err().map(ToString::to_string);
+        match &file {
+            Ok(f) => {
+                for c in malformed_lines(f) {
+                    self.diff.head_notes.push(format!("{shown}: {}", c.text));
+                }
+            }
+            Err(e) => self.diff.head_notes.push(e.to_string()),
+        }
+        let why = not_read.clone().unwrap_or_default();
+        let file = file.as_ref().map_err(|_| why.as_str());
+        for (c, at) in self.diff.configs.iter().zip(self.at_head.iter_mut()) {
+            at.reviews = HeadReviews::of(head, &self.root, &c.path, file, judge);
+        }
+        self.reviews = Some(ReviewsAtHead {
+            file: shown,
+            allowed_signers,
+            warnings: Vec::new(),
+        });
     }
 
     /// Whether HEAD is the working tree.

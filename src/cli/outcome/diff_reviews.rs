@@ -1,17 +1,16 @@
 //! What `diff BASE HEAD` says of each config's signed reviews at HEAD
-//! (docs/src/signed-reviews.md#in-a-pull-request-diff): the reviews file
+//! (docs/src/signed-reviews.md#in-a-pull-request-diff-base-head): the reviews file
 //! read from HEAD's objects, each config's portable digest computed from
 //! HEAD's blob and tree, every record judged as `review list` judges it.
-//! Decided once here; every format only words it.
+//! Decided once here (`DiffResult::judge_reviews` fills them in); every
+//! format only words it. No `exit_code`: reviews never change `diff`'s
+//! exit code, which is the permission diff's (`DiffResult::exit_code`).
 
-use crate::cli::outcome::diff::DiffResult;
 use crate::core::config::targets::Targets;
 use crate::core::revision::{ConfigAt, Snapshot};
 use crate::core::team::digest::{RepoPath, portable_digest};
-use crate::core::team::file::{NotRead, ReviewsFile};
-use crate::core::team::verify::{
-    Checked, Judge, Status, check_records, count_reviews, malformed_lines,
-};
+use crate::core::team::file::ReviewsFile;
+use crate::core::team::verify::{Checked, Judge, Status, check_records, count_reviews};
 
 /// HEAD's reviews file, for the whole diff.
 #[derive(Debug, Clone)]
@@ -125,36 +124,4 @@ impl HeadReviews {
     pub fn not_counted(&self) -> impl Iterator<Item = &Checked> {
         self.checked.iter().filter(|c| c.status != Status::Reviewed)
     }
-}
-
-/// Judges every config of `result` by HEAD's reviews file (`file`, or why
-/// it was not read), with `allowed_signers` and `judge`; the file's own
-/// problems (not read, lines that are not records) become HEAD's notes.
-pub fn judge_all(
-    result: &mut DiffResult,
-    head: &Snapshot,
-    file: Result<ReviewsFile, NotRead>,
-    allowed_signers: Option<(String, String)>,
-    judge: &Judge<'_>,
-) {
-    let shown = crate::core::revision::reviews::reviews_path();
-    let not_read = file.as_ref().err().map(ToString::to_string);
-    match &file {
-        Ok(f) => {
-            for c in malformed_lines(f) {
-                result.diff.head_notes.push(format!("{shown}: {}", c.text));
-            }
-        }
-        Err(e) => result.diff.head_notes.push(e.to_string()),
-    }
-    let why = not_read.clone().unwrap_or_default();
-    let file = file.as_ref().map_err(|_| why.as_str());
-    for (c, at) in result.diff.configs.iter().zip(result.at_head.iter_mut()) {
-        at.reviews = HeadReviews::of(head, &result.root, &c.path, file, judge);
-    }
-    result.reviews = Some(ReviewsAtHead {
-        file: shown,
-        allowed_signers,
-        warnings: Vec::new(),
-    });
 }

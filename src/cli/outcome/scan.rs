@@ -9,7 +9,6 @@ use std::cell::Cell;
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::cli::outcome::review::OneConfig;
-use crate::cli::scan_reviews::ScanReviews;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::report::ConfigReport;
@@ -23,7 +22,7 @@ pub struct Configs<'a> {
     env: &'a Env,
     worst: Cell<u8>,
     /// `scan --json`: the judge of each config's signed reviews.
-    reviews: Option<&'a ScanReviews>,
+    reviews: Option<&'a ReviewsOf<'a>>,
 }
 
 impl Configs<'_> {
@@ -40,9 +39,13 @@ impl Configs<'_> {
     /// `scan --json`'s reviews of config `r` (`None`: in no repository, or
     /// its repository has no reviews file), decided as it streams past.
     pub fn reviews_of(&self, r: &ConfigReport) -> Option<OneConfig> {
-        self.reviews?.of(r, self.env)
+        self.reviews?(r)
     }
 }
+
+/// Judges one config's signed reviews (`cli::scan_reviews`): `None` when
+/// it is in no repository or its repository has no reviews file.
+pub type ReviewsOf<'a> = dyn Fn(&ConfigReport) -> Option<OneConfig> + 'a;
 
 /// A printer of `scan`: writes the result, its configs as they stream.
 pub trait ScanSink {
@@ -77,7 +80,7 @@ impl ScanOutcome {
 pub fn stream_reviewed(
     result: &ScanResult,
     env: &Env,
-    reviews: Option<&ScanReviews>,
+    reviews: Option<&ReviewsOf<'_>>,
     sink: &mut dyn ScanSink,
     io: &mut Io<'_>,
 ) -> Result<ScanOutcome, CliError> {

@@ -1,4 +1,4 @@
-//! Signed reviews at a revision (docs/src/signed-reviews.md#in-a-pull-request-diff):
+//! Signed reviews at a revision (docs/src/signed-reviews.md#in-a-pull-request-diff-base-head):
 //! `.goccia/reviews.jsonl` read from the commit's objects, never from the
 //! disk, within the bounds of the file reader (`core::team::file`); and
 //! each config's recorded targets as the commit's own tree tells them, for
