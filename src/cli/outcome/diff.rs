@@ -174,10 +174,15 @@ impl DiffResult {
             }
             Err(e) => self.diff.head_notes.push(e.to_string()),
         }
-        let why = not_read.clone().unwrap_or_default();
-        let file = file.as_ref().map_err(|_| why.as_str());
+        let why = not_read.unwrap_or_default();
+        let index = file.as_ref().map(ReviewsFile::by_path);
+        let none = Vec::new();
         for (c, at) in self.diff.configs.iter().zip(self.at_head.iter_mut()) {
-            at.reviews = HeadReviews::of(head, &self.root, &c.path, file, judge);
+            let records = match &index {
+                Ok(index) => Ok(index.get(c.path.as_str()).unwrap_or(&none).as_slice()),
+                Err(_) => Err(why.as_str()),
+            };
+            at.reviews = HeadReviews::of(head, &self.root, &c.path, records, judge);
         }
         self.reviews = Some(ReviewsAtHead {
             file: shown,

@@ -9,8 +9,8 @@
 use crate::core::config::targets::Targets;
 use crate::core::revision::{ConfigAt, Snapshot};
 use crate::core::team::digest::{RepoPath, portable_digest};
-use crate::core::team::file::ReviewsFile;
-use crate::core::team::verify::{Checked, Judge, Status, check_records, count_reviews};
+use crate::core::team::record::Record;
+use crate::core::team::verify::{Checked, Judge, Status, check_record, count_reviews};
 
 /// HEAD's reviews file, for the whole diff.
 #[derive(Debug, Clone)]
@@ -42,13 +42,13 @@ pub struct HeadReviews {
 }
 
 impl HeadReviews {
-    /// The config's reviews: `None` for one gone at HEAD (nothing there to
-    /// review).
+    /// The config at `path` judged by its `records` (or why none can
+    /// count): `None` for one gone at HEAD (nothing there to review).
     pub fn of(
         head: &Snapshot,
         root: &str,
         path: &str,
-        file: Result<&ReviewsFile, &str>,
+        records: Result<&[(usize, &Record)], &str>,
         judge: &Judge<'_>,
     ) -> Option<HeadReviews> {
         let mut out = HeadReviews::default();
@@ -75,8 +75,13 @@ impl HeadReviews {
             path: path.to_string(),
         };
         let d = portable_digest(block, &targets, &place);
-        match file {
-            Ok(file) => out.checked = check_records(file, path, &d.digest, judge),
+        match records {
+            Ok(records) => {
+                out.checked = records
+                    .iter()
+                    .map(|(n, r)| check_record(*n, r, &d.digest, judge))
+                    .collect();
+            }
             Err(why) => out.problem = Some(why.to_string()),
         }
         (out.count, out.reviewers) = count_reviews(&out.checked);

@@ -41,6 +41,18 @@ impl ReviewsFile {
             _ => None,
         })
     }
+
+    /// The records by their `path`, each list in line order: a scan or a
+    /// diff judging many configs finds each one's records without reading
+    /// every record again.
+    pub fn by_path(&self) -> std::collections::HashMap<&str, Vec<(usize, &Record)>> {
+        let mut out: std::collections::HashMap<&str, Vec<(usize, &Record)>> =
+            std::collections::HashMap::new();
+        for (n, r) in self.records() {
+            out.entry(r.path.as_str()).or_default().push((n, r));
+        }
+        out
+    }
 }
 
 /// Why a reviews file was not read; no review in it counts.
