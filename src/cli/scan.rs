@@ -30,6 +30,12 @@ use crate::core::revision::provenance::deleted_by;
 use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
+    // Never taken and ignored: only scan --json shows reviews.
+    if args.reviewed_by.is_some() && (args.policy.is_some() || args.format != OutputFormat::Json) {
+        return Err(CliError::usage(
+            "--reviewed-by shows signed reviews in scan --json only, not with --policy; review list shows them as text",
+        ));
+    }
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(ctx, args);
     }

@@ -440,6 +440,17 @@ fn scan_json_gives_each_config_its_reviews() {
         statuses(&config(&doc, "a/goccia.json")["reviews"]),
         ["unchecked"]
     );
+    // Never taken and ignored: text and --policy refuse it.
+    for extra in [&["scan"][..], &["scan", "--json", "--policy", "p.json"][..]] {
+        let out = f.env.run_in(
+            &f.repo,
+            &[extra, &["--reviewed-by", &f.allowed][..]].concat(),
+            &[],
+        );
+        assert_eq!(out.code, 2, "{out}");
+        let said = format!("{}{}", out.stdout, out.stderr);
+        assert!(said.contains("scan --json only"), "{out}");
+    }
     // Another repository, without a reviews file: null.
     let other = f.env.work.join("other");
     std::fs::create_dir_all(&other).unwrap();
