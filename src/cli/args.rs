@@ -123,6 +123,11 @@ pub struct ScanArgs {
     /// FILE is refused when it is a link or not a regular file.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<String>,
+    /// With --json: the allowed_signers file each config's signed reviews
+    /// are judged by (default `allowed_signers` in the store's directory,
+    /// when it exists).
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
 }
 
 /// Show the requests of each config at or under PATH and record them.

@@ -20,7 +20,12 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::outcome::diff::{DiffResult, Sides};
 use crate::cli::print;
-use crate::core::revision::{note_links_over, read_revision, read_working_tree, repository_root};
+use crate::cli::review::Judged;
+use crate::core::revision::reviews::read_reviews_at;
+use crate::core::revision::{
+    Snapshot, note_links_over, read_revision, read_working_tree, repository_root,
+};
+use crate::core::store::locate_store;
 
 /// The permission diff between two revisions (HEAD: the working tree).
 #[derive(Debug, Clone, Default, Args)]
@@ -46,6 +51,14 @@ pub struct DiffArgs {
     /// FILE is refused when it is a link or not a regular file.
     #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<String>,
+    /// The allowed_signers file whose keys count for the signed reviews
+    /// at HEAD (default `allowed_signers` in the store's directory, when
+    /// it exists); without one a good signature is only `unchecked`.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
+    /// Public keys whose reviews no longer count, one a line.
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub revoked: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,6 +74,9 @@ pub enum DiffFormat {
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &DiffArgs) -> CliResult {
     let result = decide(ctx, args)?;
     let io = &mut *ctx.io;
+    for w in result.reviews.iter().flat_map(|r| &r.warnings) {
+        io.warn(w);
+    }
     match args.format {
         Some(f @ (DiffFormat::Sarif | DiffFormat::Github)) => {
             print::ci::diff::print(&result, f == DiffFormat::Github, io)?
@@ -92,5 +108,57 @@ pub fn decide(ctx: &Ctx<'_, '_>, args: &DiffArgs) -> Result<DiffResult, CliError
         root: &root,
         working_tree: args.head.is_none(),
     };
-    Ok(DiffResult::of(&sides, args.all, args.exit_zero, env))
+    let mut result = DiffResult::of(&sides, args.all, args.exit_zero, env);
+    reviews_at_head(ctx, args, &head, &mut result)?;
+    Ok(result)
+}
+
+/// HEAD's signed reviews, when HEAD is a revision whose tree holds a
+/// reviews file: read from its objects, judged by the allowed signers
+/// (`--reviewed-by`, else the store directory's `allowed_signers`).
+/// `--reviewed-by` or `--revoked` is checked even without a reviews file,
+/// and refused for the working tree (its reviews are not a commit's).
+fn reviews_at_head(
+    ctx: &Ctx<'_, '_>,
+    args: &DiffArgs,
+    head: &Snapshot,
+    result: &mut DiffResult,
+) -> Result<(), CliError> {
+    let explicit = args.reviewed_by.is_some() || args.revoked.is_some();
+    if args.head.is_none() {
+        if explicit {
+            return Err(CliError::usage(
+                "--reviewed-by and --revoked need HEAD: reviews are read from a commit",
+            ));
+        }
+        return Ok(());
+    }
+    let Some(entry) = head.reviews.as_ref() else {
+        if explicit {
+            load_judged(ctx, args, &result.root)?;
+        }
+        return Ok(());
+    };
+    let judged = load_judged(ctx, args, &result.root)?;
+    let file = read_reviews_at(&result.root, entry);
+    let allowed = judged
+        .signers
+        .as_ref()
+        .map(|s| (s.file.clone(), s.sha256.clone()));
+    result.judge_reviews(head, file, allowed, &judged.judge());
+    if let (Some(r), Some(s)) = (result.reviews.as_mut(), &judged.signers) {
+        r.warnings = s.warnings.clone();
+    }
+    Ok(())
+}
+
+fn load_judged(ctx: &Ctx<'_, '_>, args: &DiffArgs, root: &str) -> Result<Judged, CliError> {
+    let default = || {
+        let store = locate_store(ctx.globals.trust_store.as_deref(), ctx.env).ok()?;
+        let file = store.dir().join("allowed_signers");
+        file.is_file().then(|| file.to_string_lossy().into_owned())
+    };
+    let signers = args.reviewed_by.clone().or_else(default);
+    let paths = [root.to_string()];
+    Judged::load(signers.as_deref(), args.revoked.as_deref(), &paths, ctx.env)
 }

@@ -252,6 +252,10 @@ pub struct JsonConfig {
     /// The config's path scopes that resolve elsewhere (links followed),
     /// each with the key whose line names it.
     pub destinations: Vec<JsonDestination>,
+    /// Its signed reviews (`null`: its repository has no reviews file);
+    /// set by `scan --json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviews: Option<serde_json::Value>,
 }
 
 /// `scan --policy --json`: a config's verdict and every request's decision.
@@ -338,6 +342,7 @@ impl From<&ConfigReport> for JsonConfig {
             policy: None,
             viewed: None,
             destinations: destinations_of(&r.lines, r.targets()),
+            reviews: None,
         }
     }
 }

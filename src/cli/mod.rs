@@ -26,6 +26,7 @@ pub mod print;
 pub mod review;
 pub mod review_trust;
 pub mod scan;
+pub mod scan_reviews;
 pub mod status;
 pub mod streams;
 pub mod terminal;

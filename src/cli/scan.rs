@@ -15,8 +15,9 @@ use crate::cli::args::{OutputFormat, ScanArgs};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::load::StoreView;
-use crate::cli::outcome::scan::{ScanSink, stream};
+use crate::cli::outcome::scan::{ReviewsOf, ScanSink, stream_reviewed};
 use crate::cli::print;
+use crate::cli::scan_reviews::ScanReviews;
 use crate::cli::walk::{Failed, not_followed_lines, unreadable_warnings};
 use crate::core::exit;
 use crate::core::review::discover::discover_paths;
@@ -29,11 +30,31 @@ use crate::core::revision::provenance::deleted_by;
 use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
+    // Never taken and ignored: only scan --json shows reviews.
+    if args.reviewed_by.is_some() && (args.policy.is_some() || args.format != OutputFormat::Json) {
+        return Err(CliError::usage(
+            "--reviewed-by shows signed reviews in scan --json only, not with --policy; review list shows them as text",
+        ));
+    }
     if args.policy.is_some() {
         return crate::cli::policy_trust::scan_with_policy(ctx, args);
     }
+    // scan --json judges each config's signed reviews: the allowed
+    // signers are checked (exit 2) before anything is scanned.
+    let reviews = match args.format {
+        OutputFormat::Json => Some(ScanReviews::load(
+            args.reviewed_by.as_deref(),
+            ctx.globals.trust_store.as_deref(),
+            &paths_or_dot(&args.paths),
+            ctx.env,
+        )?),
+        _ => None,
+    };
     let decided = decide(ctx, args);
     let (env, io) = (ctx.env, &mut *ctx.io);
+    for w in reviews.iter().flat_map(ScanReviews::warnings) {
+        io.warn(w);
+    }
     let format = args.format;
     let result = decided.map_err(|f| f.print(io))?;
     // Who changed what, on a terminal only (piped text stays as it was),
@@ -65,7 +86,11 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
             env,
         }),
     };
-    let outcome = stream(&result, env, sink.as_mut(), io)?;
+    let judge = reviews
+        .as_ref()
+        .map(|r| move |c: &ConfigReport| r.of(c, env));
+    let judge = judge.as_ref().map(|j| j as &ReviewsOf<'_>);
+    let outcome = stream_reviewed(&result, env, judge, sink.as_mut(), io)?;
     Ok(outcome.exit_code())
 }
 
@@ -75,11 +100,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
 /// by [`stream`], not here.
 pub fn decide(ctx: &Ctx<'_, '_>, args: &ScanArgs) -> Result<ScanResult, Failed> {
     let (g, env, format) = (ctx.globals, ctx.env, args.format);
-    let paths = if args.paths.is_empty() {
-        vec![".".to_string()]
-    } else {
-        args.paths.clone()
-    };
+    let paths = paths_or_dot(&args.paths);
     let view = StoreView::read(g.trust_store.as_deref(), &paths, env);
     let store_warnings = view.warnings();
     let (store, _, store_error) = view.or_empty();
@@ -112,4 +133,13 @@ pub fn decide(ctx: &Ctx<'_, '_>, args: &ScanArgs) -> Result<ScanResult, Failed> 
         found,
         missing,
     })
+}
+
+/// The paths given, else `.`.
+fn paths_or_dot(paths: &[String]) -> Vec<String> {
+    if paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        paths.to_vec()
+    }
 }

@@ -116,6 +116,8 @@ mod team_reviews;
 mod team_reviews_gate;
 #[cfg(unix)]
 mod team_reviews_sign;
+#[cfg(unix)]
+mod team_reviews_diff;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use crate::cli::json_out::is_unscoped;
+use crate::cli::outcome::diff_reviews::{HeadReviews, ReviewsAtHead};
 use crate::core::config::block::sha256_hex;
 use crate::core::config::json::Json;
 use crate::core::env::Env;
@@ -24,6 +25,8 @@ use crate::core::revision::provenance::{
     Absent, ChainValues, ValueOrigin, introduced_each, retargeted_by,
 };
 use crate::core::revision::{ConfigAt, Snapshot, changed_links};
+use crate::core::team::file::{NotRead, ReviewsFile};
+use crate::core::team::verify::{Judge, malformed_lines};
 
 /// `diff`'s result: the comparison of the two revisions and what the
 /// printers need of the two snapshots, decided once whatever the format.
@@ -50,6 +53,9 @@ pub struct DiffResult {
     /// `https://github.com/OWNER/NAME/commit/`, from `GITHUB_SERVER_URL`
     /// and `GITHUB_REPOSITORY` when both are well formed ([`commit_url`]).
     pub commit_url: Option<String>,
+    /// HEAD's reviews file, when HEAD is a revision whose tree has one
+    /// (`cli::outcome::diff_reviews`); `None` leaves every output as it was.
+    pub reviews: Option<ReviewsAtHead>,
 }
 
 /// What the two snapshots tell of one config beyond its comparison.
@@ -73,6 +79,9 @@ pub struct AtHead {
     /// ([`Sides::retarget_origins`]); `None` for any other value and, for
     /// added values, when provenance is absent.
     pub origins: Vec<Option<ValueOrigin>>,
+    /// Its signed reviews at HEAD, with [`DiffResult::reviews`]; `None`
+    /// without it, or for a config gone at HEAD.
+    pub reviews: Option<HeadReviews>,
 }
 
 /// Where CI shows a config's finding (see `print::ci::diff`).
@@ -141,7 +150,45 @@ impl DiffResult {
             code,
             provenance,
             commit_url: commit_url(&env.github_server_url, &env.github_repository),
+            reviews: None,
         }
+    }
+
+    /// Judges every config by HEAD's reviews file (`file`, or why
+    /// it was not read), with `allowed_signers` and `judge`; the file's own
+    /// problems (not read, lines that are not records) become HEAD's notes.
+    pub fn judge_reviews(
+        &mut self,
+        head: &Snapshot,
+        file: Result<ReviewsFile, NotRead>,
+        allowed_signers: Option<(String, String)>,
+        judge: &Judge<'_>,
+    ) {
+        let shown = crate::core::revision::reviews::reviews_path();
+        let not_read = file.as_ref().err().map(ToString::to_string);
+        match &file {
+            Ok(f) => {
+                for c in malformed_lines(f) {
+                    self.diff.head_notes.push(format!("{shown}: {}", c.text));
+                }
+            }
+            Err(e) => self.diff.head_notes.push(e.to_string()),
+        }
+        let why = not_read.unwrap_or_default();
+        let index = file.as_ref().map(ReviewsFile::by_path);
+        let none = Vec::new();
+        for (c, at) in self.diff.configs.iter().zip(self.at_head.iter_mut()) {
+            let records = match &index {
+                Ok(index) => Ok(index.get(c.path.as_str()).unwrap_or(&none).as_slice()),
+                Err(_) => Err(why.as_str()),
+            };
+            at.reviews = HeadReviews::of(head, &self.root, &c.path, records, judge);
+        }
+        self.reviews = Some(ReviewsAtHead {
+            file: shown,
+            allowed_signers,
+            warnings: Vec::new(),
+        });
     }
 
     /// Whether HEAD is the working tree.
@@ -379,6 +426,7 @@ impl Sides<'_> {
             },
             unscoped: self.unscoped(c),
             place: self.place(c),
+            reviews: None,
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod diff;
+pub mod diff_reviews;
 pub mod hook;
 pub mod ignore;
 pub mod inspect;

@@ -8,6 +8,7 @@ use std::cell::Cell;
 
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
+use crate::cli::outcome::review::OneConfig;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::review::report::ConfigReport;
@@ -20,6 +21,8 @@ pub struct Configs<'a> {
     result: &'a ScanResult,
     env: &'a Env,
     worst: Cell<u8>,
+    /// `scan --json`: the judge of each config's signed reviews.
+    reviews: Option<&'a ReviewsOf<'a>>,
 }
 
 impl Configs<'_> {
@@ -32,7 +35,17 @@ impl Configs<'_> {
             each(r)
         })
     }
+
+    /// `scan --json`'s reviews of config `r` (`None`: in no repository, or
+    /// its repository has no reviews file), decided as it streams past.
+    pub fn reviews_of(&self, r: &ConfigReport) -> Option<OneConfig> {
+        self.reviews?(r)
+    }
 }
+
+/// Judges one config's signed reviews (`cli::scan_reviews`): `None` when
+/// it is in no repository or its repository has no reviews file.
+pub type ReviewsOf<'a> = dyn Fn(&ConfigReport) -> Option<OneConfig> + 'a;
 
 /// A printer of `scan`: writes the result, its configs as they stream.
 pub trait ScanSink {
@@ -61,10 +74,13 @@ impl ScanOutcome {
     }
 }
 
-/// Streams `result`'s configs through `sink` and decides the outcome.
-pub fn stream(
+/// Streams `result`'s configs through `sink` and decides the outcome;
+/// with `reviews` (`scan --json`), each config's signed reviews are judged
+/// as it passes.
+pub fn stream_reviewed(
     result: &ScanResult,
     env: &Env,
+    reviews: Option<&ReviewsOf<'_>>,
     sink: &mut dyn ScanSink,
     io: &mut Io<'_>,
 ) -> Result<ScanOutcome, CliError> {
@@ -72,6 +88,7 @@ pub fn stream(
         result,
         env,
         worst: Cell::new(exit::SUCCESS),
+        reviews,
     };
     sink.write(result, &configs, io)?;
     Ok(ScanOutcome {
@@ -137,7 +154,7 @@ mod tests {
             let Ok(result) = crate::cli::scan::decide(&ctx, &args) else {
                 panic!("scan {dir} failed");
             };
-            let outcome = stream(&result, &env, &mut Silent, &mut io).unwrap();
+            let outcome = stream_reviewed(&result, &env, None, &mut Silent, &mut io).unwrap();
             assert_eq!(outcome.exit_code(), code, "{dir}");
             drop(o);
             assert!(out.is_empty());

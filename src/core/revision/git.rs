@@ -508,6 +508,48 @@ impl BlobReader {
     }
 }
 
+impl BlobReader {
+    /// The blob `oid` when it holds at most `max` bytes: `Ok(None)` when
+    /// git does not have it, `Ok(Some(Err(size)))` when it is larger (its
+    /// bytes are passed over, never kept).
+    pub fn blob_within(
+        &mut self,
+        oid: &str,
+        max: usize,
+    ) -> Result<Option<Result<Vec<u8>, usize>>, GitError> {
+        let fail = |run: &Bounded, e: io::Error| {
+            if run.timed_out() {
+                too_slow("cat-file")
+            } else {
+                GitError(format!("git cat-file: {e}"))
+            }
+        };
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| GitError("git cat-file has stopped".into()))?;
+        let asked = stdin
+            .write_all(format!("{oid}\n").as_bytes())
+            .and_then(|()| stdin.flush());
+        asked.map_err(|e| fail(&self.run, e))?;
+        let header = read_header(&mut self.out).map_err(|e| fail(&self.run, e))?;
+        let Some((_, _, size)) = header else {
+            return Ok(None);
+        };
+        if size > max {
+            let skipped = io::copy(&mut (&mut self.out).take(size as u64 + 1), &mut io::sink());
+            skipped.map_err(|e| fail(&self.run, e))?;
+            return Ok(Some(Err(size)));
+        }
+        let mut bytes = vec![0; size + 1];
+        self.out
+            .read_exact(&mut bytes)
+            .map_err(|e| fail(&self.run, e))?;
+        bytes.pop();
+        Ok(Some(Ok(bytes)))
+    }
+}
+
 /// One object of [`BlobReader::object`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Object {

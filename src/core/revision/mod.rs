@@ -26,6 +26,7 @@ pub mod hooks;
 pub mod provenance;
 pub mod range;
 pub mod review_provenance;
+pub mod reviews;
 pub mod since;
 pub mod worktree;
 
@@ -95,6 +96,13 @@ pub struct Snapshot {
     /// Each loaded config's extends chain, by the config's path: absolute
     /// paths in the checkout, the config first (what provenance blames).
     pub chains: BTreeMap<String, Vec<String>>,
+    /// A revision's reviews file (`.goccia/reviews.jsonl`), when its tree
+    /// has something there; `None` for the working tree.
+    pub reviews: Option<reviews::ReviewsEntry>,
+    /// With [`Snapshot::reviews`], each loaded config's recorded targets
+    /// as the tree tells them, for its portable digest, or why they cannot
+    /// be told from git objects (`reviews::tree_targets`).
+    pub tree_targets: BTreeMap<String, Result<Vec<(String, String)>, String>>,
 }
 
 /// Something a side holds that was not read, and so may hide a config.
@@ -359,6 +367,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
         commit: Some(commit.clone()),
         ..Snapshot::default()
     };
+    snap.reviews = reviews::reviews_entry(&tree);
     let (entries, configs) = survey(&tree, &mut snap);
     let files = RevisionFiles {
         root,
@@ -370,6 +379,7 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
     };
     read_config_blobs(&files, &configs)?;
     read_links(&tree, &files, &mut snap)?;
+    let index = TreeIndex::new(&files.entries);
     for e in configs {
         let Ok(rel) = std::str::from_utf8(&e.path) else {
             let name = shown(&e.path);
@@ -387,9 +397,13 @@ pub fn read_revision(root: &str, rev: &str, env: &Env) -> Result<Snapshot, GitEr
             snap.texts
                 .insert(rel.to_string(), String::from_utf8_lossy(bytes).into_owned());
         }
-        let (at, chain) = load_at(&absolute(root, rel), env, &files, &snap.links);
-        if let Some(chain) = chain {
+        let (at, loaded) = load_at(&absolute(root, rel), env, &files, &snap.links);
+        if let Some((chain, scopes)) = loaded {
             snap.chains.insert(rel.to_string(), chain);
+            if snap.reviews.is_some() {
+                let targets = tree_targets(root, &scopes, &snap.links, &index);
+                snap.tree_targets.insert(rel.to_string(), targets);
+            }
         }
         snap.configs.insert(rel.to_string(), at);
     }
@@ -474,15 +488,18 @@ fn read_config_blobs(files: &RevisionFiles<'_>, configs: &[&TreeEntry]) -> Resul
     Ok(())
 }
 
+/// A loaded config's extends chain and its target scopes.
+type ChainAndScopes = (Vec<String>, Vec<String>);
+
 /// The config at `path` (absolute, in the checkout) loaded from the
 /// revision, its scopes resolved through the revision's `links`, and its
-/// extends chain when it loads.
+/// extends chain and target scopes when it loads.
 fn load_at(
     path: &str,
     env: &Env,
     files: &RevisionFiles<'_>,
     links: &BTreeMap<String, String>,
-) -> (ConfigAt, Option<Vec<String>>) {
+) -> (ConfigAt, Option<ChainAndScopes>) {
     match load_block_from(path, env, files) {
         Ok(b) => (
             ConfigAt::Loaded {
@@ -498,9 +515,123 @@ fn load_at(
                     })
                     .collect(),
             },
-            Some(b.files),
+            Some((b.files, b.scopes)),
         ),
         Err(e) => (ConfigAt::Failed(e), None),
+    }
+}
+
+/// Each target scope of a config (absolute paths in the checkout at
+/// `root`) with its target as the commit's tree tells it (`links`: the
+/// tree's links, by relative path, to their target text; `tree`: its
+/// entries), or why one cannot be told from git objects.
+///
+/// The disk's portable digest resolves each path scope with `realpath`; a
+/// commit tells the same only for a scope inside the repository whose
+/// links all lead to something the commit holds. Any other target (a
+/// scope outside the repository, a link out of it or to nothing the commit
+/// holds, a loop, a submodule on the way) depends on the machine: it is
+/// said, and no review of that config counts at the revision.
+pub fn tree_targets(
+    root: &str,
+    scopes: &[String],
+    links: &BTreeMap<String, String>,
+    tree: &TreeIndex<'_>,
+) -> Result<Vec<(String, String)>, String> {
+    let link_at = |p: &str| links.get(p).cloned();
+    let mut out = Vec::with_capacity(scopes.len());
+    for scope in scopes {
+        if !is_under(scope, root) {
+            return Err(format!(
+                "the target of {scope} lies outside the repository and cannot be told from git objects"
+            ));
+        }
+        let mut passed = Vec::new();
+        let target = walk_links(root, scope, &link_at, &mut passed);
+        let cannot =
+            |why: &str| format!("the target of {scope} cannot be told from git objects ({why})");
+        if passed.len() > 40 {
+            return Err(cannot("its symbolic links loop"));
+        }
+        if !is_under(&target, root) {
+            return Err(cannot("a symbolic link leads out of the repository"));
+        }
+        if let Some(sub) = submodule_over(root, &target, tree.entries) {
+            return Err(cannot(&format!("it lies in submodule {sub}")));
+        }
+        for link in &passed {
+            let dest = walk_links(root, &absolute(root, link), &link_at, &mut Vec::new());
+            let rel = if dest == root {
+                ""
+            } else {
+                relative_to(root, &dest)
+            };
+            if !is_under(&dest, root) || !tree.holds(rel) {
+                return Err(cannot(&format!(
+                    "symbolic link {link} leads to nothing the commit holds"
+                )));
+            }
+        }
+        out.push((scope.clone(), target));
+    }
+    Ok(out)
+}
+
+/// The submodule at or above `path` (absolute, under `root`), if any.
+fn submodule_over(root: &str, path: &str, entries: &HashMap<&[u8], &TreeEntry>) -> Option<String> {
+    let rel = if path == root {
+        ""
+    } else {
+        relative_to(root, path)
+    };
+    let mut end = 0;
+    while end < rel.len() {
+        end = rel[end..].find('/').map_or(rel.len(), |i| end + i);
+        let prefix = &rel[..end];
+        if entries
+            .get(prefix.as_bytes())
+            .is_some_and(|e| e.mode == EntryMode::Submodule)
+        {
+            return Some(prefix.to_string());
+        }
+        end += 1;
+    }
+    None
+}
+
+/// A revision's tree entries by relative path, and its directories, found
+/// once when first asked.
+pub struct TreeIndex<'t> {
+    entries: &'t HashMap<&'t [u8], &'t TreeEntry>,
+    dirs: std::cell::OnceCell<std::collections::HashSet<&'t [u8]>>,
+}
+
+impl<'t> TreeIndex<'t> {
+    pub fn new(entries: &'t HashMap<&'t [u8], &'t TreeEntry>) -> TreeIndex<'t> {
+        TreeIndex {
+            entries,
+            dirs: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the tree holds `rel` (relative to the root): an entry
+    /// there, or a directory (an entry below it).
+    fn holds(&self, rel: &str) -> bool {
+        if rel.is_empty() || self.entries.contains_key(rel.as_bytes()) {
+            return true;
+        }
+        let dirs = self.dirs.get_or_init(|| {
+            let mut dirs = std::collections::HashSet::new();
+            for path in self.entries.keys() {
+                for (i, b) in path.iter().enumerate() {
+                    if *b == b'/' {
+                        dirs.insert(&path[..i]);
+                    }
+                }
+            }
+            dirs
+        });
+        dirs.contains(rel.as_bytes())
     }
 }
 
@@ -837,6 +968,54 @@ mod link_tests {
         assert_eq!(r("/r/up/x"), "/outside/x");
         // A loop stops; it never hangs.
         let _ = r("/r/loop/x");
+    }
+
+    /// A target the commit tells (through a link it holds) is given; one
+    /// outside, through a link out, to nothing, in a loop or in a
+    /// submodule is said, never guessed.
+    #[test]
+    fn tree_targets_are_told_only_from_what_the_commit_holds() {
+        use super::git::{EntryMode, TreeEntry};
+        use super::{TreeIndex, tree_targets};
+        let entry = |p: &str, mode| TreeEntry {
+            path: p.as_bytes().to_vec(),
+            mode,
+            oid: String::new(),
+        };
+        let tree = [
+            entry("shared-v2/img/a.png", EntryMode::File),
+            entry("shared", EntryMode::Link),
+            entry("gone", EntryMode::Link),
+            entry("ssh", EntryMode::Link),
+            entry("loop", EntryMode::Link),
+            entry("vendor/lib", EntryMode::Submodule),
+        ];
+        let entries = tree.iter().map(|e| (e.path.as_slice(), e)).collect();
+        let index = TreeIndex::new(&entries);
+        let links = [
+            ("shared", "shared-v2"),
+            ("gone", "nothing-here"),
+            ("ssh", "/root/.ssh"),
+            ("loop", "loop"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let t = |scope: &str| tree_targets("/r", &[scope.to_string()], &links, &index);
+        assert_eq!(
+            t("/r/shared/img/new").unwrap(),
+            [(
+                "/r/shared/img/new".to_string(),
+                "/r/shared-v2/img/new".to_string()
+            )]
+        );
+        assert_eq!(t("/r/data").unwrap()[0].1, "/r/data");
+        let why = |scope: &str| t(scope).unwrap_err();
+        assert!(why("/etc/hosts").contains("outside the repository"));
+        assert!(why("/r/ssh/id").contains("leads out of the repository"));
+        assert!(why("/r/gone/x").contains("symbolic link gone leads to nothing the commit holds"));
+        assert!(why("/r/loop/x").contains("loop"));
+        assert!(why("/r/vendor/lib/x").contains("submodule vendor/lib"));
     }
 
     #[test]

@@ -41,6 +41,18 @@ impl ReviewsFile {
             _ => None,
         })
     }
+
+    /// The records by their `path`, each list in line order: a scan or a
+    /// diff judging many configs finds each one's records without reading
+    /// every record again.
+    pub fn by_path(&self) -> std::collections::HashMap<&str, Vec<(usize, &Record)>> {
+        let mut out: std::collections::HashMap<&str, Vec<(usize, &Record)>> =
+            std::collections::HashMap::new();
+        for (n, r) in self.records() {
+            out.entry(r.path.as_str()).or_default().push((n, r));
+        }
+        out
+    }
 }
 
 /// Why a reviews file was not read; no review in it counts.
@@ -88,9 +100,19 @@ pub fn read_reviews(root: &Path) -> Result<Option<ReviewsFile>, NotRead> {
     let Some(bytes) = read_bounded(&dir, &path)? else {
         return Ok(None);
     };
+    parse_reviews(shown, &bytes).map(Some)
+}
+
+/// A reviews file's bytes, read by the caller within [`FILE_MAX_BYTES`]
+/// (the disk's file, or a blob of a commit), line by line; over
+/// [`MAX_RECORDS`] records it is not read at all. `shown` names it.
+pub fn parse_reviews(shown: String, bytes: &[u8]) -> Result<ReviewsFile, NotRead> {
+    if bytes.len() as u64 > FILE_MAX_BYTES {
+        return Err(NotRead::TooLarge { path: shown });
+    }
     let mut lines = Vec::new();
     let mut records = 0;
-    let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
         let line = match std::str::from_utf8(raw) {
             Ok(text) => parse_line(text),
@@ -104,7 +126,7 @@ pub fn read_reviews(root: &Path) -> Result<Option<ReviewsFile>, NotRead> {
         }
         lines.push((i + 1, line));
     }
-    Ok(Some(ReviewsFile { path: shown, lines }))
+    Ok(ReviewsFile { path: shown, lines })
 }
 
 /// The file's bytes, opened without following a link at `.goccia` or at

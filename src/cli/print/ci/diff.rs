@@ -50,6 +50,12 @@ fn finding(r: &DiffResult, span: &str, l: Listed<'_>, place: &Place) -> Finding 
         // An unchanged config has no place, so no finding.
         Verdict::Narrowed | Verdict::Same => narrowed(span, c),
     };
+    // Who reviewed it: part of the message, not of what identifies it.
+    let mut message = message;
+    if let Some(h) = &l.at_head.reviews {
+        message.push('\n');
+        message.push_str(&clean(&h.summary()));
+    }
     Finding {
         rule,
         path: place.path.clone(),

@@ -5,7 +5,9 @@ use serde::Serialize;
 use crate::cli::io::Io;
 use crate::cli::json_out::{JsonError, to_json};
 use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
+use crate::cli::outcome::diff_reviews::{HeadReviews, ReviewsAtHead};
 use crate::cli::print::json::provenance::{self, JsonOrigin};
+use crate::cli::print::json::review::record;
 use crate::core::error::ConfigError;
 
 /// One value of a request. An unscoped request (the boolean `true`, a
@@ -54,6 +56,10 @@ struct JsonConfig<'a> {
     /// or is gone at HEAD.
     sha256: Option<&'a str>,
     requests: Vec<JsonRequest<'a>>,
+    /// Its signed reviews at HEAD, as `inspect --json` gives them (and
+    /// `problem`: why none can count); `null` where HEAD has no reviews
+    /// file, HEAD is the working tree, or the config is gone at HEAD.
+    reviews: serde_json::Value,
 }
 
 #[derive(Serialize)]
@@ -94,7 +100,7 @@ pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
         widened: diff.widened(),
         broken: diff.broken(),
         incomplete: diff.incomplete(),
-        configs: r.listed().map(config).collect(),
+        configs: r.listed().map(|l| config(r, l)).collect(),
         not_read: diff
             .not_read
             .iter()
@@ -110,7 +116,7 @@ pub fn print(r: &DiffResult, io: &mut Io<'_>) -> std::io::Result<()> {
     io.out.write_all(to_json(&doc)?.as_bytes())
 }
 
-fn config(l: Listed<'_>) -> JsonConfig<'_> {
+fn config<'a>(r: &'a DiffResult, l: Listed<'a>) -> JsonConfig<'a> {
     let c = l.config;
     JsonConfig {
         path: &c.path,
@@ -129,7 +135,31 @@ fn config(l: Listed<'_>) -> JsonConfig<'_> {
                 values: values.into_iter().map(value).collect(),
             })
             .collect(),
+        reviews: reviews(r.reviews.as_ref(), l.at_head.reviews.as_ref()),
     }
+}
+
+/// A config's `reviews` member (schemas/defs.schema.json#/$defs/reviews).
+fn reviews(file: Option<&ReviewsAtHead>, h: Option<&HeadReviews>) -> serde_json::Value {
+    let (Some(file), Some(h)) = (file, h) else {
+        return serde_json::Value::Null;
+    };
+    let mut doc = serde_json::json!({
+        "file": file.file,
+        "digest": h.digest,
+        "outside": h.outside,
+        "allowedSigners": file.allowed_signers.as_ref().map(|(path, sha256)| serde_json::json!({
+            "path": path,
+            "sha256": sha256,
+        })),
+        "required": serde_json::Value::Null,
+        "count": h.count,
+        "records": h.checked.iter().map(record).collect::<Vec<_>>(),
+    });
+    if let (Some(why), Some(map)) = (&h.problem, doc.as_object_mut()) {
+        map.insert("problem".to_string(), why.clone().into());
+    }
+    doc
 }
 
 /// One value: where JSON writes a value, and only here.

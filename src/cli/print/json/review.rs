@@ -39,7 +39,7 @@ fn config(r: &ReviewReport, c: &ConfigReviews) -> Value {
     })
 }
 
-fn record(c: &Checked) -> Value {
+pub(crate) fn record(c: &Checked) -> Value {
     let r = c.record.as_ref();
     json!({
         "line": c.line,

@@ -9,6 +9,7 @@ use crate::cli::io::Io;
 use crate::cli::json_out::{JsonConfig, JsonPolicy, JsonPolicyFile, Schema, to_json, write_json};
 use crate::cli::outcome::policy::PolicyScan;
 use crate::cli::outcome::scan::{Configs, ScanSink};
+use crate::cli::print::json::review;
 use crate::cli::print::text::scan::warnings;
 use crate::cli::walk::{JsonNotFollowed, JsonUnreadable, write_warnings};
 use crate::core::review::discover::Discovery;
@@ -170,8 +171,10 @@ impl Serialize for Streamed<'_> {
         let keys = &self.result.found.keys;
         let mut seq = serializer.serialize_seq(Some(keys.len()))?;
         self.configs.each(|r| {
+            let reviews = self.configs.reviews_of(&r);
             seq.serialize_element(&JsonConfig {
                 viewed: Some(self.progress.is_viewed(&r.key, r.sha256())),
+                reviews: Some(review::one_config(reviews.as_ref())),
                 ..JsonConfig::from(&r)
             })
         })?;

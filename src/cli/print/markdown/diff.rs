@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::cli::io::Io;
 use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
+use crate::cli::outcome::diff_reviews::HeadReviews;
 use crate::cli::print::text::diff::{incomplete, origin_text, summary};
 use crate::core::revision::compare::ConfigDiff;
 use crate::core::revision::provenance::{Commit, ValueOrigin};
@@ -117,7 +118,45 @@ fn config(out: &mut String, r: &DiffResult, l: Listed<'_>) {
         let fence = "`".repeat(longest_backtick_run(&block).max(2) + 1);
         let _ = write!(out, "{fence}diff\n{block}{fence}\n");
     }
+    if let Some(h) = &l.at_head.reviews {
+        reviews(out, h);
+    }
     introduced_by(out, r, l);
+}
+
+/// The config's signed reviews at HEAD: `Reviewed by alice@example.com
+/// (this version)` (each name a code span), or `Not reviewed at HEAD` and
+/// why, then each record that did not count.
+fn reviews(out: &mut String, h: &HeadReviews) {
+    let names = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| md_code(n, false))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let line = if h.count > 0 {
+        let reviewers: Vec<&str> = h.reviewers.iter().map(String::as_str).collect();
+        format!("Reviewed by {} (this version)", names(&reviewers))
+    } else if let Some(why) = &h.problem {
+        format!("Not reviewed at HEAD: {}", md_code(why, false))
+    } else if h.unchecked().is_empty() {
+        "Not reviewed at HEAD".to_string()
+    } else {
+        format!(
+            "Not reviewed at HEAD: signed by {}, not checked (no allowed signers: pass `--reviewed-by FILE`)",
+            names(&h.unchecked())
+        )
+    };
+    let _ = writeln!(out, "\n{line}\n");
+    let mut any = false;
+    for c in h.not_counted() {
+        let _ = writeln!(out, "- {}", md_code(&c.text, false));
+        any = true;
+    }
+    if any {
+        out.push('\n');
+    }
 }
 
 /// One value's line of the fenced `diff` block: where markdown writes a

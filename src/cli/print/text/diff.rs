@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::cli::io::Io;
 use crate::cli::outcome::diff::{DiffResult, Listed, ListedValue};
+use crate::cli::outcome::diff_reviews::HeadReviews;
 use crate::core::revision::compare::{RevisionDiff, Status, Verdict};
 use crate::core::revision::provenance::ValueOrigin;
 use crate::sanitize::clean;
@@ -85,6 +86,18 @@ fn config(out: &mut String, diff: &RevisionDiff, l: Listed<'_>) {
         for v in values {
             value_line(out, v, &diff.base);
         }
+    }
+    if let Some(h) = &l.at_head.reviews {
+        reviews(out, h);
+    }
+}
+
+/// The config's signed reviews at HEAD: who reviewed this version, or
+/// that no one did and why, then each record that did not count.
+fn reviews(out: &mut String, h: &HeadReviews) {
+    let _ = writeln!(out, "  {}", clean(&h.summary()));
+    for c in h.not_counted() {
+        let _ = writeln!(out, "    {}", clean(&c.text));
     }
 }
 
