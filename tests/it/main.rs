@@ -113,11 +113,11 @@ mod store;
 #[cfg(unix)]
 mod team_reviews;
 #[cfg(unix)]
+mod team_reviews_diff;
+#[cfg(unix)]
 mod team_reviews_gate;
 #[cfg(unix)]
 mod team_reviews_sign;
-#[cfg(unix)]
-mod team_reviews_diff;
 mod tui_decision;
 #[cfg(unix)]
 mod tui_deleted_by;

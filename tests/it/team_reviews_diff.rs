@@ -516,3 +516,57 @@ fn reviews_at_head_are_read_within_the_bounds() {
     let a = section(&out.stdout, "added a/goccia.json");
     assert!(a.contains("\n  not reviewed at HEAD: "), "{out}");
 }
+
+/// A reviews file that was not read, or whose lines are not all records,
+/// says so in `inspect --json` and `scan --json` as the text does: a JSON
+/// reader must not take "no records" for "nothing was there".
+#[test]
+fn the_reviews_files_own_problems_are_in_the_json() {
+    let f = fixture();
+    let file = f.repo.join(".goccia/reviews.jsonl");
+    let good = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("<<<<<<< HEAD\n{good}")).unwrap();
+    let both = |args: &[&str]| {
+        let scan = valid(
+            "scan",
+            &f.env
+                .run_in(&f.repo, &[&["scan", "--json"][..], args].concat(), &[])
+                .stdout,
+        );
+        let inspect = f.env.run_in(
+            &f.repo,
+            &[&["inspect", "a/goccia.json", "--json"][..], args].concat(),
+            &[],
+        );
+        let inspect = valid("inspect", &inspect.stdout);
+        assert_eq!(
+            inspect["reviews"],
+            config(&scan, "a/goccia.json")["reviews"]
+        );
+        inspect["reviews"].clone()
+    };
+    let r = both(&["--reviewed-by", &f.allowed]);
+    assert_eq!(
+        r["problems"],
+        serde_json::json!(["line 1: merge conflict marker"]),
+        "{r}"
+    );
+    assert_eq!(statuses(&r), ["reviewed"], "the other lines still count");
+    // A link in place of the file: not read, and said.
+    let elsewhere = f.env.work.join("elsewhere.jsonl");
+    std::fs::write(&elsewhere, &good).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
+    let r = both(&[]);
+    let problems = r["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{r}");
+    assert!(
+        problems[0]
+            .as_str()
+            .unwrap()
+            .ends_with("reviews.jsonl is a symbolic link; not read"),
+        "{r}"
+    );
+    assert_eq!(r["records"], serde_json::json!([]));
+    assert_eq!(r["count"], 0);
+}

@@ -55,7 +55,8 @@ pub(crate) fn record(c: &Checked) -> Value {
 }
 
 /// One config's `reviews` member (`inspect --json`, `scan --json`):
-/// `null` where its repository has no reviews file.
+/// `null` where its repository has no reviews file; `problems` are the
+/// file's own (not read, lines that are no record), as the text shows them.
 pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
     let Some(r) = r else {
         return Value::Null;
@@ -72,6 +73,7 @@ pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
         "required": Value::Null,
         "count": c.count,
         "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+        "problems": r.notes.iter().flat_map(|n| &n.lines).collect::<Vec<_>>(),
     })
 }
 
