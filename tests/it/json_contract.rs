@@ -669,6 +669,7 @@ fn the_schemas_are_strict() {
         "status",
         "ignored",
         "trust-reviewed",
+        "review",
     ] {
         let v = validator(name);
         assert!(!v.is_valid(&serde_json::json!({"schema": 2})), "{name}");

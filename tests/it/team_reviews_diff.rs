@@ -570,3 +570,28 @@ fn the_reviews_files_own_problems_are_in_the_json() {
     assert_eq!(r["records"], serde_json::json!([]));
     assert_eq!(r["count"], 0);
 }
+
+/// `review list --json` and `review verify --json` are documents of their
+/// schema (schemas/review.schema.json), as every other `--json` is.
+#[test]
+fn review_list_and_verify_json_follow_their_schema() {
+    let f = fixture();
+    let list = f.env.run_in(&f.repo, &["review", "list", "--json"], &[]);
+    let doc = valid("review", &list.stdout);
+    assert!(doc["allowedSigners"].is_null(), "{doc}");
+    let verify = f.env.run_in(
+        &f.repo,
+        &["review", "verify", "--json", "--reviewed-by", &f.allowed],
+        &[],
+    );
+    assert_eq!(verify.code, 4, "b, c and d are not reviewed: {verify}");
+    let doc = valid("review", &verify.stdout);
+    let a = doc["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["file"] == "a/goccia.json")
+        .unwrap();
+    assert_eq!(a["met"], true, "{a}");
+    assert_eq!(a["reviewers"], serde_json::json!([ALICE]), "{a}");
+}

@@ -13,7 +13,7 @@ pub fn report(r: &ReviewReport, io: &mut Io<'_>) -> std::io::Result<()> {
         io.warn(w);
     }
     let doc = json!({
-        "version": 1,
+        "schema": 1,
         "allowedSigners": r.allowed_signers.as_ref().map(|(path, sha256)| json!({"path": path, "sha256": sha256})),
         "required": r.required,
         "files": r.files.iter().map(|f| json!({"file": f.file, "problems": f.lines})).collect::<Vec<_>>(),
