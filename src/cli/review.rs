@@ -352,31 +352,48 @@ impl Reviews<'_, '_> {
         requests: bool,
         placed: Result<(RepoPath, PortableDigest), String>,
     ) -> ConfigReviews {
-        let mut c = ConfigReviews {
-            shown,
-            path: None,
-            digest: None,
-            outside: Vec::new(),
-            problem: None,
-            requests,
-            checked: Vec::new(),
-            count: 0,
-            reviewers: Vec::new(),
+        let file = match &placed {
+            Ok((place, _)) => reviews_of(&place.root, self.files, self.notes),
+            Err(_) => None,
         };
-        match placed {
-            Err(why) => c.problem = Some(why),
-            Ok((place, d)) => {
-                if let Some(file) = reviews_of(&place.root, self.files, self.notes) {
-                    c.checked = check_records(file, &place.path, &d.digest, self.judge);
-                }
-                (c.count, c.reviewers) = count_reviews(&c.checked);
-                c.path = Some(place.path);
-                c.digest = Some(d.digest);
-                c.outside = d.outside;
-            }
-        }
-        c
+        judge_config(shown, requests, placed, file, self.judge)
     }
+}
+
+/// One config, shown as `shown`, placed in its repository (or why not):
+/// its records in `file` (its repository's reviews file, when read)
+/// judged and counted.
+pub(crate) fn judge_config(
+    shown: String,
+    requests: bool,
+    placed: Result<(RepoPath, PortableDigest), String>,
+    file: Option<&ReviewsFile>,
+    judge: &Judge<'_>,
+) -> ConfigReviews {
+    let mut c = ConfigReviews {
+        shown,
+        path: None,
+        digest: None,
+        outside: Vec::new(),
+        problem: None,
+        requests,
+        checked: Vec::new(),
+        count: 0,
+        reviewers: Vec::new(),
+    };
+    match placed {
+        Err(why) => c.problem = Some(why),
+        Ok((place, d)) => {
+            if let Some(file) = file {
+                c.checked = check_records(file, &place.path, &d.digest, judge);
+            }
+            (c.count, c.reviewers) = count_reviews(&c.checked);
+            c.path = Some(place.path);
+            c.digest = Some(d.digest);
+            c.outside = d.outside;
+        }
+    }
+    c
 }
 
 /// A loaded config placed in its repository and its portable digest.

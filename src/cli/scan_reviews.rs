@@ -7,12 +7,12 @@
 //! `unchecked`.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::cli::error::CliError;
 use crate::cli::outcome::review::{ConfigReviews, FileNote, OneConfig};
-use crate::cli::review::{Judged, place, reviews_of};
+use crate::cli::review::{Judged, judge_config, place, reviews_of};
 use crate::core::config::targets::Targets;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
@@ -20,9 +20,8 @@ use crate::core::paths::key::TrustKey;
 use crate::core::review::report::ConfigReport;
 use crate::core::store::locate_store;
 use crate::core::team::digest::{PortableDigest, RepoPath, repo_path};
+use crate::core::team::file::ReviewsFile;
 use crate::core::team::file::{DIR, FILE};
-use crate::core::team::record::{Line, Record};
-use crate::core::team::verify::{check_record, count_reviews};
 
 /// The judge of a scan's reviews and the reviews files read so far.
 pub struct ScanReviews {
@@ -33,11 +32,11 @@ pub struct ScanReviews {
     files: RefCell<BTreeMap<String, Indexed>>,
 }
 
-/// One repository's reviews file, read once: its records by path (none
-/// when it was not read) and its own problems.
+/// One repository's reviews file, read once (none when it was not read)
+/// and its own problems.
 #[derive(Default)]
 struct Indexed {
-    by_path: HashMap<String, Vec<(usize, Record)>>,
+    file: Option<ReviewsFile>,
     notes: Vec<FileNote>,
 }
 
@@ -45,18 +44,8 @@ impl Indexed {
     fn read(root: &str) -> Indexed {
         let (mut files, mut notes) = (BTreeMap::new(), Vec::new());
         reviews_of(root, &mut files, &mut notes);
-        let mut by_path: HashMap<String, Vec<(usize, Record)>> = HashMap::new();
-        for (n, line) in files
-            .remove(root)
-            .flatten()
-            .into_iter()
-            .flat_map(|f| f.lines)
-        {
-            if let Line::Record(r) = line {
-                by_path.entry(r.path.clone()).or_default().push((n, r));
-            }
-        }
-        Indexed { by_path, notes }
+        let file = files.remove(root).flatten();
+        Indexed { file, notes }
     }
 }
 
@@ -134,35 +123,7 @@ impl ScanReviews {
         placed: Result<(RepoPath, PortableDigest), String>,
         indexed: &Indexed,
     ) -> ConfigReviews {
-        let mut c = ConfigReviews {
-            shown,
-            path: None,
-            digest: None,
-            outside: Vec::new(),
-            problem: None,
-            requests: true,
-            checked: Vec::new(),
-            count: 0,
-            reviewers: Vec::new(),
-        };
-        match placed {
-            Err(why) => c.problem = Some(why),
-            Ok((place, d)) => {
-                let judge = self.judged.judge();
-                let records = indexed
-                    .by_path
-                    .get(&place.path)
-                    .map_or(&[][..], Vec::as_slice);
-                c.checked = records
-                    .iter()
-                    .map(|(n, rec)| check_record(*n, rec, &d.digest, &judge))
-                    .collect();
-                (c.count, c.reviewers) = count_reviews(&c.checked);
-                c.path = Some(place.path);
-                c.digest = Some(d.digest);
-                c.outside = d.outside;
-            }
-        }
-        c
+        let judge = self.judged.judge();
+        judge_config(shown, true, placed, indexed.file.as_ref(), &judge)
     }
 }

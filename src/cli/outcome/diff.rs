@@ -175,11 +175,13 @@ impl DiffResult {
             Err(e) => self.diff.head_notes.push(e.to_string()),
         }
         let why = not_read.unwrap_or_default();
-        let index = file.as_ref().map(ReviewsFile::by_path);
-        let none = Vec::new();
         for (c, at) in self.diff.configs.iter().zip(self.at_head.iter_mut()) {
-            let records = match &index {
-                Ok(index) => Ok(index.get(c.path.as_str()).unwrap_or(&none).as_slice()),
+            let records: Vec<_>;
+            let records = match &file {
+                Ok(f) => {
+                    records = f.records_for(&c.path).collect();
+                    Ok(records.as_slice())
+                }
                 Err(_) => Err(why.as_str()),
             };
             at.reviews = HeadReviews::of(head, &self.root, &c.path, records, judge);

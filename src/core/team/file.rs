@@ -27,31 +27,45 @@ pub const MAX_RECORDS: usize = 20_000;
 /// lines, so git's union merge always gives a valid file.
 pub const GITATTRIBUTES: &str = "reviews.jsonl merge=union\n";
 
-/// The reviews file of a repository, line by line (1-based numbers).
+/// The reviews file of a repository, line by line (1-based numbers), and
+/// where each config's records are: a command judging many configs finds
+/// each one's records without reading every record again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReviewsFile {
     pub path: String,
-    pub lines: Vec<(usize, Line)>,
+    lines: Vec<(usize, Line)>,
+    /// By a record's `path`: its places in `lines`, in line order.
+    by_path: std::collections::HashMap<String, Vec<usize>>,
 }
 
 impl ReviewsFile {
-    pub fn records(&self) -> impl Iterator<Item = (usize, &Record)> {
-        self.lines.iter().filter_map(|(n, l)| match l {
-            Line::Record(r) => Some((*n, r)),
+    pub fn new(path: String, lines: Vec<(usize, Line)>) -> ReviewsFile {
+        let mut by_path: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, (_, line)) in lines.iter().enumerate() {
+            if let Line::Record(r) = line {
+                by_path.entry(r.path.clone()).or_default().push(i);
+            }
+        }
+        ReviewsFile {
+            path,
+            lines,
+            by_path,
+        }
+    }
+
+    /// The records whose `path` is `path`, in line order.
+    pub fn records_for<'a>(&'a self, path: &str) -> impl Iterator<Item = (usize, &'a Record)> {
+        let places = self.by_path.get(path).map_or(&[][..], Vec::as_slice);
+        places.iter().filter_map(|&i| match self.lines.get(i)? {
+            (n, Line::Record(r)) => Some((*n, r)),
             _ => None,
         })
     }
 
-    /// The records by their `path`, each list in line order: a scan or a
-    /// diff judging many configs finds each one's records without reading
-    /// every record again.
-    pub fn by_path(&self) -> std::collections::HashMap<&str, Vec<(usize, &Record)>> {
-        let mut out: std::collections::HashMap<&str, Vec<(usize, &Record)>> =
-            std::collections::HashMap::new();
-        for (n, r) in self.records() {
-            out.entry(r.path.as_str()).or_default().push((n, r));
-        }
-        out
+    /// Every line, with its 1-based number.
+    pub fn lines(&self) -> &[(usize, Line)] {
+        &self.lines
     }
 }
 
@@ -126,7 +140,7 @@ pub fn parse_reviews(shown: String, bytes: &[u8]) -> Result<ReviewsFile, NotRead
         }
         lines.push((i + 1, line));
     }
-    Ok(ReviewsFile { path: shown, lines })
+    Ok(ReviewsFile::new(shown, lines))
 }
 
 /// The file's bytes, opened without following a link at `.goccia` or at
@@ -284,7 +298,7 @@ pub fn write_records(root: &Path, new: &[Record]) -> Result<PathBuf, NotWritten>
     let mut comments = Vec::new();
     let mut records: Vec<Record> = Vec::new();
     if let Some(file) = &existing {
-        for (n, line) in &file.lines {
+        for (n, line) in file.lines() {
             match line {
                 Line::Record(r) => records.push(r.clone()),
                 Line::Malformed(_) => {

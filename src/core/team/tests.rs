@@ -719,7 +719,9 @@ fn writing_keeps_one_record_per_path_and_key_sorted_and_adds_the_union_merge() {
         "reviews.jsonl merge=union\n"
     );
     let file = read_reviews(&root).unwrap().unwrap();
-    assert_eq!(file.records().count(), 2);
+    assert_eq!(file.records_for("a/goccia.json").count(), 1);
+    assert_eq!(file.records_for("b/goccia.json").count(), 1);
+    assert_eq!(file.records_for("c/goccia.json").count(), 0);
 }
 
 #[test]

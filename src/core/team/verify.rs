@@ -76,7 +76,7 @@ pub struct Judge<'a> {
 
 /// The lines of `file` that are not records, each `malformed`.
 pub fn malformed_lines(file: &ReviewsFile) -> Vec<Checked> {
-    file.lines
+    file.lines()
         .iter()
         .filter_map(|(n, line)| match line {
             Line::Malformed(why) => Some(Checked {
@@ -94,8 +94,7 @@ pub fn malformed_lines(file: &ReviewsFile) -> Vec<Checked> {
 /// Every record of `file` for the config at `path` whose portable digest is
 /// now `digest`, judged, in line order.
 pub fn check_records(file: &ReviewsFile, path: &str, digest: &str, judge: &Judge) -> Vec<Checked> {
-    file.records()
-        .filter(|(_, r)| r.path == path)
+    file.records_for(path)
         .map(|(n, r)| check_record(n, r, digest, judge))
         .collect()
 }
