@@ -25,6 +25,7 @@ use crate::core::exit;
 use crate::core::paths::display::{describe_targets, shell_quote};
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::paths::{expand_file_name, pascal_trim};
+use crate::core::policy::Policy;
 use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, TrustListing, TrustOutcome};
 use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
@@ -72,11 +73,22 @@ pub(crate) fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 /// left out (and said, on stderr, in every format).
 pub(crate) fn list(
     args: &TrustArgs,
-    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
+    store: (StoreLocation, Store, Vec<String>),
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<TrustListing, CliError> {
-    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| {
+    list_judged(args, store, None, env, io)
+}
+
+/// [`list`], with a `policy` judging each config as it is listed.
+fn list_judged(
+    args: &TrustArgs,
+    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
+    policy: Option<&Policy>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<TrustListing, CliError> {
+    let mut plan = plan_trust(&args.paths, env, &store, policy).map_err(|e| {
         text::trust::plan_failure(&e, io);
         crate::cli::outcome::trust::plan_failed(&e)
     })?;
@@ -281,12 +293,12 @@ fn ask(count: usize, reader: &Reader, io: &mut Io<'_>) -> std::io::Result<bool> 
 /// changed since is left out (exit 1).
 pub(crate) fn record(
     loc: &StoreLocation,
-    shown: &[Shown],
+    shown: &[Shown<'_>],
     env: &Env,
 ) -> Result<TrustOutcome, CliError> {
     let commit =
         trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
-    let shown = shown.iter().map(|s| s.key.clone()).collect();
+    let shown = shown.iter().map(|s| s.key.to_string()).collect();
     Ok(TrustOutcome::new(shown, commit))
 }
 
@@ -324,7 +336,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
     let store_warnings = view.warnings();
     let (loc, store) = view.checked(!args.dry_run, io)?;
     let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
-    let listing = list(args, (loc, store, store_warnings), env, io)?;
+    let listing = list_judged(args, (loc, store, store_warnings), Some(&policy), env, io)?;
     let why = why(args, &listing, env);
     let mut gate = Gate {
         policy,
@@ -339,7 +351,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
         }
         return Ok(exit::SUCCESS);
     }
-    gate.judge(&listing, env);
+    gate.judge(&listing);
     let end = gate_listed(args, (&listing, &why), &gate, &records, env, io)?;
     if let Some(o) = &end.outcome {
         text::trust::refused(o, io);

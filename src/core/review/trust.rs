@@ -12,6 +12,8 @@ use crate::core::error::ConfigError;
 use crate::core::paths::display::{describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
 use crate::core::paths::key::{is_under, trust_key_for_directory, trust_key_for_path};
+use crate::core::policy::gate::decide;
+use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::discover::{DiscoverError, Shadowed, Unreadable, discover_paths};
 use crate::core::review::listing::config_exists;
 use crate::core::review::report::ConfigState;
@@ -29,23 +31,32 @@ pub fn trusted_by() -> String {
     format!("goccia-trust {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// A config that `--trust` lists: new, or changed since trusted.
+/// A config that `--trust` lists: new, or changed since trusted. It
+/// keeps what the listing, its printers and the record read
+/// ([`ListedConfig`]), not the loaded snapshot.
 #[derive(Debug, Clone)]
 pub struct TrustCandidate {
-    pub snapshot: ConfigSnapshot,
+    pub snapshot: ListedConfig,
     /// `false` for `(new)`, `true` for `(changed)`.
     pub changed: bool,
-    pub lines: Vec<DiffLine>,
+    /// A changed config's lines against its store entry (the diff and the
+    /// target lines); empty for a new one, whose lines are its
+    /// description lines, made again when printed ([`Self::lines`]).
+    changes: Vec<DiffLine>,
     /// Its files as they were when it was loaded (`None` where the
     /// platform gives no stamp).
     pub stamp: Option<Stamp>,
+    /// With `--policy`: the policy's decision, made as the config was
+    /// loaded (the request it judges is not kept).
+    pub decision: Option<ConfigDecision>,
 }
 
-/// The metadata of a config's files (its extends chain), each as a link
-/// and as what it leads to: size, modification and change times, inode
-/// and device. A file rewritten, replaced or re-linked has another stamp.
+/// The metadata of a config's files (its extends chain, in its order),
+/// each as a link and as what it leads to: size, modification and change
+/// times, inode and device. A file rewritten, replaced or re-linked has
+/// another stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp(Vec<(String, [i64; 10])>);
+pub struct Stamp(Vec<[i64; 10]>);
 
 impl Stamp {
     /// The stamp of `files` now; `None` when one cannot be read.
@@ -73,7 +84,7 @@ impl Stamp {
             {
                 *slot = value;
             }
-            stamps.push((file.clone(), all));
+            stamps.push(all);
         }
         Some(Stamp(stamps))
     }
@@ -83,14 +94,25 @@ impl Stamp {
         None
     }
 
-    /// Whether every file has the stamp it had.
-    fn unchanged(&self) -> bool {
-        let files: Vec<String> = self.0.iter().map(|(f, _)| f.clone()).collect();
-        Stamp::of(&files).is_some_and(|now| now == *self)
+    /// Whether every one of `files` (those it was made of) has the stamp
+    /// it had.
+    fn unchanged(&self, files: &[String]) -> bool {
+        Stamp::of(files).is_some_and(|now| now == *self)
     }
 }
 
 impl TrustCandidate {
+    /// Its lines: a new config's description lines, each unchanged; a
+    /// changed config's diff against its store entry and target lines.
+    pub fn lines(&self) -> std::borrow::Cow<'_, [DiffLine]> {
+        if self.changed {
+            std::borrow::Cow::Borrowed(&self.changes)
+        } else {
+            let lines = self.snapshot.lines().into_iter();
+            std::borrow::Cow::Owned(lines.map(DiffLine::Unchanged).collect())
+        }
+    }
+
     /// A changed config's values compared with its store entry `stored`,
     /// value by value (issue 30: what the prompt shows on a terminal, as
     /// the detail pane and `scan` do); empty for a new config, or when
@@ -100,10 +122,10 @@ impl TrustCandidate {
             return Vec::new();
         };
         diff_values(
-            &block_values(&stored.block),
-            &block_values(self.snapshot.block.json()),
+            &block_values(&stored.block.value()),
+            &block_values(&self.snapshot.json()),
             &self.snapshot.targets.to_pairs(),
-            &moved_targets(&self.lines),
+            &moved_targets(&self.changes),
         )
     }
 }
@@ -157,9 +179,15 @@ pub enum PlanError {
 }
 
 /// Scans and loads every config at or under `paths` and compares it with the
-/// store. A config that fails to load fails the plan with its own error (the
-/// first in key order, as GocciaScript processes them).
-pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPlan, PlanError> {
+/// store; with a `policy`, judges each config listed as it is loaded. A
+/// config that fails to load fails the plan with its own error (the first
+/// in key order, as GocciaScript processes them).
+pub fn plan_trust(
+    paths: &[String],
+    env: &Env,
+    store: &Store,
+    policy: Option<&Policy>,
+) -> Result<TrustPlan, PlanError> {
     let found = discover_paths(paths, env, &|_| {}, &|| false)?;
     let targets = describe_targets(paths, env);
     if !found.unreadable.is_empty() {
@@ -175,11 +203,12 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
     }
     // Each config's files are stamped as it is loaded, so that `--yes`
     // records it without reading it again when nothing changed since; it
-    // is compared with the store on the same thread.
+    // is compared with the store (and judged) on the same thread, and only
+    // what the listing needs of it is kept.
     let planned: Vec<Result<Planned, ConfigError>> = found
         .keys
         .par_iter()
-        .map(|k| load_config(k, env).map(|s| Planned::of(s, store)))
+        .map(|k| load_config(k, env).map(|s| Planned::of(s, store, policy, env)))
         .collect();
     let not_followed = found
         .not_followed
@@ -221,18 +250,31 @@ enum Planned {
 }
 
 impl Planned {
-    fn of(snapshot: ConfigSnapshot, store: &Store) -> Planned {
+    fn of(snapshot: ConfigSnapshot, store: &Store, policy: Option<&Policy>, env: &Env) -> Planned {
         let stamp = Stamp::of(&snapshot.files);
         let comparison = compare(&snapshot, store.get(snapshot.key.as_str()));
         match comparison.state {
             ConfigState::NoRequest => Planned::NoRequest,
             ConfigState::Trusted => Planned::Trusted,
-            state => Planned::Candidate(Box::new(TrustCandidate {
-                snapshot,
-                changed: state == ConfigState::Changed,
-                lines: comparison.lines,
-                stamp,
-            })),
+            state => {
+                let decision = policy.map(|p| decide(p, &snapshot, env));
+                let changed = state == ConfigState::Changed;
+                // A new config's lines are its description lines, which
+                // the listing makes again from the block it keeps.
+                let mut changes = if changed {
+                    comparison.lines
+                } else {
+                    Vec::new()
+                };
+                changes.shrink_to_fit();
+                Planned::Candidate(Box::new(TrustCandidate {
+                    snapshot: ListedConfig::of(snapshot),
+                    changed,
+                    changes,
+                    stamp,
+                    decision,
+                }))
+            }
         }
     }
 }
@@ -250,38 +292,41 @@ pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &st
 
 /// What a reviewer was shown of one config, and so all a trust of it may
 /// record: its block, the block's hash, and where each path scope resolved.
+/// Borrowed from the listing (or the reports) that showed it: recording
+/// 20,000 configs copies nothing of them but the entries it writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shown {
-    pub key: String,
-    pub sha256: String,
-    pub block: String,
-    pub targets: Vec<(String, String)>,
+pub struct Shown<'a> {
+    pub key: &'a str,
+    pub sha256: &'a str,
+    pub block: &'a str,
+    pub targets: &'a [(String, String)],
     /// Its files when it was listed: while they have this stamp, it is
     /// recorded as listed, without reading it again (`trust --yes`).
-    pub stamp: Option<Stamp>,
+    pub stamp: Option<(&'a Stamp, &'a [String])>,
     /// With the stamp: the block as the entry records it, made from the
     /// block's JSON when it was listed (never parsed again).
-    pub recorded: Option<StoredBlock>,
+    pub recorded: Option<&'a StoredBlock>,
 }
 
-impl Shown {
+impl<'a> Shown<'a> {
     /// A candidate that `trust --yes` records: with the stamp of its
     /// files when it was listed, so that it is read again only if one of
     /// them changed since.
-    pub fn of_candidate(c: &TrustCandidate) -> Shown {
+    pub fn of_candidate(c: &'a TrustCandidate) -> Shown<'a> {
         Shown {
-            stamp: c.stamp.clone(),
-            recorded: Some(c.snapshot.block.json().clone().into()),
+            stamp: c.stamp.as_ref().map(|s| (s, c.snapshot.files.as_slice())),
+            recorded: Some(&c.snapshot.block),
             ..Shown::of_snapshot(&c.snapshot)
         }
     }
 
-    pub fn of_snapshot(s: &ConfigSnapshot) -> Shown {
+    /// A listed config, read again under the lock before it is recorded.
+    pub fn of_snapshot(s: &'a ListedConfig) -> Shown<'a> {
         Shown {
-            key: s.key.as_str().to_string(),
-            sha256: s.sha256.clone(),
-            block: s.block.as_str().to_string(),
-            targets: s.targets.to_pairs(),
+            key: s.key.as_str(),
+            sha256: &s.sha256,
+            block: s.block_text(),
+            targets: s.targets.as_pairs(),
             stamp: None,
             recorded: None,
         }
@@ -289,12 +334,12 @@ impl Shown {
 
     /// A report that shows no block (a config that failed to load) binds to
     /// an empty one, which no config on disk matches: it is never recorded.
-    pub fn of_report(r: &ConfigReport) -> Shown {
+    pub fn of_report(r: &'a ConfigReport) -> Shown<'a> {
         Shown {
-            key: r.key.clone(),
-            sha256: r.sha256().unwrap_or_default().to_string(),
-            block: r.block().unwrap_or_default().to_string(),
-            targets: r.targets().to_vec(),
+            key: &r.key,
+            sha256: r.sha256().unwrap_or_default(),
+            block: r.block().unwrap_or_default(),
+            targets: r.targets(),
             stamp: None,
             recorded: None,
         }
@@ -303,11 +348,11 @@ impl Shown {
     /// The entry recorded as listed, when the files still have the stamp
     /// they had then.
     fn unchanged_entry(&self, trusted_at: &str) -> Option<StoredEntry> {
-        self.stamp.as_ref().filter(|s| s.unchanged())?;
+        self.stamp.filter(|(s, files)| s.unchanged(files))?;
         Some(StoredEntry {
-            sha256: self.sha256.clone(),
-            block: self.recorded.clone()?,
-            targets: self.targets.clone(),
+            sha256: self.sha256.to_string(),
+            block: self.recorded?.clone(),
+            targets: self.targets.to_vec(),
             trusted_at: trusted_at.to_string(),
             trusted_by: trusted_by(),
         })
@@ -317,7 +362,7 @@ impl Shown {
     fn matches(&self, now: &HashedConfig) -> bool {
         now.sha256 == self.sha256
             && now.block.as_str() == self.block
-            && now.targets.to_pairs() == self.targets
+            && now.targets.as_pairs() == self.targets
     }
 }
 
@@ -349,7 +394,7 @@ pub struct TrustCommit {
 /// own read of it is not needed. Nothing shown takes no lock.
 pub fn trust_as_shown(
     loc: &StoreLocation,
-    shown: &[Shown],
+    shown: &[Shown<'_>],
     env: &Env,
     when_changed: WhenChanged,
 ) -> Result<TrustCommit, StoreError> {
@@ -370,9 +415,9 @@ pub fn trust_as_shown(
             .par_iter()
             .map(|s| {
                 if let Some(entry) = s.unchanged_entry(&now) {
-                    return Some((s.key.clone(), entry));
+                    return Some((s.key.to_string(), entry));
                 }
-                let c = load_hashed(&TrustKey(s.key.clone()), env)
+                let c = load_hashed(&TrustKey(s.key.to_string()), env)
                     .ok()
                     .filter(|now| s.matches(now))?;
                 let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, &now);
@@ -381,7 +426,7 @@ pub fn trust_as_shown(
             .collect();
         let mut commit = TrustCommit::default();
         for (s, _) in shown.iter().zip(&checked).filter(|(_, now)| now.is_none()) {
-            let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
+            let (report, _) = report_and_snapshot(&TrustKey(s.key.to_string()), env, read);
             commit.refused.push(report);
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
@@ -487,7 +532,10 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
     .map(|u| u.value)
 }
 
+mod listed;
 pub mod outcome;
+
+pub use listed::ListedConfig;
 
 // Unix-only tests (modes, links, owners); Windows builds the rest.
 #[cfg(all(test, unix))]

@@ -56,16 +56,19 @@ impl Tree {
         symlink(format!("{}/{to}", self.root), at).unwrap();
     }
 
-    fn shown(&self, rel: &str) -> Shown {
+    /// The config at `rel` as a listing shows it (leaked: a test's
+    /// listing lives as long as the test).
+    fn shown(&self, rel: &str) -> Shown<'static> {
         let key = TrustKey(format!("{}/{rel}", self.root));
-        Shown::of_snapshot(&load_config(&key, &self.env).unwrap())
+        let listed = ListedConfig::of(load_config(&key, &self.env).unwrap());
+        Shown::of_snapshot(Box::leak(Box::new(listed)))
     }
 
     fn store_bytes(&self) -> Option<Vec<u8>> {
         std::fs::read(&self.loc.path).ok()
     }
 
-    fn commit(&self, shown: &[Shown], when: WhenChanged) -> TrustCommit {
+    fn commit(&self, shown: &[Shown<'_>], when: WhenChanged) -> TrustCommit {
         trust_as_shown(&self.loc, shown, &self.env, when).unwrap()
     }
 }
@@ -155,7 +158,7 @@ fn what_was_shown_is_recorded_when_nothing_changed() {
     let commit = t.commit(&shown, WhenChanged::LeaveOut);
     assert_eq!((commit.recorded, commit.refused.len()), (1, 0));
     let store = read_store(&t.loc.path).unwrap();
-    let entry = store.get(&shown[0].key).unwrap();
+    let entry = store.get(shown[0].key).unwrap();
     assert_eq!(entry.block.to_compact(), shown[0].block);
     assert_eq!(entry.targets, shown[0].targets);
 }
@@ -192,7 +195,7 @@ fn prune_keeps_everything_when_a_config_came_back() {
     t.commit(&shown, WhenChanged::LeaveOut);
     let before = t.store_bytes().unwrap();
     std::fs::remove_file(format!("{}/a/goccia.json", t.root)).unwrap();
-    let keys = [shown[0].key.clone(), shown[1].key.clone()];
+    let keys = [shown[0].key.to_string(), shown[1].key.to_string()];
     assert_eq!(prune_if_still_missing(&t.loc, &keys).unwrap(), Err(1));
     assert_eq!(t.store_bytes().unwrap(), before);
     std::fs::remove_file(format!("{}/b/goccia.json", t.root)).unwrap();
@@ -224,15 +227,11 @@ fn a_stamped_candidate_is_read_again_only_when_its_files_changed() {
         r#"{"permissions": {"allow-net": ["c.example"]}}"#,
     );
     let store = Store::new();
-    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &store).unwrap();
+    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &store, None).unwrap();
     let shown: Vec<Shown> = plan.candidates.iter().map(Shown::of_candidate).collect();
     assert_eq!(shown.len(), 3);
     assert!(shown.iter().all(|s| s.stamp.is_some()));
-    assert_eq!(
-        shown[1].stamp.as_ref().unwrap().0.len(),
-        2,
-        "b and its base"
-    );
+    assert_eq!(shown[1].stamp.unwrap().0.0.len(), 2, "b and its base");
     // b's parent is rewritten (same length) and c is replaced by a copy.
     t.write(
         "base.json",
