@@ -28,7 +28,7 @@ use crate::core::paths::{expand_file_name, pascal_trim};
 use crate::core::policy::Policy;
 use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, TrustListing, TrustOutcome};
-use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
+use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_moved};
 use crate::core::revision::review_provenance::{Why, authors_of_candidates, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
@@ -42,13 +42,13 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
     let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
     let store_warnings = view.warnings();
     let (loc, store) = view.checked(!args.dry_run, io)?;
-    let listing = list(args, (loc, store, store_warnings), env, io)?;
+    let mut listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let why = match why.is_empty() && authors_shown(args, io) {
         true => authors_of_candidates(&listing.plan.candidates, &listing.store, env),
         false => why,
     };
-    let result = trust_listed(args, &listing, &why, env, io);
+    let result = trust_listed(args, &mut listing, &why, env, io);
     // The process ends right after: what was listed is left to it rather
     // than freed string by string on this one thread (as `list` does).
     std::mem::forget(listing);
@@ -146,7 +146,7 @@ fn named_files(paths: &[String], env: &Env) -> Vec<String> {
 /// format.
 fn trust_listed(
     args: &TrustArgs,
-    listing: &TrustListing,
+    listing: &mut TrustListing,
     why: &Why,
     env: &Env,
     io: &mut Io<'_>,
@@ -192,19 +192,28 @@ fn trust_listed(
             io,
         );
     }
-    let shown: Vec<Shown> = listing
-        .plan
-        .candidates
-        .iter()
-        // With `--yes` nobody waited between the listing and now: a config
-        // whose files are as they were is recorded as listed, not read
-        // again. An answered prompt reads every config again.
-        .map(|c| match args.yes {
-            true => Shown::of_candidate(c),
-            false => Shown::of_snapshot(&c.snapshot),
-        })
-        .collect();
-    let outcome = record(&listing.loc, &shown, env)?;
+    // With `--yes` nobody waited between the listing and now: a config
+    // whose files are as they were is recorded as listed, not read again.
+    // An answered prompt reads every config again.
+    let outcome = match (args.yes, args.json) {
+        // The text's end reads nothing of the listed configs: they move
+        // into the entries recorded rather than being copied there.
+        (true, false) => {
+            let candidates = std::mem::take(&mut listing.plan.candidates);
+            let shown = candidates.into_iter().map(Shown::from_candidate);
+            record_moved(&listing.loc, shown.collect(), env)?
+        }
+        (true, true) => {
+            let shown = listing.plan.candidates.iter().map(Shown::of_candidate);
+            record_moved(&listing.loc, shown.collect(), env)?
+        }
+        (false, _) => {
+            let shown = listing.plan.candidates.iter();
+            let shown = shown.map(|c| Shown::of_snapshot(&c.snapshot));
+            record_moved(&listing.loc, shown.collect(), env)?
+        }
+    };
+    let listing = &*listing;
     end(
         printer.as_mut(),
         (listing, why),
@@ -296,10 +305,20 @@ pub(crate) fn record(
     shown: &[Shown<'_>],
     env: &Env,
 ) -> Result<TrustOutcome, CliError> {
+    record_moved(loc, shown.to_vec(), env)
+}
+
+/// [`record`], taking what was shown (what it owns is moved into the
+/// entries recorded).
+fn record_moved(
+    loc: &StoreLocation,
+    shown: Vec<Shown<'_>>,
+    env: &Env,
+) -> Result<TrustOutcome, CliError> {
+    let keys = shown.iter().map(|s| s.key.to_string()).collect();
     let commit =
-        trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
-    let shown = shown.iter().map(|s| s.key.to_string()).collect();
-    Ok(TrustOutcome::new(shown, commit))
+        trust_moved(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
+    Ok(TrustOutcome::new(keys, commit))
 }
 
 /// `--expect` values, lower-cased; anything but 64 hex digits is refused.

@@ -2,6 +2,8 @@
 //! the store lock, and removing entries (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #untrust-lines,
 //! #blank-paths-and-empty-variables).
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use crate::core::config::block::Block;
@@ -292,20 +294,22 @@ pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &st
 
 /// What a reviewer was shown of one config, and so all a trust of it may
 /// record: its block, the block's hash, and where each path scope resolved.
-/// Borrowed from the listing (or the reports) that showed it: recording
-/// 20,000 configs copies nothing of them but the entries it writes.
+/// Borrowed from the listing (or the reports) that showed it, or moved out
+/// of a listing nothing reads after the record ([`Shown::from_candidate`]):
+/// recording 20,000 configs copies nothing of them but what it must.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shown<'a> {
-    pub key: &'a str,
-    pub sha256: &'a str,
-    pub block: &'a str,
-    pub targets: &'a [(String, String)],
+    pub key: Cow<'a, str>,
+    pub sha256: Cow<'a, str>,
+    /// The normalized block's text; `None` when it is `recorded`'s.
+    block: Option<Cow<'a, str>>,
+    pub targets: Cow<'a, [(String, String)]>,
     /// Its files when it was listed: while they have this stamp, it is
     /// recorded as listed, without reading it again (`trust --yes`).
-    pub stamp: Option<(&'a Stamp, &'a [String])>,
+    pub stamp: Option<(Cow<'a, Stamp>, Cow<'a, [String]>)>,
     /// With the stamp: the block as the entry records it, made from the
     /// block's JSON when it was listed (never parsed again).
-    pub recorded: Option<&'a StoredBlock>,
+    pub recorded: Option<Cow<'a, StoredBlock>>,
 }
 
 impl<'a> Shown<'a> {
@@ -313,20 +317,42 @@ impl<'a> Shown<'a> {
     /// files when it was listed, so that it is read again only if one of
     /// them changed since.
     pub fn of_candidate(c: &'a TrustCandidate) -> Shown<'a> {
+        let s = &c.snapshot;
         Shown {
-            stamp: c.stamp.as_ref().map(|s| (s, c.snapshot.files.as_slice())),
-            recorded: Some(&c.snapshot.block),
-            ..Shown::of_snapshot(&c.snapshot)
+            stamp: c
+                .stamp
+                .as_ref()
+                .map(|t| (Cow::Borrowed(t), Cow::Borrowed(s.files.as_slice()))),
+            block: s.normalized().map(Cow::Borrowed),
+            recorded: Some(Cow::Borrowed(&s.block)),
+            ..Shown::of_snapshot(s)
+        }
+    }
+
+    /// [`Shown::of_candidate`], moved out of the candidate: for a listing
+    /// that nothing reads after the record.
+    pub fn from_candidate(c: TrustCandidate) -> Shown<'static> {
+        let TrustCandidate {
+            snapshot: s, stamp, ..
+        } = c;
+        let (key, files, sha256, block, normalized, targets) = s.into_parts();
+        Shown {
+            key: Cow::Owned(key.0),
+            sha256: Cow::Owned(sha256),
+            block: normalized.map(|n| Cow::Owned(n.into())),
+            targets: Cow::Owned(targets.into_pairs()),
+            stamp: stamp.map(|t| (Cow::Owned(t), Cow::Owned(files))),
+            recorded: Some(Cow::Owned(block)),
         }
     }
 
     /// A listed config, read again under the lock before it is recorded.
     pub fn of_snapshot(s: &'a ListedConfig) -> Shown<'a> {
         Shown {
-            key: s.key.as_str(),
-            sha256: &s.sha256,
-            block: s.block_text(),
-            targets: s.targets.as_pairs(),
+            key: Cow::Borrowed(s.key.as_str()),
+            sha256: Cow::Borrowed(&s.sha256),
+            block: Some(Cow::Borrowed(s.block_text())),
+            targets: Cow::Borrowed(s.targets.as_pairs()),
             stamp: None,
             recorded: None,
         }
@@ -336,33 +362,47 @@ impl<'a> Shown<'a> {
     /// an empty one, which no config on disk matches: it is never recorded.
     pub fn of_report(r: &'a ConfigReport) -> Shown<'a> {
         Shown {
-            key: &r.key,
-            sha256: r.sha256().unwrap_or_default(),
-            block: r.block().unwrap_or_default(),
-            targets: r.targets(),
+            key: Cow::Borrowed(&r.key),
+            sha256: Cow::Borrowed(r.sha256().unwrap_or_default()),
+            block: Some(Cow::Borrowed(r.block().unwrap_or_default())),
+            targets: Cow::Borrowed(r.targets()),
             stamp: None,
             recorded: None,
         }
     }
 
+    /// The normalized block's text, as shown.
+    pub fn block(&self) -> &str {
+        match (&self.block, &self.recorded) {
+            (Some(text), _) => text,
+            (None, Some(recorded)) => recorded.as_str(),
+            (None, None) => "",
+        }
+    }
+
     /// The entry recorded as listed, when the files still have the stamp
-    /// they had then.
-    fn unchanged_entry(&self, trusted_at: &str) -> Option<StoredEntry> {
-        self.stamp.filter(|(s, files)| s.unchanged(files))?;
-        Some(StoredEntry {
-            sha256: self.sha256.to_string(),
-            block: self.recorded?.clone(),
-            targets: self.targets.to_vec(),
+    /// they had then (what it records is taken out of `self`, which is
+    /// spent); else `None`, and it is to be read again.
+    fn take_unchanged(&mut self, trusted_at: &str) -> Option<(String, StoredEntry)> {
+        let (stamp, files) = self.stamp.as_ref()?;
+        if self.recorded.is_none() || !stamp.unchanged(files) {
+            return None;
+        }
+        let entry = StoredEntry {
+            sha256: std::mem::take(&mut self.sha256).into_owned(),
+            block: self.recorded.take()?.into_owned(),
+            targets: std::mem::take(&mut self.targets).into_owned(),
             trusted_at: trusted_at.to_string(),
             trusted_by: trusted_by(),
-        })
+        };
+        Some((std::mem::take(&mut self.key).into_owned(), entry))
     }
 
     /// Whether the config, read again now, is what was shown.
     fn matches(&self, now: &HashedConfig) -> bool {
         now.sha256 == self.sha256
-            && now.block.as_str() == self.block
-            && now.targets.as_pairs() == self.targets
+            && now.block.as_str() == self.block()
+            && now.targets.as_pairs() == &*self.targets
     }
 }
 
@@ -398,35 +438,36 @@ pub fn trust_as_shown(
     env: &Env,
     when_changed: WhenChanged,
 ) -> Result<TrustCommit, StoreError> {
+    // Borrowed, each `Shown` is a few pointers: its data is copied only
+    // into the entries recorded.
+    trust_moved(loc, shown.to_vec(), env, when_changed)
+}
+
+/// [`trust_as_shown`], taking what was shown: what it owns (a listing
+/// moved out with [`Shown::from_candidate`]) goes into the entries it
+/// records without being copied.
+pub fn trust_moved(
+    loc: &StoreLocation,
+    shown: Vec<Shown<'_>>,
+    env: &Env,
+    when_changed: WhenChanged,
+) -> Result<TrustCommit, StoreError> {
     if shown.is_empty() {
         return Ok(TrustCommit::default());
     }
     let now = utc_timestamp_now();
+    let count = shown.len();
+    // The store is updated once (the closure is called once).
+    let mut shown = Some(shown);
     update_store_locked(loc, LOCK_TIMEOUT, |store| {
         // What a one-shot command remembered of the disk while listing is
         // exactly what must not be trusted here.
         crate::core::paths::realpath::forget();
-        let read: &Store = store;
-        // Read as far as the hash and the targets, which is all the check
-        // needs; a config that no longer matches is then reported in full
-        // (read once more: it is shown as it is now).
-        // The entry to record is made here too, on both threads.
-        let checked: Vec<Option<(String, StoredEntry)>> = shown
-            .par_iter()
-            .map(|s| {
-                if let Some(entry) = s.unchanged_entry(&now) {
-                    return Some((s.key.to_string(), entry));
-                }
-                let c = load_hashed(&TrustKey(s.key.to_string()), env)
-                    .ok()
-                    .filter(|now| s.matches(now))?;
-                let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, &now);
-                Some((c.key.0, entry))
-            })
-            .collect();
+        let checked = check_shown(shown.take().unwrap_or_default(), &now, env);
         let mut commit = TrustCommit::default();
-        for (s, _) in shown.iter().zip(&checked).filter(|(_, now)| now.is_none()) {
-            let (report, _) = report_and_snapshot(&TrustKey(s.key.to_string()), env, read);
+        for key in checked.iter().filter_map(|c| c.as_ref().err()) {
+            // Read once more: it is shown as it is now.
+            let (report, _) = report_and_snapshot(&TrustKey(key.clone()), env, store);
             commit.refused.push(report);
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
@@ -434,7 +475,7 @@ pub fn trust_as_shown(
         }
         // The entries go from the checked list into the store, which grows
         // once to its new size (not by doubling, with both copies alive).
-        commit.recorded = shown.len() - commit.refused.len();
+        commit.recorded = count - commit.refused.len();
         store.reserve(commit.recorded);
         for (key, entry) in checked.into_iter().flatten() {
             store.put(key, entry);
@@ -442,6 +483,33 @@ pub fn trust_as_shown(
         Ok(commit)
     })
     .map(|u| u.value)
+}
+
+/// Each shown config checked under the lock, on every thread: the entry
+/// that records it, or its key when it is no longer what was shown. One
+/// whose files kept their stamp is recorded as listed; any other is read
+/// as far as the hash and the targets, which is all the check needs.
+fn check_shown(
+    shown: Vec<Shown<'_>>,
+    now: &str,
+    env: &Env,
+) -> Vec<Result<(String, StoredEntry), String>> {
+    shown
+        .into_par_iter()
+        .map(|mut s| {
+            if let Some(recorded) = s.take_unchanged(now) {
+                return Ok(recorded);
+            }
+            let key = TrustKey(s.key.to_string());
+            match load_hashed(&key, env).ok().filter(|c| s.matches(c)) {
+                Some(c) => {
+                    let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, now);
+                    Ok((c.key.0, entry))
+                }
+                None => Err(key.0),
+            }
+        })
+        .collect()
 }
 
 /// Removes the entries with these keys, but only if every one is still

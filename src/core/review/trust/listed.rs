@@ -91,6 +91,34 @@ impl ListedConfig {
     pub fn requests_grants(&self) -> bool {
         self.requests_grants
     }
+
+    /// The normalized block's text where it is not `block`'s.
+    pub(super) fn normalized(&self) -> Option<&str> {
+        self.normalized.as_deref()
+    }
+
+    /// Key, chain, hash, recorded block, normalized text (where it is not
+    /// the recorded block's) and targets, moved out.
+    #[allow(clippy::type_complexity)] // the fields, in their order
+    pub(super) fn into_parts(
+        self,
+    ) -> (
+        TrustKey,
+        Vec<String>,
+        String,
+        StoredBlock,
+        Option<Box<str>>,
+        Targets,
+    ) {
+        (
+            self.key,
+            self.files,
+            self.sha256,
+            self.block,
+            self.normalized,
+            self.targets,
+        )
+    }
 }
 
 #[cfg(test)]
