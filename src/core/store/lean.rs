@@ -16,11 +16,22 @@
 
 use rayon::prelude::*;
 
-use super::model::{Store, StoredEntry};
+#[cfg(test)]
+use super::model::Store;
+use super::model::StoredEntry;
 use crate::core::config::json::{self, Json, MAX_DEPTH};
 
 /// The store in `text`, or `None` when the exact reader must decide.
+#[cfg(test)]
 pub(super) fn read_lean(text: &str) -> Option<Store> {
+    lean_entries(text).map(Store::from_read)
+}
+
+/// The entries of the store in `text`, in file order (a key may occur
+/// twice), or `None` when the exact reader must decide: what is alive at
+/// the end is the text and the entries, and the caller may free the text
+/// before it indexes them.
+pub(super) fn lean_entries(text: &str) -> Option<Vec<(String, StoredEntry)>> {
     let mut w = Walker { text, pos: 0 };
     let (version, spans) = w.document()?;
     if version != 1 {
@@ -35,13 +46,7 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
             Some((key, entry))
         })
         .collect::<Option<_>>()?;
-    let mut store = Store::new();
-    store.reserve(entries.len());
-    for (key, entry) in entries {
-        store.put(key, entry);
-    }
-    store.mark_unmodified();
-    Some(store)
+    Some(entries)
 }
 
 /// A byte range of the text: `[start, end)`.
