@@ -37,17 +37,27 @@ pub(super) fn lean_entries(text: &str) -> Option<Vec<(String, StoredEntry)>> {
     if version != 1 {
         return None;
     }
-    let entries: Vec<(String, StoredEntry)> = spans
-        .par_iter()
-        .map(|&(key, entry)| {
-            let key = w.key_text(key)?;
-            let value = json::parse(&text[entry.0..entry.1]).ok()?;
-            let entry = super::entry::check_entry(&key, value).ok()?;
-            Some((key, entry))
-        })
-        .collect::<Option<_>>()?;
+    // Parsed a batch at a time on every thread into a vector of the exact
+    // size: collected whole, the parallel collect would hold its pieces
+    // and the vector they are joined into at once.
+    let mut entries = Vec::with_capacity(spans.len());
+    for batch in spans.chunks(BATCH) {
+        let parsed: Vec<(String, StoredEntry)> = batch
+            .par_iter()
+            .map(|&(key, entry)| {
+                let key = w.key_text(key)?;
+                let value = json::parse(&text[entry.0..entry.1]).ok()?;
+                let entry = super::entry::check_entry(&key, value).ok()?;
+                Some((key, entry))
+            })
+            .collect::<Option<_>>()?;
+        entries.extend(parsed);
+    }
     Some(entries)
 }
+
+/// Entries parsed at once, on every thread, before they join the others.
+const BATCH: usize = 2048;
 
 /// A byte range of the text: `[start, end)`.
 type Span = (usize, usize);
