@@ -192,27 +192,7 @@ fn trust_listed(
             io,
         );
     }
-    // With `--yes` nobody waited between the listing and now: a config
-    // whose files are as they were is recorded as listed, not read again.
-    // An answered prompt reads every config again.
-    let outcome = match (args.yes, args.json) {
-        // The text's end reads nothing of the listed configs: they move
-        // into the entries recorded rather than being copied there.
-        (true, false) => {
-            let candidates = std::mem::take(&mut listing.plan.candidates);
-            let shown = candidates.into_iter().map(Shown::from_candidate);
-            record_moved(&listing.loc, shown.collect(), env)?
-        }
-        (true, true) => {
-            let shown = listing.plan.candidates.iter().map(Shown::of_candidate);
-            record_moved(&listing.loc, shown.collect(), env)?
-        }
-        (false, _) => {
-            let shown = listing.plan.candidates.iter();
-            let shown = shown.map(|c| Shown::of_snapshot(&c.snapshot));
-            record_moved(&listing.loc, shown.collect(), env)?
-        }
-    };
+    let outcome = record_listed(args, listing, env)?;
     let listing = &*listing;
     end(
         printer.as_mut(),
@@ -221,6 +201,37 @@ fn trust_listed(
         env,
         io,
     )
+}
+
+/// Records the listed configs. With `--yes` nobody waited between the
+/// listing and now: a config whose files are as they were is recorded as
+/// listed, not read again; an answered prompt reads every config again.
+fn record_listed(
+    args: &TrustArgs,
+    listing: &mut TrustListing,
+    env: &Env,
+) -> Result<TrustOutcome, CliError> {
+    let shown = match (args.yes, args.json) {
+        // The text's end reads nothing of the listed configs: they move
+        // into the entries recorded rather than being copied there.
+        (true, false) => {
+            let candidates = std::mem::take(&mut listing.plan.candidates);
+            candidates.into_iter().map(Shown::from_candidate).collect()
+        }
+        (true, true) => listing
+            .plan
+            .candidates
+            .iter()
+            .map(Shown::of_candidate)
+            .collect(),
+        (false, _) => listing
+            .plan
+            .candidates
+            .iter()
+            .map(|c| Shown::of_snapshot(&c.snapshot))
+            .collect(),
+    };
+    record_moved(&listing.loc, shown, env)
 }
 
 /// Without `--yes`: whether the person answered yes; an error when no one
