@@ -195,7 +195,7 @@ fn judge(
         .iter()
         .map(|c| {
             let s = &c.snapshot;
-            let placed = place(&s.key, &s.block, &s.targets);
+            let placed = place(&s.key, &s.full_block(), &s.targets);
             let shown = display_path(s.key.as_str(), &env.cwd);
             let mut reviews = Reviews {
                 judge: &judge,

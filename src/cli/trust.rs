@@ -25,9 +25,10 @@ use crate::core::exit;
 use crate::core::paths::display::{describe_targets, shell_quote};
 use crate::core::paths::key::trust_key_for_path;
 use crate::core::paths::{expand_file_name, pascal_trim};
+use crate::core::policy::Policy;
 use crate::core::review::ignore::leave_out_ignored;
 use crate::core::review::trust::outcome::{Gate, GateEnd, TrustListing, TrustOutcome};
-use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_as_shown};
+use crate::core::review::trust::{Shown, WhenChanged, plan_trust, trust_moved};
 use crate::core::revision::review_provenance::{Why, authors_of_candidates, of_candidates};
 use crate::core::store::{Store, StoreLocation};
 
@@ -41,13 +42,13 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
     let view = StoreView::read(g.trust_store.as_deref(), &args.paths, env);
     let store_warnings = view.warnings();
     let (loc, store) = view.checked(!args.dry_run, io)?;
-    let listing = list(args, (loc, store, store_warnings), env, io)?;
+    let mut listing = list(args, (loc, store, store_warnings), env, io)?;
     let why = why(args, &listing, env);
     let why = match why.is_empty() && authors_shown(args, io) {
         true => authors_of_candidates(&listing.plan.candidates, &listing.store, env),
         false => why,
     };
-    let result = trust_listed(args, &listing, &why, env, io);
+    let result = trust_listed(args, &mut listing, &why, env, io);
     // The process ends right after: what was listed is left to it rather
     // than freed string by string on this one thread (as `list` does).
     std::mem::forget(listing);
@@ -72,11 +73,22 @@ pub(crate) fn check_args(args: &TrustArgs, env: &Env) -> Result<(), CliError> {
 /// left out (and said, on stderr, in every format).
 pub(crate) fn list(
     args: &TrustArgs,
-    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
+    store: (StoreLocation, Store, Vec<String>),
     env: &Env,
     io: &mut Io<'_>,
 ) -> Result<TrustListing, CliError> {
-    let mut plan = plan_trust(&args.paths, env, &store).map_err(|e| {
+    list_judged(args, store, None, env, io)
+}
+
+/// [`list`], with a `policy` judging each config as it is listed.
+fn list_judged(
+    args: &TrustArgs,
+    (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
+    policy: Option<&Policy>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<TrustListing, CliError> {
+    let mut plan = plan_trust(&args.paths, env, &store, policy).map_err(|e| {
         text::trust::plan_failure(&e, io);
         crate::cli::outcome::trust::plan_failed(&e)
     })?;
@@ -134,7 +146,7 @@ fn named_files(paths: &[String], env: &Env) -> Vec<String> {
 /// format.
 fn trust_listed(
     args: &TrustArgs,
-    listing: &TrustListing,
+    listing: &mut TrustListing,
     why: &Why,
     env: &Env,
     io: &mut Io<'_>,
@@ -180,19 +192,8 @@ fn trust_listed(
             io,
         );
     }
-    let shown: Vec<Shown> = listing
-        .plan
-        .candidates
-        .iter()
-        // With `--yes` nobody waited between the listing and now: a config
-        // whose files are as they were is recorded as listed, not read
-        // again. An answered prompt reads every config again.
-        .map(|c| match args.yes {
-            true => Shown::of_candidate(c),
-            false => Shown::of_snapshot(&c.snapshot),
-        })
-        .collect();
-    let outcome = record(&listing.loc, &shown, env)?;
+    let outcome = record_listed(args, listing, env)?;
+    let listing = &*listing;
     end(
         printer.as_mut(),
         (listing, why),
@@ -200,6 +201,37 @@ fn trust_listed(
         env,
         io,
     )
+}
+
+/// Records the listed configs. With `--yes` nobody waited between the
+/// listing and now: a config whose files are as they were is recorded as
+/// listed, not read again; an answered prompt reads every config again.
+fn record_listed(
+    args: &TrustArgs,
+    listing: &mut TrustListing,
+    env: &Env,
+) -> Result<TrustOutcome, CliError> {
+    let shown = match (args.yes, args.json) {
+        // The text's end reads nothing of the listed configs: they move
+        // into the entries recorded rather than being copied there.
+        (true, false) => {
+            let candidates = std::mem::take(&mut listing.plan.candidates);
+            candidates.into_iter().map(Shown::from_candidate).collect()
+        }
+        (true, true) => listing
+            .plan
+            .candidates
+            .iter()
+            .map(Shown::of_candidate)
+            .collect(),
+        (false, _) => listing
+            .plan
+            .candidates
+            .iter()
+            .map(|c| Shown::of_snapshot(&c.snapshot))
+            .collect(),
+    };
+    record_moved(&listing.loc, shown, env)
 }
 
 /// Without `--yes`: whether the person answered yes; an error when no one
@@ -281,13 +313,23 @@ fn ask(count: usize, reader: &Reader, io: &mut Io<'_>) -> std::io::Result<bool> 
 /// changed since is left out (exit 1).
 pub(crate) fn record(
     loc: &StoreLocation,
-    shown: &[Shown],
+    shown: &[Shown<'_>],
     env: &Env,
 ) -> Result<TrustOutcome, CliError> {
+    record_moved(loc, shown.to_vec(), env)
+}
+
+/// [`record`], taking what was shown (what it owns is moved into the
+/// entries recorded).
+fn record_moved(
+    loc: &StoreLocation,
+    shown: Vec<Shown<'_>>,
+    env: &Env,
+) -> Result<TrustOutcome, CliError> {
+    let keys = shown.iter().map(|s| s.key.to_string()).collect();
     let commit =
-        trust_as_shown(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
-    let shown = shown.iter().map(|s| s.key.clone()).collect();
-    Ok(TrustOutcome::new(shown, commit))
+        trust_moved(loc, shown, env, WhenChanged::LeaveOut).map_err(|e| store_failure(&e))?;
+    Ok(TrustOutcome::new(keys, commit))
 }
 
 /// `--expect` values, lower-cased; anything but 64 hex digits is refused.
@@ -324,7 +366,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
     let store_warnings = view.warnings();
     let (loc, store) = view.checked(!args.dry_run, io)?;
     let (policy, records) = policy_trust::gate_policy(args, &loc, env)?;
-    let listing = list(args, (loc, store, store_warnings), env, io)?;
+    let listing = list_judged(args, (loc, store, store_warnings), Some(&policy), env, io)?;
     let why = why(args, &listing, env);
     let mut gate = Gate {
         policy,
@@ -339,7 +381,7 @@ fn trust_with_policy(g: &GlobalArgs, args: &TrustArgs, env: &Env, io: &mut Io<'_
         }
         return Ok(exit::SUCCESS);
     }
-    gate.judge(&listing, env);
+    gate.judge(&listing);
     let end = gate_listed(args, (&listing, &why), &gate, &records, env, io)?;
     if let Some(o) = &end.outcome {
         text::trust::refused(o, io);

@@ -79,6 +79,12 @@ impl NormalizedBlock {
         &self.text
     }
 
+    /// A block this tool wrote earlier, given back as its text (a listing
+    /// keeps the text, not the request it was written from).
+    pub fn of_text(text: String) -> NormalizedBlock {
+        NormalizedBlock { text }
+    }
+
     /// Lower-case hex SHA-256 of the block's UTF-8 bytes.
     pub fn sha256(&self) -> String {
         sha256_hex(self.text.as_bytes())

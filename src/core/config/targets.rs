@@ -54,6 +54,11 @@ impl Targets {
         self.map.is_empty()
     }
 
+    /// The `(scope, target)` pairs, borrowed.
+    pub fn as_pairs(&self) -> &[(String, String)] {
+        &self.map
+    }
+
     /// As `(scope, target)` pairs, the shape [`target_changes`] takes.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
         self.map

@@ -2,6 +2,8 @@
 //! the store lock, and removing entries (docs/src/compatibility.md#the-trust-listing-prompt-and-confirmation, #untrust-lines,
 //! #blank-paths-and-empty-variables).
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use crate::core::config::block::Block;
@@ -12,6 +14,8 @@ use crate::core::error::ConfigError;
 use crate::core::paths::display::{describe_targets, display_path};
 use crate::core::paths::key::TrustKey;
 use crate::core::paths::key::{is_under, trust_key_for_directory, trust_key_for_path};
+use crate::core::policy::gate::decide;
+use crate::core::policy::{ConfigDecision, Policy};
 use crate::core::review::discover::{DiscoverError, Shadowed, Unreadable, discover_paths};
 use crate::core::review::listing::config_exists;
 use crate::core::review::report::ConfigState;
@@ -29,23 +33,32 @@ pub fn trusted_by() -> String {
     format!("goccia-trust {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// A config that `--trust` lists: new, or changed since trusted.
+/// A config that `--trust` lists: new, or changed since trusted. It
+/// keeps what the listing, its printers and the record read
+/// ([`ListedConfig`]), not the loaded snapshot.
 #[derive(Debug, Clone)]
 pub struct TrustCandidate {
-    pub snapshot: ConfigSnapshot,
+    pub snapshot: ListedConfig,
     /// `false` for `(new)`, `true` for `(changed)`.
     pub changed: bool,
-    pub lines: Vec<DiffLine>,
+    /// A changed config's lines against its store entry (the diff and the
+    /// target lines); empty for a new one, whose lines are its
+    /// description lines, made again when printed ([`Self::lines`]).
+    changes: Vec<DiffLine>,
     /// Its files as they were when it was loaded (`None` where the
     /// platform gives no stamp).
     pub stamp: Option<Stamp>,
+    /// With `--policy`: the policy's decision, made as the config was
+    /// loaded (the request it judges is not kept).
+    pub decision: Option<ConfigDecision>,
 }
 
-/// The metadata of a config's files (its extends chain), each as a link
-/// and as what it leads to: size, modification and change times, inode
-/// and device. A file rewritten, replaced or re-linked has another stamp.
+/// The metadata of a config's files (its extends chain, in its order),
+/// each as a link and as what it leads to: size, modification and change
+/// times, inode and device. A file rewritten, replaced or re-linked has
+/// another stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp(Vec<(String, [i64; 10])>);
+pub struct Stamp(Vec<[i64; 10]>);
 
 impl Stamp {
     /// The stamp of `files` now; `None` when one cannot be read.
@@ -73,7 +86,7 @@ impl Stamp {
             {
                 *slot = value;
             }
-            stamps.push((file.clone(), all));
+            stamps.push(all);
         }
         Some(Stamp(stamps))
     }
@@ -83,14 +96,25 @@ impl Stamp {
         None
     }
 
-    /// Whether every file has the stamp it had.
-    fn unchanged(&self) -> bool {
-        let files: Vec<String> = self.0.iter().map(|(f, _)| f.clone()).collect();
-        Stamp::of(&files).is_some_and(|now| now == *self)
+    /// Whether every one of `files` (those it was made of) has the stamp
+    /// it had.
+    fn unchanged(&self, files: &[String]) -> bool {
+        Stamp::of(files).is_some_and(|now| now == *self)
     }
 }
 
 impl TrustCandidate {
+    /// Its lines: a new config's description lines, each unchanged; a
+    /// changed config's diff against its store entry and target lines.
+    pub fn lines(&self) -> std::borrow::Cow<'_, [DiffLine]> {
+        if self.changed {
+            std::borrow::Cow::Borrowed(&self.changes)
+        } else {
+            let lines = self.snapshot.lines().into_iter();
+            std::borrow::Cow::Owned(lines.map(DiffLine::Unchanged).collect())
+        }
+    }
+
     /// A changed config's values compared with its store entry `stored`,
     /// value by value (issue 30: what the prompt shows on a terminal, as
     /// the detail pane and `scan` do); empty for a new config, or when
@@ -100,10 +124,10 @@ impl TrustCandidate {
             return Vec::new();
         };
         diff_values(
-            &block_values(&stored.block),
-            &block_values(self.snapshot.block.json()),
+            &block_values(&stored.block.value()),
+            &block_values(&self.snapshot.json()),
             &self.snapshot.targets.to_pairs(),
-            &moved_targets(&self.lines),
+            &moved_targets(&self.changes),
         )
     }
 }
@@ -157,9 +181,15 @@ pub enum PlanError {
 }
 
 /// Scans and loads every config at or under `paths` and compares it with the
-/// store. A config that fails to load fails the plan with its own error (the
-/// first in key order, as GocciaScript processes them).
-pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPlan, PlanError> {
+/// store; with a `policy`, judges each config listed as it is loaded. A
+/// config that fails to load fails the plan with its own error (the first
+/// in key order, as GocciaScript processes them).
+pub fn plan_trust(
+    paths: &[String],
+    env: &Env,
+    store: &Store,
+    policy: Option<&Policy>,
+) -> Result<TrustPlan, PlanError> {
     let found = discover_paths(paths, env, &|_| {}, &|| false)?;
     let targets = describe_targets(paths, env);
     if !found.unreadable.is_empty() {
@@ -175,11 +205,12 @@ pub fn plan_trust(paths: &[String], env: &Env, store: &Store) -> Result<TrustPla
     }
     // Each config's files are stamped as it is loaded, so that `--yes`
     // records it without reading it again when nothing changed since; it
-    // is compared with the store on the same thread.
+    // is compared with the store (and judged) on the same thread, and only
+    // what the listing needs of it is kept.
     let planned: Vec<Result<Planned, ConfigError>> = found
         .keys
         .par_iter()
-        .map(|k| load_config(k, env).map(|s| Planned::of(s, store)))
+        .map(|k| load_config(k, env).map(|s| Planned::of(s, store, policy, env)))
         .collect();
     let not_followed = found
         .not_followed
@@ -221,18 +252,31 @@ enum Planned {
 }
 
 impl Planned {
-    fn of(snapshot: ConfigSnapshot, store: &Store) -> Planned {
+    fn of(snapshot: ConfigSnapshot, store: &Store, policy: Option<&Policy>, env: &Env) -> Planned {
         let stamp = Stamp::of(&snapshot.files);
         let comparison = compare(&snapshot, store.get(snapshot.key.as_str()));
         match comparison.state {
             ConfigState::NoRequest => Planned::NoRequest,
             ConfigState::Trusted => Planned::Trusted,
-            state => Planned::Candidate(Box::new(TrustCandidate {
-                snapshot,
-                changed: state == ConfigState::Changed,
-                lines: comparison.lines,
-                stamp,
-            })),
+            state => {
+                let decision = policy.map(|p| decide(p, &snapshot, env));
+                let changed = state == ConfigState::Changed;
+                // A new config's lines are its description lines, which
+                // the listing makes again from the block it keeps.
+                let mut changes = if changed {
+                    comparison.lines
+                } else {
+                    Vec::new()
+                };
+                changes.shrink_to_fit();
+                Planned::Candidate(Box::new(TrustCandidate {
+                    snapshot: ListedConfig::of(snapshot),
+                    changed,
+                    changes,
+                    stamp,
+                    decision,
+                }))
+            }
         }
     }
 }
@@ -250,38 +294,65 @@ pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &st
 
 /// What a reviewer was shown of one config, and so all a trust of it may
 /// record: its block, the block's hash, and where each path scope resolved.
+/// Borrowed from the listing (or the reports) that showed it, or moved out
+/// of a listing nothing reads after the record ([`Shown::from_candidate`]):
+/// recording 20,000 configs copies nothing of them but what it must.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shown {
-    pub key: String,
-    pub sha256: String,
-    pub block: String,
-    pub targets: Vec<(String, String)>,
+pub struct Shown<'a> {
+    pub key: Cow<'a, str>,
+    pub sha256: Cow<'a, str>,
+    /// The normalized block's text; `None` when it is `recorded`'s.
+    block: Option<Cow<'a, str>>,
+    pub targets: Cow<'a, [(String, String)]>,
     /// Its files when it was listed: while they have this stamp, it is
     /// recorded as listed, without reading it again (`trust --yes`).
-    pub stamp: Option<Stamp>,
+    pub stamp: Option<(Cow<'a, Stamp>, Cow<'a, [String]>)>,
     /// With the stamp: the block as the entry records it, made from the
     /// block's JSON when it was listed (never parsed again).
-    pub recorded: Option<StoredBlock>,
+    pub recorded: Option<Cow<'a, StoredBlock>>,
 }
 
-impl Shown {
+impl<'a> Shown<'a> {
     /// A candidate that `trust --yes` records: with the stamp of its
     /// files when it was listed, so that it is read again only if one of
     /// them changed since.
-    pub fn of_candidate(c: &TrustCandidate) -> Shown {
+    pub fn of_candidate(c: &'a TrustCandidate) -> Shown<'a> {
+        let s = &c.snapshot;
         Shown {
-            stamp: c.stamp.clone(),
-            recorded: Some(c.snapshot.block.json().clone().into()),
-            ..Shown::of_snapshot(&c.snapshot)
+            stamp: c
+                .stamp
+                .as_ref()
+                .map(|t| (Cow::Borrowed(t), Cow::Borrowed(s.files.as_slice()))),
+            block: s.normalized().map(Cow::Borrowed),
+            recorded: Some(Cow::Borrowed(&s.block)),
+            ..Shown::of_snapshot(s)
         }
     }
 
-    pub fn of_snapshot(s: &ConfigSnapshot) -> Shown {
+    /// [`Shown::of_candidate`], moved out of the candidate: for a listing
+    /// that nothing reads after the record.
+    pub fn from_candidate(c: TrustCandidate) -> Shown<'static> {
+        let TrustCandidate {
+            snapshot: s, stamp, ..
+        } = c;
+        let (key, files, sha256, block, normalized, targets) = s.into_parts();
         Shown {
-            key: s.key.as_str().to_string(),
-            sha256: s.sha256.clone(),
-            block: s.block.as_str().to_string(),
-            targets: s.targets.to_pairs(),
+            key: Cow::Owned(key.0),
+            sha256: Cow::Owned(sha256),
+            block: normalized.map(|n| Cow::Owned(n.into())),
+            targets: Cow::Owned(targets.into_pairs()),
+            stamp: stamp.map(|t| (Cow::Owned(t), Cow::Owned(files))),
+            recorded: Some(Cow::Owned(block)),
+        }
+    }
+
+    /// A listed config, read again under the lock before it is recorded.
+    pub fn of_snapshot(s: &'a ListedConfig) -> Shown<'a> {
+        Shown {
+            key: Cow::Borrowed(s.key.as_str()),
+            sha256: Cow::Borrowed(&s.sha256),
+            block: Some(Cow::Borrowed(s.block_text())),
+            targets: Cow::Borrowed(s.targets.as_pairs()),
             stamp: None,
             recorded: None,
         }
@@ -289,35 +360,49 @@ impl Shown {
 
     /// A report that shows no block (a config that failed to load) binds to
     /// an empty one, which no config on disk matches: it is never recorded.
-    pub fn of_report(r: &ConfigReport) -> Shown {
+    pub fn of_report(r: &'a ConfigReport) -> Shown<'a> {
         Shown {
-            key: r.key.clone(),
-            sha256: r.sha256().unwrap_or_default().to_string(),
-            block: r.block().unwrap_or_default().to_string(),
-            targets: r.targets().to_vec(),
+            key: Cow::Borrowed(&r.key),
+            sha256: Cow::Borrowed(r.sha256().unwrap_or_default()),
+            block: Some(Cow::Borrowed(r.block().unwrap_or_default())),
+            targets: Cow::Borrowed(r.targets()),
             stamp: None,
             recorded: None,
         }
     }
 
+    /// The normalized block's text, as shown.
+    pub fn block(&self) -> &str {
+        match (&self.block, &self.recorded) {
+            (Some(text), _) => text,
+            (None, Some(recorded)) => recorded.as_str(),
+            (None, None) => "",
+        }
+    }
+
     /// The entry recorded as listed, when the files still have the stamp
-    /// they had then.
-    fn unchanged_entry(&self, trusted_at: &str) -> Option<StoredEntry> {
-        self.stamp.as_ref().filter(|s| s.unchanged())?;
-        Some(StoredEntry {
-            sha256: self.sha256.clone(),
-            block: self.recorded.clone()?,
-            targets: self.targets.clone(),
+    /// they had then (what it records is taken out of `self`, which is
+    /// spent); else `None`, and it is to be read again.
+    fn take_unchanged(&mut self, trusted_at: &str) -> Option<(String, StoredEntry)> {
+        let (stamp, files) = self.stamp.as_ref()?;
+        if self.recorded.is_none() || !stamp.unchanged(files) {
+            return None;
+        }
+        let entry = StoredEntry {
+            sha256: std::mem::take(&mut self.sha256).into_owned(),
+            block: self.recorded.take()?.into_owned(),
+            targets: std::mem::take(&mut self.targets).into_owned(),
             trusted_at: trusted_at.to_string(),
             trusted_by: trusted_by(),
-        })
+        };
+        Some((std::mem::take(&mut self.key).into_owned(), entry))
     }
 
     /// Whether the config, read again now, is what was shown.
     fn matches(&self, now: &HashedConfig) -> bool {
         now.sha256 == self.sha256
-            && now.block.as_str() == self.block
-            && now.targets.to_pairs() == self.targets
+            && now.block.as_str() == self.block()
+            && now.targets.as_pairs() == &*self.targets
     }
 }
 
@@ -349,7 +434,21 @@ pub struct TrustCommit {
 /// own read of it is not needed. Nothing shown takes no lock.
 pub fn trust_as_shown(
     loc: &StoreLocation,
-    shown: &[Shown],
+    shown: &[Shown<'_>],
+    env: &Env,
+    when_changed: WhenChanged,
+) -> Result<TrustCommit, StoreError> {
+    // Borrowed, each `Shown` is a few pointers: its data is copied only
+    // into the entries recorded.
+    trust_moved(loc, shown.to_vec(), env, when_changed)
+}
+
+/// [`trust_as_shown`], taking what was shown: what it owns (a listing
+/// moved out with [`Shown::from_candidate`]) goes into the entries it
+/// records without being copied.
+pub fn trust_moved(
+    loc: &StoreLocation,
+    shown: Vec<Shown<'_>>,
     env: &Env,
     when_changed: WhenChanged,
 ) -> Result<TrustCommit, StoreError> {
@@ -357,31 +456,18 @@ pub fn trust_as_shown(
         return Ok(TrustCommit::default());
     }
     let now = utc_timestamp_now();
+    let count = shown.len();
+    // The store is updated once (the closure is called once).
+    let mut shown = Some(shown);
     update_store_locked(loc, LOCK_TIMEOUT, |store| {
         // What a one-shot command remembered of the disk while listing is
         // exactly what must not be trusted here.
         crate::core::paths::realpath::forget();
-        let read: &Store = store;
-        // Read as far as the hash and the targets, which is all the check
-        // needs; a config that no longer matches is then reported in full
-        // (read once more: it is shown as it is now).
-        // The entry to record is made here too, on both threads.
-        let checked: Vec<Option<(String, StoredEntry)>> = shown
-            .par_iter()
-            .map(|s| {
-                if let Some(entry) = s.unchanged_entry(&now) {
-                    return Some((s.key.clone(), entry));
-                }
-                let c = load_hashed(&TrustKey(s.key.clone()), env)
-                    .ok()
-                    .filter(|now| s.matches(now))?;
-                let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, &now);
-                Some((c.key.0, entry))
-            })
-            .collect();
+        let checked = check_shown(shown.take().unwrap_or_default(), &now, env);
         let mut commit = TrustCommit::default();
-        for (s, _) in shown.iter().zip(&checked).filter(|(_, now)| now.is_none()) {
-            let (report, _) = report_and_snapshot(&TrustKey(s.key.clone()), env, read);
+        for key in checked.iter().filter_map(|c| c.as_ref().err()) {
+            // Read once more: it is shown as it is now.
+            let (report, _) = report_and_snapshot(&TrustKey(key.clone()), env, store);
             commit.refused.push(report);
         }
         if when_changed == WhenChanged::RecordNothing && !commit.refused.is_empty() {
@@ -389,7 +475,7 @@ pub fn trust_as_shown(
         }
         // The entries go from the checked list into the store, which grows
         // once to its new size (not by doubling, with both copies alive).
-        commit.recorded = shown.len() - commit.refused.len();
+        commit.recorded = count - commit.refused.len();
         store.reserve(commit.recorded);
         for (key, entry) in checked.into_iter().flatten() {
             store.put(key, entry);
@@ -397,6 +483,33 @@ pub fn trust_as_shown(
         Ok(commit)
     })
     .map(|u| u.value)
+}
+
+/// Each shown config checked under the lock, on every thread: the entry
+/// that records it, or its key when it is no longer what was shown. One
+/// whose files kept their stamp is recorded as listed; any other is read
+/// as far as the hash and the targets, which is all the check needs.
+fn check_shown(
+    shown: Vec<Shown<'_>>,
+    now: &str,
+    env: &Env,
+) -> Vec<Result<(String, StoredEntry), String>> {
+    shown
+        .into_par_iter()
+        .map(|mut s| {
+            if let Some(recorded) = s.take_unchanged(now) {
+                return Ok(recorded);
+            }
+            let key = TrustKey(s.key.to_string());
+            match load_hashed(&key, env).ok().filter(|c| s.matches(c)) {
+                Some(c) => {
+                    let entry = entry_for(&c.sha256, &c.block.into_block(), &c.targets, now);
+                    Ok((c.key.0, entry))
+                }
+                None => Err(key.0),
+            }
+        })
+        .collect()
 }
 
 /// Removes the entries with these keys, but only if every one is still
@@ -487,7 +600,10 @@ pub fn untrust_missing(loc: &StoreLocation, current: Store) -> Result<Vec<String
     .map(|u| u.value)
 }
 
+mod listed;
 pub mod outcome;
+
+pub use listed::ListedConfig;
 
 // Unix-only tests (modes, links, owners); Windows builds the rest.
 #[cfg(all(test, unix))]

@@ -186,7 +186,7 @@ pub fn authors_of_candidates(candidates: &[TrustCandidate], store: &Store, env: 
                     &c.values(Some(stored)),
                     env,
                 ),
-                None if !c.changed => of_new_block(&c.snapshot.files, c.snapshot.block.json(), env),
+                None if !c.changed => of_new_block(&c.snapshot.files, &c.snapshot.json(), env),
                 None => return None,
             };
             Some((key.to_string(), p))

@@ -16,33 +16,48 @@
 
 use rayon::prelude::*;
 
-use super::model::{Store, StoredEntry};
+#[cfg(test)]
+use super::model::Store;
+use super::model::StoredEntry;
 use crate::core::config::json::{self, Json, MAX_DEPTH};
 
 /// The store in `text`, or `None` when the exact reader must decide.
+#[cfg(test)]
 pub(super) fn read_lean(text: &str) -> Option<Store> {
+    lean_entries(text).map(Store::from_read)
+}
+
+/// The entries of the store in `text`, in file order (a key may occur
+/// twice), or `None` when the exact reader must decide: what is alive at
+/// the end is the text and the entries, and the caller may free the text
+/// before it indexes them.
+pub(super) fn lean_entries(text: &str) -> Option<Vec<(String, StoredEntry)>> {
     let mut w = Walker { text, pos: 0 };
     let (version, spans) = w.document()?;
     if version != 1 {
         return None;
     }
-    let entries: Vec<(String, StoredEntry)> = spans
-        .par_iter()
-        .map(|&(key, entry)| {
-            let key = w.key_text(key)?;
-            let value = json::parse(&text[entry.0..entry.1]).ok()?;
-            let entry = super::entry::check_entry(&key, value).ok()?;
-            Some((key, entry))
-        })
-        .collect::<Option<_>>()?;
-    let mut store = Store::new();
-    store.reserve(entries.len());
-    for (key, entry) in entries {
-        store.put(key, entry);
+    // Parsed a batch at a time on every thread into a vector of the exact
+    // size: collected whole, the parallel collect would hold its pieces
+    // and the vector they are joined into at once.
+    let mut entries = Vec::with_capacity(spans.len());
+    for batch in spans.chunks(BATCH) {
+        let parsed: Vec<(String, StoredEntry)> = batch
+            .par_iter()
+            .map(|&(key, entry)| {
+                let key = w.key_text(key)?;
+                let value = json::parse(&text[entry.0..entry.1]).ok()?;
+                let entry = super::entry::check_entry(&key, value).ok()?;
+                Some((key, entry))
+            })
+            .collect::<Option<_>>()?;
+        entries.extend(parsed);
     }
-    store.mark_unmodified();
-    Some(store)
+    Some(entries)
 }
+
+/// Entries parsed at once, on every thread, before they join the others.
+const BATCH: usize = 2048;
 
 /// A byte range of the text: `[start, end)`.
 type Span = (usize, usize);

@@ -137,6 +137,35 @@ impl Store {
             .map(|&i| &self.entries[i].1)
     }
 
+    /// The store of `entries` read in file order, as [`Store::put`] of
+    /// each in turn makes it (a key read again keeps its first place and
+    /// takes the later data), unmodified. Indexed in place: the entries'
+    /// vector becomes the store's, never copied into a second one.
+    pub(super) fn from_read(mut entries: Vec<(String, StoredEntry)>) -> Store {
+        let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
+        // `entries[..kept]` is the store so far; what lies between `kept`
+        // and `i` is spent (moved from), dropped at the end.
+        let mut kept = 0;
+        for i in 0..entries.len() {
+            let folded = fold(&entries[i].0).into_owned();
+            match index.get(&folded) {
+                Some(&first) => entries.swap(first, i),
+                None => {
+                    entries.swap(kept, i);
+                    index.insert(folded, kept);
+                    kept += 1;
+                }
+            }
+        }
+        entries.truncate(kept);
+        entries.shrink_to_fit();
+        Store {
+            entries,
+            index,
+            modified: false,
+        }
+    }
+
     /// The entries in store order (file order for a store read from disk).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &StoredEntry)> {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
@@ -242,6 +271,38 @@ mod tests {
             .collect();
         assert_eq!(keys, [("/b", '3'), ("/a", '2')]);
         assert_eq!(s.len(), 2);
+    }
+
+    /// A store read in place is the store `put` makes of the same entries
+    /// in the same order: duplicates keep the first place and take the
+    /// last data, across runs of new keys between them.
+    #[test]
+    fn a_store_read_in_place_is_the_store_put_makes() {
+        let read = [
+            ("/b", '1'),
+            ("/a", '2'),
+            ("/b", '3'),
+            ("/c", '4'),
+            ("/a", '5'),
+            ("/d", '6'),
+            ("/b", '7'),
+        ];
+        let mut put = Store::new();
+        for (k, d) in read {
+            put.put(k, entry(d));
+        }
+        put.mark_unmodified();
+        let entries = read.iter().map(|(k, d)| (k.to_string(), entry(*d)));
+        let in_place = Store::from_read(entries.collect());
+        assert_eq!(in_place, put);
+        let shown: Vec<_> = in_place
+            .iter()
+            .map(|(k, e)| (k, e.sha256.chars().next().unwrap()))
+            .collect();
+        assert_eq!(shown, [("/b", '7'), ("/a", '5'), ("/c", '4'), ("/d", '6')]);
+        for (k, d) in [("/a", '5'), ("/b", '7'), ("/c", '4'), ("/d", '6')] {
+            assert_eq!(in_place.get(k), Some(&entry(d)), "{k}");
+        }
     }
 
     #[test]

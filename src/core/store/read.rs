@@ -23,7 +23,7 @@ use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 /// an error, never an empty store (a write would replace the link).
 pub fn read_store(path: &str) -> Result<Store, StoreError> {
     match read_regular(path, STORE_MAX_BYTES) {
-        Ok(bytes) => parse_store(path, &bytes),
+        Ok(bytes) => parse_store_bytes(path, bytes),
         Err(ReadError::Io(e))
             if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
         {
@@ -45,17 +45,28 @@ pub fn read_store(path: &str) -> Result<Store, StoreError> {
 }
 
 /// Validates the bytes of a store file; `path` is only used in messages.
+/// (The product's [`read_store`] hands the bytes over instead.)
+#[cfg(any(test, feature = "test-support"))]
 pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
-    let not_json = || StoreError::NotJson {
+    parse_store_bytes(path, bytes.to_vec())
+}
+
+/// Validates the bytes of a store file, taking them: a valid store's text
+/// is freed as soon as its entries are read, before they are indexed, so
+/// the file's bytes and the store's index are never both alive (issue 45).
+/// A valid store is read without building its document; anything else is
+/// read again, by the exact reader, which says what is wrong.
+fn parse_store_bytes(path: &str, bytes: Vec<u8>) -> Result<Store, StoreError> {
+    let text = String::from_utf8(bytes).map_err(|_| StoreError::NotJson {
         path: path.to_string(),
-    };
-    let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
-    // A valid store is read without building its document; anything else
-    // is read again, by the exact reader, which says what is wrong.
-    if let Some(store) = super::lean::read_lean(text) {
-        return Ok(store);
+    })?;
+    match super::lean::lean_entries(&text) {
+        Some(entries) => {
+            drop(text);
+            Ok(Store::from_read(entries))
+        }
+        None => parse_exact(path, &text),
     }
-    parse_exact(path, text)
 }
 
 /// The exact reader: the whole document parsed, then judged in order.

@@ -201,20 +201,24 @@ pub fn print(
 /// A listed config, `wouldRecord` until its outcome is known.
 fn trusted(c: &TrustCandidate, store: &Store, env: &Env) -> JsonTrusted {
     let s = &c.snapshot;
-    let targets = s.targets.to_pairs();
+    let targets = s.targets.as_pairs();
+    // The block's JSON and lines, made again for this config and dropped
+    // with it.
+    let block = s.json();
+    let lines = c.lines();
     let diff = store
         .get(s.key.as_str())
         .filter(|_| c.changed)
-        .map(|stored| diff_items(&stored.block, s.block.json(), &targets, &c.lines));
+        .map(|stored| diff_items(&stored.block.value(), &block, targets, &lines));
     JsonTrusted {
         key: s.key.as_str().to_string(),
         path: display_path(s.key.as_str(), &env.cwd),
         change: change(c),
         sha256: s.sha256.clone(),
-        requests: requests_of(s.block.json()),
-        lines: s.lines.clone(),
+        requests: requests_of(&block),
+        lines: s.lines(),
         diff,
-        destinations: destinations_of(&c.lines, &targets),
+        destinations: destinations_of(&lines, targets),
         policy: None,
         outcome: "wouldRecord",
         reason: None,

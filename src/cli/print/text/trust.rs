@@ -28,6 +28,10 @@ use crate::style::paint::{STYLED, mark};
 use crate::style::roles::verdict_role;
 use crate::style::theme::Role;
 
+/// Candidates whose listing text is made at once, on every thread, before
+/// it is written.
+const BATCH: usize = 1024;
+
 /// Who reads the listing, and where it goes.
 #[derive(Debug, Clone, Copy)]
 pub struct Reader {
@@ -172,25 +176,27 @@ fn write_listing(
         "Permission requests under {}:",
         Values.text(&listing.targets)
     )?;
-    // Each config's lines are made on every thread and written in order:
-    // a listing of 10,000 configs is most of what `--trust` does alone.
-    let shown: Vec<String> = plan
-        .candidates
-        .par_iter()
-        .map(|c| {
-            let mut text = candidate(c, env, by_value);
-            // `--why`: who changed it, below its lines; on a terminal,
-            // each widening value's commit and author.
-            match why.get(c.snapshot.key.as_str()) {
-                Some(p) if full => text.push_str(&provenance::block(p, "    ")),
-                Some(p) => text.push_str(&provenance::origins_only(p, "    ")),
-                None => {}
-            }
-            text
-        })
-        .collect();
-    for text in &shown {
-        w.write_all(text.as_bytes())?;
+    // Each config's lines are made on every thread and written in order,
+    // a batch at a time: a listing of 10,000 configs is most of what
+    // `--trust` does alone, and its text is never held whole.
+    for batch in plan.candidates.chunks(BATCH) {
+        let shown: Vec<String> = batch
+            .par_iter()
+            .map(|c| {
+                let mut text = candidate(c, env, by_value);
+                // `--why`: who changed it, below its lines; on a terminal,
+                // each widening value's commit and author.
+                match why.get(c.snapshot.key.as_str()) {
+                    Some(p) if full => text.push_str(&provenance::block(p, "    ")),
+                    Some(p) => text.push_str(&provenance::origins_only(p, "    ")),
+                    None => {}
+                }
+                text
+            })
+            .collect();
+        for text in &shown {
+            w.write_all(text.as_bytes())?;
+        }
     }
     listing_end(plan, w)
 }
@@ -216,8 +222,8 @@ fn candidate(c: &TrustCandidate, env: &Env, by_value: Option<&Store>) -> String 
             return text;
         }
     }
-    let lines = values.lines(&c.lines);
-    let targets = values.pairs(&c.snapshot.targets.to_pairs());
+    let lines = values.lines(&c.lines());
+    let targets = values.pairs(c.snapshot.targets.as_pairs());
     for line in with_destinations(&lines, &targets) {
         text.push_str(&line.render_styled(STYLED));
         text.push('\n');

@@ -4,13 +4,11 @@
 //! `untrust` removed. Nothing here
 //! prints; the printers render these.
 
-use crate::core::config::ConfigSnapshot;
 use crate::core::env::Env;
 use crate::core::exit;
 use crate::core::paths::display::{common_directory, display_path};
-use crate::core::policy::gate::decide;
 use crate::core::policy::{ConfigDecision, Policy, Verdict, expect_refusal};
-use crate::core::review::trust::{TrustCandidate, TrustCommit, TrustPlan};
+use crate::core::review::trust::{ListedConfig, TrustCandidate, TrustCommit, TrustPlan};
 use crate::core::store::{Store, StoreLocation};
 
 /// What `trust` found under its paths, before anything is recorded.
@@ -88,7 +86,7 @@ impl TrustOutcome {
 
 /// One config's outcome under a policy gate.
 pub struct Judged<'a> {
-    pub snapshot: &'a ConfigSnapshot,
+    pub snapshot: &'a ListedConfig,
     pub changed: bool,
     /// The policy's verdict, or DENIED when `--expect` refused the hash.
     pub verdict: Verdict,
@@ -124,15 +122,20 @@ pub struct Gate<'a> {
 
 impl<'a> Gate<'a> {
     /// Each listed config's verdict: the policy's, or DENIED when its hash
-    /// is not among `expected` (when there are any).
-    pub fn judge(&mut self, listing: &'a TrustListing, env: &Env) {
-        let (policy, expected) = (&self.policy, &self.expected);
+    /// is not among `expected` (when there are any). The policy's decision
+    /// was made as the config was listed (`plan_trust` with this policy);
+    /// a candidate listed without one is denied, never allowed unjudged.
+    pub fn judge(&mut self, listing: &'a TrustListing) {
+        let expected = &self.expected;
         self.judged = listing
             .plan
             .candidates
             .iter()
             .map(|c| {
-                let decision = decide(policy, &c.snapshot, env);
+                let decision = c.decision.clone().unwrap_or(ConfigDecision {
+                    verdict: Verdict::Denied,
+                    operations: Vec::new(),
+                });
                 let sha = &c.snapshot.sha256;
                 let refused = !expected.is_empty() && !expected.contains(sha);
                 Judged {

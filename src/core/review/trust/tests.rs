@@ -56,16 +56,19 @@ impl Tree {
         symlink(format!("{}/{to}", self.root), at).unwrap();
     }
 
-    fn shown(&self, rel: &str) -> Shown {
+    /// The config at `rel` as a listing shows it (leaked: a test's
+    /// listing lives as long as the test).
+    fn shown(&self, rel: &str) -> Shown<'static> {
         let key = TrustKey(format!("{}/{rel}", self.root));
-        Shown::of_snapshot(&load_config(&key, &self.env).unwrap())
+        let listed = ListedConfig::of(load_config(&key, &self.env).unwrap());
+        Shown::of_snapshot(Box::leak(Box::new(listed)))
     }
 
     fn store_bytes(&self) -> Option<Vec<u8>> {
         std::fs::read(&self.loc.path).ok()
     }
 
-    fn commit(&self, shown: &[Shown], when: WhenChanged) -> TrustCommit {
+    fn commit(&self, shown: &[Shown<'_>], when: WhenChanged) -> TrustCommit {
         trust_as_shown(&self.loc, shown, &self.env, when).unwrap()
     }
 }
@@ -115,8 +118,8 @@ fn a_changed_config_is_left_out_and_the_others_recorded() {
     assert_eq!(commit.refused[0].key, format!("{}/b/goccia.json", t.root));
     let store = read_store(&t.loc.path).unwrap();
     let a = store.get(&format!("{}/a/goccia.json", t.root)).unwrap();
-    assert_eq!(a.sha256, shown[0].sha256);
-    assert_eq!(a.targets, shown[0].targets);
+    assert_eq!(a.sha256, *shown[0].sha256);
+    assert_eq!(a.targets, *shown[0].targets);
     assert!(store.get(&format!("{}/b/goccia.json", t.root)).is_none());
     assert_eq!(store.len(), 1);
 }
@@ -156,8 +159,8 @@ fn what_was_shown_is_recorded_when_nothing_changed() {
     assert_eq!((commit.recorded, commit.refused.len()), (1, 0));
     let store = read_store(&t.loc.path).unwrap();
     let entry = store.get(&shown[0].key).unwrap();
-    assert_eq!(entry.block.to_compact(), shown[0].block);
-    assert_eq!(entry.targets, shown[0].targets);
+    assert_eq!(entry.block.to_compact(), shown[0].block());
+    assert_eq!(entry.targets, *shown[0].targets);
 }
 
 #[test]
@@ -192,7 +195,7 @@ fn prune_keeps_everything_when_a_config_came_back() {
     t.commit(&shown, WhenChanged::LeaveOut);
     let before = t.store_bytes().unwrap();
     std::fs::remove_file(format!("{}/a/goccia.json", t.root)).unwrap();
-    let keys = [shown[0].key.clone(), shown[1].key.clone()];
+    let keys = [shown[0].key.to_string(), shown[1].key.to_string()];
     assert_eq!(prune_if_still_missing(&t.loc, &keys).unwrap(), Err(1));
     assert_eq!(t.store_bytes().unwrap(), before);
     std::fs::remove_file(format!("{}/b/goccia.json", t.root)).unwrap();
@@ -224,12 +227,12 @@ fn a_stamped_candidate_is_read_again_only_when_its_files_changed() {
         r#"{"permissions": {"allow-net": ["c.example"]}}"#,
     );
     let store = Store::new();
-    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &store).unwrap();
+    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &store, None).unwrap();
     let shown: Vec<Shown> = plan.candidates.iter().map(Shown::of_candidate).collect();
     assert_eq!(shown.len(), 3);
     assert!(shown.iter().all(|s| s.stamp.is_some()));
     assert_eq!(
-        shown[1].stamp.as_ref().unwrap().0.len(),
+        shown[1].stamp.as_ref().unwrap().0.0.len(),
         2,
         "b and its base"
     );
@@ -251,8 +254,8 @@ fn a_stamped_candidate_is_read_again_only_when_its_files_changed() {
     assert_eq!(commit.recorded, 2, "a as listed, c read again and equal");
     let store = read_store(&t.loc.path).unwrap();
     let a = store.get(&format!("{}/a/goccia.json", t.root)).unwrap();
-    assert_eq!(a.sha256, shown[0].sha256);
-    assert_eq!(a.block.as_str(), shown[0].block);
+    assert_eq!(a.sha256, *shown[0].sha256);
+    assert_eq!(a.block.as_str(), shown[0].block());
 }
 
 #[test]
@@ -267,4 +270,51 @@ fn an_unstamped_candidate_is_always_read_again() {
     std::fs::remove_file(format!("{}/a/goccia.json", t.root)).unwrap();
     let commit = t.commit(&[shown], WhenChanged::LeaveOut);
     assert_eq!((commit.recorded, commit.refused.len()), (0, 1));
+}
+
+/// `trust --yes` as text moves the listing into the record: a config
+/// rewritten after the listing is still refused (its stamp moved), and
+/// the others are recorded with the hash, block and targets listed.
+#[test]
+fn a_moved_listing_is_recorded_as_listed_and_a_changed_config_refused() {
+    let t = Tree::new();
+    t.write("a/goccia.json", READS_DATA);
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["b.example"]}}"#,
+    );
+    let plan = plan_trust(std::slice::from_ref(&t.root), &t.env, &Store::new(), None).unwrap();
+    let listed: Vec<(String, String, String)> = plan
+        .candidates
+        .iter()
+        .map(|c| {
+            let s = &c.snapshot;
+            (
+                s.key.0.clone(),
+                s.sha256.clone(),
+                s.block_text().to_string(),
+            )
+        })
+        .collect();
+    t.write(
+        "b/goccia.json",
+        r#"{"permissions": {"allow-net": ["evil.example"]}}"#,
+    );
+    let shown: Vec<Shown> = plan
+        .candidates
+        .into_iter()
+        .map(Shown::from_candidate)
+        .collect();
+    assert!(shown.iter().all(|s| s.stamp.is_some()));
+    let commit = trust_moved(&t.loc, shown, &t.env, WhenChanged::LeaveOut).unwrap();
+    let refused: Vec<&str> = commit.refused.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(refused, [listed[1].0.as_str()]);
+    assert_eq!(commit.recorded, 1);
+    let store = read_store(&t.loc.path).unwrap();
+    let a = store.get(&listed[0].0).unwrap();
+    assert_eq!(
+        (&a.sha256, a.block.as_str()),
+        (&listed[0].1, listed[0].2.as_str())
+    );
+    assert!(store.get(&listed[1].0).is_none());
 }
