@@ -69,7 +69,13 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
     } else {
         None
     };
-    let listing = trust::list(args, (loc, store, store_warnings), env, io)?;
+    let listing = trust::list_judged(
+        args,
+        (loc, store, store_warnings),
+        policy.as_ref().map(|(p, _)| p),
+        env,
+        io,
+    )?;
     let mut outcome = judge(&listing, &judged, required, args.dry_run, env);
     if let Some((p, _)) = &policy {
         outcome.policy = Some((p.source.to_string(), p.sha256.clone()));
@@ -88,7 +94,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &TrustArgs) -> CliResult {
             expected,
             judged: Vec::new(),
         };
-        gate.judge(&listing, env);
+        gate.judge(&listing);
         apply_gate(&mut outcome, &gate);
         (gate, records)
     });

@@ -81,7 +81,7 @@ pub(crate) fn list(
 }
 
 /// [`list`], with a `policy` judging each config as it is listed.
-fn list_judged(
+pub(crate) fn list_judged(
     args: &TrustArgs,
     (loc, store, store_warnings): (StoreLocation, Store, Vec<String>),
     policy: Option<&Policy>,
