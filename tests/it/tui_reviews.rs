@@ -395,3 +395,35 @@ fn real_binary_shows_reviews_at_80x24() {
     tm.send_keys(&["q"]);
     tm.wait_for("goccia-trust exited 0", WAIT);
 }
+
+#[test]
+fn reviewed_by_is_refused_before_the_review_as_inspect_refuses_it() {
+    let t = team();
+    t.reviewed();
+    // Inside the tree under review: exit 2, naming it, before anything.
+    let inside = t.repo.join("allowed_signers");
+    std::fs::copy(&t.allowed, &inside).unwrap();
+    let out = t.env.run_in(
+        &t.repo,
+        &["--reviewed-by", inside.to_str().unwrap(), "."],
+        &[],
+    );
+    assert_eq!(out.code, 2, "{out}");
+    assert!(out.stderr.contains("a tree under review"), "{out}");
+    assert!(out.stdout.is_empty(), "{out}");
+    // Outside and yours: without a terminal, what `scan` prints.
+    let allowed = t.allowed.to_str().unwrap();
+    let out = t.env.run_in(&t.repo, &["--reviewed-by", allowed, "."], &[]);
+    let scan = t.env.run_in(&t.repo, &["scan", "."], &[]);
+    assert_eq!((out.code, &out.stdout), (scan.code, &scan.stdout), "{out}");
+    // GocciaScript's trust spelling does not take it.
+    let out = t
+        .env
+        .run_in(&t.repo, &["--trust", "a", "--reviewed-by", allowed], &[]);
+    assert_eq!(out.code, 2, "{out}");
+    assert!(
+        out.stderr
+            .contains("--trust cannot be combined with --reviewed-by"),
+        "{out}"
+    );
+}

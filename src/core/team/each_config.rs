@@ -176,3 +176,59 @@ impl ReviewsFiles {
         Some(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(statuses: &[Status], count: usize) -> ConfigReviews {
+        ConfigReviews {
+            file: "/r/.goccia/reviews.jsonl".into(),
+            path: "a/goccia.json".into(),
+            root: "/r".into(),
+            digest: format!("sha256:{}", "0".repeat(64)),
+            outside: Vec::new(),
+            notes: Vec::new(),
+            checked: statuses
+                .iter()
+                .enumerate()
+                .map(|(i, &status)| Checked {
+                    line: i + 1,
+                    record: None,
+                    key_type: None,
+                    status,
+                    text: String::new(),
+                })
+                .collect(),
+            count,
+            reviewers: Vec::new(),
+            signers: None,
+        }
+    }
+
+    #[test]
+    fn only_a_counted_review_reads_as_reviewed() {
+        use Status::*;
+        assert_eq!(with(&[Reviewed, Reviewed], 2).marks(), [Mark::Reviewed(2)]);
+        assert_eq!(with(&[EarlierVersion], 0).marks(), [Mark::Outdated]);
+        assert_eq!(with(&[Unchecked], 0).marks(), [Mark::Unchecked]);
+        // A forged record next to a good one: both said.
+        assert_eq!(
+            with(&[Reviewed, BadSignature], 1).marks(),
+            [Mark::Reviewed(1), Mark::Bad]
+        );
+        for bad in [
+            Malformed,
+            BadSignature,
+            UnknownKey,
+            WrongPrincipal,
+            Revoked,
+            Expired,
+            NotYetValid,
+        ] {
+            assert_eq!(with(&[bad], 0).marks(), [Mark::Bad], "{bad:?}");
+        }
+        assert!(with(&[], 0).marks().is_empty());
+        assert_eq!(Mark::Reviewed(2).text(), "reviewed 2");
+    }
+}

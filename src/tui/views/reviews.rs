@@ -201,3 +201,108 @@ fn diff_since(r: &ConfigReport, v: &ReviewedVersion, who: &str) -> Vec<RLine> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::review::report::{ConfigState, DiffLine};
+    use crate::core::revision::provenance::Absent;
+    use crate::core::team::record::Record;
+    use crate::core::team::verify::Checked;
+    use crate::tui::fixtures::report;
+
+    fn outdated() -> ConfigReviews {
+        let digest = format!("sha256:{}", "1".repeat(64));
+        ConfigReviews {
+            file: "/r/.goccia/reviews.jsonl".into(),
+            path: "a/goccia.json".into(),
+            root: "/r".into(),
+            digest: format!("sha256:{}", "0".repeat(64)),
+            outside: Vec::new(),
+            notes: vec!["line 3: merge conflict marker".into()],
+            checked: vec![Checked {
+                line: 1,
+                record: Some(Record {
+                    digest,
+                    key: "SHA256:k".into(),
+                    note: String::new(),
+                    path: "a/goccia.json".into(),
+                    principal: "alice@example.com\u{202e}".into(),
+                    sig: String::new(),
+                    signed_at: "2026-11-20T10:00:00Z".into(),
+                }),
+                key_type: Some("ED25519"),
+                status: Status::EarlierVersion,
+                text: "alice@example.com\u{202e} reviewed an earlier version (sha256:11111111…) 2026-11-20".into(),
+            }],
+            count: 0,
+            reviewers: Vec::new(),
+            signers: None,
+        }
+    }
+
+    fn text(lines: &[RLine]) -> String {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|(_, t)| t.as_str()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn the_block_says_what_judged_it_and_each_state_of_the_git_read() {
+        let r = report(
+            "a/goccia.json",
+            ConfigState::NeverTrusted,
+            vec![DiffLine::Unchanged("allow-net: a.test".into())],
+        );
+        let rv = outdated();
+        let shown = text(&block(&r, &rv, None));
+        assert!(
+            shown.starts_with("Reviews  no allowed signers: none is checked"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("\n  line 3: merge conflict marker\n"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("alice@example.com\\u{202e} reviewed an earlier version"),
+            "{shown}"
+        );
+        assert!(!shown.contains("reviewed version"), "{shown}");
+        let reading = ReviewedSlot {
+            sha256: "s".into(),
+            data: None,
+        };
+        let shown = text(&block(&r, &rv, Some(&reading)));
+        assert!(
+            shown.ends_with("  reviewed version: reading git…\n"),
+            "{shown}"
+        );
+        let absent = ReviewedSlot {
+            sha256: "s".into(),
+            data: Some(Err(Absent {
+                reason: "not in a git repository".into(),
+            })),
+        };
+        let shown = text(&block(&r, &rv, Some(&absent)));
+        assert!(
+            shown.ends_with("  reviewed version: no provenance: not in a git repository\n"),
+            "{shown}"
+        );
+        let none = ReviewedSlot {
+            sha256: "s".into(),
+            data: Some(Ok(
+                crate::core::revision::provenance::reviewed::ReviewedVersions {
+                    found: Vec::new(),
+                    not_found: "not found in the last 100 commits that touched it".into(),
+                },
+            )),
+        };
+        let shown = text(&block(&r, &rv, Some(&none)));
+        assert!(
+            shown.ends_with("  reviewed version sha256:11111111… of alice@example.com\\u{202e}: not found in the last 100 commits that touched it\n"),
+            "{shown}"
+        );
+    }
+}
