@@ -305,6 +305,17 @@ fn a_hostile_note_is_shown_escaped() {
     let p = pane(&state);
     assert!(!p.lines().any(|l| l.chars().any(is_unsafe)), "{p}");
     assert!(p.contains(": ok^[[2J\\u{202e}fake"), "{p}");
+    // A principal with a bidi override, judged by nobody: shown escaped.
+    t.sign(&t.mallory, "mallory\u{202e}@evil.example", &["a"]);
+    let b = t.backend(false);
+    let mut state = review(&b, t.repo.to_str().unwrap());
+    select(&b, &mut state, "a/goccia.json");
+    let p = pane(&state);
+    assert!(!p.lines().any(|l| l.chars().any(is_unsafe)), "{p}");
+    assert!(
+        p.contains("  signed by mallory\\u{202e}@evil.example (ED25519 SHA256:"),
+        "{p}"
+    );
 }
 
 #[test]
@@ -425,5 +436,44 @@ fn reviewed_by_is_refused_before_the_review_as_inspect_refuses_it() {
         out.stderr
             .contains("--trust cannot be combined with --reviewed-by"),
         "{out}"
+    );
+}
+
+/// A config with a path scope: the reviewed version, read from a commit,
+/// hashes as the review did (its scope's target through the commit's
+/// tree), so the diff since it is found.
+#[test]
+fn the_reviewed_version_of_a_config_with_a_path_scope_is_found() {
+    let t = team();
+    let d = t.repo.join("d");
+    std::fs::create_dir_all(d.join("data")).unwrap();
+    std::fs::write(d.join("data/.keep"), "").unwrap();
+    let body = |hosts: &str| {
+        format!(r#"{{"permissions":{{"allow-read":["./data"],"allow-net":[{hosts}]}}}}"#)
+    };
+    std::fs::write(d.join("goccia.json"), body(r#""d.example.com""#)).unwrap();
+    git(&t.repo, &["add", "."]);
+    git(&t.repo, &["commit", "-q", "-m", "d"]);
+    t.sign(&t.alice, ALICE, &["d"]);
+    std::fs::write(
+        d.join("goccia.json"),
+        body(r#""d.example.com","exfil.example.net""#),
+    )
+    .unwrap();
+    git(&t.repo, &["add", "."]);
+    git(&t.repo, &["commit", "-q", "-m", "d widened"]);
+    let b = t.backend(true);
+    let mut state = review(&b, t.repo.to_str().unwrap());
+    select(&b, &mut state, "d/goccia.json");
+    let p = pane(&state);
+    assert!(
+        p.contains(&format!(
+            "  + allow-net: exfil.example.net since {ALICE}'s review\n"
+        )),
+        "{p}"
+    );
+    assert!(
+        !p.contains("+ allow-read") && !p.contains("- allow-read"),
+        "only what changed: {p}"
     );
 }
