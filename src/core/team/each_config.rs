@@ -5,13 +5,21 @@
 //! (`None`), so a review of such a tree shows nothing new.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::digest::{portable_digest, repo_path};
 use super::file::{ReviewsFile, read_reviews};
 use super::verify::{Checked, Judge, Status, check_records, count_reviews, malformed_lines};
 use crate::core::config::ConfigSnapshot;
+
+/// Whether `dir` holds `.git` (a directory, or a worktree's file), as
+/// [`repository_root`] asks.
+///
+/// [`repository_root`]: crate::core::paths::reviewed::repository_root
+fn repository_root_is(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir() || m.is_file())
+}
 
 /// One config's reviews, judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,12 +128,47 @@ type Read = Option<Arc<Result<ReviewsFile, String>>>;
 #[derive(Default)]
 pub struct ReviewsFiles {
     files: Mutex<HashMap<String, Read>>,
+    /// Each directory asked about (and its ancestors passed) to the
+    /// nearest one holding `.git`: a walk of a large tree asks each once.
+    roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
 }
 
 impl ReviewsFiles {
     /// Forgets every file read (a new walk reads them again).
     pub fn clear(&self) {
         self.files.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.roots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Whether the repository holding the (resolved) directory `dir` may
+    /// have a reviews file: its root, found as `repository_root` finds it
+    /// ([`repository_root_is`]), each directory asked once, then the file
+    /// read once. A config elsewhere is neither placed nor hashed.
+    fn may_have_reviews(&self, dir: &Path) -> bool {
+        let known = |d: &Path| {
+            let roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
+            roots.get(d).cloned()
+        };
+        let mut passed = Vec::new();
+        let mut at = Some(dir);
+        // No lock is held while the disk is asked.
+        let root = loop {
+            let Some(d) = at else { break None };
+            if let Some(root) = known(d) {
+                break root;
+            }
+            if repository_root_is(d) {
+                break Some(d.to_path_buf());
+            }
+            passed.push(d.to_path_buf());
+            at = d.parent();
+        };
+        let mut roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
+        for d in passed {
+            roots.insert(d, root.clone());
+        }
+        drop(roots);
+        root.is_some_and(|r| self.of_root(&r.to_string_lossy()).is_some())
     }
 
     fn of_root(&self, root: &str) -> Read {
@@ -149,6 +192,10 @@ impl ReviewsFiles {
         judge: &Judge,
         signers: Option<&str>,
     ) -> Option<ConfigReviews> {
+        let dir = Path::new(snapshot.key.as_str()).parent()?;
+        if !self.may_have_reviews(dir) {
+            return None;
+        }
         let place = repo_path(&snapshot.key).ok()?;
         let read = self.of_root(&place.root)?;
         let d = portable_digest(&snapshot.block, &snapshot.targets, &place);
