@@ -514,6 +514,11 @@ fn default_command(ctx: &mut Ctx<'_, '_>, review: &args::TuiArgs, interactive: b
             crate::sanitize::clean(rev)
         )));
     }
+    if review.reviewed_by.is_some() {
+        // Refused as the review would refuse it; `scan` shows no reviews.
+        let store = crate::core::store::locate_store(ctx.globals.trust_store.as_deref(), ctx.env);
+        crate::cli::tui::review_signers(&path, review, store.as_ref().ok(), ctx.env)?;
+    }
     scan::run(
         ctx,
         &ScanArgs {

@@ -327,6 +327,11 @@ pub struct TuiArgs {
     /// of the trust store (trusting still records against the store).
     #[arg(long, value_name = "BASE")]
     pub since: Option<String>,
+    /// The allowed_signers file signed reviews are judged by (default
+    /// `allowed_signers` in the store's directory, when it exists; without
+    /// one, no review is checked).
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub reviewed_by: Option<String>,
 }
 
 /// What the command line asks for, whichever spelling was used.
@@ -503,6 +508,13 @@ pub fn command() -> clap::Command {
                 .long("since")
                 .value_name("BASE")
                 .help("Without a subcommand: compare each config with its version at git revision BASE instead of the store"),
+        )
+        .arg(
+            clap::Arg::new("review_reviewed_by")
+                .long("reviewed-by")
+                .value_name("FILE")
+                .value_hint(clap::ValueHint::FilePath)
+                .help("Without a subcommand: judge signed reviews by this allowed_signers file (default: allowed_signers in the store's directory)"),
         );
     cmd.after_help(section.trim_end().to_string())
 }
@@ -613,6 +625,7 @@ const GOCCIA_OPTIONS: &[&str] = &[
     "--policy",
     "--policy-sha256",
     "--since",
+    "--reviewed-by",
     "--accept-config-permissions",
     "--ignore-config-permissions",
     "--help",
@@ -948,6 +961,11 @@ impl GocciaWords {
                 "{name} cannot be combined with --since; --since BASE [PATH] opens the interactive review"
             )));
         }
+        if self.review.reviewed_by.is_some() {
+            return Err(UsageError(format!(
+                "{name} cannot be combined with --reviewed-by; reviews gate unattended trust: goccia-trust trust --yes --reviewed-by FILE PATH"
+            )));
+        }
         if self.review.policy.is_some() {
             return Err(UsageError(format!(
                 "{name} cannot be combined with --policy; a policy gates unattended trust: goccia-trust trust --yes --policy FILE PATH"
@@ -1054,19 +1072,18 @@ fn color_value(v: &str) -> Result<ColorChoice, UsageError> {
     })
 }
 
-/// Our addition for the interactive review: `--policy`, `--policy-sha256`
-/// and `--since`, each with its value as the next word or after `=`.
+/// Our addition for the interactive review: `--policy`, `--policy-sha256`,
+/// `--since` and `--reviewed-by`, each with its value as the next word or
+/// after `=`.
 fn review_word(review: &mut TuiArgs, a: &str, it: &mut Words<'_>) -> Result<bool, UsageError> {
-    if a == "--policy" || a == "--policy-sha256" || a == "--since" {
+    const TAKES: [&str; 4] = ["--policy", "--policy-sha256", "--since", "--reviewed-by"];
+    if TAKES.contains(&a) {
         let v = it
             .next()
             .filter(|v| !v.is_empty())
             .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
         review_option(review, a, v);
-    } else if let Some((flag, v)) = a
-        .split_once('=')
-        .filter(|(f, _)| matches!(*f, "--policy" | "--policy-sha256" | "--since"))
-    {
+    } else if let Some((flag, v)) = a.split_once('=').filter(|(f, _)| TAKES.contains(f)) {
         if v.is_empty() {
             return Err(UsageError(format!("{flag} needs a value")));
         }
@@ -1081,6 +1098,7 @@ fn review_option(review: &mut TuiArgs, flag: &str, value: &str) {
     match flag {
         "--policy" => review.policy = Some(value.to_string()),
         "--since" => review.since = Some(value.to_string()),
+        "--reviewed-by" => review.reviewed_by = Some(value.to_string()),
         _ => review.policy_sha256 = Some(value.to_string()),
     }
 }

@@ -5,10 +5,12 @@ use std::sync::Arc;
 use crate::cli::args::{ColorChoice, GlobalArgs, TuiArgs};
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::policy_trust::{policy_label, review_policy};
+use crate::cli::review::Judged;
 use crate::core::env::{Env, UserDir};
 use crate::core::exit;
 use crate::core::revision::since::locate;
 use crate::core::store::locate_store;
+use crate::core::team::signers::AllowedSigners;
 use crate::style::theme::{ColorChoice as ThemeColor, load_theme};
 use crate::tui::Ending;
 use crate::tui::core_backend::CoreBackend;
@@ -69,7 +71,11 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
         }
         None => None,
     };
+    // The allowed signers reviews are judged by, refused as `inspect`
+    // refuses them (exit 2), before the terminal is taken.
+    let reviewed_by = review_signers(path, review, store.as_ref().ok(), env)?;
     let mut backend = CoreBackend::new(env.clone(), store);
+    backend.reviewed_by = reviewed_by;
     backend.watching = !g.no_watch;
     backend.policy = policy;
     backend.since = since;
@@ -81,6 +87,28 @@ pub fn run(g: &GlobalArgs, path: &str, review: &TuiArgs, env: &Env) -> CliResult
             "the interactive review failed: {e}"
         ))),
     }
+}
+
+/// The allowed signers the review judges signed reviews by: `--reviewed-by
+/// FILE`, else `allowed_signers` in the store's directory when it exists,
+/// checked as `inspect` checks them (outside the reviewed tree, writable
+/// by you alone, strictly parsed: exit 2 otherwise); `None` without
+/// either: each good signature is then only `unchecked`.
+pub fn review_signers(
+    path: &str,
+    review: &TuiArgs,
+    store: Option<&crate::core::store::StoreLocation>,
+    env: &Env,
+) -> Result<Option<AllowedSigners>, CliError> {
+    let default = store
+        .map(|loc| loc.dir().join("allowed_signers"))
+        .filter(|f| f.is_file())
+        .map(|f| f.to_string_lossy().into_owned());
+    let Some(file) = review.reviewed_by.clone().or(default) else {
+        return Ok(None);
+    };
+    let paths = [path.to_string()];
+    Ok(Judged::load(Some(&file), None, &paths, env)?.signers)
 }
 
 /// The root of the repository holding `path` (the directory it names, or

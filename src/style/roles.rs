@@ -1,5 +1,5 @@
 //! Which theme role each meaning gets, for both faces: a config's state, a
-//! policy verdict, and the emphasis core's text builders name
+//! policy verdict, a signed review's status, and the emphasis core's text builders name
 //! ([`Emphasis`]). The interactive review styles a cell with it; the
 //! command line marks a word with it (`style::paint`). One table, so a
 //! `changed` config is the same colour in both.
@@ -7,6 +7,8 @@
 use crate::core::policy::Verdict;
 use crate::core::review::report::ConfigState;
 use crate::core::review::style::Emphasis;
+use crate::core::team::each_config::{Mark, is_bad};
+use crate::core::team::verify::Status;
 use crate::style::theme::Role;
 
 /// A config state's style.
@@ -39,5 +41,24 @@ pub fn role_of(e: Emphasis) -> Role {
         Emphasis::Untrusted => Role::Untrusted,
         Emphasis::Error => Role::Error,
         Emphasis::Missing => Role::Missing,
+    }
+}
+
+/// A signed review's style by its status: one that counts as trusted, one
+/// that is bad as an error, any other (outdated, unchecked) as a warning.
+pub fn review_role(status: Status) -> Role {
+    match status {
+        Status::Reviewed => Role::Trusted,
+        s if is_bad(s) => Role::Error,
+        _ => Role::Changed,
+    }
+}
+
+/// The style of what a list row says of a config's reviews.
+pub fn review_mark_role(mark: Mark) -> Role {
+    match mark {
+        Mark::Reviewed(_) => Role::Trusted,
+        Mark::Bad => Role::Error,
+        Mark::Outdated | Mark::Unchecked => Role::Changed,
     }
 }

@@ -11,8 +11,10 @@ use crate::core::review::ignore::IgnoreAs;
 use crate::core::review::ignore::IgnoreList;
 use crate::core::review::progress::{Progress, ProgressChange};
 use crate::core::review::report::{ConfigReport, StoreEntryReport};
+use crate::core::revision::provenance::reviewed::ReviewedVersions;
 use crate::core::revision::provenance::{Absent, ConfigProvenance, ValueOrigin};
 use crate::core::revision::since::SinceBase;
+use crate::core::team::each_config::ConfigReviews;
 
 pub use crate::core::review::scan::ScanEvent;
 
@@ -45,6 +47,9 @@ pub struct Rescanned {
     pub report: ConfigReport,
     /// The policy's decision, made from the same read, when judged.
     pub decision: Option<ConfigDecision>,
+    /// Its signed reviews, judged from the same read; `None` where its
+    /// repository has no reviews file.
+    pub reviews: Option<ConfigReviews>,
 }
 
 /// A commit that went through.
@@ -174,6 +179,30 @@ pub trait TuiBackend: Send + Sync + 'static {
     fn take_decision(&self, report: &ConfigReport) -> Option<ConfigDecision> {
         let _ = report;
         None
+    }
+
+    /// The signed reviews of the config of `report`, judged by the scan
+    /// that produced `report` from the same read, handed over once.
+    /// `None` where its repository has no reviews file (the default), and
+    /// when `report` is not what was judged (another sha256).
+    fn take_reviews(&self, report: &ConfigReport) -> Option<ConfigReviews> {
+        let _ = report;
+        None
+    }
+
+    /// The versions of the config of `report` its outdated reviews were
+    /// of (`reviews`' `earlier-version` digests), found in the last
+    /// commits that touched its files; `Absent` with why (no repository,
+    /// no git). Called on a worker, for one config at a time.
+    fn reviewed_versions(
+        &self,
+        report: &ConfigReport,
+        reviews: &ConfigReviews,
+    ) -> Result<ReviewedVersions, Absent> {
+        let _ = (report, reviews);
+        Err(Absent {
+            reason: "this review does not read git".to_string(),
+        })
     }
 
     /// With `--since BASE`: BASE as given, known at once (nothing read).

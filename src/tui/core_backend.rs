@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::core::config::block::Block;
+use crate::core::config::targets::Targets;
 use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::env::Env;
 use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
@@ -26,12 +28,17 @@ use crate::core::review::scan::{NotReviewed, report_and_snapshot, scan_streaming
 use crate::core::review::trust::{
     Shown, WhenChanged, missing_line, missing_under, prune_if_still_missing, trust_as_shown,
 };
+use crate::core::revision::provenance::reviewed::{ReviewedVersions, reviewed_versions};
 use crate::core::revision::provenance::{Absent, ConfigProvenance, ValueOrigin};
 use crate::core::revision::since::SinceBase;
 use crate::core::store::{
     Store, StoreError, StoreLocation, User, check_store, read_store, store_in_reviewed_tree,
     update_store,
 };
+use crate::core::team::digest::{RepoPath, portable_digest};
+use crate::core::team::each_config::{ConfigReviews, ReviewsFiles};
+use crate::core::team::signers::{AllowedSigners, Revoked};
+use crate::core::team::verify::Judge;
 use crate::tui::backend::{
     CommitError, CommitOutcome, InspectData, Rescanned, ScanEvent, SourceFile, TuiBackend,
 };
@@ -58,6 +65,16 @@ pub struct CoreBackend {
     pub since: Option<(String, String)>,
     /// Its configs, read once by the first scan's worker.
     since_base: OnceLock<Result<Arc<SinceBase>, String>>,
+    /// The allowed signers signed reviews are judged by (`--reviewed-by`,
+    /// else the store directory's `allowed_signers`), checked for where
+    /// they lie before the terminal was taken; `None`: records are only
+    /// ever `unchecked`.
+    pub reviewed_by: Option<AllowedSigners>,
+    /// Each repository's reviews file, read once per scan.
+    review_files: ReviewsFiles,
+    /// Reviews judged by the running scan, by key, with the sha256 of the
+    /// block judged, until `take_reviews` hands them over.
+    reviews: Mutex<HashMap<String, (String, ConfigReviews)>>,
 }
 
 /// At most this many directories are watched: past it, nothing is (and the
@@ -79,6 +96,9 @@ impl CoreBackend {
             decisions: Mutex::new(HashMap::new()),
             since: None,
             since_base: OnceLock::new(),
+            reviewed_by: None,
+            review_files: ReviewsFiles::default(),
+            reviews: Mutex::new(HashMap::new()),
         }
     }
 
@@ -100,6 +120,12 @@ impl CoreBackend {
     /// was made from, before the report is sent; the decision waits for
     /// `take_decision`.
     fn judge(&self, report: &ConfigReport, snapshot: &ConfigSnapshot) {
+        if let Some(reviews) = self.reviews_of(snapshot) {
+            self.reviews
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(report.key.clone(), (snapshot.sha256.clone(), reviews));
+        }
         if let Some((policy, _)) = &self.policy
             && snapshot.requests_grants()
         {
@@ -109,6 +135,23 @@ impl CoreBackend {
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(report.key.clone(), (snapshot.sha256.clone(), decision));
         }
+    }
+
+    /// The signed reviews of a config that requests something, judged
+    /// now by the allowed signers (if any); `None` where its repository
+    /// has no reviews file.
+    fn reviews_of(&self, snapshot: &ConfigSnapshot) -> Option<ConfigReviews> {
+        if !snapshot.requests_grants() {
+            return None;
+        }
+        let revoked = Revoked::default();
+        let judge = Judge {
+            signers: self.reviewed_by.as_ref(),
+            revoked: &revoked,
+            now: jiff::Timestamp::now().as_second(),
+        };
+        let file = self.reviewed_by.as_ref().map(|s| s.file.as_str());
+        self.review_files.judge(snapshot, &judge, file)
     }
 
     /// What the walk found besides configs (unreadable entries, links not
@@ -361,6 +404,8 @@ impl TuiBackend for CoreBackend {
 
     fn rescan_configs(&self, keys: &[String]) -> Option<Vec<Rescanned>> {
         let store = self.store_for_reading();
+        // A reviews file may have changed with the config.
+        self.review_files.clear();
         keys.iter()
             .map(|key| {
                 // Gone, or replaced by a directory: only a walk can say what
@@ -370,13 +415,18 @@ impl TuiBackend for CoreBackend {
                 }
                 let (report, snapshot) =
                     report_and_snapshot(&TrustKey(key.clone()), &self.env, &store);
-                let decision = match (&self.policy, snapshot) {
+                let decision = match (&self.policy, &snapshot) {
                     (Some((policy, _)), Some(s)) if s.requests_grants() => {
-                        Some(decide(policy, &s, &self.env))
+                        Some(decide(policy, s, &self.env))
                     }
                     _ => None,
                 };
-                Some(Rescanned { report, decision })
+                let reviews = snapshot.as_ref().and_then(|s| self.reviews_of(s));
+                Some(Rescanned {
+                    report,
+                    decision,
+                    reviews,
+                })
             })
             .collect()
     }
@@ -393,8 +443,42 @@ impl TuiBackend for CoreBackend {
         }
     }
 
+    fn take_reviews(&self, report: &ConfigReport) -> Option<ConfigReviews> {
+        let mut reviews = self.reviews.lock().unwrap_or_else(|e| e.into_inner());
+        match reviews.remove(&report.key) {
+            Some((sha, r)) if report.sha256() == Some(sha.as_str()) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn reviewed_versions(
+        &self,
+        report: &ConfigReport,
+        reviews: &ConfigReviews,
+    ) -> Result<ReviewedVersions, Absent> {
+        let place = RepoPath {
+            root: reviews.root.clone(),
+            path: reviews.path.clone(),
+        };
+        let digest_of =
+            |block: &Block, targets: &Targets| portable_digest(block, targets, &place).digest;
+        reviewed_versions(
+            &report.files,
+            &reviews.earlier_digests(),
+            &digest_of,
+            &self.env,
+        )
+    }
+
     fn scan(&self, root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {
         self.remember_reviewed(root);
+        // Each repository's reviews file as it is now; what a superseded
+        // scan judged and never handed over.
+        self.review_files.clear();
+        self.reviews
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         // What a superseded scan judged and never handed over.
         self.decisions
             .lock()

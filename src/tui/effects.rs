@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::policy::ConfigDecision;
 use crate::core::review::report::ConfigReport;
+use crate::core::team::each_config::ConfigReviews;
 use crate::tui::backend::{ScanEvent, TuiBackend};
 use crate::tui::msg::{Effect, Msg, Pending};
 
@@ -151,6 +152,7 @@ pub fn execute(
         }
         Effect::Provenance(report) => provenance(backend, &report, false, send),
         Effect::StoreProvenance(report) => provenance(backend, &report, true, send),
+        Effect::ReviewedVersions(r, v) => reviewed_versions(backend, &r, &v, send),
         Effect::DeletedBy(key) => send(Msg::DeletedBy {
             result: backend.deleted_by(&key),
             key,
@@ -186,6 +188,20 @@ fn provenance(
     });
 }
 
+/// Read the versions the outdated reviews of `report`'s config were of.
+fn reviewed_versions(
+    backend: &dyn TuiBackend,
+    report: &ConfigReport,
+    reviews: &ConfigReviews,
+    send: &mut dyn FnMut(Msg),
+) {
+    send(Msg::ReviewedVersions {
+        key: report.key.clone(),
+        sha256: report.sha256().unwrap_or_default().to_string(),
+        result: Box::new(backend.reviewed_versions(report, reviews)),
+    });
+}
+
 fn scan(
     backend: &dyn TuiBackend,
     job: u64,
@@ -217,6 +233,7 @@ struct Batches {
     job: u64,
     reports: Vec<ConfigReport>,
     judged: Vec<(String, String, ConfigDecision)>,
+    reviewed: Vec<(String, String, ConfigReviews)>,
     last_flush: Instant,
     progress: (u64, u64),
     /// `Done` or `Failed` was sent.
@@ -229,14 +246,15 @@ impl Batches {
             job,
             reports: Vec::new(),
             judged: Vec::new(),
+            reviewed: Vec::new(),
             last_flush: Instant::now(),
             progress: (0, 0),
             finished: false,
         }
     }
 
-    /// Reports, then their verdicts: `update` files a verdict under the
-    /// list its report has just joined.
+    /// Reports, then their verdicts and reviews: `update` files them under
+    /// the list its report has just joined.
     fn flush(&mut self, send: &mut dyn FnMut(Msg)) {
         let job = self.job;
         if !self.reports.is_empty() {
@@ -246,6 +264,10 @@ impl Batches {
         if !self.judged.is_empty() {
             let decisions = std::mem::take(&mut self.judged);
             send(Msg::ScanJudged { job, decisions });
+        }
+        if !self.reviewed.is_empty() {
+            let reviews = std::mem::take(&mut self.reviewed);
+            send(Msg::ScanReviewed { job, reviews });
         }
     }
 
@@ -257,6 +279,9 @@ impl Batches {
             ScanEvent::Found(report) => {
                 if let (Some(d), Some(sha)) = (backend.take_decision(&report), report.sha256()) {
                     self.judged.push((report.key.clone(), sha.to_string(), d));
+                }
+                if let (Some(r), Some(sha)) = (backend.take_reviews(&report), report.sha256()) {
+                    self.reviewed.push((report.key.clone(), sha.to_string(), r));
                 }
                 self.reports.push(*report)
             }

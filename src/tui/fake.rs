@@ -56,6 +56,17 @@ pub struct FakeData {
             crate::core::revision::provenance::Absent,
         >,
     >,
+    /// Each config's signed reviews, by key (none: its repository has no
+    /// reviews file).
+    pub reviews: std::collections::HashMap<String, crate::core::team::each_config::ConfigReviews>,
+    /// What `reviewed_versions` answers for every config (asked only when
+    /// `provenance` is on).
+    pub reviewed_versions: Option<
+        Result<
+            crate::core::revision::provenance::reviewed::ReviewedVersions,
+            crate::core::revision::provenance::Absent,
+        >,
+    >,
 }
 
 impl FakeBackend {
@@ -75,6 +86,8 @@ impl FakeBackend {
                 ignores_problem: None,
                 provenance: None,
                 deleted_by: None,
+                reviews: Default::default(),
+                reviewed_versions: None,
             }),
         }
     }
@@ -165,7 +178,12 @@ impl TuiBackend for FakeBackend {
                     .policy
                     .as_ref()
                     .and_then(|_| d.fixture.decisions.get(k).cloned());
-                Some(crate::tui::backend::Rescanned { report, decision })
+                let reviews = d.reviews.get(k).cloned();
+                Some(crate::tui::backend::Rescanned {
+                    report,
+                    decision,
+                    reviews,
+                })
             })
             .collect()
     }
@@ -174,6 +192,30 @@ impl TuiBackend for FakeBackend {
         let d = self.data();
         d.fixture.policy.as_ref()?;
         d.fixture.decisions.get(&report.key).cloned()
+    }
+
+    fn take_reviews(
+        &self,
+        report: &ConfigReport,
+    ) -> Option<crate::core::team::each_config::ConfigReviews> {
+        self.data().reviews.get(&report.key).cloned()
+    }
+
+    fn reviewed_versions(
+        &self,
+        report: &ConfigReport,
+        _reviews: &crate::core::team::each_config::ConfigReviews,
+    ) -> Result<
+        crate::core::revision::provenance::reviewed::ReviewedVersions,
+        crate::core::revision::provenance::Absent,
+    > {
+        let mut d = self.data();
+        d.calls.push(format!("reviewed versions {}", report.key));
+        d.reviewed_versions.clone().unwrap_or_else(|| {
+            Err(crate::core::revision::provenance::Absent {
+                reason: "off".into(),
+            })
+        })
     }
 
     fn scan(&self, _root: &str, on_event: &mut dyn FnMut(ScanEvent) -> ControlFlow<()>) {

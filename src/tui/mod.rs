@@ -13,6 +13,7 @@ pub mod keymap;
 pub mod layout;
 pub mod msg;
 pub mod provenance;
+pub mod reviewed;
 pub mod since;
 
 pub mod state;
@@ -237,11 +238,13 @@ pub fn step(state: &mut State, msg: Msg) -> Vec<Effect> {
         .any(|e| matches!(e, Effect::Scan { .. } | Effect::RescanConfigs { .. }))
     {
         provenance::forget(state);
+        reviewed::forget(state);
     }
     // The selected config's provenance, read once it is selected; who
     // deleted the selected missing config, or those a confirmation lists.
     effects.extend(provenance::wanted(state));
     effects.extend(deleted::wanted(state));
+    effects.extend(reviewed::wanted(state));
     views::measure(state);
     effects
 }

@@ -31,6 +31,17 @@ pub enum Msg {
         job: u64,
         decisions: Vec<(String, String, crate::core::policy::ConfigDecision)>,
     },
+    /// The signed reviews of configs of the last `ScanFound` (sent
+    /// right after it), by key, with the sha256 of the block judged; only
+    /// configs whose repository has a reviews file.
+    ScanReviewed {
+        job: u64,
+        reviews: Vec<(
+            String,
+            String,
+            crate::core::team::each_config::ConfigReviews,
+        )>,
+    },
     ScanFailed {
         job: u64,
         message: String,
@@ -117,6 +128,18 @@ pub enum Msg {
         >,
     },
     /// Who deleted the missing config `key` (`Effect::DeletedBy`).
+    /// The versions a config's outdated reviews were of, read for the
+    /// block of `sha256`.
+    ReviewedVersions {
+        key: String,
+        sha256: String,
+        result: Box<
+            Result<
+                crate::core::revision::provenance::reviewed::ReviewedVersions,
+                crate::core::revision::provenance::Absent,
+            >,
+        >,
+    },
     DeletedBy {
         key: String,
         result: Result<
@@ -216,6 +239,11 @@ pub enum Effect {
     /// Read who deleted this missing config (its key): the commit of
     /// HEAD's history that deleted the file (git).
     DeletedBy(String),
+    /// Read the versions this config's outdated reviews were of (git).
+    ReviewedVersions(
+        Box<ConfigReport>,
+        Box<crate::core::team::each_config::ConfigReviews>,
+    ),
     /// Open this config in the user's editor. The event loop runs it (it
     /// owns the terminal: the TUI is suspended meanwhile), then sends
     /// `Msg::Edited`.

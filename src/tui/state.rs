@@ -9,7 +9,9 @@ use crate::core::review::progress::{Progress, ProgressChange, Session};
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::NotReviewed;
 use crate::core::revision::compare::ConfigDiff;
+use crate::core::revision::provenance::reviewed::ReviewedVersions;
 use crate::core::revision::provenance::{Absent, ConfigProvenance};
+use crate::core::team::each_config::ConfigReviews;
 use crate::tui::backend::InspectData;
 use crate::tui::keymap::Context;
 use crate::tui::msg::Pending;
@@ -70,6 +72,9 @@ pub struct Confirmation {
     /// when the confirmation opens if its pane did not: a prune names the
     /// commit that deleted each file (issue 40 item 5).
     pub deleted: Deleted,
+    /// The signed reviews of each config to trust (by key), as judged for
+    /// the block shown; none where its repository has no reviews file.
+    pub reviews: HashMap<String, ConfigReviews>,
 }
 
 /// Who deleted each missing config, by key.
@@ -285,6 +290,21 @@ pub struct State {
     /// Who changed what, per config (`tui::provenance`); `None` when the
     /// backend does not read git.
     pub provenance: Option<Provenance>,
+    /// Each config's signed reviews, by key, with the sha256 of the block
+    /// judged (`tui::reviewed`): only configs whose repository has a
+    /// reviews file, so a tree without one shows nothing of reviews.
+    pub reviews: HashMap<String, (String, ConfigReviews)>,
+    /// The versions each config's outdated reviews were of, read from git
+    /// for the block of its sha256 once it is selected (`None` while read).
+    pub reviewed_versions: HashMap<String, ReviewedSlot>,
+}
+
+/// The versions a config's outdated reviews were of, for one block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewedSlot {
+    pub sha256: String,
+    /// `None` while git is read.
+    pub data: Option<Result<ReviewedVersions, Absent>>,
 }
 
 /// The last line each scrollable pane can start at, at the state's size:
@@ -352,6 +372,8 @@ impl State {
             scroll_limits: ScrollLimits::default(),
             since: None,
             provenance: None,
+            reviews: HashMap::new(),
+            reviewed_versions: HashMap::new(),
         }
     }
 
@@ -469,6 +491,14 @@ impl State {
     pub fn decision(&self, r: &ConfigReport) -> Option<&ConfigDecision> {
         let (sha, d) = self.verdicts.get(&r.key)?;
         (r.sha256() == Some(sha.as_str())).then_some(d)
+    }
+
+    /// The signed reviews of `r` as it is now: `None` where its
+    /// repository has no reviews file, and for reviews judged on another
+    /// block.
+    pub fn reviews_of(&self, r: &ConfigReport) -> Option<&ConfigReviews> {
+        let (sha, reviews) = self.reviews.get(&r.key)?;
+        (r.sha256() == Some(sha.as_str())).then_some(reviews)
     }
 
     pub fn needs_review_count(&self) -> usize {

@@ -48,6 +48,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::ScanProgress { .. }
         | Msg::ScanFound { .. }
         | Msg::ScanJudged { .. }
+        | Msg::ScanReviewed { .. }
         | Msg::SinceBase(_)
         | Msg::ScanFailed { .. }
         | Msg::ScanWalk { .. }
@@ -62,6 +63,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         | Msg::Inspected { .. }
         | Msg::Provenance { .. }
         | Msg::DeletedBy { .. }
+        | Msg::ReviewedVersions { .. }
         | Msg::ProgressLoaded { .. }
         | Msg::IgnoresLoaded { .. }
         | Msg::IgnoreNotSaved { .. }

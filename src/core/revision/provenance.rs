@@ -19,6 +19,7 @@
 mod commit;
 mod content;
 mod invoke;
+pub mod reviewed;
 mod trusted;
 
 use super::git;
@@ -51,7 +52,7 @@ fn check_date(since: &str) -> Result<(), Absent> {
 /// How `git log` lists the commits that touched files: [`LOG_FORMAT`]'s
 /// records, and nothing the repository configures run to compare them
 /// (no textconv, no external diff, no signature check, no mailmap).
-const LOG_READING: &[&str] = &[
+pub(super) const LOG_READING: &[&str] = &[
     "-z",
     "--no-textconv",
     "--no-ext-diff",

@@ -9,6 +9,8 @@
 //!   writing it sorted and atomically;
 //! - [`signers`]: the verifier's allowed_signers and revoked keys;
 //! - [`verify`]: the checks of one record, in order, and the count;
+//! - [`each_config`]: configs judged one by one as a walk finds them,
+//!   each repository's file read once (the interactive review);
 //! - [`sign`]: signing through `ssh-keygen -Y sign`, checked in process
 //!   before anything is written;
 //! - [`defaults`]: the key and principal git already signs with, from its
@@ -19,6 +21,7 @@
 
 pub mod defaults;
 pub mod digest;
+pub mod each_config;
 pub mod file;
 pub mod record;
 pub mod sign;

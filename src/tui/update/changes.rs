@@ -66,6 +66,18 @@ fn rescanned_configs(state: &mut State, rescanned: Vec<Rescanned>) -> Vec<Effect
                 state.verdicts.remove(&r.report.key);
             }
         }
+        match &r.reviews {
+            Some(reviews) => {
+                let sha = r.report.sha256().unwrap_or_default().to_string();
+                state
+                    .reviews
+                    .insert(r.report.key.clone(), (sha, reviews.clone()));
+            }
+            None => {
+                state.reviews.remove(&r.report.key);
+            }
+        }
+        state.reviewed_versions.remove(&r.report.key);
         reports.push(r.report);
     }
     put_configs(state, reports);

@@ -86,6 +86,14 @@ pub(super) fn open_confirm(
         _ => Default::default(),
     };
     let deleted = crate::tui::deleted::for_confirmation(state, &pending);
+    // Each config's signed reviews as judged for the block it shows.
+    let reviews = match &pending {
+        Pending::Trust(reports) => reports
+            .iter()
+            .filter_map(|r| Some((r.key.clone(), state.reviews_of(r)?.clone())))
+            .collect(),
+        _ => Default::default(),
+    };
     state.mode = Mode::Confirm(Confirmation {
         pending,
         skipped,
@@ -95,6 +103,7 @@ pub(super) fn open_confirm(
         busy: false,
         who,
         deleted,
+        reviews,
     });
 }
 

@@ -28,6 +28,11 @@ pub(super) fn on_loaded(state: &mut State, msg: Msg) -> Vec<Effect> {
             result,
         } => crate::tui::provenance::arrived(state, key, sha256, *result),
         Msg::DeletedBy { key, result } => crate::tui::deleted::arrived(state, key, result),
+        Msg::ReviewedVersions {
+            key,
+            sha256,
+            result,
+        } => crate::tui::reviewed::arrived(state, key, sha256, *result),
         Msg::ProgressLoaded {
             progress,
             tree,

@@ -53,6 +53,11 @@ pub(super) fn on_scan(state: &mut State, msg: Msg) -> Vec<Effect> {
                 state.verdicts.insert(key, (sha, decision));
             }
         }
+        Msg::ScanReviewed { job, reviews } if job == state.scan.job => {
+            for (key, sha, r) in reviews {
+                state.reviews.insert(key, (sha, r));
+            }
+        }
         Msg::SinceBase(base) => since_base(state, base),
         Msg::ScanFailed { job, message } if job == state.scan.job => {
             state.scan.running = false;
@@ -86,6 +91,8 @@ pub(super) fn on_scan(state: &mut State, msg: Msg) -> Vec<Effect> {
 fn forget_the_old_list(state: &mut State) {
     state.configs.clear();
     state.verdicts.clear();
+    state.reviews.clear();
+    state.reviewed_versions.clear();
     state.rows.summaries.clear();
     state.rows.since.clear();
 }

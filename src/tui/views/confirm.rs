@@ -228,6 +228,10 @@ fn config_to_trust(c: &Confirmation, r: &ConfigReport, width: usize) -> Vec<RLin
         ours(Role::Muted, "  sha256   "),
         untrusted(Role::Normal, r.sha256().unwrap_or("?")),
     ]);
+    // Who reviewed it, each record as the detail pane says it (issue 43).
+    if let Some(rv) = c.reviews.get(&r.key) {
+        out.extend(crate::tui::views::reviews::confirmation_lines(rv));
+    }
     // A changed config value by value, as the detail pane
     // shows it (issue 30): a one-host change in a long list
     // is that host, not the list twice.

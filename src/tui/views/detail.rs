@@ -391,6 +391,7 @@ pub fn config_content(
     judged: Option<(&str, Option<&ConfigDecision>)>,
     since: Option<SinceShown<'_>>,
     who: Option<&Slot>,
+    reviews: &[RLine],
     width: usize,
 ) -> Vec<RLine> {
     // The requests first (issue 12): at 80x24 they are what a reviewer
@@ -406,6 +407,12 @@ pub fn config_content(
 
     if let Some((_, decision)) = judged {
         out.extend(policy_lines(r, decision));
+        out.push(vec![]);
+    }
+    // Who reviewed these requests, and what changed since an outdated
+    // review (issue 43): nothing where the repository has no reviews file.
+    if !reviews.is_empty() {
+        out.extend(reviews.iter().cloned());
         out.push(vec![]);
     }
     // Likewise an error: it is what the row is about.
@@ -519,7 +526,14 @@ fn target_lines(r: &ConfigReport) -> Vec<RLine> {
 pub fn config_pane(state: &State, r: &ConfigReport, width: usize) -> Vec<RLine> {
     let judged = state.policy.as_deref().map(|p| (p, state.decision(r)));
     let who = crate::tui::provenance::slot(state, r);
-    config_content(r, judged, since_shown(state, r), who, width)
+    let reviews = state
+        .reviews_of(r)
+        .map(|rv| {
+            let versions = crate::tui::reviewed::versions(state, &r.key, r.sha256());
+            crate::tui::views::reviews::block(r, rv, versions)
+        })
+        .unwrap_or_default();
+    config_content(r, judged, since_shown(state, r), who, &reviews, width)
 }
 
 /// The detail pane of a missing or shadowed row as the state holds it:
@@ -610,7 +624,7 @@ mod tests {
 
     #[test]
     fn the_detail_pane_shows_where_a_scope_leads() {
-        let lines = config_content(&linked(), None, None, None, 120);
+        let lines = config_content(&linked(), None, None, None, &[], 120);
         assert_stands_out(destination_line(&lines));
     }
 
@@ -625,6 +639,7 @@ mod tests {
             busy: false,
             who: Default::default(),
             deleted: Default::default(),
+            reviews: Default::default(),
         };
         let lines = crate::tui::views::confirm::content(&c, 120);
         assert_stands_out(destination_line(&lines));

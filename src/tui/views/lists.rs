@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::core::review::report::{ConfigReport, ConfigState};
 use crate::sanitize::clean;
-use crate::style::roles::{state_role, verdict_role};
+use crate::style::roles::{review_mark_role, state_role, verdict_role};
 use crate::style::theme::{Role, Theme};
 use crate::tui::layout;
 use crate::tui::state::{Cursor, OtherRow, OtherState, Row, State, visible_offset};
@@ -261,17 +261,55 @@ fn config_row<'a>(
     } else {
         Role::Muted
     };
-    spans.extend([
-        Span::styled(
-            pad(&clean(row_path(state, &r.display_path)), cols.path),
-            Style::default(),
-        ),
-        Span::styled(
-            format!("  {}", fit(&summary, cols.summary)),
-            theme.style(summary_role),
-        ),
-    ]);
+    spans.push(Span::styled(
+        pad(&clean(row_path(state, &r.display_path)), cols.path),
+        Style::default(),
+    ));
+    spans.extend(summary_spans(
+        state,
+        r,
+        summary,
+        summary_role,
+        cols.summary,
+        theme,
+    ));
     row(spans, selected, theme)
+}
+
+/// The summary column: the summary in `role`, then what the config's
+/// signed reviews say (` · reviewed 2`, ` · review outdated`, ` · bad
+/// review`), each in its own style, the whole cut to `width`.
+fn summary_spans<'a>(
+    state: &State,
+    r: &ConfigReport,
+    summary: String,
+    role: Role,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Span<'a>> {
+    let marks = state.reviews_of(r).map(|rv| rv.marks()).unwrap_or_default();
+    let mut parts: Vec<(String, Role)> = vec![(format!("  {summary}"), role)];
+    for m in marks {
+        parts.push((format!(" · {}", m.text()), review_mark_role(m)));
+    }
+    let whole: String = parts.iter().map(|(t, _)| t.as_str()).collect();
+    let fitted = format!("  {}", fit(&whole[2..], width));
+    // Each part keeps its style over the characters of it that fit.
+    let mut rest = fitted.chars();
+    let mut out = Vec::new();
+    for (text, role) in parts {
+        let piece: String = rest.by_ref().take(text.chars().count()).collect();
+        if !piece.is_empty() {
+            out.push(Span::styled(piece, theme.style(role)));
+        }
+    }
+    let tail: String = rest.collect();
+    if let Some(last) = out.last_mut()
+        && !tail.is_empty()
+    {
+        last.content.to_mut().push_str(&tail);
+    }
+    out
 }
 
 /// The detail pane beside the Configs list: the selected config's, or the

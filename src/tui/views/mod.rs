@@ -9,6 +9,7 @@ pub mod inspect;
 pub mod lists;
 pub mod panel;
 pub mod provenance;
+pub mod reviews;
 pub mod text;
 
 use ratatui::Frame;

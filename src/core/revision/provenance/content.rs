@@ -24,9 +24,11 @@ use std::collections::{HashMap, HashSet};
 use super::commit::{Absent, Commit, LOG_OUTPUT, ValueOrigin, describe_commits, in_repo, literal};
 use super::invoke::hardened;
 use super::trusted::{Trusted, TrustedVersion};
+use crate::core::config::block::Block;
 use crate::core::config::entries::{Entry, entries_from_bytes};
 use crate::core::config::extends::{ConfigFiles, Disk};
 use crate::core::config::load_block_from;
+use crate::core::config::targets::{Targets, canonical_capability_path};
 use crate::core::env::Env;
 use crate::core::error::ConfigError;
 use crate::core::paths::bounded::CONFIG_MAX_BYTES;
@@ -316,6 +318,55 @@ impl Versions<'_> {
             }
         }
         Ok(unknown.map_or(TargetsAt::Same, TargetsAt::Unknown))
+    }
+}
+
+impl Versions<'_> {
+    /// The config's block at `commit` and where each of its path scopes
+    /// leads in a checkout of it (links of the commit's tree followed; a
+    /// scope outside the repository as the disk resolves it now): what a
+    /// portable digest of that version is made of. `None` when the config
+    /// is missing there, does not load, or cannot be read from the tree.
+    pub(super) fn block_at(&self, commit: &str) -> Result<Option<(Block, Targets)>, Absent> {
+        let tree = match self.object(&format!("{commit}^{{tree}}"))? {
+            Some(o) if o.kind == "tree" => o.oid,
+            _ => return Ok(None),
+        };
+        let files = CommitFiles {
+            versions: self,
+            tree: tree.clone(),
+            undecidable: RefCell::new(None),
+            failed: RefCell::new(None),
+        };
+        let loaded = load_block_from(&self.config, self.env, &files);
+        if let Some(e) = files.failed.take() {
+            return Err(e.into());
+        }
+        let (Ok(b), None) = (loaded, files.undecidable.take()) else {
+            return Ok(None);
+        };
+        let mut pairs = Vec::with_capacity(b.scopes.len());
+        for scope in b.scopes {
+            if !is_under(&scope, self.root) {
+                let target = canonical_capability_path(&scope);
+                pairs.push((scope, target));
+                continue;
+            }
+            let failed = RefCell::new(None);
+            let link_at = |rel: &str| {
+                self.link_target(&tree, rel).unwrap_or_else(|e| {
+                    failed.borrow_mut().get_or_insert(e);
+                    None
+                })
+            };
+            let led =
+                crate::core::revision::walk_links(self.root, &scope, &link_at, &mut Vec::new());
+            if let Some(e) = failed.into_inner() {
+                return Err(e.into());
+            }
+            pairs.push((scope, led));
+        }
+        Ok(Some((b.block, Targets::from_pairs(pairs))))
     }
 }
 

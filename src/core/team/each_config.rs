@@ -1,0 +1,281 @@
+//! The reviews of configs judged one by one as a walk finds them (the
+//! interactive review's list, detail pane and trust confirmation): each
+//! repository's reviews file is read once per walk ([`ReviewsFiles`]), and
+//! a config whose repository has no reviews file has no reviews at all
+//! (`None`), so a review of such a tree shows nothing new.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::digest::{portable_digest, repo_path};
+use super::file::{ReviewsFile, read_reviews};
+use super::verify::{Checked, Judge, Status, check_records, count_reviews, malformed_lines};
+use crate::core::config::ConfigSnapshot;
+
+/// Whether `dir` holds `.git` (a directory, or a worktree's file), as
+/// [`repository_root`] asks.
+///
+/// [`repository_root`]: crate::core::paths::reviewed::repository_root
+fn repository_root_is(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir() || m.is_file())
+}
+
+/// One config's reviews, judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigReviews {
+    /// The reviews file (absolute).
+    pub file: String,
+    /// Repository-relative path of the config.
+    pub path: String,
+    /// The repository's root (resolved).
+    pub root: String,
+    /// Its portable digest now.
+    pub digest: String,
+    /// Absolute paths outside the repository its document holds.
+    pub outside: Vec<String>,
+    /// The reviews file's own problems: not read, or lines that are no
+    /// records (config text: escape before showing).
+    pub notes: Vec<String>,
+    /// Every record for this path, judged, in line order.
+    pub checked: Vec<Checked>,
+    /// Distinct `reviewed` records (keys and people) and who.
+    pub count: usize,
+    pub reviewers: Vec<String>,
+    /// The allowed signers file the records were judged by; `None`: no
+    /// record is checked against any (each is at best `unchecked`).
+    pub signers: Option<String>,
+}
+
+/// What a list row says of a config's reviews, beside its summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// `reviewed N`: N distinct reviews of this version by allowed keys.
+    Reviewed(usize),
+    /// `review outdated`: none of this version, one of an earlier one.
+    Outdated,
+    /// `bad review`: a record that is forged, malformed, by a key not
+    /// allowed, revoked or expired (never counted).
+    Bad,
+    /// `review unchecked`: signed for this version, but no allowed
+    /// signers judged it: it is nobody's review yet.
+    Unchecked,
+}
+
+impl Mark {
+    /// As the list says it.
+    pub fn text(self) -> String {
+        match self {
+            Mark::Reviewed(n) => format!("reviewed {n}"),
+            Mark::Outdated => "review outdated".to_string(),
+            Mark::Bad => "bad review".to_string(),
+            Mark::Unchecked => "review unchecked".to_string(),
+        }
+    }
+}
+
+/// Whether a status says a record is wrong (not merely of another
+/// version, or not judged).
+pub fn is_bad(status: Status) -> bool {
+    !matches!(
+        status,
+        Status::Reviewed | Status::Unchecked | Status::EarlierVersion
+    )
+}
+
+impl ConfigReviews {
+    /// What the list says: `reviewed N` when any counts, else `review
+    /// outdated` when an earlier version was reviewed, else `review
+    /// unchecked` for a good signature nobody judged; `bad review` besides
+    /// whenever a record is bad. Empty when there is no record.
+    pub fn marks(&self) -> Vec<Mark> {
+        let has = |s: Status| self.checked.iter().any(|c| c.status == s);
+        let mut out = Vec::new();
+        if self.count > 0 {
+            out.push(Mark::Reviewed(self.count));
+        } else if has(Status::EarlierVersion) {
+            out.push(Mark::Outdated);
+        } else if has(Status::Unchecked) {
+            out.push(Mark::Unchecked);
+        }
+        if self.checked.iter().any(|c| is_bad(c.status)) {
+            out.push(Mark::Bad);
+        }
+        out
+    }
+
+    /// The `earlier-version` records, each digest once, in line order:
+    /// the versions a diff since review can be shown for.
+    pub fn earlier_digests(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in &self.checked {
+            if let (Status::EarlierVersion, Some(r)) = (c.status, &c.record)
+                && !out.contains(&r.digest)
+            {
+                out.push(r.digest.clone());
+            }
+        }
+        out
+    }
+}
+
+/// A repository's reviews file as read: none, the records, or why it was
+/// not read.
+type Read = Option<Arc<Result<ReviewsFile, String>>>;
+
+/// Each repository's reviews file, read once (by root), for a walk that
+/// judges many configs, from any thread.
+#[derive(Default)]
+pub struct ReviewsFiles {
+    files: Mutex<HashMap<String, Read>>,
+    /// Each directory asked about (and its ancestors passed) to the
+    /// nearest one holding `.git`: a walk of a large tree asks each once.
+    roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
+}
+
+impl ReviewsFiles {
+    /// Forgets every file read (a new walk reads them again).
+    pub fn clear(&self) {
+        self.files.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.roots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Whether the repository holding the (resolved) directory `dir` may
+    /// have a reviews file: its root, found as `repository_root` finds it
+    /// ([`repository_root_is`]), each directory asked once, then the file
+    /// read once. A config elsewhere is neither placed nor hashed.
+    fn may_have_reviews(&self, dir: &Path) -> bool {
+        let known = |d: &Path| {
+            let roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
+            roots.get(d).cloned()
+        };
+        let mut passed = Vec::new();
+        let mut at = Some(dir);
+        // No lock is held while the disk is asked.
+        let root = loop {
+            let Some(d) = at else { break None };
+            if let Some(root) = known(d) {
+                break root;
+            }
+            if repository_root_is(d) {
+                break Some(d.to_path_buf());
+            }
+            passed.push(d.to_path_buf());
+            at = d.parent();
+        };
+        let mut roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
+        for d in passed {
+            roots.insert(d, root.clone());
+        }
+        drop(roots);
+        root.is_some_and(|r| self.of_root(&r.to_string_lossy()).is_some())
+    }
+
+    fn of_root(&self, root: &str) -> Read {
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        files
+            .entry(root.to_string())
+            .or_insert_with(|| match read_reviews(Path::new(root)) {
+                Ok(None) => None,
+                Ok(Some(f)) => Some(Arc::new(Ok(f))),
+                Err(e) => Some(Arc::new(Err(e.to_string()))),
+            })
+            .clone()
+    }
+
+    /// The reviews of the config of `snapshot`, judged by `judge` (whose
+    /// signers file is `signers`): `None` when it is in no repository or
+    /// its repository has no reviews file.
+    pub fn judge(
+        &self,
+        snapshot: &ConfigSnapshot,
+        judge: &Judge,
+        signers: Option<&str>,
+    ) -> Option<ConfigReviews> {
+        let dir = Path::new(snapshot.key.as_str()).parent()?;
+        if !self.may_have_reviews(dir) {
+            return None;
+        }
+        let place = repo_path(&snapshot.key).ok()?;
+        let read = self.of_root(&place.root)?;
+        let d = portable_digest(&snapshot.block, &snapshot.targets, &place);
+        let file = Path::new(&place.root).join(".goccia/reviews.jsonl");
+        let mut out = ConfigReviews {
+            file: file.to_string_lossy().into_owned(),
+            path: place.path,
+            root: place.root,
+            digest: d.digest,
+            outside: d.outside,
+            notes: Vec::new(),
+            checked: Vec::new(),
+            count: 0,
+            reviewers: Vec::new(),
+            signers: signers.map(str::to_string),
+        };
+        match read.as_ref() {
+            Err(why) => out.notes.push(why.clone()),
+            Ok(f) => {
+                out.notes = malformed_lines(f).into_iter().map(|c| c.text).collect();
+                out.checked = check_records(f, &out.path, &out.digest, judge);
+                (out.count, out.reviewers) = count_reviews(&out.checked);
+            }
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(statuses: &[Status], count: usize) -> ConfigReviews {
+        ConfigReviews {
+            file: "/r/.goccia/reviews.jsonl".into(),
+            path: "a/goccia.json".into(),
+            root: "/r".into(),
+            digest: format!("sha256:{}", "0".repeat(64)),
+            outside: Vec::new(),
+            notes: Vec::new(),
+            checked: statuses
+                .iter()
+                .enumerate()
+                .map(|(i, &status)| Checked {
+                    line: i + 1,
+                    record: None,
+                    key_type: None,
+                    status,
+                    text: String::new(),
+                })
+                .collect(),
+            count,
+            reviewers: Vec::new(),
+            signers: None,
+        }
+    }
+
+    #[test]
+    fn only_a_counted_review_reads_as_reviewed() {
+        use Status::*;
+        assert_eq!(with(&[Reviewed, Reviewed], 2).marks(), [Mark::Reviewed(2)]);
+        assert_eq!(with(&[EarlierVersion], 0).marks(), [Mark::Outdated]);
+        assert_eq!(with(&[Unchecked], 0).marks(), [Mark::Unchecked]);
+        // A forged record next to a good one: both said.
+        assert_eq!(
+            with(&[Reviewed, BadSignature], 1).marks(),
+            [Mark::Reviewed(1), Mark::Bad]
+        );
+        for bad in [
+            Malformed,
+            BadSignature,
+            UnknownKey,
+            WrongPrincipal,
+            Revoked,
+            Expired,
+            NotYetValid,
+        ] {
+            assert_eq!(with(&[bad], 0).marks(), [Mark::Bad], "{bad:?}");
+        }
+        assert!(with(&[], 0).marks().is_empty());
+        assert_eq!(Mark::Reviewed(2).text(), "reviewed 2");
+    }
+}
