@@ -26,7 +26,9 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
     if version != 1 {
         return None;
     }
-    let entries: Vec<(String, StoredEntry)> = spans
+    // Collected in place, one entry per span, and taken as the store's own
+    // vector: the entries are never held twice.
+    let entries: Vec<Option<(String, StoredEntry)>> = spans
         .par_iter()
         .map(|&(key, entry)| {
             let key = w.key_text(key)?;
@@ -34,14 +36,10 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
             let entry = super::entry::check_entry(&key, value).ok()?;
             Some((key, entry))
         })
-        .collect::<Option<_>>()?;
-    let mut store = Store::new();
-    store.reserve(entries.len());
-    for (key, entry) in entries {
-        store.put(key, entry);
-    }
-    store.mark_unmodified();
-    Some(store)
+        .collect();
+    drop(spans);
+    let entries: Vec<(String, StoredEntry)> = entries.into_iter().collect::<Option<_>>()?;
+    Some(Store::from_read(entries))
 }
 
 /// A byte range of the text: `[start, end)`.
