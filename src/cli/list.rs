@@ -2,10 +2,11 @@
 //! entry with `(changed)`, `(missing)` or `(unreadable: …)`
 //! (docs/src/compatibility.md#the-store-listing); `list --ignored`: the ignore list.
 //!
-//! [`decide`] and [`decide_ignored`] read the store or the ignore list and
-//! each config as it is now, printing nothing, into an outcome
-//! (`cli::outcome::list`, with its exit code); the printers of
-//! `cli::print::{text,json}::list` render their results.
+//! [`decide`] reads the store, printing nothing, into an outcome
+//! (`cli::outcome::list`) that streams each entry, checked against its
+//! config as it is now, to the printer and decides the exit code;
+//! [`decide_ignored`] reads the ignore list and each ignored config. The
+//! printers of `cli::print::{text,json}::list` render them.
 
 use crate::cli::args::ListArgs;
 use crate::cli::ctx::Ctx;
@@ -17,7 +18,7 @@ use crate::cli::walk::Failed;
 use crate::core::config::load_config;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::ignore::{Ignored, ignore_dir, ignore_path, load_ignores};
-use crate::core::review::listing::{Detail, config_exists, list_entries};
+use crate::core::review::listing::{Detail, config_exists};
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 
 pub fn run(ctx: &mut Ctx<'_, '_>, args: &ListArgs) -> CliResult {
@@ -34,20 +35,22 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ListArgs) -> CliResult {
     let decided = decide(ctx, args);
     let (env, io) = (ctx.env, &mut *ctx.io);
     let outcome = decided.map_err(|f| f.print(io))?;
-    if args.json {
-        print::json::list::print(&outcome.result, env, io)?;
-    } else {
-        print::text::list::print(&outcome.result, io)?;
-    }
-    let code = outcome.exit_code();
-    // The process ends right after: the store and the reports are left to
-    // it rather than freed string by string on this one thread (a tenth of
-    // a 10,000-entry list's instructions, after the parallel part).
+    // Each entry is checked against its config as the printer reaches it.
+    let code = outcome.stream(env, |result, entries| {
+        if args.json {
+            print::json::list::print(result, entries, env, io)
+        } else {
+            print::text::list::print(result, entries, io)
+        }
+    })?;
+    // The process ends right after: the store is left to it rather than
+    // freed string by string on this one thread.
     std::mem::forget(outcome);
     Ok(code)
 }
 
-/// Reads the store and each entry's config, printing nothing. The text
+/// Reads the store, printing nothing; its entries are checked against
+/// their configs as they are printed (`ListOutcome::stream`). The text
 /// shows each entry's summary and `~` lines; JSON shows the stored block's
 /// lines too.
 pub fn decide(ctx: &Ctx<'_, '_>, args: &ListArgs) -> Result<ListOutcome, Failed> {
@@ -70,11 +73,10 @@ pub fn decide(ctx: &Ctx<'_, '_>, args: &ListArgs) -> Result<ListOutcome, Failed>
     } else {
         Detail::Targets
     };
-    let reports = list_entries(&store, env, detail);
     let result = ListResult {
         location,
         store,
-        reports,
+        detail,
         store_warnings,
     };
     Ok(ListOutcome {

@@ -532,3 +532,85 @@ fn symlinked_directories_key_at_their_target() {
         "{out}"
     );
 }
+
+/// `list` makes its reports a batch at a time and writes each as it is
+/// made: a store longer than several batches still lists every entry once,
+/// in store order, each checked against the disk as it is now: a changed
+/// config, a vanished one and a re-pointed link in the first, middle and
+/// last batches, in text and JSON, and `--exit-code` sees them.
+#[test]
+fn a_long_store_lists_every_entry_in_order_with_its_state_now() {
+    let env = TestEnv::new();
+    let n = 700;
+    for i in 0..n {
+        env.write(
+            &format!("c{i:03}/goccia.json"),
+            r#"{"permissions": {"allow-read": ["./data"]}}"#,
+        );
+        env.mkdir(&format!("c{i:03}/one"));
+    }
+    let (changed, missing, moved) = ([3, 300, 699], [4, 511, 698], [5, 256, 697]);
+    for i in moved {
+        env.symlink("one", &format!("c{i:03}/data"));
+    }
+    assert_eq!(env.run(&["trust", "--yes", "."]).code, 0);
+    for i in changed {
+        env.write(
+            &format!("c{i:03}/goccia.json"),
+            r#"{"permissions": {"allow-read": ["./other"]}}"#,
+        );
+    }
+    for i in missing {
+        std::fs::remove_file(env.work.join(format!("c{i:03}/goccia.json"))).unwrap();
+    }
+    for i in moved {
+        let link = env.work.join(format!("c{i:03}/data"));
+        std::fs::remove_file(&link).unwrap();
+        env.mkdir(&format!("c{i:03}/two"));
+        env.symlink("two", &format!("c{i:03}/data"));
+    }
+    let mut want = "Trust store: $ROOT/home/.config/goccia/trust.json\n".to_string();
+    for i in 0..n {
+        let key = format!("$ROOT/work/c{i:03}/goccia.json");
+        want.push_str(&format!("{key}  trusted <TS>  allow-read"));
+        if changed.contains(&i) {
+            want.push_str("  (changed)");
+        } else if missing.contains(&i) {
+            want.push_str("  (missing)");
+        } else if moved.contains(&i) {
+            let dir = format!("$ROOT/work/c{i:03}");
+            want.push_str(&format!(
+                "  (changed)\n  ~ target of {dir}/data: {dir}/one -> {dir}/two"
+            ));
+        }
+        want.push('\n');
+    }
+    let out = env.run(&["list"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(redact_timestamps(&out.stdout), want);
+    assert_eq!(env.run(&["list", "--exit-code"]).code, 1);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.run(&["list", "--json"]).stdout).unwrap();
+    let statuses: Vec<(String, String)> = json["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["key"].as_str().unwrap().into(),
+                e["status"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            let status = match i {
+                _ if missing.contains(&i) => "missing",
+                _ if changed.contains(&i) || moved.contains(&i) => "changed",
+                _ => "ok",
+            };
+            (format!("$ROOT/work/c{i:03}/goccia.json"), status.into())
+        })
+        .collect();
+    assert_eq!(statuses, want);
+}

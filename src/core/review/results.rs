@@ -12,6 +12,7 @@ use crate::core::paths::key::TrustKey;
 use crate::core::review::check::StoreProblem;
 use crate::core::review::discover::Discovery;
 use crate::core::review::ignore::{IgnoreList, Ignored};
+use crate::core::review::listing::{Detail, for_each_entry_report};
 use crate::core::review::progress::Progress;
 use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::for_each_report;
@@ -179,10 +180,28 @@ pub struct InspectResult {
 pub struct ListResult {
     pub location: StoreLocation,
     pub store: Store,
-    /// One per entry, in key order.
-    pub reports: Vec<StoreEntryReport>,
+    /// How much of each stored block a report keeps.
+    pub detail: Detail,
     /// Who else could write the store, and the like (`Warning: ` lines).
     pub store_warnings: Vec<String>,
+}
+
+impl ListResult {
+    /// Whether the store has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.store.iter().len() == 0
+    }
+
+    /// Each entry with its report, in store order, checked against the
+    /// disk as it is delivered (a long store's reports are never held
+    /// together); stops at `each`'s first error.
+    pub fn for_each_report<E>(
+        &self,
+        env: &Env,
+        each: impl FnMut(&str, &StoredEntry, StoreEntryReport) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for_each_entry_report(&self.store, env, self.detail, each)
+    }
 }
 
 /// The ignore list, each config against the one that was ignored.

@@ -16,48 +16,91 @@
 
 use rayon::prelude::*;
 
-#[cfg(test)]
-use super::model::Store;
-use super::model::StoredEntry;
+use super::model::{Store, StoredEntry};
 use crate::core::config::json::{self, Json, MAX_DEPTH};
 
 /// The store in `text`, or `None` when the exact reader must decide.
-#[cfg(test)]
 pub(super) fn read_lean(text: &str) -> Option<Store> {
-    lean_entries(text).map(Store::from_read)
-}
-
-/// The entries of the store in `text`, in file order (a key may occur
-/// twice), or `None` when the exact reader must decide: what is alive at
-/// the end is the text and the entries, and the caller may free the text
-/// before it indexes them.
-pub(super) fn lean_entries(text: &str) -> Option<Vec<(String, StoredEntry)>> {
     let mut w = Walker { text, pos: 0 };
     let (version, spans) = w.document()?;
     if version != 1 {
         return None;
     }
-    // Parsed a batch at a time on every thread into a vector of the exact
-    // size: collected whole, the parallel collect would hold its pieces
-    // and the vector they are joined into at once.
-    let mut entries = Vec::with_capacity(spans.len());
-    for batch in spans.chunks(BATCH) {
-        let parsed: Vec<(String, StoredEntry)> = batch
-            .par_iter()
-            .map(|&(key, entry)| {
-                let key = w.key_text(key)?;
-                let value = json::parse(&text[entry.0..entry.1]).ok()?;
-                let entry = super::entry::check_entry(&key, value).ok()?;
-                Some((key, entry))
-            })
-            .collect::<Option<_>>()?;
-        entries.extend(parsed);
-    }
-    Some(entries)
+    // Collected in place, one entry per span, and taken as the store's own
+    // vector: the entries are never held twice.
+    let entries: Vec<Option<(String, StoredEntry)>> = spans
+        .par_iter()
+        .map(|&(key, entry)| w.entry(key, entry))
+        .collect();
+    drop(spans);
+    let entries: Vec<(String, StoredEntry)> = entries.into_iter().collect::<Option<_>>()?;
+    Some(Store::from_read(entries))
 }
 
-/// Entries parsed at once, on every thread, before they join the others.
-const BATCH: usize = 2048;
+/// What [`read_lean_releasing`] made of a store's text.
+pub(super) enum Lean {
+    Read(Store),
+    /// Not read, the text given back whole: the exact reader decides.
+    GaveUp(String),
+    /// Not read, and part of the text already let go: the caller reads
+    /// the file again for the exact reader.
+    Released,
+}
+
+/// Entries made between two releases of the text they were read from.
+pub(super) const RELEASE_EVERY: usize = 1024;
+
+/// [`read_lean`] of a text it owns, let go of as it is read: the entries
+/// are made from the last to the first, [`RELEASE_EVERY`] at a time, and
+/// after each group the text from its first entry on is cut off and its
+/// memory returned, so the whole text and the whole store are never held
+/// together (they are of a size: a 100,000-entry store is about 50 MB of
+/// text). A group it gives up on after a release leaves it
+/// [`Lean::Released`].
+pub(super) fn read_lean_releasing(mut text: String) -> Lean {
+    let Some((version, spans)) = (Walker {
+        text: &text,
+        pos: 0,
+    })
+    .document() else {
+        return Lean::GaveUp(text);
+    };
+    if version != 1 {
+        return Lean::GaveUp(text);
+    }
+    let mut entries: Vec<Option<(String, StoredEntry)>> = Vec::new();
+    entries.resize_with(spans.len(), || None);
+    let mut end = spans.len();
+    while end > 0 {
+        let start = end.saturating_sub(RELEASE_EVERY);
+        let w = Walker {
+            text: &text,
+            pos: 0,
+        };
+        let made = entries[start..end]
+            .par_iter_mut()
+            .zip(&spans[start..end])
+            .all(|(slot, &(key, entry))| {
+                *slot = w.entry(key, entry);
+                slot.is_some()
+            });
+        if !made {
+            return match end == spans.len() {
+                true => Lean::GaveUp(text),
+                false => Lean::Released,
+            };
+        }
+        // A key span starts at a `"`, a character boundary.
+        text.truncate(spans[start].0.0);
+        text.shrink_to_fit();
+        end = start;
+    }
+    drop((text, spans));
+    match entries.into_iter().collect::<Option<Vec<_>>>() {
+        Some(entries) => Lean::Read(Store::from_read(entries)),
+        None => Lean::Released,
+    }
+}
 
 /// A byte range of the text: `[start, end)`.
 type Span = (usize, usize);
@@ -205,6 +248,14 @@ impl Walker<'_> {
             Json::Number(n) if !n.contains(['.', 'e', 'E']) => n.parse().ok(),
             _ => None,
         }
+    }
+
+    /// The entry of a key span and its value's span, checked.
+    fn entry(&self, key: Span, entry: Span) -> Option<(String, StoredEntry)> {
+        let key = self.key_text(key)?;
+        let value = json::parse(&self.text[entry.0..entry.1]).ok()?;
+        let entry = super::entry::check_entry(&key, value).ok()?;
+        Some((key, entry))
     }
 
     /// A key's text: the bytes between the quotes when they hold no escape

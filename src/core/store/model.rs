@@ -335,6 +335,35 @@ mod tests {
         );
     }
 
+    /// `from_read` is `put` of each entry in turn, for every sequence of
+    /// up to six entries over three keys (a key once, twice, three times,
+    /// anywhere), and leaves the store unmodified.
+    #[test]
+    fn from_read_is_put_in_turn() {
+        let keys = ["/a", "/b", "/c"];
+        for len in 0..=6u32 {
+            for code in 0..3u32.pow(len) {
+                let read: Vec<(String, StoredEntry)> = (0..len)
+                    .map(|i| {
+                        let k = keys[(code / 3u32.pow(i) % 3) as usize];
+                        let digit = char::from_digit(i, 10).unwrap();
+                        (k.to_string(), entry(digit))
+                    })
+                    .collect();
+                let mut put = Store::new();
+                for (k, e) in read.clone() {
+                    put.put(k, e);
+                }
+                put.mark_unmodified();
+                let got = Store::from_read(read);
+                assert_eq!(got, put, "sequence {code} of {len}");
+                for (k, _) in put.iter() {
+                    assert_eq!(got.get(k), put.get(k));
+                }
+            }
+        }
+    }
+
     #[cfg(not(target_os = "macos"))]
     #[test]
     fn keys_are_case_sensitive_on_linux() {

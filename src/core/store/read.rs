@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use super::entry::check_entry;
 use super::error::StoreError;
 use super::error::io_cause;
+use super::lean::Lean;
 use super::model::{Store, StoredEntry};
 use crate::core::config::json::{self, Json};
 use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
@@ -22,8 +23,15 @@ use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 /// directory on the way) is an empty store; a symbolic link to nothing is
 /// an error, never an empty store (a write would replace the link).
 pub fn read_store(path: &str) -> Result<Store, StoreError> {
+    read_from_file(path, true)
+}
+
+/// [`read_store`]; with `releasing`, a valid store's text is let go of as
+/// its entries are made ([`parse_releasing`]).
+fn read_from_file(path: &str, releasing: bool) -> Result<Store, StoreError> {
     match read_regular(path, STORE_MAX_BYTES) {
-        Ok(bytes) => parse_store_bytes(path, bytes),
+        Ok(bytes) if releasing => parse_releasing(path, bytes),
+        Ok(bytes) => parse_store(path, &bytes),
         Err(ReadError::Io(e))
             if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
         {
@@ -45,27 +53,34 @@ pub fn read_store(path: &str) -> Result<Store, StoreError> {
 }
 
 /// Validates the bytes of a store file; `path` is only used in messages.
-/// (The product's [`read_store`] hands the bytes over instead.)
-#[cfg(any(test, feature = "test-support"))]
 pub fn parse_store(path: &str, bytes: &[u8]) -> Result<Store, StoreError> {
-    parse_store_bytes(path, bytes.to_vec())
+    let not_json = || StoreError::NotJson {
+        path: path.to_string(),
+    };
+    let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
+    // A valid store is read without building its document; anything else
+    // is read again, by the exact reader, which says what is wrong.
+    if let Some(store) = super::lean::read_lean(text) {
+        return Ok(store);
+    }
+    parse_exact(path, text)
 }
 
-/// Validates the bytes of a store file, taking them: a valid store's text
-/// is freed as soon as its entries are read, before they are indexed, so
-/// the file's bytes and the store's index are never both alive (issue 45).
-/// A valid store is read without building its document; anything else is
-/// read again, by the exact reader, which says what is wrong.
-fn parse_store_bytes(path: &str, bytes: Vec<u8>) -> Result<Store, StoreError> {
-    let text = String::from_utf8(bytes).map_err(|_| StoreError::NotJson {
-        path: path.to_string(),
-    })?;
-    match super::lean::lean_entries(&text) {
-        Some(entries) => {
-            drop(text);
-            Ok(Store::from_read(entries))
-        }
-        None => parse_exact(path, &text),
+/// [`parse_store`] of bytes it owns, for a file: the text of a valid store
+/// is let go of a part at a time as its entries are made, so the text and
+/// the store are never both held whole. A store the lean reader gives up
+/// on after letting part of its text go is read from the file again and
+/// judged as [`parse_store`] judges it.
+fn parse_releasing(path: &str, bytes: Vec<u8>) -> Result<Store, StoreError> {
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(StoreError::NotJson {
+            path: path.to_string(),
+        });
+    };
+    match super::lean::read_lean_releasing(text) {
+        Lean::Read(store) => Ok(store),
+        Lean::GaveUp(text) => parse_exact(path, &text),
+        Lean::Released => read_from_file(path, false),
     }
 }
 

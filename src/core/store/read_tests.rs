@@ -389,3 +389,41 @@ fn accepts_only_what_the_exact_reader_reads_the_same() {
         assert!(super::super::lean::read_lean(&doc).is_none(), "{doc}");
     }
 }
+
+/// A store read from its file, its text let go of a group of entries at a
+/// time, is the store `parse_store` reads from the same bytes, or the same
+/// error: a valid store over several groups (a key met again in another
+/// group included), and a bad entry in the first group read (the last in
+/// the file, nothing let go yet) and in a later one (part of the text
+/// already let go: the file is read again).
+#[test]
+fn a_store_read_from_its_file_is_the_store_its_bytes_parse_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("trust.json");
+    let path = file.to_str().unwrap();
+    let n = 2 * super::super::lean::RELEASE_EVERY + 100;
+    let doc = |bad: Option<usize>| {
+        let entries: Vec<String> = (0..n)
+            .map(|i| {
+                let key = if i == n - 1 { 7 } else { i };
+                let by = format!(r#", "targets": {{"/s{i}": "/t{i}"}}"#);
+                match bad == Some(i) {
+                    true => format!(r#""/c{key}": {}"#, entry(r#", "x": 1"#)),
+                    false => format!(r#""/c{key}": {}"#, entry(&by)),
+                }
+            })
+            .collect();
+        format!(r#"{{"version": 1, "trusted": {{{}}}}}"#, entries.join(", "))
+    };
+    for bad in [None, Some(n - 2), Some(10)] {
+        let text = doc(bad);
+        std::fs::write(&file, &text).unwrap();
+        let from_file = read_store(path).map_err(|e| e.to_string());
+        let from_bytes = parse_store(path, text.as_bytes()).map_err(|e| e.to_string());
+        assert_eq!(from_file, from_bytes, "bad entry {bad:?}");
+        match bad {
+            None => assert_eq!(from_file.unwrap().len(), n - 1),
+            Some(_) => assert!(from_file.is_err()),
+        }
+    }
+}

@@ -1,11 +1,14 @@
 //! `list`'s result as JSON: every entry with its status and, for a changed
 //! one, its value-level diff; `list --ignored`'s as the list's entries.
 
+use std::io::Write as _;
+
 use serde::Serialize;
 
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::cli::json_out::{JsonDiffItem, JsonEntry, Schema, diff_items, to_json};
+use crate::cli::outcome::list::Entries;
 use crate::cli::walk::write_warnings;
 use crate::core::config::load_config;
 use crate::core::env::Env;
@@ -20,9 +23,28 @@ use crate::core::store::StoredEntry;
 struct JsonList<'a> {
     schema: Schema,
     store: &'a str,
-    entries: Vec<JsonEntry>,
+    entries: StreamedEntries<'a>,
     /// Also on stderr; JSON readers see them here.
     store_warnings: &'a [String],
+}
+
+/// The entries, each checked and written as the serializer reaches it:
+/// a long store's reports and their JSON are never held together.
+struct StreamedEntries<'a> {
+    entries: &'a Entries<'a>,
+    env: &'a Env,
+}
+
+impl Serialize for StreamedEntries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(None)?;
+        self.entries.each(|_, stored, r| {
+            let diff = entry_diff(&r, Some(stored), self.env);
+            seq.serialize_element(&JsonEntry::new(&r, Some(stored), diff))
+        })?;
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -45,23 +67,25 @@ struct JsonIgnored<'a> {
     current: bool,
 }
 
-/// The document.
-pub fn print(result: &ListResult, env: &Env, io: &mut Io<'_>) -> Result<(), CliError> {
+/// The document, each entry written as it is checked: the bytes
+/// `to_json` makes of the whole, through a buffer.
+pub fn print(
+    result: &ListResult,
+    entries: &Entries<'_>,
+    env: &Env,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let doc = JsonList {
         schema: Schema::default(),
         store: &result.location.path,
-        entries: result
-            .reports
-            .iter()
-            .map(|r| {
-                let stored = result.store.get(&r.key);
-                JsonEntry::new(r, stored, entry_diff(r, stored, env))
-            })
-            .collect(),
+        entries: StreamedEntries { entries, env },
         store_warnings: &result.store_warnings,
     };
-    io.out.write_all(to_json(&doc)?.as_bytes())?;
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, &mut *io.out);
+    serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
     Ok(())
 }
 

@@ -3,27 +3,29 @@
 
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
+use crate::cli::outcome::list::Entries;
 use crate::cli::terminal::Values;
 use crate::cli::walk::write_warnings;
 use crate::core::review::listing::{list_header, push_list_entry};
 use crate::core::review::results::{IgnoredNow, IgnoredResult, ListResult};
 use crate::style::paint::STYLED;
 
-/// The listing; returns the exit code of `result`.
-pub fn print(result: &ListResult, io: &mut Io<'_>) -> Result<(), CliError> {
+/// The listing, each entry written as it is checked.
+pub fn print(result: &ListResult, entries: &Entries<'_>, io: &mut Io<'_>) -> Result<(), CliError> {
     write_warnings(&result.store_warnings, io);
     let values = Values;
     let path = values.text(&result.location.path);
-    let mut text = list_header(&path, result.reports.is_empty());
+    let mut text = list_header(&path, result.is_empty());
     // Written 64 KiB at a time, each chunk whole entries: the same bytes
     // as the whole listing at once, without holding it.
-    for e in &result.reports {
-        push_list_entry(&mut text, &values.entry(e), STYLED);
+    entries.each(|_, _, e| -> Result<(), CliError> {
+        push_list_entry(&mut text, &values.entry(&e), STYLED);
         if text.len() >= 64 * 1024 {
             io.out.write_all(text.as_bytes())?;
             text.clear();
         }
-    }
+        Ok(())
+    })?;
     io.out.write_all(text.as_bytes())?;
     Ok(())
 }
