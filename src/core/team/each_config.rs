@@ -338,4 +338,33 @@ mod tests {
         assert!(with(&[], 0).marks().is_empty());
         assert_eq!(Mark::Reviewed(2).text(), "reviewed 2");
     }
+
+    /// Each file is read once and its notes kept with it; a `.goccia`
+    /// that is a file is read as an error (the interactive review says
+    /// it) while `anything_at` finds nothing there (`scan --json` and
+    /// `inspect` show no reviews), as before they shared this code.
+    #[test]
+    fn each_file_is_read_once_with_its_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("r");
+        std::fs::create_dir_all(root.join(DIR)).unwrap();
+        std::fs::write(root.join(DIR).join(FILE), "not a record\n").unwrap();
+        let root = root.to_string_lossy().into_owned();
+        let files = ReviewsFiles::default();
+        let first = files.read(&root).unwrap();
+        assert!(Arc::ptr_eq(&first, &files.read(&root).unwrap()));
+        assert!(first.file.is_ok());
+        assert_eq!(first.notes.len(), 1, "{:?}", first.notes);
+        assert!(files.anything_at(&root));
+
+        let odd = dir.path().join("odd");
+        std::fs::create_dir_all(&odd).unwrap();
+        std::fs::write(odd.join(DIR), "a file").unwrap();
+        let odd = odd.to_string_lossy().into_owned();
+        let read = files.read(&odd).unwrap();
+        assert!(read.file.is_err());
+        assert_eq!(read.notes, [read.file.as_ref().unwrap_err().clone()]);
+        assert!(!files.anything_at(&odd));
+        assert!(files.read(&dir.path().to_string_lossy()).is_none());
+    }
 }
