@@ -316,7 +316,7 @@ pub(crate) fn file_note(root: &str, read: Option<&FileRead>) -> Option<FileNote>
     };
     Some(FileNote {
         file,
-        lines: read.notes.clone(),
+        lines: read.notes.to_vec(),
     })
 }
 

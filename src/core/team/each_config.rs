@@ -41,8 +41,9 @@ pub struct ConfigReviews {
     /// Absolute paths outside the repository its document holds.
     pub outside: Vec<String>,
     /// The reviews file's own problems: not read, or lines that are no
-    /// records (config text: escape before showing).
-    pub notes: Vec<String>,
+    /// records (config text: escape before showing); shared by every
+    /// config of the file.
+    pub notes: Arc<[String]>,
     /// Every record for this path, judged, in line order.
     pub checked: Vec<Checked>,
     /// Distinct `reviewed` records (keys and people) and who.
@@ -142,7 +143,7 @@ impl ConfigReviews {
             root: place.root,
             digest: d.digest,
             outside: d.outside,
-            notes: read.map(|r| r.notes.clone()).unwrap_or_default(),
+            notes: read.map_or_else(|| Arc::from([]), |r| r.notes.clone()),
             checked: Vec::new(),
             count: 0,
             reviewers: Vec::new(),
@@ -163,7 +164,7 @@ pub struct FileRead {
     pub file: Result<ReviewsFile, String>,
     /// Its own problems: why it was not read, or the lines that are no
     /// records (config text: escape before showing).
-    pub notes: Vec<String>,
+    pub notes: Arc<[String]>,
 }
 
 /// A repository's reviews file as read: none, or what was read.
@@ -258,7 +259,7 @@ impl ReviewsFiles {
                 }
                 Err(e) => Some(Arc::new(FileRead {
                     file: Err(e.to_string()),
-                    notes: vec![e.to_string()],
+                    notes: Arc::from([e.to_string()]),
                 })),
             })
             .clone()
@@ -295,7 +296,7 @@ mod tests {
             root: "/r".into(),
             digest: format!("sha256:{}", "0".repeat(64)),
             outside: Vec::new(),
-            notes: Vec::new(),
+            notes: Arc::from([]),
             checked: statuses
                 .iter()
                 .enumerate()
@@ -363,7 +364,7 @@ mod tests {
         let odd = odd.to_string_lossy().into_owned();
         let read = files.read(&odd).unwrap();
         assert!(read.file.is_err());
-        assert_eq!(read.notes, [read.file.as_ref().unwrap_err().clone()]);
+        assert_eq!(*read.notes, [read.file.as_ref().unwrap_err().clone()]);
         assert!(!files.anything_at(&odd));
         assert!(files.read(&dir.path().to_string_lossy()).is_none());
     }
