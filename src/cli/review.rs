@@ -5,7 +5,7 @@
 //! is now. The decisions are in `cli::outcome::review`, the printers in
 //! `cli::print::{text,json}::review`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 
@@ -13,7 +13,7 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, CliResult};
 use crate::cli::io::Io;
 use crate::cli::outcome::review::{
-    ConfigReviews, FileNote, OneConfig, ReviewReport, SignOutcome, Signed, Verb,
+    FileNote, OneConfig, ReviewReport, ShownReviews, SignOutcome, Signed, Verb,
 };
 use crate::cli::print;
 use crate::core::config::load_hashed;
@@ -25,13 +25,14 @@ use crate::core::paths::reviewed::trees_under_review;
 use crate::core::review::discover::discover_paths;
 use crate::core::team::defaults::{default_key, default_principal};
 use crate::core::team::digest::{PortableDigest, RepoPath, portable_digest, repo_path};
-use crate::core::team::file::{ReviewsFile, read_reviews, write_records};
+use crate::core::team::each_config::{FileRead, ReviewsFiles};
+use crate::core::team::file::{DIR, FILE, write_records};
 use crate::core::team::record::Record;
 use crate::core::team::sign::{SignEnv, find_ssh_keygen, fingerprint, public_key_of, sign_record};
 use crate::core::team::signers::{
     AllowedSigners, Revoked, check_location, parse_allowed_signers, parse_revoked,
 };
-use crate::core::team::verify::{Judge, check_records, count_reviews, malformed_lines};
+use crate::core::team::verify::Judge;
 
 /// Signed team reviews: sign, list and verify them.
 ///
@@ -303,97 +304,65 @@ fn place_configs(paths: &[String], env: &Env) -> Result<(Vec<Placed>, Vec<String
     Ok((placed, warnings))
 }
 
-/// Reads each repository's reviews file once; its problems become notes.
-pub(crate) fn reviews_of<'a>(
-    root: &str,
-    files: &'a mut BTreeMap<String, Option<ReviewsFile>>,
-    notes: &mut Vec<FileNote>,
-) -> Option<&'a ReviewsFile> {
-    files
-        .entry(root.to_string())
-        .or_insert_with(|| match read_reviews(Path::new(root)) {
-            Ok(file) => {
-                if let Some(f) = &file {
-                    let lines: Vec<String> =
-                        malformed_lines(f).into_iter().map(|c| c.text).collect();
-                    if !lines.is_empty() {
-                        notes.push(FileNote {
-                            file: f.path.clone(),
-                            lines,
-                        });
-                    }
-                }
-                file
-            }
-            Err(e) => {
-                let file = format!("{root}/.goccia/reviews.jsonl");
-                notes.push(FileNote {
-                    file,
-                    lines: vec![e.to_string()],
-                });
-                None
-            }
-        })
-        .as_ref()
+/// A reviews file's own problems (not read, lines that are no records) as
+/// a note, `None` when it has none or there is no file; `root` is its
+/// repository's.
+pub(crate) fn file_note(root: &str, read: Option<&FileRead>) -> Option<FileNote> {
+    let read = read?;
+    let file = match &read.file {
+        _ if read.notes.is_empty() => return None,
+        Ok(f) => f.path.clone(),
+        Err(_) => format!("{root}/{DIR}/{FILE}"),
+    };
+    Some(FileNote {
+        file,
+        lines: read.notes.to_vec(),
+    })
 }
 
-/// Judges configs' records, reading each repository's reviews file once.
+/// Judges configs' records, each repository's reviews file read once (by
+/// core's [`ReviewsFiles`]); each file's own problems become one note,
+/// when the first config of its repository is judged.
 pub(crate) struct Reviews<'a, 'j> {
-    pub judge: &'a Judge<'j>,
-    pub files: &'a mut BTreeMap<String, Option<ReviewsFile>>,
-    pub notes: &'a mut Vec<FileNote>,
+    judge: &'a Judge<'j>,
+    /// The allowed signers file that judges.
+    signers: Option<&'a str>,
+    files: ReviewsFiles,
+    noted: BTreeSet<String>,
+    pub notes: Vec<FileNote>,
 }
 
-impl Reviews<'_, '_> {
+impl<'a, 'j> Reviews<'a, 'j> {
+    pub(crate) fn new(judge: &'a Judge<'j>, judged: &'a Judged) -> Reviews<'a, 'j> {
+        Reviews {
+            judge,
+            signers: judged.signers.as_ref().map(|s| s.file.as_str()),
+            files: ReviewsFiles::default(),
+            noted: BTreeSet::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// One config, shown as `shown`, placed in its repository (or why not).
     pub(crate) fn judge(
         &mut self,
         shown: String,
         requests: bool,
         placed: Result<(RepoPath, PortableDigest), String>,
-    ) -> ConfigReviews {
-        let file = match &placed {
-            Ok((place, _)) => reviews_of(&place.root, self.files, self.notes),
+    ) -> ShownReviews {
+        let read = match &placed {
+            Ok((place, _)) => {
+                let read = self.files.read(&place.root);
+                if self.noted.insert(place.root.clone()) {
+                    self.notes.extend(file_note(&place.root, read.as_deref()));
+                }
+                read
+            }
             Err(_) => None,
         };
-        judge_config(shown, requests, placed, file, self.judge)
+        let judge = (self.judge, self.signers);
+        ShownReviews::new(shown, requests, placed, read.as_deref(), judge)
     }
-}
-
-/// One config, shown as `shown`, placed in its repository (or why not):
-/// its records in `file` (its repository's reviews file, when read)
-/// judged and counted.
-pub(crate) fn judge_config(
-    shown: String,
-    requests: bool,
-    placed: Result<(RepoPath, PortableDigest), String>,
-    file: Option<&ReviewsFile>,
-    judge: &Judge<'_>,
-) -> ConfigReviews {
-    let mut c = ConfigReviews {
-        shown,
-        path: None,
-        digest: None,
-        outside: Vec::new(),
-        problem: None,
-        requests,
-        checked: Vec::new(),
-        count: 0,
-        reviewers: Vec::new(),
-    };
-    match placed {
-        Err(why) => c.problem = Some(why),
-        Ok((place, d)) => {
-            if let Some(file) = file {
-                c.checked = check_records(file, &place.path, &d.digest, judge);
-            }
-            (c.count, c.reviewers) = count_reviews(&c.checked);
-            c.path = Some(place.path);
-            c.digest = Some(d.digest);
-            c.outside = d.outside;
-        }
-    }
-    c
 }
 
 /// A loaded config placed in its repository and its portable digest.
@@ -420,17 +389,11 @@ fn decide(
         warnings.extend(s.warnings.iter().cloned());
     }
     let judge = judged.judge();
-    let mut files = BTreeMap::new();
-    let mut notes = Vec::new();
+    let mut reviews = Reviews::new(&judge, judged);
     let configs = placed
         .into_iter()
         .map(|p| {
             let shown = display_path(p.key.as_str(), &env.cwd);
-            let mut reviews = Reviews {
-                judge: &judge,
-                files: &mut files,
-                notes: &mut notes,
-            };
             reviews.judge(shown, p.requests, p.placed)
         })
         .collect();
@@ -441,7 +404,7 @@ fn decide(
     Ok(ReviewReport {
         verb,
         configs,
-        files: notes,
+        files: reviews.notes,
         warnings,
         required,
         allowed_signers,
@@ -686,8 +649,9 @@ pub(crate) fn of_config(
     let Ok((place, d)) = place(&snapshot.key, &snapshot.block, &snapshot.targets) else {
         return Ok(None);
     };
-    let file = Path::new(&place.root).join(".goccia/reviews.jsonl");
-    if std::fs::symlink_metadata(&file).is_err() {
+    let file = Path::new(&place.root).join(DIR).join(FILE);
+    let files = ReviewsFiles::default();
+    if !files.anything_at(&place.root) {
         return Ok(None);
     }
     let default = store_dir
@@ -698,14 +662,11 @@ pub(crate) fn of_config(
     let paths = [snapshot.key.as_str().to_string()];
     let judged = Judged::load(signers.as_deref(), None, &paths, env)?;
     let judge = judged.judge();
-    let (mut files, mut notes) = (BTreeMap::new(), Vec::new());
-    let mut reviews = Reviews {
-        judge: &judge,
-        files: &mut files,
-        notes: &mut notes,
-    };
+    let mut reviews = Reviews::new(&judge, &judged);
+    reviews.files = files;
     let shown = display_path(snapshot.key.as_str(), &env.cwd);
     let c = reviews.judge(shown, snapshot.requests_grants(), Ok((place, d)));
+    let notes = reviews.notes;
     Ok(Some(OneConfig {
         file: display_path(&file.to_string_lossy(), &env.cwd),
         reviews: c,

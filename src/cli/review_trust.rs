@@ -13,7 +13,6 @@
 //! portable digest is made of exactly those and the config's place in its
 //! repository, so a config whose digest changed since is refused.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::cli::args::TrustArgs;
@@ -151,7 +150,7 @@ fn reviewed_by(outcome: &ReviewTrust) -> Vec<ReviewedBy> {
         .configs
         .iter()
         .map(|(c, _)| ReviewedBy {
-            principals: c.reviewers.clone(),
+            principals: c.reviewers().to_vec(),
             allowed_signers: file.clone(),
             sha256: sha256.clone(),
             required: outcome.required,
@@ -193,8 +192,7 @@ fn judge(
     env: &Env,
 ) -> ReviewTrust {
     let judge = judged.judge();
-    let mut files = BTreeMap::new();
-    let mut notes = Vec::new();
+    let mut reviews = Reviews::new(&judge, judged);
     let configs = listing
         .plan
         .candidates
@@ -203,19 +201,14 @@ fn judge(
             let s = &c.snapshot;
             let placed = place(&s.key, &s.full_block(), &s.targets);
             let shown = display_path(s.key.as_str(), &env.cwd);
-            let mut reviews = Reviews {
-                judge: &judge,
-                files: &mut files,
-                notes: &mut notes,
-            };
             let r = reviews.judge(shown, s.requests_grants(), placed);
-            let met = r.problem.is_none() && r.count >= required;
+            let met = r.problem().is_none() && r.count() >= required;
             (r, met)
         })
         .collect();
     ReviewTrust {
         configs,
-        files: notes,
+        files: reviews.notes,
         required,
         dry_run,
         store: display_path(&listing.loc.path, &env.cwd),

@@ -6,47 +6,26 @@
 //! it exists (as `inspect`), else none and a good signature is only
 //! `unchecked`.
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::cli::error::CliError;
-use crate::cli::outcome::review::{ConfigReviews, FileNote, OneConfig};
-use crate::cli::review::{Judged, judge_config, place, reviews_of};
+use crate::cli::outcome::review::{OneConfig, ShownReviews};
+use crate::cli::review::{Judged, file_note, place};
 use crate::core::config::targets::Targets;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
 use crate::core::review::report::ConfigReport;
 use crate::core::store::locate_store;
-use crate::core::team::digest::{PortableDigest, RepoPath, repo_path};
-use crate::core::team::file::ReviewsFile;
+use crate::core::team::digest::repo_path;
+use crate::core::team::each_config::ReviewsFiles;
 use crate::core::team::file::{DIR, FILE};
 
 /// The judge of a scan's reviews and the reviews files read so far.
 pub struct ScanReviews {
     judged: Judged,
-    /// By repository root: whether anything is at its reviews file's place.
-    present: RefCell<BTreeMap<String, bool>>,
-    /// By repository root: its file read once, records by path.
-    files: RefCell<BTreeMap<String, Indexed>>,
-}
-
-/// One repository's reviews file, read once (none when it was not read)
-/// and its own problems.
-#[derive(Default)]
-struct Indexed {
-    file: Option<ReviewsFile>,
-    notes: Vec<FileNote>,
-}
-
-impl Indexed {
-    fn read(root: &str) -> Indexed {
-        let (mut files, mut notes) = (BTreeMap::new(), Vec::new());
-        reviews_of(root, &mut files, &mut notes);
-        let file = files.remove(root).flatten();
-        Indexed { file, notes }
-    }
+    /// Each repository's reviews file, read once.
+    files: ReviewsFiles,
 }
 
 impl ScanReviews {
@@ -68,8 +47,7 @@ impl ScanReviews {
         let signers = reviewed_by.map(str::to_string).or_else(default);
         Ok(ScanReviews {
             judged: Judged::load(signers.as_deref(), None, paths, env)?,
-            present: RefCell::default(),
-            files: RefCell::default(),
+            files: ReviewsFiles::default(),
         })
     }
 
@@ -78,18 +56,12 @@ impl ScanReviews {
         self.judged.signers.as_ref().map_or(&[], |s| &s.warnings)
     }
 
-    /// The reviews of the config `r`: `None` when it is in no repository
-    /// or its repository has no reviews file.
+    /// The reviews of the config `r`, as `review list` judges them: `None`
+    /// when it is in no repository or its repository has no reviews file.
     pub fn of(&self, r: &ConfigReport, env: &Env) -> Option<OneConfig> {
         let key = TrustKey(r.key.clone());
         let root = repo_path(&key).ok()?.root;
-        let file = Path::new(&root).join(DIR).join(FILE);
-        let there = *self
-            .present
-            .borrow_mut()
-            .entry(root.clone())
-            .or_insert_with(|| std::fs::symlink_metadata(&file).is_ok());
-        if !there {
+        if !self.files.anything_at(&root) {
             return None;
         }
         let placed = match r.loaded() {
@@ -99,31 +71,17 @@ impl ScanReviews {
             }
             None => Err("it does not load".to_string()),
         };
-        let mut files = self.files.borrow_mut();
-        let indexed = files
-            .entry(root.clone())
-            .or_insert_with(|| Indexed::read(&root));
-        let reviews = self.judge(display_path(&r.key, &env.cwd), placed, indexed);
+        let read = self.files.read(&root);
+        let signers = self.judged.signers.as_ref();
+        let judge = (&self.judged.judge(), signers.map(|s| s.file.as_str()));
+        let shown = display_path(&r.key, &env.cwd);
+        let reviews = ShownReviews::new(shown, true, placed, read.as_deref(), judge);
+        let file = Path::new(&root).join(DIR).join(FILE);
         Some(OneConfig {
             file: display_path(&file.to_string_lossy(), &env.cwd),
             reviews,
-            allowed_signers: self
-                .judged
-                .signers
-                .as_ref()
-                .map(|s| (s.file.clone(), s.sha256.clone())),
-            notes: indexed.notes.clone(),
+            allowed_signers: signers.map(|s| (s.file.clone(), s.sha256.clone())),
+            notes: file_note(&root, read.as_deref()).into_iter().collect(),
         })
-    }
-
-    /// One config's records judged, as `review list` judges them.
-    fn judge(
-        &self,
-        shown: String,
-        placed: Result<(RepoPath, PortableDigest), String>,
-        indexed: &Indexed,
-    ) -> ConfigReviews {
-        let judge = self.judged.judge();
-        judge_config(shown, true, placed, indexed.file.as_ref(), &judge)
     }
 }

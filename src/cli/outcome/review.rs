@@ -4,7 +4,9 @@
 
 use crate::core::exit;
 use crate::core::policy::Verdict;
-use crate::core::team::verify::{Checked, Status, summary};
+use crate::core::team::digest::{PortableDigest, RepoPath};
+use crate::core::team::each_config::{ConfigReviews, FileRead};
+use crate::core::team::verify::{Checked, Judge, Status, summary};
 
 /// Which command the report is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,29 +15,80 @@ pub enum Verb {
     Verify,
 }
 
-/// One config and its reviews.
+/// One config as a command shows it (`review list|verify`, `trust
+/// --reviewed-by`, `inspect`, `scan --json`): how it is shown, whether it
+/// requests anything, and its reviews as core judged them
+/// ([`ConfigReviews`], the interactive review's type too), or why they
+/// could not be judged.
 #[derive(Debug, Clone)]
-pub struct ConfigReviews {
+pub struct ShownReviews {
     /// The config as shown (relative to the working directory).
     pub shown: String,
-    /// Repository-relative, when it has a repository.
-    pub path: Option<String>,
-    pub digest: Option<String>,
-    /// Absolute paths outside the repository its document holds.
-    pub outside: Vec<String>,
-    /// Why it could not be judged (not in a repository, does not load).
-    pub problem: Option<String>,
     /// Whether it requests anything (only those need reviews).
     pub requests: bool,
-    pub checked: Vec<Checked>,
-    pub count: usize,
-    pub reviewers: Vec<String>,
+    /// Its reviews, judged; or why they could not be (not in a
+    /// repository, does not load).
+    pub judged: Result<ConfigReviews, String>,
 }
 
-impl ConfigReviews {
+impl ShownReviews {
+    /// The config shown as `shown`, placed in its repository (or why not):
+    /// its records in `read` (its repository's reviews file, when there is
+    /// one) judged by `judge`, whose allowed signers file is `signers`.
+    pub fn new(
+        shown: String,
+        requests: bool,
+        placed: Result<(RepoPath, PortableDigest), String>,
+        read: Option<&FileRead>,
+        (judge, signers): (&Judge<'_>, Option<&str>),
+    ) -> ShownReviews {
+        let judged = placed.map(|(place, d)| ConfigReviews::judged(place, d, read, judge, signers));
+        ShownReviews {
+            shown,
+            requests,
+            judged,
+        }
+    }
+
+    /// Repository-relative, when it has a repository.
+    pub fn path(&self) -> Option<&str> {
+        self.judged.as_ref().ok().map(|j| j.path.as_str())
+    }
+
+    pub fn digest(&self) -> Option<&str> {
+        self.judged.as_ref().ok().map(|j| j.digest.as_str())
+    }
+
+    /// Absolute paths outside the repository its document holds.
+    pub fn outside(&self) -> &[String] {
+        self.judged.as_ref().map_or(&[], |j| &j.outside)
+    }
+
+    /// Why it could not be judged (not in a repository, does not load).
+    pub fn problem(&self) -> Option<&str> {
+        self.judged.as_ref().err().map(String::as_str)
+    }
+
+    /// Its records, judged, in line order.
+    pub fn checked(&self) -> &[Checked] {
+        self.judged.as_ref().map_or(&[], |j| &j.checked)
+    }
+
+    /// Distinct counted reviews (keys and people).
+    pub fn count(&self) -> usize {
+        self.judged.as_ref().map_or(0, |j| j.count)
+    }
+
+    /// Who the counted reviews are from.
+    pub fn reviewers(&self) -> &[String] {
+        self.judged.as_ref().map_or(&[], |j| &j.reviewers)
+    }
+
     /// The records that did not count, with their texts.
     pub fn not_counted(&self) -> impl Iterator<Item = &Checked> {
-        self.checked.iter().filter(|c| c.status != Status::Reviewed)
+        self.checked()
+            .iter()
+            .filter(|c| c.status != Status::Reviewed)
     }
 }
 
@@ -50,7 +103,7 @@ pub struct FileNote {
 #[derive(Debug, Clone)]
 pub struct ReviewReport {
     pub verb: Verb,
-    pub configs: Vec<ConfigReviews>,
+    pub configs: Vec<ShownReviews>,
     pub files: Vec<FileNote>,
     pub warnings: Vec<String>,
     /// `--min-reviews` (verify).
@@ -62,17 +115,17 @@ pub struct ReviewReport {
 impl ReviewReport {
     /// Whether a config has the reviews it needs (one that requests nothing
     /// needs none).
-    pub fn met(&self, c: &ConfigReviews) -> bool {
-        !c.requests || (c.problem.is_none() && c.count >= self.required)
+    pub fn met(&self, c: &ShownReviews) -> bool {
+        !c.requests || (c.problem().is_none() && c.count() >= self.required)
     }
 
     /// `reviewed 2 of 2: …`, `1 of 2 reviews: …; needs 1 more`, `no review
     /// of this version`, or why it could not be judged.
-    pub fn summary(&self, c: &ConfigReviews) -> String {
-        match (&c.problem, c.requests) {
-            (Some(p), _) => p.clone(),
+    pub fn summary(&self, c: &ShownReviews) -> String {
+        match (c.problem(), c.requests) {
+            (Some(p), _) => p.to_string(),
             (None, false) => "requests nothing; needs no review".to_string(),
-            (None, true) => summary(c.count, self.required, &c.reviewers),
+            (None, true) => summary(c.count(), self.required, c.reviewers()),
         }
     }
 
@@ -123,7 +176,7 @@ pub struct SignOutcome {
 pub struct ReviewTrust {
     /// Each config judged, in listing order, and whether it is trusted
     /// (or would be, on a dry run).
-    pub configs: Vec<(ConfigReviews, bool)>,
+    pub configs: Vec<(ShownReviews, bool)>,
     /// The reviews files' own problems.
     pub files: Vec<FileNote>,
     pub required: usize,
@@ -162,8 +215,8 @@ impl ReviewTrust {
         if trusted {
             return format!(
                 "reviewed by {} ({} of {})",
-                c.reviewers.join(", "),
-                c.count,
+                c.reviewers().join(", "),
+                c.count(),
                 self.required
             );
         }
@@ -176,17 +229,17 @@ impl ReviewTrust {
             .into_iter()
             .collect();
         if !self.reviews_met(c) {
-            why.push(match &c.problem {
-                Some(p) => p.clone(),
-                None => summary(c.count, self.required, &c.reviewers),
+            why.push(match c.problem() {
+                Some(p) => p.to_string(),
+                None => summary(c.count(), self.required, c.reviewers()),
             });
         }
         why.join("; ")
     }
 
     /// Whether a config has the reviews it needs.
-    pub fn reviews_met(&self, c: &ConfigReviews) -> bool {
-        c.problem.is_none() && c.count >= self.required
+    pub fn reviews_met(&self, c: &ShownReviews) -> bool {
+        c.problem().is_none() && c.count() >= self.required
     }
 
     /// Why the policy gate left the `i`th config out, if it did.
@@ -203,7 +256,7 @@ impl ReviewTrust {
 
     /// The configs left for a person, as shown: not trusted and not
     /// denied by the policy.
-    pub fn left(&self) -> impl Iterator<Item = &ConfigReviews> {
+    pub fn left(&self) -> impl Iterator<Item = &ShownReviews> {
         self.configs
             .iter()
             .enumerate()
@@ -252,7 +305,7 @@ impl ReviewTrust {
 pub struct OneConfig {
     /// The reviews file, as shown.
     pub file: String,
-    pub reviews: ConfigReviews,
+    pub reviews: ShownReviews,
     /// The allowed signers file and its SHA-256, when one judged.
     pub allowed_signers: Option<(String, String)>,
     /// The reviews file's own problems.

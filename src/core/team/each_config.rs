@@ -1,15 +1,19 @@
-//! The reviews of configs judged one by one as a walk finds them (the
-//! interactive review's list, detail pane and trust confirmation): each
-//! repository's reviews file is read once per walk ([`ReviewsFiles`]), and
-//! a config whose repository has no reviews file has no reviews at all
-//! (`None`), so a review of such a tree shows nothing new.
+//! The reviews of configs judged one by one as a walk or a command finds
+//! them: each repository's reviews file is read once ([`ReviewsFiles`],
+//! from any thread), and each config's records in it are judged against
+//! its portable digest now ([`ConfigReviews`]). Every reader of a config's
+//! reviews on disk judges here: the interactive review's list, detail
+//! pane and trust confirmation, `scan --json`, `inspect`, `review
+//! list|verify` and `trust --reviewed-by`. A config whose repository has
+//! no reviews file has no reviews at all (`None` from
+//! [`ReviewsFiles::judge`]), so a review of such a tree shows nothing new.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::digest::{portable_digest, repo_path};
-use super::file::{ReviewsFile, read_reviews};
+use super::digest::{PortableDigest, RepoPath, portable_digest, repo_path};
+use super::file::{DIR, FILE, ReviewsFile, read_reviews};
 use super::verify::{Checked, Judge, Status, check_records, count_reviews, malformed_lines};
 use crate::core::config::ConfigSnapshot;
 
@@ -21,7 +25,9 @@ fn repository_root_is(dir: &Path) -> bool {
     std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir() || m.is_file())
 }
 
-/// One config's reviews, judged.
+/// One config's reviews, judged: the one type every command and the
+/// interactive review judge a config's records into (the CLI's outcomes
+/// wrap it with how the config is shown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigReviews {
     /// The reviews file (absolute).
@@ -35,8 +41,9 @@ pub struct ConfigReviews {
     /// Absolute paths outside the repository its document holds.
     pub outside: Vec<String>,
     /// The reviews file's own problems: not read, or lines that are no
-    /// records (config text: escape before showing).
-    pub notes: Vec<String>,
+    /// records (config text: escape before showing); shared by every
+    /// config of the file.
+    pub notes: Arc<[String]>,
     /// Every record for this path, judged, in line order.
     pub checked: Vec<Checked>,
     /// Distinct `reviewed` records (keys and people) and who.
@@ -117,17 +124,60 @@ impl ConfigReviews {
         }
         out
     }
+
+    /// The records for the config placed at `place` (its portable digest
+    /// `d`) in its repository's reviews file as `read` (`None`: it has
+    /// none, and no record is judged), judged by `judge`, whose allowed
+    /// signers file is `signers`.
+    pub fn judged(
+        place: RepoPath,
+        d: PortableDigest,
+        read: Option<&FileRead>,
+        judge: &Judge,
+        signers: Option<&str>,
+    ) -> ConfigReviews {
+        let file = Path::new(&place.root).join(DIR).join(FILE);
+        let mut out = ConfigReviews {
+            file: file.to_string_lossy().into_owned(),
+            path: place.path,
+            root: place.root,
+            digest: d.digest,
+            outside: d.outside,
+            notes: read.map_or_else(|| Arc::from([]), |r| r.notes.clone()),
+            checked: Vec::new(),
+            count: 0,
+            reviewers: Vec::new(),
+            signers: signers.map(str::to_string),
+        };
+        if let Some(Ok(f)) = read.map(|r| &r.file) {
+            out.checked = check_records(f, &out.path, &out.digest, judge);
+        }
+        (out.count, out.reviewers) = count_reviews(&out.checked);
+        out
+    }
 }
 
-/// A repository's reviews file as read: none, the records, or why it was
-/// not read.
-type Read = Option<Arc<Result<ReviewsFile, String>>>;
+/// A repository's reviews file, read once.
+#[derive(Debug)]
+pub struct FileRead {
+    /// Its records, or why it was not read.
+    pub file: Result<ReviewsFile, String>,
+    /// Its own problems: why it was not read, or the lines that are no
+    /// records (config text: escape before showing).
+    pub notes: Arc<[String]>,
+}
+
+/// A repository's reviews file as read: none, or what was read.
+pub type Read = Option<Arc<FileRead>>;
 
 /// Each repository's reviews file, read once (by root), for a walk that
 /// judges many configs, from any thread.
 #[derive(Default)]
 pub struct ReviewsFiles {
     files: Mutex<HashMap<String, Read>>,
+    /// By repository root: whether anything is at its reviews file's place
+    /// ([`ReviewsFiles::anything_at`]).
+    present: Mutex<HashMap<String, bool>>,
     /// Each directory asked about (and its ancestors passed) to the
     /// nearest one holding `.git`: a walk of a large tree asks each once.
     roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
@@ -138,6 +188,30 @@ impl ReviewsFiles {
     pub fn clear(&self) {
         self.files.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.roots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.present
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Whether anything at all is at the place of the reviews file of the
+    /// repository at `root` (asked once per root), as `scan --json` and
+    /// `inspect` ask before they judge a config: unlike
+    /// [`ReviewsFiles::judge`]'s question (whether reading it finds
+    /// anything), a `.goccia` that is a file or a link to a directory
+    /// without one counts as nothing there.
+    pub fn anything_at(&self, root: &str) -> bool {
+        let known = {
+            let present = self.present.lock().unwrap_or_else(|e| e.into_inner());
+            present.get(root).copied()
+        };
+        if let Some(there) = known {
+            return there;
+        }
+        let there = std::fs::symlink_metadata(Path::new(root).join(DIR).join(FILE)).is_ok();
+        let mut present = self.present.lock().unwrap_or_else(|e| e.into_inner());
+        present.insert(root.to_string(), there);
+        there
     }
 
     /// Whether the repository holding the (resolved) directory `dir` may
@@ -168,17 +242,25 @@ impl ReviewsFiles {
             roots.insert(d, root.clone());
         }
         drop(roots);
-        root.is_some_and(|r| self.of_root(&r.to_string_lossy()).is_some())
+        root.is_some_and(|r| self.read(&r.to_string_lossy()).is_some())
     }
 
-    fn of_root(&self, root: &str) -> Read {
+    /// The reviews file of the repository at `root`, read the first time
+    /// it is asked for: `None` when there is none.
+    pub fn read(&self, root: &str) -> Read {
         let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
         files
             .entry(root.to_string())
             .or_insert_with(|| match read_reviews(Path::new(root)) {
                 Ok(None) => None,
-                Ok(Some(f)) => Some(Arc::new(Ok(f))),
-                Err(e) => Some(Arc::new(Err(e.to_string()))),
+                Ok(Some(f)) => {
+                    let notes = malformed_lines(&f).into_iter().map(|c| c.text).collect();
+                    Some(Arc::new(FileRead { file: Ok(f), notes }))
+                }
+                Err(e) => Some(Arc::new(FileRead {
+                    file: Err(e.to_string()),
+                    notes: Arc::from([e.to_string()]),
+                })),
             })
             .clone()
     }
@@ -197,30 +279,9 @@ impl ReviewsFiles {
             return None;
         }
         let place = repo_path(&snapshot.key).ok()?;
-        let read = self.of_root(&place.root)?;
+        let read = self.read(&place.root)?;
         let d = portable_digest(&snapshot.block, &snapshot.targets, &place);
-        let file = Path::new(&place.root).join(".goccia/reviews.jsonl");
-        let mut out = ConfigReviews {
-            file: file.to_string_lossy().into_owned(),
-            path: place.path,
-            root: place.root,
-            digest: d.digest,
-            outside: d.outside,
-            notes: Vec::new(),
-            checked: Vec::new(),
-            count: 0,
-            reviewers: Vec::new(),
-            signers: signers.map(str::to_string),
-        };
-        match read.as_ref() {
-            Err(why) => out.notes.push(why.clone()),
-            Ok(f) => {
-                out.notes = malformed_lines(f).into_iter().map(|c| c.text).collect();
-                out.checked = check_records(f, &out.path, &out.digest, judge);
-                (out.count, out.reviewers) = count_reviews(&out.checked);
-            }
-        }
-        Some(out)
+        Some(ConfigReviews::judged(place, d, Some(&read), judge, signers))
     }
 }
 
@@ -235,7 +296,7 @@ mod tests {
             root: "/r".into(),
             digest: format!("sha256:{}", "0".repeat(64)),
             outside: Vec::new(),
-            notes: Vec::new(),
+            notes: Arc::from([]),
             checked: statuses
                 .iter()
                 .enumerate()
@@ -277,5 +338,34 @@ mod tests {
         }
         assert!(with(&[], 0).marks().is_empty());
         assert_eq!(Mark::Reviewed(2).text(), "reviewed 2");
+    }
+
+    /// Each file is read once and its notes kept with it; a `.goccia`
+    /// that is a file is read as an error (the interactive review says
+    /// it) while `anything_at` finds nothing there (`scan --json` and
+    /// `inspect` show no reviews), as before they shared this code.
+    #[test]
+    fn each_file_is_read_once_with_its_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("r");
+        std::fs::create_dir_all(root.join(DIR)).unwrap();
+        std::fs::write(root.join(DIR).join(FILE), "not a record\n").unwrap();
+        let root = root.to_string_lossy().into_owned();
+        let files = ReviewsFiles::default();
+        let first = files.read(&root).unwrap();
+        assert!(Arc::ptr_eq(&first, &files.read(&root).unwrap()));
+        assert!(first.file.is_ok());
+        assert_eq!(first.notes.len(), 1, "{:?}", first.notes);
+        assert!(files.anything_at(&root));
+
+        let odd = dir.path().join("odd");
+        std::fs::create_dir_all(&odd).unwrap();
+        std::fs::write(odd.join(DIR), "a file").unwrap();
+        let odd = odd.to_string_lossy().into_owned();
+        let read = files.read(&odd).unwrap();
+        assert!(read.file.is_err());
+        assert_eq!(*read.notes, [read.file.as_ref().unwrap_err().clone()]);
+        assert!(!files.anything_at(&odd));
+        assert!(files.read(&dir.path().to_string_lossy()).is_none());
     }
 }

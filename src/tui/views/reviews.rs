@@ -54,7 +54,7 @@ pub fn status_lines(reviews: &ConfigReviews, indent: &str) -> Vec<RLine> {
         ours(Role::Muted, format!("{indent}Digest: ")),
         untrusted(Role::Normal, &reviews.digest),
     ]];
-    for note in &reviews.notes {
+    for note in reviews.notes.iter() {
         out.push(vec![
             ours(Role::Error, indent),
             untrusted(Role::Error, note),
@@ -92,7 +92,7 @@ pub fn confirmation_lines(reviews: &ConfigReviews) -> Vec<RLine> {
         head.push(ours(Role::Changed, " (no allowed signers: none checked)"));
     }
     let mut out = vec![head];
-    for note in &reviews.notes {
+    for note in reviews.notes.iter() {
         out.push(vec![
             ours(Role::Error, "    "),
             untrusted(Role::Error, note),
@@ -219,7 +219,7 @@ mod tests {
             root: "/r".into(),
             digest: format!("sha256:{}", "0".repeat(64)),
             outside: Vec::new(),
-            notes: vec!["line 3: merge conflict marker".into()],
+            notes: ["line 3: merge conflict marker".to_string()].into(),
             checked: vec![Checked {
                 line: 1,
                 record: Some(Record {

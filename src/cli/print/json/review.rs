@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::cli::io::Io;
-use crate::cli::outcome::review::{ConfigReviews, ReviewReport, ReviewTrust};
+use crate::cli::outcome::review::{ReviewReport, ReviewTrust, ShownReviews};
 use crate::core::policy::Verdict;
 use crate::core::team::verify::Checked;
 
@@ -23,19 +23,19 @@ pub fn report(r: &ReviewReport, io: &mut Io<'_>) -> std::io::Result<()> {
     writeln!(io.out, "{text}")
 }
 
-fn config(r: &ReviewReport, c: &ConfigReviews) -> Value {
+fn config(r: &ReviewReport, c: &ShownReviews) -> Value {
     json!({
         "file": c.shown,
-        "path": c.path,
-        "digest": c.digest,
-        "outside": c.outside,
+        "path": c.path(),
+        "digest": c.digest(),
+        "outside": c.outside(),
         "requests": c.requests,
-        "problem": c.problem,
-        "count": c.count,
-        "reviewers": c.reviewers,
+        "problem": c.problem(),
+        "count": c.count(),
+        "reviewers": c.reviewers(),
         "met": r.met(c),
         "summary": r.summary(c),
-        "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+        "records": c.checked().iter().map(record).collect::<Vec<_>>(),
     })
 }
 
@@ -64,15 +64,15 @@ pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
     let c = &r.reviews;
     json!({
         "file": r.file,
-        "digest": c.digest,
-        "outside": c.outside,
+        "digest": c.digest(),
+        "outside": c.outside(),
         "allowedSigners": r.allowed_signers.as_ref().map(|(path, sha256)| json!({
             "path": path,
             "sha256": sha256,
         })),
         "required": Value::Null,
-        "count": c.count,
-        "records": c.checked.iter().map(record).collect::<Vec<_>>(),
+        "count": c.count(),
+        "records": c.checked().iter().map(record).collect::<Vec<_>>(),
         "problems": r.notes.iter().flat_map(|n| &n.lines).collect::<Vec<_>>(),
     })
 }
@@ -81,7 +81,7 @@ pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
 /// the listing as one document.
 pub fn review_trust(t: &ReviewTrust, io: &mut Io<'_>) -> std::io::Result<()> {
     let configs: Vec<Value> = (0..t.configs.len()).map(|i| trust_config(t, i)).collect();
-    let shown = |cs: Vec<&ConfigReviews>| cs.iter().map(|c| c.shown.clone()).collect::<Vec<_>>();
+    let shown = |cs: Vec<&ShownReviews>| cs.iter().map(|c| c.shown.clone()).collect::<Vec<_>>();
     let (path, sha256) = &t.allowed_signers;
     let doc = json!({
         "schema": 1,
@@ -117,13 +117,13 @@ fn trust_config(t: &ReviewTrust, i: usize) -> Value {
     });
     json!({
         "file": c.shown,
-        "path": c.path,
-        "digest": c.digest,
-        "outside": c.outside,
+        "path": c.path(),
+        "digest": c.digest(),
+        "outside": c.outside(),
         "outcome": outcome,
         "reason": t.reason(i),
-        "count": c.count,
-        "reviewers": c.reviewers,
+        "count": c.count(),
+        "reviewers": c.reviewers(),
         "verdict": verdict,
         "notCounted": c.not_counted().map(record).collect::<Vec<_>>(),
     })

@@ -28,11 +28,11 @@ pub fn report(r: &ReviewReport, io: &mut Io<'_>) -> std::io::Result<()> {
                 }
             }
             Verb::List => {
-                if let Some(problem) = &c.problem {
+                if let Some(problem) = c.problem() {
                     let text = format!("{}  {problem}", c.shown);
                     writeln!(io.out, "{}", values.text(&text))?;
                 }
-                for checked in &c.checked {
+                for checked in c.checked() {
                     let text = format!("{}  {}", c.shown, checked.text);
                     writeln!(io.out, "{}", values.text(&text))?;
                 }
@@ -182,7 +182,7 @@ pub fn one_config(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     writeln!(out, "Reviews: {}", Values.text(&r.file))?;
-    if let Some(d) = &r.reviews.digest {
+    if let Some(d) = r.reviews.digest() {
         writeln!(out, "  Digest: {d}")?;
     }
     for note in &r.notes {
@@ -190,10 +190,10 @@ pub fn one_config(
             writeln!(out, "  {}", Values.text(line))?;
         }
     }
-    if r.reviews.checked.is_empty() {
+    if r.reviews.checked().is_empty() {
         writeln!(out, "  no review of this config")?;
     }
-    for c in &r.reviews.checked {
+    for c in r.reviews.checked() {
         writeln!(out, "  {}", Values.text(&c.text))?;
     }
     Ok(())
