@@ -595,3 +595,97 @@ fn review_list_and_verify_json_follow_their_schema() {
     assert_eq!(a["met"], true, "{a}");
     assert_eq!(a["reviewers"], serde_json::json!([ALICE]), "{a}");
 }
+
+/// Whatever is in the reviews file's place is said, not taken for no file:
+/// a `.goccia` that is a plain file, or a link to a directory without one.
+/// And a file of many lines that are no record is not written again in
+/// full with every config: the first 20, then how many more.
+#[test]
+fn what_stands_in_the_reviews_files_place_is_said_and_its_problems_are_bounded() {
+    let f = fixture();
+    let dot = f.repo.join(".goccia");
+    let file = dot.join("reviews.jsonl");
+    let good = std::fs::read_to_string(&file).unwrap();
+    let reviews = |args: &[&str]| {
+        let scan = f
+            .env
+            .run_in(&f.repo, &[&["scan", "--json"][..], args].concat(), &[]);
+        let scan = valid("scan", &scan.stdout);
+        let inspect = f.env.run_in(
+            &f.repo,
+            &[&["inspect", "a/goccia.json", "--json"][..], args].concat(),
+            &[],
+        );
+        let inspect = valid("inspect", &inspect.stdout);
+        assert_eq!(
+            inspect["reviews"],
+            config(&scan, "a/goccia.json")["reviews"]
+        );
+        inspect["reviews"].clone()
+    };
+    let many: String = (0..25).map(|i| format!("not a record {i}\n")).collect();
+    std::fs::write(&file, format!("{many}{good}")).unwrap();
+    let r = reviews(&["--reviewed-by", &f.allowed]);
+    let problems: Vec<&str> = r["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(problems.len(), 21, "{r}");
+    assert!(
+        problems[0].starts_with("line 1: not a review record"),
+        "{r}"
+    );
+    assert_eq!(
+        problems[20],
+        "and 5 more lines that are not records (review list names each)"
+    );
+    assert_eq!(
+        statuses(&r),
+        ["reviewed"],
+        "the record after them still counts"
+    );
+    let text = f.env.run_in(
+        &f.repo,
+        &["inspect", "a/goccia.json", "--reviewed-by", &f.allowed],
+        &[],
+    );
+    assert!(
+        text.stdout
+            .contains("\n  and 5 more lines that are not records (review list names each)\n"),
+        "{text}"
+    );
+    assert!(!text.stdout.contains("not a record 24"), "{text}");
+
+    // A plain file in place of .goccia.
+    std::fs::remove_dir_all(&dot).unwrap();
+    std::fs::write(&dot, &good).unwrap();
+    let r = reviews(&[]);
+    assert!(
+        !r.is_null(),
+        "a file in place of .goccia is said, not taken for none"
+    );
+    let said = r["problems"].as_array().unwrap();
+    assert_eq!(said.len(), 1, "{r}");
+    assert!(
+        said[0]
+            .as_str()
+            .unwrap()
+            .ends_with("/.goccia is a file, not a directory; not read"),
+        "{r}"
+    );
+    assert_eq!(r["records"], serde_json::json!([]));
+
+    // A link to a directory that holds no reviews file.
+    std::fs::remove_file(&dot).unwrap();
+    let elsewhere = f.env.work.join("empty-dir");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &dot).unwrap();
+    let r = reviews(&[]);
+    assert!(!r.is_null(), "a link in place of .goccia is said");
+    assert!(
+        r["problems"][0].as_str().unwrap().contains("symbolic link"),
+        "{r}"
+    );
+}

@@ -311,3 +311,29 @@ pub struct OneConfig {
     /// The reviews file's own problems.
     pub notes: Vec<FileNote>,
 }
+
+/// At most this many of a reviews file's own problem lines go with each
+/// config's reviews: `scan --json` gives every config of a repository its
+/// object, and a file of 20,000 lines that are no record would otherwise be
+/// written again for each. The rest are counted; `review list` names each.
+pub const PROBLEMS_SHOWN: usize = 20;
+
+impl OneConfig {
+    /// The reviews file's own problems as `inspect` and `scan --json` show
+    /// them: the first [`PROBLEMS_SHOWN`], then how many more.
+    pub fn problems(&self) -> Vec<String> {
+        let all: Vec<&String> = self.notes.iter().flat_map(|n| &n.lines).collect();
+        let mut out: Vec<String> = all
+            .iter()
+            .take(PROBLEMS_SHOWN)
+            .map(|s| s.to_string())
+            .collect();
+        if all.len() > PROBLEMS_SHOWN {
+            out.push(format!(
+                "and {} more lines that are not records (review list names each)",
+                all.len() - PROBLEMS_SHOWN
+            ));
+        }
+        out
+    }
+}

@@ -175,9 +175,6 @@ pub type Read = Option<Arc<FileRead>>;
 #[derive(Default)]
 pub struct ReviewsFiles {
     files: Mutex<HashMap<String, Read>>,
-    /// By repository root: whether anything is at its reviews file's place
-    /// ([`ReviewsFiles::anything_at`]).
-    present: Mutex<HashMap<String, bool>>,
     /// Each directory asked about (and its ancestors passed) to the
     /// nearest one holding `.git`: a walk of a large tree asks each once.
     roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
@@ -188,30 +185,15 @@ impl ReviewsFiles {
     pub fn clear(&self) {
         self.files.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.roots.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        self.present
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
     }
 
-    /// Whether anything at all is at the place of the reviews file of the
-    /// repository at `root` (asked once per root), as `scan --json` and
-    /// `inspect` ask before they judge a config: unlike
-    /// [`ReviewsFiles::judge`]'s question (whether reading it finds
-    /// anything), a `.goccia` that is a file or a link to a directory
-    /// without one counts as nothing there.
+    /// Whether the repository at `root` has a reviews file, or anything
+    /// in its place (a `.goccia` that is a file or a link, a link or FIFO
+    /// for the file): the question every command asks before it judges a
+    /// config, answered by reading it once. What is in its place is said
+    /// (the read's notes), never taken for no reviews file at all.
     pub fn anything_at(&self, root: &str) -> bool {
-        let known = {
-            let present = self.present.lock().unwrap_or_else(|e| e.into_inner());
-            present.get(root).copied()
-        };
-        if let Some(there) = known {
-            return there;
-        }
-        let there = std::fs::symlink_metadata(Path::new(root).join(DIR).join(FILE)).is_ok();
-        let mut present = self.present.lock().unwrap_or_else(|e| e.into_inner());
-        present.insert(root.to_string(), there);
-        there
+        self.read(root).is_some()
     }
 
     /// Whether the repository holding the (resolved) directory `dir` may
@@ -341,9 +323,7 @@ mod tests {
     }
 
     /// Each file is read once and its notes kept with it; a `.goccia`
-    /// that is a file is read as an error (the interactive review says
-    /// it) while `anything_at` finds nothing there (`scan --json` and
-    /// `inspect` show no reviews), as before they shared this code.
+    /// that is a file is read as an error, which every command says.
     #[test]
     fn each_file_is_read_once_with_its_notes() {
         let dir = tempfile::tempdir().unwrap();
@@ -365,7 +345,7 @@ mod tests {
         let read = files.read(&odd).unwrap();
         assert!(read.file.is_err());
         assert_eq!(*read.notes, [read.file.as_ref().unwrap_err().clone()]);
-        assert!(!files.anything_at(&odd));
+        assert!(files.anything_at(&odd));
         assert!(files.read(&dir.path().to_string_lossy()).is_none());
     }
 }

@@ -157,9 +157,13 @@ fn read_bounded(dir: &Path, path: &Path) -> Result<Option<Vec<u8>>, NotRead> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_err(dir, e)),
         Ok(m) if !m.is_dir() => {
+            let kind = match m.is_file() {
+                true => "a file, not a directory",
+                false => crate::core::paths::bounded::kind_of(&m),
+            };
             return Err(NotRead::NotRegular {
                 path: shown(dir),
-                kind: crate::core::paths::bounded::kind_of(&m),
+                kind,
             });
         }
         Ok(_) => {}

@@ -73,7 +73,7 @@ pub fn one_config(r: Option<&crate::cli::outcome::review::OneConfig>) -> Value {
         "required": Value::Null,
         "count": c.count(),
         "records": c.checked().iter().map(record).collect::<Vec<_>>(),
-        "problems": r.notes.iter().flat_map(|n| &n.lines).collect::<Vec<_>>(),
+        "problems": r.problems(),
     })
 }
 

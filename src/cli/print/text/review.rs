@@ -185,10 +185,8 @@ pub fn one_config(
     if let Some(d) = r.reviews.digest() {
         writeln!(out, "  Digest: {d}")?;
     }
-    for note in &r.notes {
-        for line in &note.lines {
-            writeln!(out, "  {}", Values.text(line))?;
-        }
+    for line in r.problems() {
+        writeln!(out, "  {}", Values.text(&line))?;
     }
     if r.reviews.checked().is_empty() {
         writeln!(out, "  no review of this config")?;
