@@ -475,6 +475,35 @@ impl BlobReader {
     /// id and type: `None` when git does not have it. Past `max` bytes it
     /// is an error, not a cut object (a tree is read whole or not at all).
     pub fn object(&mut self, name: &str, max: usize) -> Result<Option<Object>, GitError> {
+        let Some((oid, kind, bytes)) = self.ask(name, max)? else {
+            return Ok(None);
+        };
+        match bytes {
+            Ok(bytes) => Ok(Some(Object { oid, kind, bytes })),
+            Err(_) => Err(GitError(format!(
+                "object {oid} is larger than {max} bytes and was not read"
+            ))),
+        }
+    }
+}
+
+impl BlobReader {
+    /// The blob `oid` when it holds at most `max` bytes: `Ok(None)` when
+    /// git does not have it, `Ok(Some(Err(size)))` when it is larger (its
+    /// bytes are passed over, never kept).
+    pub fn blob_within(
+        &mut self,
+        oid: &str,
+        max: usize,
+    ) -> Result<Option<Result<Vec<u8>, usize>>, GitError> {
+        Ok(self.ask(oid, max)?.map(|(_, _, bytes)| bytes))
+    }
+
+    /// Asks `git cat-file --batch` for `name`: its id, type and bytes when
+    /// they are at most `max` (else its size, the bytes passed over so the
+    /// next answer is read from its start), or `None` when git does not
+    /// have it.
+    fn ask(&mut self, name: &str, max: usize) -> Result<Option<Asked>, GitError> {
         let fail = |run: &Bounded, e: io::Error| {
             if run.timed_out() {
                 too_slow("cat-file")
@@ -495,60 +524,22 @@ impl BlobReader {
             return Ok(None);
         };
         if size > max {
-            return Err(GitError(format!(
-                "object {oid} is larger than {max} bytes and was not read"
-            )));
+            let skipped = io::copy(&mut (&mut self.out).take(size as u64 + 1), &mut io::sink());
+            skipped.map_err(|e| fail(&self.run, e))?;
+            return Ok(Some((oid, kind, Err(size))));
         }
         let mut bytes = vec![0; size + 1];
         self.out
             .read_exact(&mut bytes)
             .map_err(|e| fail(&self.run, e))?;
         bytes.pop();
-        Ok(Some(Object { oid, kind, bytes }))
+        Ok(Some((oid, kind, Ok(bytes))))
     }
 }
 
-impl BlobReader {
-    /// The blob `oid` when it holds at most `max` bytes: `Ok(None)` when
-    /// git does not have it, `Ok(Some(Err(size)))` when it is larger (its
-    /// bytes are passed over, never kept).
-    pub fn blob_within(
-        &mut self,
-        oid: &str,
-        max: usize,
-    ) -> Result<Option<Result<Vec<u8>, usize>>, GitError> {
-        let fail = |run: &Bounded, e: io::Error| {
-            if run.timed_out() {
-                too_slow("cat-file")
-            } else {
-                GitError(format!("git cat-file: {e}"))
-            }
-        };
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| GitError("git cat-file has stopped".into()))?;
-        let asked = stdin
-            .write_all(format!("{oid}\n").as_bytes())
-            .and_then(|()| stdin.flush());
-        asked.map_err(|e| fail(&self.run, e))?;
-        let header = read_header(&mut self.out).map_err(|e| fail(&self.run, e))?;
-        let Some((_, _, size)) = header else {
-            return Ok(None);
-        };
-        if size > max {
-            let skipped = io::copy(&mut (&mut self.out).take(size as u64 + 1), &mut io::sink());
-            skipped.map_err(|e| fail(&self.run, e))?;
-            return Ok(Some(Err(size)));
-        }
-        let mut bytes = vec![0; size + 1];
-        self.out
-            .read_exact(&mut bytes)
-            .map_err(|e| fail(&self.run, e))?;
-        bytes.pop();
-        Ok(Some(Ok(bytes)))
-    }
-}
+/// What `git cat-file --batch` answered: the object's id, its type, and its
+/// bytes or (past the limit asked) its size.
+type Asked = (String, String, Result<Vec<u8>, usize>);
 
 /// One object of [`BlobReader::object`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -649,6 +640,45 @@ mod tests {
         // Cut short: an error, not a blob.
         let mut short = std::io::Cursor::new(format!("dddd blob {big}\nxx").into_bytes());
         assert!(read_one(&mut short).is_err());
+    }
+
+    /// An object past the limit asked is an error, and its bytes are
+    /// passed over: the next object asked of the same reader is read from
+    /// its own start, not from the refused one's bytes.
+    #[test]
+    fn an_object_past_its_limit_is_refused_and_the_next_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let run = |args: &[&str], input: &[u8]| {
+            let mut c = std::process::Command::new("git");
+            c.current_dir(root)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped());
+            let mut child = c.spawn().unwrap();
+            child.stdin.take().unwrap().write_all(input).unwrap();
+            let out = child.wait_with_output().unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        run(&["init", "-q"], b"");
+        let big = run(&["hash-object", "-w", "--stdin"], &[b'x'; 4096]);
+        let small = run(&["hash-object", "-w", "--stdin"], b"{}");
+        let mut reader = BlobReader::spawn(root).unwrap();
+        let refused = reader.object(&big, 1024).unwrap_err();
+        assert!(
+            refused.0.contains("is larger than 1024 bytes"),
+            "{refused:?}"
+        );
+        let next = reader.object(&small, 1024).unwrap().unwrap();
+        assert_eq!(
+            (next.kind.as_str(), next.bytes.as_slice()),
+            ("blob", &b"{}"[..])
+        );
+        assert_eq!(reader.blob_within(&big, 1024).unwrap(), Some(Err(4096)));
+        assert_eq!(
+            reader.blob_within(&small, 1024).unwrap(),
+            Some(Ok(b"{}".to_vec()))
+        );
     }
 
     #[test]
