@@ -130,6 +130,7 @@ mod tui_progress;
 #[cfg(unix)]
 mod tui_provenance;
 mod tui_render;
+#[cfg(unix)]
 mod tui_reviews;
 #[cfg(unix)]
 mod tui_since_provenance;

@@ -5,36 +5,18 @@
 //! repository, real ssh-keygen keys (alice allowed, mallory not).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
 use crate::common::TestEnv;
 use crate::common::git::git;
 use crate::json_contract::valid;
+use crate::team_reviews::{ALICE, keygen, public_line};
 
-const ALICE: &str = "alice@example.com";
 /// A note with an escape sequence, a line break and a bidi override.
 const NOTE: &str = "ok\u{1b}[2J\nreviewed by bob\u{202e}";
 /// A principal with a bidi override.
 const MALLORY: &str = "mal\u{202e}lory@example.com";
-
-fn keygen(dir: &Path, name: &str) -> PathBuf {
-    let key = dir.join(name);
-    let out = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
-        .arg(&key)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    key
-}
-
-fn public_line(key: &Path) -> String {
-    let text = std::fs::read_to_string(format!("{}.pub", key.display())).unwrap();
-    let mut w = text.split_whitespace();
-    format!("{} {}", w.next().unwrap(), w.next().unwrap())
-}
 
 struct Fixture {
     env: TestEnv,
@@ -517,6 +499,26 @@ fn reviews_at_head_are_read_within_the_bounds() {
     assert!(a.contains("\n  not reviewed at HEAD: "), "{out}");
 }
 
+/// a/goccia.json's `reviews` as `inspect --json` gives it, checked equal to
+/// what `scan --json` gives the same config (with `args` added to both).
+fn reviews_of_a(f: &Fixture, args: &[&str]) -> Value {
+    let scan = f
+        .env
+        .run_in(&f.repo, &[&["scan", "--json"][..], args].concat(), &[]);
+    let scan = valid("scan", &scan.stdout);
+    let inspect = f.env.run_in(
+        &f.repo,
+        &[&["inspect", "a/goccia.json", "--json"][..], args].concat(),
+        &[],
+    );
+    let inspect = valid("inspect", &inspect.stdout);
+    assert_eq!(
+        inspect["reviews"],
+        config(&scan, "a/goccia.json")["reviews"]
+    );
+    inspect["reviews"].clone()
+}
+
 /// A reviews file that was not read, or whose lines are not all records,
 /// says so in `inspect --json` and `scan --json` as the text does: a JSON
 /// reader must not take "no records" for "nothing was there".
@@ -526,26 +528,7 @@ fn the_reviews_files_own_problems_are_in_the_json() {
     let file = f.repo.join(".goccia/reviews.jsonl");
     let good = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, format!("<<<<<<< HEAD\n{good}")).unwrap();
-    let both = |args: &[&str]| {
-        let scan = valid(
-            "scan",
-            &f.env
-                .run_in(&f.repo, &[&["scan", "--json"][..], args].concat(), &[])
-                .stdout,
-        );
-        let inspect = f.env.run_in(
-            &f.repo,
-            &[&["inspect", "a/goccia.json", "--json"][..], args].concat(),
-            &[],
-        );
-        let inspect = valid("inspect", &inspect.stdout);
-        assert_eq!(
-            inspect["reviews"],
-            config(&scan, "a/goccia.json")["reviews"]
-        );
-        inspect["reviews"].clone()
-    };
-    let r = both(&["--reviewed-by", &f.allowed]);
+    let r = reviews_of_a(&f, &["--reviewed-by", &f.allowed]);
     assert_eq!(
         r["problems"],
         serde_json::json!(["line 1: merge conflict marker"]),
@@ -557,7 +540,7 @@ fn the_reviews_files_own_problems_are_in_the_json() {
     std::fs::write(&elsewhere, &good).unwrap();
     std::fs::remove_file(&file).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
-    let r = both(&[]);
+    let r = reviews_of_a(&f, &[]);
     let problems = r["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 1, "{r}");
     assert!(
@@ -606,26 +589,9 @@ fn what_stands_in_the_reviews_files_place_is_said_and_its_problems_are_bounded()
     let dot = f.repo.join(".goccia");
     let file = dot.join("reviews.jsonl");
     let good = std::fs::read_to_string(&file).unwrap();
-    let reviews = |args: &[&str]| {
-        let scan = f
-            .env
-            .run_in(&f.repo, &[&["scan", "--json"][..], args].concat(), &[]);
-        let scan = valid("scan", &scan.stdout);
-        let inspect = f.env.run_in(
-            &f.repo,
-            &[&["inspect", "a/goccia.json", "--json"][..], args].concat(),
-            &[],
-        );
-        let inspect = valid("inspect", &inspect.stdout);
-        assert_eq!(
-            inspect["reviews"],
-            config(&scan, "a/goccia.json")["reviews"]
-        );
-        inspect["reviews"].clone()
-    };
     let many: String = (0..25).map(|i| format!("not a record {i}\n")).collect();
     std::fs::write(&file, format!("{many}{good}")).unwrap();
-    let r = reviews(&["--reviewed-by", &f.allowed]);
+    let r = reviews_of_a(&f, &["--reviewed-by", &f.allowed]);
     let problems: Vec<&str> = r["problems"]
         .as_array()
         .unwrap()
@@ -661,7 +627,7 @@ fn what_stands_in_the_reviews_files_place_is_said_and_its_problems_are_bounded()
     // A plain file in place of .goccia.
     std::fs::remove_dir_all(&dot).unwrap();
     std::fs::write(&dot, &good).unwrap();
-    let r = reviews(&[]);
+    let r = reviews_of_a(&f, &[]);
     assert!(
         !r.is_null(),
         "a file in place of .goccia is said, not taken for none"
@@ -682,7 +648,7 @@ fn what_stands_in_the_reviews_files_place_is_said_and_its_problems_are_bounded()
     let elsewhere = f.env.work.join("empty-dir");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &dot).unwrap();
-    let r = reviews(&[]);
+    let r = reviews_of_a(&f, &[]);
     assert!(!r.is_null(), "a link in place of .goccia is said");
     assert!(
         r["problems"][0].as_str().unwrap().contains("symbolic link"),

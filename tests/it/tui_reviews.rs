@@ -7,7 +7,6 @@
 //! and the real binary in tmux at 80x24.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,29 +20,12 @@ use goccia_trust::tui::state::{Mode, State};
 
 use crate::common::TestEnv;
 use crate::common::git::git;
+use crate::team_reviews::{ALICE, keygen, public_line};
 use crate::tui_common::core::{keys, review};
 use crate::tui_common::{draw, text};
 use crate::tui_tmux::Tmux;
 
-const ALICE: &str = "alice@example.com";
 const WAIT: Duration = Duration::from_secs(30);
-
-fn keygen(dir: &Path, name: &str) -> PathBuf {
-    let key = dir.join(name);
-    let out = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
-        .arg(&key)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    key
-}
-
-fn public_line(key: &Path) -> String {
-    let text = std::fs::read_to_string(format!("{}.pub", key.display())).unwrap();
-    let mut w = text.split_whitespace();
-    format!("{} {}", w.next().unwrap(), w.next().unwrap())
-}
 
 /// A repository `repo` with configs `a`, `b` and `c`, committed; keys for
 /// alice (allowed) and mallory (not), and the allowed signers outside it.
