@@ -11,8 +11,13 @@ use crate::tui::views::text::{RLine, ours, untrusted};
 
 /// A commit in one line: `a1b2c3d 2026-12-01 Mallory  bump deps`.
 pub fn commit_line(c: &Commit) -> RLine {
+    commit_after("  ", c)
+}
+
+/// [`commit_line`] after `lead` (the pane's own text).
+pub fn commit_after(lead: &str, c: &Commit) -> RLine {
     vec![
-        ours(Role::Muted, "  "),
+        ours(Role::Muted, lead),
         untrusted(Role::Changed, &c.short),
         ours(Role::Muted, " "),
         untrusted(Role::Muted, c.day()),

@@ -14,6 +14,7 @@ use crate::core::team::verify::Status;
 use crate::style::roles::review_role;
 use crate::style::theme::Role;
 use crate::tui::state::ReviewedSlot;
+use crate::tui::views::provenance::commit_after;
 use crate::tui::views::text::{RLine, ours, untrusted};
 
 /// The `Reviews` block: a heading saying what the records were judged by,
@@ -163,16 +164,7 @@ fn since_lines(
 /// The values added, removed or re-targeted since `v`, one line each.
 fn diff_since(r: &ConfigReport, v: &ReviewedVersion, who: &str) -> Vec<RLine> {
     let c = &v.commit;
-    let mut out = vec![vec![
-        ours(Role::Muted, "  reviewed version: "),
-        untrusted(Role::Changed, &c.short),
-        ours(Role::Muted, " "),
-        untrusted(Role::Muted, c.day()),
-        ours(Role::Muted, " "),
-        untrusted(Role::Title, &c.author),
-        ours(Role::Muted, "  "),
-        untrusted(Role::Normal, &c.subject),
-    ]];
+    let mut out = vec![commit_after("  reviewed version: ", c)];
     let now = r.block_json().map(block_values).unwrap_or_default();
     let then = block_values(v.block.json());
     let changed: Vec<_> = diff_values(&then, &now, r.targets(), &[])
