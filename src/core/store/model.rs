@@ -1,7 +1,9 @@
 //! The store in memory: entries in file order, looked up by trust key.
 
-use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::sync::OnceLock;
+
+use hashbrown::HashTable;
 
 use crate::core::config::json::{self, Json};
 use crate::core::paths::platform::Platform;
@@ -99,12 +101,14 @@ impl std::fmt::Debug for StoredBlock {
 /// The entries of a store, in the order they were read or added. A key put
 /// twice keeps its first position and takes the later data, which is also
 /// how a key occurring twice in the file is read (docs/src/compatibility.md#the-store-listing).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Store {
     entries: Vec<(String, StoredEntry)>,
-    /// Folded key → index in `entries`; a 10,000-entry store must read and
-    /// merge in milliseconds.
-    index: HashMap<String, usize>,
+    /// Index in `entries` of each entry, found by its folded key, hashed
+    /// on the fly from the entry's own key: a 10,000-entry store must read
+    /// and merge in milliseconds, and the keys are held once, not twice.
+    index: HashTable<u32>,
+    hasher: RandomState,
     /// Whether `put`/`remove`/`retain` changed anything since the store was
     /// read: an update that changes nothing writes nothing.
     modified: bool,
@@ -116,9 +120,56 @@ fn fold(key: &str) -> std::borrow::Cow<'_, str> {
     Platform::CURRENT.fold_key(key)
 }
 
+/// Equal when the entries and the state of change are (the index follows
+/// from the entries).
+impl PartialEq for Store {
+    fn eq(&self, other: &Store) -> bool {
+        self.entries == other.entries && self.modified == other.modified
+    }
+}
+
+impl Eq for Store {}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("entries", &self.entries)
+            .field("modified", &self.modified)
+            .finish()
+    }
+}
+
+/// An index into the entries: a store holds far fewer than 2³² entries
+/// (its file is at most `STORE_MAX_BYTES`).
+#[allow(clippy::cast_possible_truncation)]
+fn slot(i: usize) -> u32 {
+    i as u32
+}
+
 impl Store {
     pub fn new() -> Store {
         Store::default()
+    }
+
+    fn hash(&self, key: &str) -> u64 {
+        self.hasher.hash_one(fold(key).as_ref())
+    }
+
+    /// Where the entry whose key folds as `key` does is, if there is one.
+    fn find(&self, key: &str) -> Option<usize> {
+        let folded = fold(key);
+        let entries = &self.entries;
+        self.index
+            .find(self.hash(key), |&i| fold(&entries[i as usize].0) == folded)
+            .map(|&i| i as usize)
+    }
+
+    /// Indexes `entries[i]`, whose folded key is not indexed yet.
+    fn index_new(&mut self, hash: u64, i: usize) {
+        let (entries, hasher) = (&self.entries, &self.hasher);
+        self.index.insert_unique(hash, slot(i), |&j| {
+            hasher.hash_one(fold(&entries[j as usize].0).as_ref())
+        });
     }
 
     #[cfg(any(test, feature = "test-support"))]
@@ -132,38 +183,44 @@ impl Store {
     }
 
     pub fn get(&self, key: &str) -> Option<&StoredEntry> {
-        self.index
-            .get(fold(key).as_ref())
-            .map(|&i| &self.entries[i].1)
+        self.find(key).map(|i| &self.entries[i].1)
     }
 
     /// The store of `entries` read in file order, as [`Store::put`] of
     /// each in turn makes it (a key read again keeps its first place and
     /// takes the later data), unmodified. Indexed in place: the entries'
     /// vector becomes the store's, never copied into a second one.
-    pub(super) fn from_read(mut entries: Vec<(String, StoredEntry)>) -> Store {
-        let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
+    pub(super) fn from_read(entries: Vec<(String, StoredEntry)>) -> Store {
+        let mut store = Store {
+            entries,
+            index: HashTable::new(),
+            hasher: RandomState::new(),
+            modified: false,
+        };
+        store.index.reserve(store.entries.len(), |_| 0);
         // `entries[..kept]` is the store so far; what lies between `kept`
-        // and `i` is spent (moved from), dropped at the end.
+        // and `i` is spent (swapped out), dropped at the end.
         let mut kept = 0;
-        for i in 0..entries.len() {
-            let folded = fold(&entries[i].0).into_owned();
-            match index.get(&folded) {
-                Some(&first) => entries.swap(first, i),
+        for i in 0..store.entries.len() {
+            let hash = store.hash(&store.entries[i].0);
+            let folded = fold(&store.entries[i].0);
+            let entries = &store.entries;
+            let first = store
+                .index
+                .find(hash, |&j| fold(&entries[j as usize].0) == folded)
+                .map(|&j| j as usize);
+            match first {
+                Some(first) => store.entries.swap(first, i),
                 None => {
-                    entries.swap(kept, i);
-                    index.insert(folded, kept);
+                    store.entries.swap(kept, i);
+                    store.index_new(hash, kept);
                     kept += 1;
                 }
             }
         }
-        entries.truncate(kept);
-        entries.shrink_to_fit();
-        Store {
-            entries,
-            index,
-            modified: false,
-        }
+        store.entries.truncate(kept);
+        store.entries.shrink_to_fit();
+        store
     }
 
     /// The entries in store order (file order for a store read from disk).
@@ -175,33 +232,41 @@ impl Store {
     /// and the index one doubling at a time (a store being read).
     pub fn reserve(&mut self, additional: usize) {
         self.entries.reserve(additional);
-        self.index.reserve(additional);
+        let (entries, hasher) = (&self.entries, &self.hasher);
+        self.index.reserve(additional, |&j| {
+            hasher.hash_one(fold(&entries[j as usize].0).as_ref())
+        });
     }
 
     /// Adds or replaces the entry for `key`. Replacing an entry with an
     /// identical one is not a change.
     pub fn put(&mut self, key: impl Into<String>, entry: StoredEntry) {
-        use std::collections::hash_map::Entry;
         let key = key.into();
         // One lookup: a store of 10,000 entries is built by `put`.
-        match self.index.entry(fold(&key).into_owned()) {
-            Entry::Occupied(slot) => {
-                let i = *slot.get();
+        let hash = self.hash(&key);
+        let folded = fold(&key);
+        let entries = &self.entries;
+        let found = self
+            .index
+            .find(hash, |&j| fold(&entries[j as usize].0) == folded)
+            .map(|&j| j as usize);
+        match found {
+            Some(i) => {
                 if self.entries[i].0 != key || self.entries[i].1 != entry {
                     self.entries[i] = (key, entry);
                     self.modified = true;
                 }
             }
-            Entry::Vacant(slot) => {
-                slot.insert(self.entries.len());
+            None => {
                 self.entries.push((key, entry));
+                self.index_new(hash, self.entries.len() - 1);
                 self.modified = true;
             }
         }
     }
 
     pub fn remove(&mut self, key: &str) -> Option<StoredEntry> {
-        let i = *self.index.get(fold(key).as_ref())?;
+        let i = self.find(key)?;
         let (_, entry) = self.entries.remove(i);
         self.modified = true;
         self.reindex();
@@ -239,8 +304,9 @@ impl Store {
 
     fn reindex(&mut self) {
         self.index.clear();
-        for (i, (k, _)) in self.entries.iter().enumerate() {
-            self.index.insert(fold(k).into_owned(), i);
+        for i in 0..self.entries.len() {
+            let hash = self.hash(&self.entries[i].0);
+            self.index_new(hash, i);
         }
     }
 }
