@@ -1,37 +1,175 @@
 //! The store in memory: entries in file order, looked up by trust key.
 
 use std::hash::{BuildHasher, RandomState};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use hashbrown::HashTable;
 
 use crate::core::config::json::{self, Json};
 use crate::core::paths::platform::Platform;
 
-/// One trusted config (docs/src/compatibility.md#store-file-bytes).
+/// One trusted config (docs/src/compatibility.md#store-file-bytes), held
+/// compactly: a store of 100,000 entries is read whole by every command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredEntry {
-    /// 64 lower-case hex digits.
-    pub sha256: String,
+    /// Written as 64 lower-case hex digits.
+    pub sha256: Sha256,
     /// The normalized block as stored; only used to show what changed.
     pub block: StoredBlock,
     /// Scope → where it resolved when trusted, outside the hash.
-    pub targets: Vec<(String, String)>,
-    /// `yyyy-mm-ddThh:mm:ssZ`.
-    pub trusted_at: String,
-    /// `<program> <version>`.
-    pub trusted_by: String,
+    pub targets: Box<[(Box<str>, Box<str>)]>,
+    /// `yyyy-mm-ddThh:mm:ssZ`, as written (kept as text, so any string the
+    /// file holds is written back byte for byte); shared between the
+    /// entries of a store read that hold the same one.
+    pub trusted_at: Arc<str>,
+    /// `<program> <version>`; shared like `trusted_at`.
+    pub trusted_by: Arc<str>,
+}
+
+impl StoredEntry {
+    /// Targets as the entry holds them: each string exactly as long as it
+    /// is, no room to grow.
+    pub fn boxed_targets(
+        pairs: impl IntoIterator<Item = (String, String)>,
+    ) -> Box<[(Box<str>, Box<str>)]> {
+        pairs
+            .into_iter()
+            .map(|(scope, target)| (scope.into_boxed_str(), target.into_boxed_str()))
+            .collect()
+    }
+
+    /// The targets as owned `(scope, target)` pairs.
+    pub fn target_pairs(&self) -> Vec<(String, String)> {
+        self.targets
+            .iter()
+            .map(|(scope, target)| (scope.to_string(), target.to_string()))
+            .collect()
+    }
+}
+
+/// One `Arc<str>` per distinct `trustedAt` and `trustedBy` text of a store
+/// being read: a store written by `trust --yes` holds one time and one
+/// program for thousands of entries.
+#[derive(Default)]
+pub(super) struct Interner {
+    seen: std::collections::HashSet<Arc<str>>,
+}
+
+impl Interner {
+    fn intern(&mut self, text: &mut Arc<str>) {
+        match self.seen.get(&**text) {
+            Some(shared) => *text = Arc::clone(shared),
+            None => {
+                self.seen.insert(Arc::clone(text));
+            }
+        }
+    }
+
+    /// `entry`'s texts, shared with the entries interned before it.
+    pub(super) fn share(&mut self, entry: &mut StoredEntry) {
+        self.intern(&mut entry.trusted_at);
+        self.intern(&mut entry.trusted_by);
+    }
+}
+
+/// A SHA-256 digest as its 32 bytes (not 64 hex digits of text); shown
+/// (`Display`) and compared with text as lower-case hex.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Sha256([u8; 32]);
+
+impl Sha256 {
+    /// The digest written as exactly 64 lower-case hex digits, else `None`.
+    pub fn from_hex(hex: &str) -> Option<Sha256> {
+        fn digit(b: u8) -> Option<u8> {
+            match b {
+                b'0'..=b'9' => Some(b - b'0'),
+                b'a'..=b'f' => Some(b - b'a' + 10),
+                _ => None,
+            }
+        }
+        let hex = hex.as_bytes();
+        if hex.len() != 64 {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (byte, pair) in bytes.iter_mut().zip(hex.chunks_exact(2)) {
+            *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+        }
+        Some(Sha256(bytes))
+    }
+
+    /// The 64 lower-case hex digits.
+    pub fn to_hex(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl std::fmt::Display for Sha256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0u8; 64];
+        for (pair, byte) in text.chunks_exact_mut(2).zip(self.0) {
+            pair[0] = HEX[usize::from(byte >> 4)];
+            pair[1] = HEX[usize::from(byte & 15)];
+        }
+        // Hex digits are ASCII.
+        f.write_str(std::str::from_utf8(&text).map_err(|_| std::fmt::Error)?)
+    }
+}
+
+impl std::fmt::Debug for Sha256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Sha256({self})")
+    }
+}
+
+/// Equal to text that is its 64 lower-case hex digits.
+impl PartialEq<str> for Sha256 {
+    fn eq(&self, other: &str) -> bool {
+        Sha256::from_hex(other) == Some(*self)
+    }
+}
+
+impl PartialEq<&str> for Sha256 {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<String> for Sha256 {
+    fn eq(&self, other: &String) -> bool {
+        *self == *other.as_str()
+    }
+}
+
+impl PartialEq<Sha256> for str {
+    fn eq(&self, other: &Sha256) -> bool {
+        *other == *self
+    }
+}
+
+impl PartialEq<Sha256> for &str {
+    fn eq(&self, other: &Sha256) -> bool {
+        *other == **self
+    }
+}
+
+impl PartialEq<Sha256> for String {
+    fn eq(&self, other: &Sha256) -> bool {
+        *other == *self.as_str()
+    }
 }
 
 /// A stored block, kept as its compact text (the bytes the store file
 /// holds for it) and parsed only when something reads its values: a
 /// 20,000-entry `list` or `trust` never builds the 20,000 trees it does not
 /// look at. Reads as a [`Json`] through `Deref`; the tree, once built, is
-/// kept with the text.
+/// kept with the text (boxed: an empty `OnceLock` of a `Json` would cost
+/// its full 40 bytes in every entry).
 #[derive(Clone, Default)]
 pub struct StoredBlock {
     text: Box<str>,
-    tree: OnceLock<Json>,
+    tree: OnceLock<Box<Json>>,
 }
 
 impl StoredBlock {
@@ -52,7 +190,7 @@ impl StoredBlock {
     #[allow(clippy::expect_used)] // the text is `to_compact` of a value: see `deref`
     pub fn value(&self) -> std::borrow::Cow<'_, Json> {
         match self.tree.get() {
-            Some(tree) => std::borrow::Cow::Borrowed(tree),
+            Some(tree) => std::borrow::Cow::Borrowed(&**tree),
             None => std::borrow::Cow::Owned(
                 json::parse(&self.text)
                     .expect("a stored block is the compact text of a JSON value"),
@@ -78,7 +216,10 @@ impl std::ops::Deref for StoredBlock {
         // back to that value (numbers as written, members and duplicates
         // in order).
         self.tree.get_or_init(|| {
-            json::parse(&self.text).expect("a stored block is the compact text of a JSON value")
+            Box::new(
+                json::parse(&self.text)
+                    .expect("a stored block is the compact text of a JSON value"),
+            )
         })
     }
 }
@@ -317,9 +458,9 @@ mod tests {
 
     fn entry(hash_digit: char) -> StoredEntry {
         StoredEntry {
-            sha256: hash_digit.to_string().repeat(64),
+            sha256: Sha256::from_hex(&hash_digit.to_string().repeat(64)).unwrap(),
             block: Json::Object(vec![("version".into(), Json::Number("1".into()))]).into(),
-            targets: vec![],
+            targets: Box::new([]),
             trusted_at: "2026-09-25T10:12:03Z".into(),
             trusted_by: "goccia-trust 0.1.0".into(),
         }
@@ -333,7 +474,7 @@ mod tests {
         s.put("/b", entry('3'));
         let keys: Vec<_> = s
             .iter()
-            .map(|(k, e)| (k, e.sha256.chars().next().unwrap()))
+            .map(|(k, e)| (k, e.sha256.to_hex().chars().next().unwrap()))
             .collect();
         assert_eq!(keys, [("/b", '3'), ("/a", '2')]);
         assert_eq!(s.len(), 2);
@@ -363,7 +504,7 @@ mod tests {
         assert_eq!(in_place, put);
         let shown: Vec<_> = in_place
             .iter()
-            .map(|(k, e)| (k, e.sha256.chars().next().unwrap()))
+            .map(|(k, e)| (k, e.sha256.to_hex().chars().next().unwrap()))
             .collect();
         assert_eq!(shown, [("/b", '7'), ("/a", '5'), ("/c", '4'), ("/d", '6')]);
         for (k, d) in [("/a", '5'), ("/b", '7'), ("/c", '4'), ("/d", '6')] {
@@ -428,6 +569,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_sha256_is_its_lower_case_hex_and_nothing_else() {
+        let hex = "00ff10a9b8c7d6e5f4031223344556677889aabbccddeeff0123456789abcdef";
+        let digest = Sha256::from_hex(hex).unwrap();
+        assert_eq!(digest.to_hex(), hex);
+        assert_eq!(format!("{digest}"), hex);
+        assert_eq!(digest, hex);
+        assert_eq!(hex, digest);
+        assert!(digest != hex.replace('0', "1").as_str());
+        for bad in [
+            &hex[1..],
+            &hex.to_uppercase(),
+            &format!("{hex}0"),
+            &hex.replace('f', "g"),
+            "",
+        ] {
+            assert_eq!(Sha256::from_hex(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_store_read_shares_its_times_and_programs() {
+        let mut interner = Interner::default();
+        let (mut a, mut b) = (entry('1'), entry('2'));
+        interner.share(&mut a);
+        interner.share(&mut b);
+        assert!(Arc::ptr_eq(&a.trusted_at, &b.trusted_at));
+        assert!(Arc::ptr_eq(&a.trusted_by, &b.trusted_by));
+        let mut c = entry('3');
+        c.trusted_at = "2027-01-01T00:00:00Z".into();
+        interner.share(&mut c);
+        assert_eq!(&*c.trusted_at, "2027-01-01T00:00:00Z");
+        assert!(Arc::ptr_eq(&a.trusted_by, &c.trusted_by));
     }
 
     #[cfg(not(target_os = "macos"))]
