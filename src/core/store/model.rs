@@ -16,8 +16,10 @@ pub struct StoredEntry {
     pub sha256: Sha256,
     /// The normalized block as stored; only used to show what changed.
     pub block: StoredBlock,
-    /// Scope → where it resolved when trusted, outside the hash.
-    pub targets: Box<[(Box<str>, Box<str>)]>,
+    /// Scope → where it resolved when trusted, outside the hash. A target
+    /// that is its scope (no link on the way, the usual case) shares the
+    /// scope's text.
+    pub targets: Box<[(Arc<str>, Arc<str>)]>,
     /// `yyyy-mm-ddThh:mm:ssZ`, as written (kept as text, so any string the
     /// file holds is written back byte for byte); shared between the
     /// entries of a store read that hold the same one.
@@ -28,13 +30,20 @@ pub struct StoredEntry {
 
 impl StoredEntry {
     /// Targets as the entry holds them: each string exactly as long as it
-    /// is, no room to grow.
+    /// is, no room to grow, and a target equal to its scope held once.
     pub fn boxed_targets(
         pairs: impl IntoIterator<Item = (String, String)>,
-    ) -> Box<[(Box<str>, Box<str>)]> {
+    ) -> Box<[(Arc<str>, Arc<str>)]> {
         pairs
             .into_iter()
-            .map(|(scope, target)| (scope.into_boxed_str(), target.into_boxed_str()))
+            .map(|(scope, target)| {
+                let scope: Arc<str> = scope.into();
+                let target = match *scope == *target {
+                    true => Arc::clone(&scope),
+                    false => target.into(),
+                };
+                (scope, target)
+            })
             .collect()
     }
 
@@ -604,6 +613,16 @@ mod tests {
         interner.share(&mut c);
         assert_eq!(&*c.trusted_at, "2027-01-01T00:00:00Z");
         assert!(Arc::ptr_eq(&a.trusted_by, &c.trusted_by));
+    }
+
+    #[test]
+    fn a_target_that_is_its_scope_is_held_once() {
+        let targets = StoredEntry::boxed_targets([
+            ("/a".to_string(), "/a".to_string()),
+            ("/b".to_string(), "/real/b".to_string()),
+        ]);
+        assert!(Arc::ptr_eq(&targets[0].0, &targets[0].1));
+        assert_eq!((&*targets[1].0, &*targets[1].1), ("/b", "/real/b"));
     }
 
     #[cfg(not(target_os = "macos"))]

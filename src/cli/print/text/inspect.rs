@@ -105,9 +105,9 @@ fn changes(result: &InspectResult, out: &mut String) {
 fn targets(result: &InspectResult, out: &mut String) {
     let v = Values;
     let targets = &result.snapshot.targets;
-    let recorded: &[(Box<str>, Box<str>)] =
+    let recorded: &[(std::sync::Arc<str>, std::sync::Arc<str>)] =
         result.stored.as_ref().map(|s| &*s.targets).unwrap_or(&[]);
-    let gone: Vec<&(Box<str>, Box<str>)> = recorded
+    let gone: Vec<&(std::sync::Arc<str>, std::sync::Arc<str>)> = recorded
         .iter()
         .filter(|(scope, _)| !targets.iter().any(|(s, _)| s == &**scope))
         .collect();
