@@ -395,7 +395,7 @@ impl JsonEntry {
             key: r.key.clone(),
             path: r.display_path.clone(),
             status,
-            sha256: stored.map(|s| s.sha256.clone()).unwrap_or_default(),
+            sha256: stored.map(|s| s.sha256.to_hex()).unwrap_or_default(),
             trusted_at: r.trusted_at.clone(),
             trusted_by: r.trusted_by.clone(),
             requests: stored.map(|s| requests_of(&s.block)).unwrap_or_default(),

@@ -165,7 +165,7 @@ impl CoreBackend {
                 key: key.to_string(),
                 display_path: display_path(key, cwd),
                 by: None,
-                trusted_at: Some(entry.trusted_at.clone()),
+                trusted_at: Some(entry.trusted_at.to_string()),
                 line: missing_line(key, cwd),
             })
             .collect();

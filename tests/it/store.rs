@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use goccia_trust::core::config::json::{self, Json};
 use goccia_trust::core::store::{
-    Store, StoreError, StoreLocation, StoredEntry, parse_store, read_store, serialize_store,
-    update_store, update_store_with_timeout,
+    Sha256, Store, StoreError, StoreLocation, StoredEntry, parse_store, read_store,
+    serialize_store, update_store, update_store_with_timeout,
 };
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -21,12 +21,11 @@ fn fixture(name: &str) -> Vec<u8> {
 
 fn entry(sha256: &str, block: &str, targets: &[(&str, &str)], at: &str, by: &str) -> StoredEntry {
     StoredEntry {
-        sha256: sha256.into(),
+        sha256: Sha256::from_hex(sha256).unwrap(),
         block: json::parse(block).unwrap().into(),
-        targets: targets
-            .iter()
-            .map(|(s, t)| (s.to_string(), t.to_string()))
-            .collect(),
+        targets: StoredEntry::boxed_targets(
+            targets.iter().map(|(s, t)| (s.to_string(), t.to_string())),
+        ),
         trusted_at: at.into(),
         trusted_by: by.into(),
     }
@@ -65,7 +64,7 @@ fn derived_entry(key: &str, padding: usize) -> StoredEntry {
         .map(|i| Json::String(format!("{key}/scope-{i}")))
         .collect();
     StoredEntry {
-        sha256: digest,
+        sha256: Sha256::from_hex(&digest).unwrap(),
         block: Json::Object(vec![
             (
                 "permissions".into(),
@@ -74,7 +73,7 @@ fn derived_entry(key: &str, padding: usize) -> StoredEntry {
             ("version".into(), Json::Number("1".into())),
         ])
         .into(),
-        targets: vec![(format!("{key}/scope-0"), format!("/real{key}"))],
+        targets: StoredEntry::boxed_targets([(format!("{key}/scope-0"), format!("/real{key}"))]),
         trusted_at: "2026-09-25T10:12:03Z".into(),
         trusted_by: "goccia-trust 0.1.0".into(),
     }

@@ -130,8 +130,8 @@ pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -
         key: key.to_string(),
         display_path: display_path(key, &env.cwd),
         status,
-        trusted_at: entry.trusted_at.clone(),
-        trusted_by: entry.trusted_by.clone(),
+        trusted_at: entry.trusted_at.to_string(),
+        trusted_by: entry.trusted_by.to_string(),
         summary,
         lines,
     }

@@ -234,10 +234,10 @@ pub fn report_and_snapshot(
 
 pub fn stored_info(entry: &StoredEntry) -> StoredInfo {
     StoredInfo {
-        sha256: entry.sha256.clone(),
-        trusted_at: entry.trusted_at.clone(),
-        trusted_by: entry.trusted_by.clone(),
+        sha256: entry.sha256.to_hex(),
+        trusted_at: entry.trusted_at.to_string(),
+        trusted_by: entry.trusted_by.to_string(),
         block: Block::from_json(entry.block.value().into_owned()),
-        targets: entry.targets.clone(),
+        targets: entry.target_pairs(),
     }
 }

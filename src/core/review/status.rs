@@ -68,16 +68,17 @@ pub fn moved_targets(stored: &StoredEntry, now: &Targets) -> Vec<DiffLine> {
         .targets
         .iter()
         .filter(|(scope, _)| now.get(scope).is_none())
-        .cloned()
+        .map(|(scope, target)| (scope.to_string(), target.to_string()))
         .collect();
     let from_snapshot = stored.targets.iter().filter_map(|(scope, recorded)| {
         let current = now.get(scope)?;
-        (current != recorded).then(|| (scope.clone(), recorded.clone(), current.clone()))
+        (**current != **recorded)
+            .then(|| (scope.to_string(), recorded.to_string(), current.clone()))
     });
     // Keep the store's order of scopes.
     let mut moved: Vec<(String, String, String)> =
         from_snapshot.chain(target_changes(&known)).collect();
-    let order = |scope: &str| stored.targets.iter().position(|(s, _)| s == scope);
+    let order = |scope: &str| stored.targets.iter().position(|(s, _)| **s == *scope);
     moved.sort_by_key(|(scope, _, _)| order(scope));
     moved
         .into_iter()
@@ -146,15 +147,15 @@ mod tests {
         std::fs::create_dir(format!("{root}/real")).unwrap();
         std::os::unix::fs::symlink(format!("{root}/real"), format!("{root}/gone-link")).unwrap();
         let stored = StoredEntry {
-            sha256: "0".repeat(64),
+            sha256: crate::core::store::Sha256::from_hex(&"0".repeat(64)).unwrap(),
             block: crate::core::config::json::parse(r#"{"version":1}"#)
                 .unwrap()
                 .into(),
-            targets: vec![
+            targets: StoredEntry::boxed_targets([
                 (format!("{root}/a"), format!("{root}/a")),
                 (format!("{root}/gone-link"), format!("{root}/gone-link")),
                 (format!("{root}/z"), format!("{root}/z")),
-            ],
+            ]),
             trusted_at: "2026-01-01T00:00:00Z".into(),
             trusted_by: "t".into(),
         };

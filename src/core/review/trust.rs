@@ -23,6 +23,7 @@ use crate::core::review::report::{ConfigReport, DiffLine, moved_targets};
 use crate::core::review::scan::report_and_snapshot;
 use crate::core::review::status::compare;
 use crate::core::review::value_diff::{ValueChange, block_values, diff_values};
+use crate::core::store::Sha256;
 use crate::core::store::{
     LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredBlock, StoredEntry, read_store,
     update_read_store, update_store_locked, utc_timestamp_now,
@@ -281,14 +282,21 @@ impl Planned {
     }
 }
 
+/// The digest of `hex`, a block's hash as this program computes it (64
+/// lower-case hex digits, always).
+#[allow(clippy::expect_used)] // our own SHA-256's hex: cannot fail
+fn digest(hex: &str) -> Sha256 {
+    Sha256::from_hex(hex).expect("a computed SHA-256 is 64 lower-case hex digits")
+}
+
 /// The store entry that trusting this snapshot records now.
 pub fn entry_for(sha256: &str, block: &Block, targets: &Targets, trusted_at: &str) -> StoredEntry {
     StoredEntry {
-        sha256: sha256.to_string(),
+        sha256: digest(sha256),
         block: block.json().clone().into(),
-        targets: targets.to_pairs(),
-        trusted_at: trusted_at.to_string(),
-        trusted_by: trusted_by(),
+        targets: StoredEntry::boxed_targets(targets.as_pairs().iter().cloned()),
+        trusted_at: trusted_at.into(),
+        trusted_by: trusted_by().into(),
     }
 }
 
@@ -389,11 +397,11 @@ impl<'a> Shown<'a> {
             return None;
         }
         let entry = StoredEntry {
-            sha256: std::mem::take(&mut self.sha256).into_owned(),
+            sha256: digest(&self.sha256),
             block: self.recorded.take()?.into_owned(),
-            targets: std::mem::take(&mut self.targets).into_owned(),
-            trusted_at: trusted_at.to_string(),
-            trusted_by: trusted_by(),
+            targets: StoredEntry::boxed_targets(std::mem::take(&mut self.targets).into_owned()),
+            trusted_at: trusted_at.into(),
+            trusted_by: trusted_by().into(),
         };
         Some((std::mem::take(&mut self.key).into_owned(), entry))
     }
@@ -580,7 +588,7 @@ pub fn missing_under<'s>(
 pub fn missing_entries(store: &Store, paths: &[String], env: &Env) -> Vec<(String, String)> {
     missing_under(store, paths, env)
         .into_iter()
-        .map(|(key, e)| (key.to_string(), e.trusted_at.clone()))
+        .map(|(key, e)| (key.to_string(), e.trusted_at.to_string()))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! (docs/src/compatibility.md#reading-and-validating-the-store), for both
 //! readers of the store.
 
-use super::model::StoredEntry;
+use super::model::{Sha256, StoredEntry};
 use crate::core::config::json::Json;
 
 /// The entry for `key`, or the first problem met in its fields, in order.
@@ -21,9 +21,9 @@ pub(super) fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String>
         match field.as_str() {
             "sha256" => {
                 let hash = string(value)?;
-                if !is_sha256(&hash) {
+                let Some(hash) = Sha256::from_hex(&hash) else {
                     return Err(format!("\"sha256\" of {key} is not a SHA-256"));
-                }
+                };
                 sha256 = Some(hash);
             }
             "block" => match value {
@@ -40,9 +40,9 @@ pub(super) fn check_entry(key: &str, entry: Json) -> Result<StoredEntry, String>
     Ok(StoredEntry {
         sha256: sha256.ok_or_else(|| missing("sha256"))?,
         block: block.ok_or_else(|| missing("block"))?.into(),
-        trusted_at: trusted_at.ok_or_else(|| missing("trustedAt"))?,
-        trusted_by: trusted_by.ok_or_else(|| missing("trustedBy"))?,
-        targets,
+        trusted_at: trusted_at.ok_or_else(|| missing("trustedAt"))?.into(),
+        trusted_by: trusted_by.ok_or_else(|| missing("trustedBy"))?.into(),
+        targets: StoredEntry::boxed_targets(targets),
     })
 }
 
@@ -63,8 +63,4 @@ fn check_targets(key: &str, value: Json) -> Result<Vec<(String, String)>, String
         }
     }
     Ok(targets)
-}
-
-fn is_sha256(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }

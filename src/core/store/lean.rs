@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::model::{Store, StoredEntry};
+use super::model::{Interner, Store, StoredEntry};
 use crate::core::config::json::{self, Json, MAX_DEPTH};
 
 /// The store in `text`, or `None` when the exact reader must decide.
@@ -33,7 +33,11 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
         .map(|&(key, entry)| w.entry(key, entry))
         .collect();
     drop(spans);
-    let entries: Vec<(String, StoredEntry)> = entries.into_iter().collect::<Option<_>>()?;
+    let mut entries: Vec<(String, StoredEntry)> = entries.into_iter().collect::<Option<_>>()?;
+    let mut interner = Interner::default();
+    for (_, entry) in &mut entries {
+        interner.share(entry);
+    }
     Some(Store::from_read(entries))
 }
 
@@ -71,6 +75,7 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
     let mut entries: Vec<Option<(String, StoredEntry)>> = Vec::new();
     entries.resize_with(spans.len(), || None);
     let mut end = spans.len();
+    let mut interner = Interner::default();
     while end > 0 {
         let start = end.saturating_sub(RELEASE_EVERY);
         let w = Walker {
@@ -89,6 +94,11 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
                 true => Lean::GaveUp(text),
                 false => Lean::Released,
             };
+        }
+        // Shared group by group, so a group's own copies are all that is
+        // ever held besides the shared ones.
+        for (_, entry) in entries[start..end].iter_mut().flatten() {
+            interner.share(entry);
         }
         // A key span starts at a `"`, a character boundary.
         text.truncate(spans[start].0.0);

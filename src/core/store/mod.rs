@@ -27,7 +27,7 @@ mod write;
 
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
-pub use model::{Store, StoredBlock, StoredEntry};
+pub use model::{Sha256, Store, StoredBlock, StoredEntry};
 pub use read::read_store;
 pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_in_reviewed_tree,

@@ -15,7 +15,7 @@ use super::entry::check_entry;
 use super::error::StoreError;
 use super::error::io_cause;
 use super::lean::Lean;
-use super::model::{Store, StoredEntry};
+use super::model::{Interner, Store, StoredEntry};
 use crate::core::config::json::{self, Json};
 use crate::core::paths::bounded::{ReadError, STORE_MAX_BYTES, read_regular};
 
@@ -144,8 +144,10 @@ fn check_document(doc: Json, store: &mut Store) -> Result<(), String> {
                     .into_par_iter()
                     .map(|(key, entry)| check_entry(&key, entry).map(|e| (key, e)))
                     .collect();
+                let mut interner = Interner::default();
                 for entry in checked {
-                    let (key, entry) = entry?;
+                    let (key, mut entry) = entry?;
+                    interner.share(&mut entry);
                     store.put(key, entry);
                 }
             }

@@ -245,14 +245,14 @@ fn accepts_the_schema_with_and_without_targets() {
     assert!(store.get("/a").unwrap().targets.is_empty());
     let b = store.get("/b").unwrap();
     assert_eq!(
-        b.targets,
+        b.target_pairs(),
         [
             ("/s".to_string(), "/u".to_string()),
             ("/r".into(), "/r".into())
         ]
     );
     assert_eq!(
-        (b.trusted_at.as_str(), b.trusted_by.as_str()),
+        (&*b.trusted_at, &*b.trusted_by),
         ("2026-09-20T10:12:03Z", "GocciaTestRunner 0.14.0")
     );
 }
@@ -266,10 +266,7 @@ fn a_duplicated_key_keeps_its_first_place_and_its_last_data() {
         entry("")
     );
     let store = parse_store("P", doc.as_bytes()).unwrap();
-    let keys: Vec<_> = store
-        .iter()
-        .map(|(k, e)| (k, e.trusted_by.as_str()))
-        .collect();
+    let keys: Vec<_> = store.iter().map(|(k, e)| (k, &*e.trusted_by)).collect();
     assert_eq!(
         keys,
         [

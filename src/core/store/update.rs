@@ -352,9 +352,9 @@ mod tests {
             store.put(
                 "/r/goccia.json",
                 crate::core::store::StoredEntry {
-                    sha256: "1".repeat(64),
+                    sha256: crate::core::store::Sha256::from_hex(&"1".repeat(64)).unwrap(),
                     block: crate::core::config::json::Json::Object(vec![]).into(),
-                    targets: vec![],
+                    targets: Box::new([]),
                     trusted_at: "2026-09-25T10:12:03Z".into(),
                     trusted_by: "goccia-trust 0.1.0".into(),
                 },

@@ -59,7 +59,7 @@ fn write_entry(out: &mut String, key: &str, entry: &StoredEntry) {
     out.push_str("\n    ");
     quote_json_string_into(key, out);
     out.push_str(": {\n      \"sha256\": ");
-    quote_json_string_into(&entry.sha256, out);
+    quote_json_string_into(&entry.sha256.to_hex(), out);
     out.push_str(",\n      \"block\": ");
     out.push_str(entry.block.as_str());
     out.push_str(",\n      \"targets\": {");
@@ -105,13 +105,13 @@ mod tests {
     #[test]
     fn a_long_store_is_its_entries_joined_in_key_order() {
         let entry = |i: usize| StoredEntry {
-            sha256: format!("{i:064x}"),
+            sha256: crate::core::store::Sha256::from_hex(&format!("{i:064x}")).unwrap(),
             block: crate::core::config::json::parse(&format!(
                 r#"{{"permissions":{{"allow-net":["h{i}.test"]}},"version":1}}"#
             ))
             .unwrap()
             .into(),
-            targets: vec![(format!("/t/{i}"), format!("/real/{i}"))],
+            targets: StoredEntry::boxed_targets([(format!("/t/{i}"), format!("/real/{i}"))]),
             trusted_at: "2026-12-03T00:00:00Z".into(),
             trusted_by: "goccia-trust 0.1.0".into(),
         };

@@ -4,7 +4,7 @@
 
 use goccia_trust::core::config::json::Json;
 use goccia_trust::core::review::report::{ConfigState, EntryStatus};
-use goccia_trust::core::store::{Store, StoredEntry};
+use goccia_trust::core::store::{Sha256, Store, StoredEntry};
 use proptest::prelude::*;
 
 use crate::fuzz::api;
@@ -34,11 +34,11 @@ fn entry() -> impl Strategy<Value = StoredEntry> {
                 new
             });
             StoredEntry {
-                sha256,
+                sha256: Sha256::from_hex(&sha256).unwrap(),
                 block: Json::Object(members).into(),
-                targets,
-                trusted_at,
-                trusted_by,
+                targets: StoredEntry::boxed_targets(targets),
+                trusted_at: trusted_at.into(),
+                trusted_by: trusted_by.into(),
             }
         })
 }
@@ -146,7 +146,9 @@ fn hostile_entry() -> impl Strategy<Value = StoredEntry> {
             if !matches!(block, Json::Object(_)) {
                 entry.block = Json::Object(vec![("permissions".into(), block)]).into();
             }
-            entry.targets.extend(targets);
+            let mut pairs = entry.target_pairs();
+            pairs.extend(targets);
+            entry.targets = StoredEntry::boxed_targets(pairs);
             entry
         })
 }

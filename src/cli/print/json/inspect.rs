@@ -79,9 +79,9 @@ pub fn print(
         requests_grants: snapshot.requests_grants(),
         state: comparison.state.json_name(),
         stored: stored.map(|s| JsonStored {
-            sha256: s.sha256.clone(),
-            trusted_at: s.trusted_at.clone(),
-            trusted_by: s.trusted_by.clone(),
+            sha256: s.sha256.to_hex(),
+            trusted_at: s.trusted_at.to_string(),
+            trusted_by: s.trusted_by.to_string(),
         }),
         diff: stored
             .filter(|_| comparison.state == ConfigState::Changed)

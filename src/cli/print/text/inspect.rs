@@ -105,14 +105,11 @@ fn changes(result: &InspectResult, out: &mut String) {
 fn targets(result: &InspectResult, out: &mut String) {
     let v = Values;
     let targets = &result.snapshot.targets;
-    let recorded: &[(String, String)] = result
-        .stored
-        .as_ref()
-        .map(|s| s.targets.as_slice())
-        .unwrap_or(&[]);
-    let gone: Vec<&(String, String)> = recorded
+    let recorded: &[(std::sync::Arc<str>, std::sync::Arc<str>)] =
+        result.stored.as_ref().map(|s| &*s.targets).unwrap_or(&[]);
+    let gone: Vec<&(std::sync::Arc<str>, std::sync::Arc<str>)> = recorded
         .iter()
-        .filter(|(scope, _)| !targets.iter().any(|(s, _)| s == scope.as_str()))
+        .filter(|(scope, _)| !targets.iter().any(|(s, _)| s == &**scope))
         .collect();
     if targets.is_empty() && gone.is_empty() {
         return;
@@ -121,8 +118,8 @@ fn targets(result: &InspectResult, out: &mut String) {
     for (scope, target) in targets.iter() {
         let was = recorded
             .iter()
-            .find(|(s, _)| s.as_str() == scope)
-            .map(|(_, t)| t.as_str())
+            .find(|(s, _)| **s == *scope)
+            .map(|(_, t)| &**t)
             .filter(|t| *t != target);
         match was {
             Some(was) => out.push_str(&format!(

@@ -119,7 +119,7 @@ fn a_changed_config_is_left_out_and_the_others_recorded() {
     let store = read_store(&t.loc.path).unwrap();
     let a = store.get(&format!("{}/a/goccia.json", t.root)).unwrap();
     assert_eq!(a.sha256, *shown[0].sha256);
-    assert_eq!(a.targets, *shown[0].targets);
+    assert_eq!(a.target_pairs(), *shown[0].targets);
     assert!(store.get(&format!("{}/b/goccia.json", t.root)).is_none());
     assert_eq!(store.len(), 1);
 }
@@ -160,7 +160,7 @@ fn what_was_shown_is_recorded_when_nothing_changed() {
     let store = read_store(&t.loc.path).unwrap();
     let entry = store.get(&shown[0].key).unwrap();
     assert_eq!(entry.block.to_compact(), shown[0].block());
-    assert_eq!(entry.targets, *shown[0].targets);
+    assert_eq!(entry.target_pairs(), *shown[0].targets);
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn a_moved_listing_is_recorded_as_listed_and_a_changed_config_refused() {
     let store = read_store(&t.loc.path).unwrap();
     let a = store.get(&listed[0].0).unwrap();
     assert_eq!(
-        (&a.sha256, a.block.as_str()),
+        (&a.sha256.to_hex(), a.block.as_str()),
         (&listed[0].1, listed[0].2.as_str())
     );
     assert!(store.get(&listed[1].0).is_none());

@@ -15,9 +15,9 @@ impl Trusted {
     /// What `entry` says of the version trusted.
     pub fn of(entry: &crate::core::store::StoredEntry) -> Trusted {
         Trusted {
-            sha256: entry.sha256.clone(),
-            targets: entry.targets.clone(),
-            at: entry.trusted_at.clone(),
+            sha256: entry.sha256.to_hex(),
+            targets: entry.target_pairs(),
+            at: entry.trusted_at.to_string(),
         }
     }
 }
