@@ -66,9 +66,11 @@ pub fn findings(
     let store_warnings = view.warnings();
     let (store, _, store_error) = view.or_empty();
     let (keys, found): (Vec<TrustKey>, Option<Discovery>) = if tree {
-        let found = discover_paths(&[path.to_string()], env, &|_| {}, &|| false)
+        let mut found = discover_paths(&[path.to_string()], env, &|_| {}, &|| false)
             .map_err(CliError::failed)?;
-        (found.keys.clone(), Some(found))
+        // Taken, not copied: the walk's keys are read once, here, and each
+        // is let go of as its summary (which holds the key) is made.
+        (std::mem::take(&mut found.keys), Some(found))
     } else {
         (governing_config(path, env).into_iter().collect(), None)
     };
@@ -84,9 +86,9 @@ pub fn findings(
     let reports = if store_error.is_some() {
         Vec::new()
     } else {
-        keys.par_iter()
+        keys.into_par_iter()
             .map(|k| {
-                let mut r = report_for(k, env, &store);
+                let mut r = report_for(&k, env, &store);
                 ignores.apply(&mut r);
                 ConfigSummary::of(r)
             })
