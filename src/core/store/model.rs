@@ -108,7 +108,7 @@ impl Sha256 {
     }
 
     /// The 64 lower-case hex digits.
-    pub fn to_hex(&self) -> String {
+    pub fn to_hex(self) -> String {
         self.to_string()
     }
 }
