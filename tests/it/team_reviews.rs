@@ -39,6 +39,17 @@ pub(crate) struct Team {
 }
 
 /// A repository with three configs, committed and cloned elsewhere.
+/// Keys for alice and mallory under `env`'s root, and an allowed signers
+/// file in its home (outside any repository) that lists alice's alone.
+pub(crate) fn alice_and_mallory(env: &TestEnv) -> (PathBuf, PathBuf, PathBuf) {
+    let keys = env.root.join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    let (alice, mallory) = (keygen(&keys, "alice"), keygen(&keys, "mallory"));
+    let allowed = env.home.join("allowed_signers");
+    std::fs::write(&allowed, format!("{ALICE} {}\n", public_line(&alice))).unwrap();
+    (alice, mallory, allowed)
+}
+
 pub(crate) fn team() -> Team {
     let env = TestEnv::new();
     let keys = env.root.join("keys");

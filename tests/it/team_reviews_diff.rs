@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::common::TestEnv;
 use crate::common::git::git;
 use crate::json_contract::valid;
-use crate::team_reviews::{ALICE, keygen, public_line};
+use crate::team_reviews::{ALICE, alice_and_mallory};
 
 /// A note with an escape sequence, a line break and a bidi override.
 const NOTE: &str = "ok\u{1b}[2J\nreviewed by bob\u{202e}";
@@ -31,11 +31,7 @@ struct Fixture {
 /// a link out of the repository.
 fn fixture() -> Fixture {
     let env = TestEnv::new();
-    let keys = env.root.join("keys");
-    std::fs::create_dir_all(&keys).unwrap();
-    let (alice, mallory) = (keygen(&keys, "alice"), keygen(&keys, "mallory"));
-    let allowed = env.home.join("allowed_signers");
-    std::fs::write(&allowed, format!("{ALICE} {}\n", public_line(&alice))).unwrap();
+    let (alice, mallory, allowed) = alice_and_mallory(&env);
     let repo = env.work.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     std::fs::write(repo.join("README"), "x\n").unwrap();

@@ -20,7 +20,7 @@ use goccia_trust::tui::state::{Mode, State};
 
 use crate::common::TestEnv;
 use crate::common::git::git;
-use crate::team_reviews::{ALICE, keygen, public_line};
+use crate::team_reviews::{ALICE, alice_and_mallory};
 use crate::tui_common::core::{keys, review};
 use crate::tui_common::{draw, text};
 use crate::tui_tmux::Tmux;
@@ -39,11 +39,7 @@ struct Team {
 
 fn team() -> Team {
     let env = TestEnv::new();
-    let keys = env.root.join("keys");
-    std::fs::create_dir_all(&keys).unwrap();
-    let (alice, mallory) = (keygen(&keys, "alice"), keygen(&keys, "mallory"));
-    let allowed = env.home.join("allowed_signers");
-    std::fs::write(&allowed, format!("{ALICE} {}\n", public_line(&alice))).unwrap();
+    let (alice, mallory, allowed) = alice_and_mallory(&env);
     let repo = env.work.join("repo");
     for (dir, host) in [
         ("a", "a.example.com"),
