@@ -138,14 +138,11 @@ impl<'a> Versions<'a> {
     }
 
     fn load(&self, commit: &str) -> Result<Version, Absent> {
-        let tree = match self.object(&format!("{commit}^{{tree}}"))? {
-            Some(o) if o.kind == "tree" => o.oid,
-            _ => {
-                return Ok(Version::Undecidable(format!(
-                    "commit {} is missing from the repository",
-                    short(commit)
-                )));
-            }
+        let Some(tree) = self.tree_of(commit)? else {
+            return Ok(Version::Undecidable(format!(
+                "commit {} is missing from the repository",
+                short(commit)
+            )));
         };
         let files = CommitFiles {
             versions: self,
@@ -254,6 +251,31 @@ impl Versions<'_> {
 
     /// The target text of the link at `rel` in the tree `root`, `None`
     /// when no link is there.
+    /// The tree of `commit`: `None` when the repository does not hold it.
+    fn tree_of(&self, commit: &str) -> Result<Option<String>, GitError> {
+        Ok(match self.object(&format!("{commit}^{{tree}}"))? {
+            Some(o) if o.kind == "tree" => Some(o.oid),
+            _ => None,
+        })
+    }
+
+    /// Where `scope` (inside the repository) leads in a checkout of
+    /// `tree`, following the links that tree holds.
+    fn led_at(&self, tree: &str, scope: &str) -> Result<String, Absent> {
+        let failed = RefCell::new(None);
+        let link_at = |rel: &str| {
+            self.link_target(tree, rel).unwrap_or_else(|e| {
+                failed.borrow_mut().get_or_insert(e);
+                None
+            })
+        };
+        let led = crate::core::revision::walk_links(self.root, scope, &link_at, &mut Vec::new());
+        match failed.into_inner() {
+            Some(e) => Err(e.into()),
+            None => Ok(led),
+        }
+    }
+
     fn link_target(&self, root: &str, rel: &str) -> Result<Option<String>, GitError> {
         let Some(item) = self.entry(root, rel)?.filter(|e| e.mode == b"120000") else {
             return Ok(None);
@@ -273,32 +295,18 @@ impl Versions<'_> {
     /// or to a path the commit does not hold (what is there on disk, a
     /// link or not, was never committed), cannot be told.
     fn targets_at(&self, commit: &str, recorded: &[(String, String)]) -> Result<TargetsAt, Absent> {
-        let tree = match self.object(&format!("{commit}^{{tree}}"))? {
-            Some(o) if o.kind == "tree" => o.oid,
-            _ => {
-                return Ok(TargetsAt::Unknown(format!(
-                    "commit {} is missing from the repository",
-                    short(commit)
-                )));
-            }
+        let Some(tree) = self.tree_of(commit)? else {
+            return Ok(TargetsAt::Unknown(format!(
+                "commit {} is missing from the repository",
+                short(commit)
+            )));
         };
         let mut unknown = None;
         for (scope, target) in recorded {
             if !is_under(scope, self.root) {
                 continue;
             }
-            let failed = RefCell::new(None);
-            let link_at = |rel: &str| {
-                self.link_target(&tree, rel).unwrap_or_else(|e| {
-                    failed.borrow_mut().get_or_insert(e);
-                    None
-                })
-            };
-            let led =
-                crate::core::revision::walk_links(self.root, scope, &link_at, &mut Vec::new());
-            if let Some(e) = failed.into_inner() {
-                return Err(e.into());
-            }
+            let led = self.led_at(&tree, scope)?;
             if led == *target {
                 continue;
             }
@@ -328,9 +336,8 @@ impl Versions<'_> {
     /// portable digest of that version is made of. `None` when the config
     /// is missing there, does not load, or cannot be read from the tree.
     pub(super) fn block_at(&self, commit: &str) -> Result<Option<(Block, Targets)>, Absent> {
-        let tree = match self.object(&format!("{commit}^{{tree}}"))? {
-            Some(o) if o.kind == "tree" => o.oid,
-            _ => return Ok(None),
+        let Some(tree) = self.tree_of(commit)? else {
+            return Ok(None);
         };
         let files = CommitFiles {
             versions: self,
@@ -352,18 +359,7 @@ impl Versions<'_> {
                 pairs.push((scope, target));
                 continue;
             }
-            let failed = RefCell::new(None);
-            let link_at = |rel: &str| {
-                self.link_target(&tree, rel).unwrap_or_else(|e| {
-                    failed.borrow_mut().get_or_insert(e);
-                    None
-                })
-            };
-            let led =
-                crate::core::revision::walk_links(self.root, &scope, &link_at, &mut Vec::new());
-            if let Some(e) = failed.into_inner() {
-                return Err(e.into());
-            }
+            let led = self.led_at(&tree, &scope)?;
             pairs.push((scope, led));
         }
         Ok(Some((b.block, Targets::from_pairs(pairs))))
