@@ -181,8 +181,18 @@ fn cached(key: &str) -> Option<Option<String>> {
 /// them): no copy of it. Never a real answer, which is absolute.
 const ITSELF: &str = "";
 
+/// How many paths a thread's memo holds before it starts afresh. A walk of
+/// 20,000 configs would otherwise keep every directory and scope it ever
+/// resolved (megabytes) when what pays is the shared ancestors, which the
+/// next few configs resolve again at once.
+const MEMO_MAX: usize = 4096;
+
 fn remember(key: String, value: Option<&str>) {
     with_memo(|m| {
+        if m.len() >= MEMO_MAX {
+            m.clear();
+            m.shrink_to(MEMO_MAX);
+        }
         let value = value.map(|real| match real == key {
             true => String::new(),
             false => real.to_string(),
