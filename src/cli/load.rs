@@ -9,16 +9,16 @@ use crate::cli::io::Io;
 use crate::core::env::Env;
 use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::store::{
-    SafetyIssue, Store, StoreError, StoreLocation, User, check_store, locate_store, read_store,
-    refusal, store_in_reviewed_tree,
+    SafetyIssue, Store, StoreError, StoreLocation, StoreOnDemand, User, check_store, locate_store,
+    read_store, refusal, store_in_reviewed_tree,
 };
 
 /// The store as one command sees it: where it is (or why it cannot be
 /// located), what it holds (or why it cannot be read), and who else could
 /// have written it.
-pub struct StoreView {
+pub struct StoreView<S = Store> {
     /// The location and the store read there; the error of locating it.
-    pub located: Result<(StoreLocation, Result<Store, StoreError>), StoreError>,
+    pub located: Result<(StoreLocation, Result<S, StoreError>), StoreError>,
     /// Every ownership, mode and location issue of the located store (none
     /// when it cannot be located).
     pub issues: Vec<SafetyIssue>,
@@ -29,6 +29,29 @@ impl StoreView {
     /// command reviewing the `reviewed` paths (none for `list`) and reads
     /// it. Prints nothing: what goes wrong is kept for the command.
     pub fn read(trust_store: Option<&str>, reviewed: &[String], env: &Env) -> StoreView {
+        StoreView::read_with(trust_store, reviewed, env, read_store)
+    }
+}
+
+impl StoreView<StoreOnDemand> {
+    /// [`StoreView::read`] of a store whose entries are read back from
+    /// its file one at a time, as they are shown (`scan`).
+    pub fn read_on_demand(
+        trust_store: Option<&str>,
+        reviewed: &[String],
+        env: &Env,
+    ) -> StoreView<StoreOnDemand> {
+        StoreView::read_with(trust_store, reviewed, env, StoreOnDemand::read)
+    }
+}
+
+impl<S: Default> StoreView<S> {
+    fn read_with(
+        trust_store: Option<&str>,
+        reviewed: &[String],
+        env: &Env,
+        read: impl FnOnce(&str) -> Result<S, StoreError>,
+    ) -> StoreView<S> {
         match locate_store(trust_store, env) {
             Err(e) => StoreView {
                 located: Err(e),
@@ -36,7 +59,7 @@ impl StoreView {
             },
             Ok(loc) => {
                 let issues = store_issues(&loc, reviewed, env);
-                let store = read_store(&loc.path);
+                let store = read(&loc.path);
                 StoreView {
                     located: Ok((loc, store)),
                     issues,
@@ -58,11 +81,11 @@ impl StoreView {
     /// The store for a read-only command: any problem is reported and the
     /// store treated as empty, as GocciaScript does at run time. The
     /// location is absent when no store can be located.
-    pub fn or_empty(self) -> (Store, Option<StoreLocation>, Option<String>) {
+    pub fn or_empty(self) -> (S, Option<StoreLocation>, Option<String>) {
         match self.located {
-            Err(e) => (Store::default(), None, Some(e.to_string())),
+            Err(e) => (S::default(), None, Some(e.to_string())),
             Ok((loc, Ok(store))) => (store, Some(loc), None),
-            Ok((loc, Err(e))) => (Store::default(), Some(loc), Some(e.to_string())),
+            Ok((loc, Err(e))) => (S::default(), Some(loc), Some(e.to_string())),
         }
     }
 
@@ -71,11 +94,7 @@ impl StoreView {
     /// can write (or owns), or a `--trust-store` inside one of the reviewed
     /// trees, is refused with its fix (exit 1) before anything is listed,
     /// asked or written; a reader is warned (`Warning: ` lines on stderr).
-    pub fn checked(
-        self,
-        writes: bool,
-        io: &mut Io<'_>,
-    ) -> Result<(StoreLocation, Store), CliError> {
+    pub fn checked(self, writes: bool, io: &mut Io<'_>) -> Result<(StoreLocation, S), CliError> {
         let (loc, store) = self.located.map_err(CliError::failed)?;
         if writes && let Some(refused) = refusal(&self.issues) {
             return Err(CliError::failed(&refused.text));

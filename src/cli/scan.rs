@@ -25,7 +25,7 @@ use crate::core::review::ignore::{IgnoreList, ignore_dir, load_ignores};
 use crate::core::review::progress::{Progress, load_progress, progress_dir};
 use crate::core::review::report::ConfigReport;
 use crate::core::review::results::ScanResult;
-use crate::core::review::trust::missing_entries;
+use crate::core::review::trust::missing_entries_on_demand;
 use crate::core::revision::provenance::deleted_by;
 use crate::core::revision::review_provenance::{Listing, MAX_LISTED};
 
@@ -101,17 +101,22 @@ pub fn run(ctx: &mut Ctx<'_, '_>, args: &ScanArgs) -> CliResult {
 pub fn decide(ctx: &Ctx<'_, '_>, args: &ScanArgs) -> Result<ScanResult, Failed> {
     let (g, env, format) = (ctx.globals, ctx.env, args.format);
     let paths = paths_or_dot(&args.paths);
-    let view = StoreView::read(g.trust_store.as_deref(), &paths, env);
+    // Each entry is read back from the file as its config's row is made:
+    // the store's keys are all a scan holds of it.
+    let view = StoreView::read_on_demand(g.trust_store.as_deref(), &paths, env);
     let store_warnings = view.warnings();
     let (store, _, store_error) = view.or_empty();
-    let missing = missing_entries(&store, &paths, env);
+    let failed = |warnings, e: &dyn std::fmt::Display| Failed {
+        warnings,
+        error: CliError::new(exit::FAILURE, e),
+    };
+    let missing = match missing_entries_on_demand(&store, &paths, env) {
+        Ok(missing) => missing,
+        Err(e) => return Err(failed(store_warnings, &e)),
+    };
     let found = match discover_paths(&paths, env, &|_| {}, &|| false) {
         Ok(found) => found,
-        Err(e) => {
-            let error = CliError::new(exit::FAILURE, e);
-            let warnings = store_warnings;
-            return Err(Failed { warnings, error });
-        }
+        Err(e) => return Err(failed(store_warnings, &e)),
     };
     let (ignores, ignore_problem) = match ignore_dir(env) {
         Some(dir) => load_ignores(&dir),

@@ -134,16 +134,27 @@ pub fn human_size(bytes: u64) -> String {
 /// The whole of the regular file at `path` (links followed), if it holds at
 /// most `limit` bytes.
 pub fn read_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let (file, len) = open_regular(path.as_ref(), limit)?;
+    read_regular_keeping(path, limit).map(|(_, bytes)| bytes)
+}
+
+/// [`read_regular`], and the handle the bytes were read from, still open:
+/// what a later read through it finds is that same file, whatever has been
+/// renamed over its path since.
+pub fn read_regular_keeping(
+    path: impl AsRef<Path>,
+    limit: u64,
+) -> Result<(std::fs::File, Vec<u8>), ReadError> {
+    let (mut file, len) = open_regular(path.as_ref(), limit)?;
     let mut bytes = Vec::with_capacity(len as usize);
     // A file that grows while read is still cut at one byte past the cap.
-    file.take(limit + 1)
+    (&mut file)
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { limit });
     }
-    Ok(bytes)
+    Ok((file, bytes))
 }
 
 /// The regular file at `path` (links followed), read block by block into

@@ -18,7 +18,7 @@ use crate::core::review::report::{ConfigReport, ConfigState, StoreEntryReport};
 use crate::core::review::scan::for_each_report;
 use crate::core::review::status::Comparison;
 use crate::core::review::value_diff::ValueChange;
-use crate::core::store::{Store, StoreLocation, StoredEntry};
+use crate::core::store::{Store, StoreLocation, StoreOnDemand, StoredEntry};
 
 /// What a path that could not be read adds to the exit code: a config may
 /// hide there.
@@ -37,8 +37,9 @@ pub fn config_exit(r: &ConfigReport) -> u8 {
 
 /// What a scan found, before any of it is printed.
 pub struct ScanResult {
-    /// The store as read; empty when it could not be.
-    pub store: Store,
+    /// The store as read, each entry read back as its config's row is
+    /// made; empty when it could not be read.
+    pub store: StoreOnDemand,
     /// Why the store could not be read: every config counts as untrusted.
     pub store_error: Option<String>,
     /// Who else could write the store, and the like (`Warning: ` lines).

@@ -14,7 +14,7 @@ use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, Loaded, Outcome, StoredInfo,
 };
 use crate::core::review::status::{Comparison, compare};
-use crate::core::store::{Store, StoredEntry};
+use crate::core::store::{Store, StoredEntries, StoredEntry};
 
 /// What a scan reports while it runs, for callers that show results as
 /// they come (the TUI). [`scan_streaming`] sends `Progress` and `Found`; a
@@ -79,7 +79,7 @@ const BATCH: usize = 256;
 pub fn for_each_report<E>(
     keys: &[TrustKey],
     env: &Env,
-    store: &Store,
+    store: &(impl StoredEntries + ?Sized),
     mut each: impl FnMut(ConfigReport) -> Result<(), E>,
 ) -> Result<(), E> {
     let batch = |keys: &[TrustKey]| -> Vec<ConfigReport> {
@@ -148,8 +148,21 @@ pub fn scan_streaming(
 
 /// One config's report against the store: made from the snapshot's own
 /// strings, moved rather than copied, as the snapshot is not kept.
-pub fn report_for(key: &TrustKey, env: &Env, store: &Store) -> ConfigReport {
-    let stored = store.get(key.as_str());
+pub fn report_for(
+    key: &TrustKey,
+    env: &Env,
+    store: &(impl StoredEntries + ?Sized),
+) -> ConfigReport {
+    // An entry that cannot be read back as it was validated is the row's
+    // error: the config is shown against nothing else.
+    let stored = match store.stored(key.as_str()) {
+        Ok(stored) => stored,
+        Err(e) => {
+            let error = crate::core::error::ConfigError::invalid(e.to_string());
+            return failed_report(key, env, None, error);
+        }
+    };
+    let stored = stored.as_deref();
     match load_config(key, env) {
         Ok(snapshot) => {
             let comparison = compare(&snapshot, stored);

@@ -25,8 +25,8 @@ use crate::core::review::status::compare;
 use crate::core::review::value_diff::{ValueChange, block_values, diff_values};
 use crate::core::store::Sha256;
 use crate::core::store::{
-    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoredBlock, StoredEntry, read_store,
-    update_read_store, update_store_locked, utc_timestamp_now,
+    LOCK_TIMEOUT, Store, StoreError, StoreLocation, StoreOnDemand, StoredBlock, StoredEntries,
+    StoredEntry, read_store, update_read_store, update_store_locked, utc_timestamp_now,
 };
 
 /// `trustedBy` of every entry this tool writes.
@@ -576,11 +576,31 @@ pub fn missing_under<'s>(
     paths: &[String],
     env: &Env,
 ) -> Vec<(&'s str, &'s crate::core::store::StoredEntry)> {
+    let gone = gone_under(paths, env);
+    store.iter().filter(|(key, _)| gone(key)).collect()
+}
+
+/// Whether a key is under one of `paths` and its config is gone.
+fn gone_under(paths: &[String], env: &Env) -> impl Fn(&str) -> bool {
     let roots: Vec<String> = paths.iter().map(|p| untrust_root(p, env)).collect();
-    store
-        .iter()
-        .filter(|(key, _)| roots.iter().any(|r| is_under(key, r)) && !config_exists(key))
-        .collect()
+    move |key| roots.iter().any(|r| is_under(key, r)) && !config_exists(key)
+}
+
+/// [`missing_entries`] of a store read on demand (`scan`): the entry of
+/// each gone config is read back for when it was trusted.
+pub fn missing_entries_on_demand(
+    store: &StoreOnDemand,
+    paths: &[String],
+    env: &Env,
+) -> Result<Vec<(String, String)>, StoreError> {
+    let gone = gone_under(paths, env);
+    let mut missing = Vec::new();
+    for key in store.keys().filter(|key| gone(key)) {
+        if let Some(entry) = store.stored(key)? {
+            missing.push((key.to_string(), entry.trusted_at.to_string()));
+        }
+    }
+    Ok(missing)
 }
 
 /// [`missing_under`] as data: each gone config's key and when it was

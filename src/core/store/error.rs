@@ -68,6 +68,12 @@ pub enum StoreError {
     #[error("{problem}")]
     Unsafe { problem: String },
 
+    /// An entry read again from the store file (a store read to be shown
+    /// entry by entry) is not the bytes that were validated: the file was
+    /// changed in place meanwhile.
+    #[error("trust store {path} changed while it was being read; run the command again")]
+    Changed { path: String },
+
     /// Writing, syncing or renaming failed; the old store is left whole.
     #[error("cannot write trust store {path}: {cause}")]
     Write { path: String, cause: String },

@@ -14,6 +14,9 @@
 //! of precedence. So the verdict on a bad store and the store read from a
 //! good one are the exact reader's.
 
+use std::hash::{BuildHasher, Hasher, RandomState};
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use super::model::{Interner, Store, StoredEntry};
@@ -42,8 +45,8 @@ pub(super) fn read_lean(text: &str) -> Option<Store> {
 }
 
 /// What [`read_lean_releasing`] made of a store's text.
-pub(super) enum Lean {
-    Read(Store),
+pub(super) enum Lean<E = StoredEntry> {
+    Read(Store<E>),
     /// Not read, the text given back whole: the exact reader decides.
     GaveUp(String),
     /// Not read, and part of the text already let go: the caller reads
@@ -61,7 +64,31 @@ pub(super) const RELEASE_EVERY: usize = 1024;
 /// together (they are of a size: a 100,000-entry store is about 50 MB of
 /// text). A group it gives up on after a release leaves it
 /// [`Lean::Released`].
-pub(super) fn read_lean_releasing(mut text: String) -> Lean {
+pub(super) fn read_lean_releasing(text: String) -> Lean {
+    let mut interner = Interner::default();
+    releasing(
+        text,
+        |w, key, entry| w.entry(key, entry),
+        |entry| {
+            interner.share(entry);
+        },
+    )
+}
+
+/// [`read_lean_releasing`] keeping, of each entry, only where it sits in
+/// the text once it is checked (`super::on_demand`): the store is
+/// validated exactly as it is for a [`Store`], but holds its keys alone.
+pub(super) fn read_lean_releasing_at(text: String) -> Lean<EntryAt> {
+    releasing(text, |w, key, entry| w.entry_at(key, entry), |_| {})
+}
+
+/// Entries made by `make` of each span, from the last to the first, the
+/// text let go of behind them; `share` sees each group once made.
+fn releasing<E: Send>(
+    mut text: String,
+    make: impl Fn(&Walker<'_>, Span, Span) -> Option<(String, E)> + Sync,
+    mut share: impl FnMut(&mut E),
+) -> Lean<E> {
     let Some((version, spans)) = (Walker {
         text: &text,
         pos: 0,
@@ -72,10 +99,9 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
     if version != 1 {
         return Lean::GaveUp(text);
     }
-    let mut entries: Vec<Option<(String, StoredEntry)>> = Vec::new();
+    let mut entries: Vec<Option<(String, E)>> = Vec::new();
     entries.resize_with(spans.len(), || None);
     let mut end = spans.len();
-    let mut interner = Interner::default();
     while end > 0 {
         let start = end.saturating_sub(RELEASE_EVERY);
         let w = Walker {
@@ -86,7 +112,7 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
             .par_iter_mut()
             .zip(&spans[start..end])
             .all(|(slot, &(key, entry))| {
-                *slot = w.entry(key, entry);
+                *slot = make(&w, key, entry);
                 slot.is_some()
             });
         if !made {
@@ -98,7 +124,7 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
         // Shared group by group, so a group's own copies are all that is
         // ever held besides the shared ones.
         for (_, entry) in entries[start..end].iter_mut().flatten() {
-            interner.share(entry);
+            share(entry);
         }
         // A key span starts at a `"`, a character boundary.
         text.truncate(spans[start].0.0);
@@ -110,6 +136,58 @@ pub(super) fn read_lean_releasing(mut text: String) -> Lean {
         Some(entries) => Lean::Read(Store::from_read(entries)),
         None => Lean::Released,
     }
+}
+
+/// Where one validated entry sits in the store file: its byte range and a
+/// check of its bytes, keyed afresh by every process (an entry changed in
+/// place cannot be made to pass it without knowing the key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryAt {
+    at: u32,
+    len: u32,
+    check: u64,
+}
+
+impl EntryAt {
+    /// Where the entry's bytes start in the file.
+    pub(super) fn offset(&self) -> u64 {
+        u64::from(self.at)
+    }
+
+    /// How many bytes it is.
+    pub(super) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The entry at `span` of `text`; `None` past 4 GiB (a store is at
+    /// most `STORE_MAX_BYTES`).
+    pub(super) fn of(text: &[u8], span: (usize, usize)) -> Option<EntryAt> {
+        let bytes = text.get(span.0..span.1)?;
+        Some(EntryAt {
+            at: u32::try_from(span.0).ok()?,
+            len: u32::try_from(bytes.len()).ok()?,
+            check: check(bytes),
+        })
+    }
+}
+
+/// SipHash-1-3 of `bytes` under this process's random key.
+fn check(bytes: &[u8]) -> u64 {
+    static KEY: OnceLock<RandomState> = OnceLock::new();
+    let mut hasher = KEY.get_or_init(RandomState::new).build_hasher();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
+/// The entry of `key` in `bytes` read back from where `at` says it sat,
+/// when they are the bytes checked then (which parse and check as they
+/// did); `None` when they are not.
+pub(super) fn entry_again(key: &str, at: &EntryAt, bytes: &[u8]) -> Option<StoredEntry> {
+    if bytes.len() != at.len() || check(bytes) != at.check {
+        return None;
+    }
+    let value = json::parse(std::str::from_utf8(bytes).ok()?).ok()?;
+    super::entry::check_entry(key, value).ok()
 }
 
 /// A byte range of the text: `[start, end)`.
@@ -266,6 +344,14 @@ impl Walker<'_> {
         let value = json::parse(&self.text[entry.0..entry.1]).ok()?;
         let entry = super::entry::check_entry(&key, value).ok()?;
         Some((key, entry))
+    }
+
+    /// [`Walker::entry`], checked the same way and then let go of: its key
+    /// and where it sits in the text.
+    fn entry_at(&self, key: Span, entry: Span) -> Option<(String, EntryAt)> {
+        let (key, _) = self.entry(key, entry)?;
+        let at = EntryAt::of(self.text.as_bytes(), entry)?;
+        Some((key, at))
     }
 
     /// A key's text: the bytes between the quotes when they hold no escape

@@ -4,7 +4,9 @@
 //! * [`locate_store`] finds the file (`--trust-store=<path>` or the
 //!   per-user default); no environment variable selects a store.
 //! * [`read_store`] reads and validates it without locking: a run, `list`
-//!   and `scan` read once and never lock.
+//!   and `scan` read once and never lock. [`StoreOnDemand`] validates it
+//!   the same way but keeps only its keys, reading each entry back from
+//!   the file when asked (`scan`, which shows each entry once).
 //! * [`write::write_store`] writes the exact bytes GocciaScript writes, a batch of
 //!   entries at a time.
 //! * [`update_store`] is the only way to change the file: it takes the OS
@@ -20,6 +22,7 @@ mod error;
 mod lean;
 mod location;
 mod model;
+mod on_demand;
 mod read;
 mod safety;
 mod update;
@@ -28,6 +31,7 @@ mod write;
 pub use error::StoreError;
 pub use location::{StoreLocation, locate_store};
 pub use model::{Sha256, Store, StoredBlock, StoredEntry};
+pub use on_demand::{StoreOnDemand, StoredEntries};
 pub use read::read_store;
 pub use safety::{
     SafetyIssue, User, check_state_dir, check_store, refusal, store_in_reviewed_tree,

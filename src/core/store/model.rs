@@ -251,9 +251,13 @@ impl std::fmt::Debug for StoredBlock {
 /// The entries of a store, in the order they were read or added. A key put
 /// twice keeps its first position and takes the later data, which is also
 /// how a key occurring twice in the file is read (docs/src/compatibility.md#the-store-listing).
-#[derive(Clone, Default)]
-pub struct Store {
-    entries: Vec<(String, StoredEntry)>,
+///
+/// What each key holds is a [`StoredEntry`]; a store read to be shown
+/// entry by entry (`super::on_demand`) holds where each entry sits in its
+/// file instead, looked up by the same rules.
+#[derive(Clone)]
+pub struct Store<E = StoredEntry> {
+    entries: Vec<(String, E)>,
     /// Index in `entries` of each entry, found by its folded key, hashed
     /// on the fly from the entry's own key: a 10,000-entry store must read
     /// and merge in milliseconds, and the keys are held once, not twice.
@@ -268,6 +272,17 @@ pub struct Store {
 /// Windows (docs/src/compatibility.md#the-trust-key).
 fn fold(key: &str) -> std::borrow::Cow<'_, str> {
     Platform::CURRENT.fold_key(key)
+}
+
+impl<E> Default for Store<E> {
+    fn default() -> Store<E> {
+        Store {
+            entries: Vec::new(),
+            index: HashTable::new(),
+            hasher: RandomState::new(),
+            modified: false,
+        }
+    }
 }
 
 /// Equal when the entries and the state of change are (the index follows
@@ -296,11 +311,7 @@ fn slot(i: usize) -> u32 {
     i as u32
 }
 
-impl Store {
-    pub fn new() -> Store {
-        Store::default()
-    }
-
+impl<E> Store<E> {
     fn hash(&self, key: &str) -> u64 {
         self.hasher.hash_one(fold(key).as_ref())
     }
@@ -322,17 +333,7 @@ impl Store {
         });
     }
 
-    #[cfg(any(test, feature = "test-support"))]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    #[cfg(any(test, feature = "test-support"))]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    pub fn get(&self, key: &str) -> Option<&StoredEntry> {
+    pub fn get(&self, key: &str) -> Option<&E> {
         self.find(key).map(|i| &self.entries[i].1)
     }
 
@@ -340,12 +341,10 @@ impl Store {
     /// each in turn makes it (a key read again keeps its first place and
     /// takes the later data), unmodified. Indexed in place: the entries'
     /// vector becomes the store's, never copied into a second one.
-    pub(super) fn from_read(entries: Vec<(String, StoredEntry)>) -> Store {
+    pub(super) fn from_read(entries: Vec<(String, E)>) -> Store<E> {
         let mut store = Store {
             entries,
-            index: HashTable::new(),
-            hasher: RandomState::new(),
-            modified: false,
+            ..Store::default()
         };
         store.index.reserve(store.entries.len(), |_| 0);
         // `entries[..kept]` is the store so far; what lies between `kept`
@@ -374,8 +373,24 @@ impl Store {
     }
 
     /// The entries in store order (file order for a store read from disk).
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &StoredEntry)> {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &E)> {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
+    }
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// Room for `additional` more entries without regrowing the entries

@@ -318,3 +318,40 @@ fn a_moved_listing_is_recorded_as_listed_and_a_changed_config_refused() {
     );
     assert!(store.get(&listed[1].0).is_none());
 }
+
+/// `scan` reads each entry back from the store file as the config's row is
+/// made: an entry changed in place since the store was read is that row's
+/// error, never the entry as it now reads.
+#[test]
+fn an_entry_changed_in_place_during_a_scan_is_its_rows_error() {
+    use crate::core::review::report::ConfigState;
+    use crate::core::review::scan::report_for;
+    use std::io::Write;
+    let t = Tree::new();
+    t.write("a/goccia.json", READS_DATA);
+    t.mkdir("a/data");
+    t.commit(&[t.shown("a/goccia.json")], WhenChanged::LeaveOut);
+    let store = crate::core::store::StoreOnDemand::read(&t.loc.path).unwrap();
+    let key = TrustKey(format!("{}/a/goccia.json", t.root));
+    assert_eq!(report_for(&key, &t.env, &store).state, ConfigState::Trusted);
+    // Rewritten in place, same length: another program name.
+    let text = std::fs::read_to_string(&t.loc.path).unwrap();
+    let edited = text.replacen("goccia-trust", "goccia-TRUST", 1);
+    assert_ne!(edited, text);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&t.loc.path)
+        .unwrap();
+    file.write_all(edited.as_bytes()).unwrap();
+    drop(file);
+    let report = report_for(&key, &t.env, &store);
+    assert_eq!(report.state, ConfigState::Error);
+    assert_eq!(
+        report.error().unwrap().message,
+        format!(
+            "trust store {} changed while it was being read; run the command again",
+            t.loc.path
+        )
+    );
+    assert!(report.stored.is_none());
+}
