@@ -61,7 +61,9 @@ pub fn findings(
             "{path}: no such file or directory"
         )));
     }
-    let view = StoreView::read(trust_store, &[path.to_string()], env);
+    // Each config's entry is read back from the file as its summary is
+    // made: the store's keys are all a status holds of it.
+    let view = StoreView::read_on_demand(trust_store, &[path.to_string()], env);
     let store_unsafe = view.is_unsafe();
     let store_warnings = view.warnings();
     let (store, _, store_error) = view.or_empty();
