@@ -3,22 +3,23 @@
 //! data (links not followed, shadowed and missing configs, ignored ones:
 //! issue 30).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use crate::cli::error::CliError;
 use crate::cli::io::Io;
 use crate::cli::json_out::{
     JsonDestination, JsonDiffItem, JsonNotFollowed, JsonPolicy, JsonPolicyFile, JsonRequest,
-    Schema, destinations_of, diff_items, requests_of, to_json,
+    Schema, destinations_of, diff_items, requests_of,
 };
 use crate::cli::outcome::trust::{TrustEnd, TrustPrinter};
 use crate::cli::print::json::provenance;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::review::trust::TrustCandidate;
-use crate::core::review::trust::outcome::{Gate, TrustListing, TrustOutcome};
+use crate::core::review::trust::outcome::{Gate, Judged, TrustListing, TrustOutcome};
 use crate::core::revision::review_provenance::Why;
 use crate::core::store::Store;
 
@@ -29,7 +30,7 @@ pub const CHANGED_SINCE_SHOWN: &str = "changed since shown; not trusted";
 /// `trust --json`: what was listed, and for each config what became of it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct JsonTrust {
+pub struct JsonTrust<C = Vec<JsonTrusted>> {
     pub schema: Schema,
     pub store: String,
     pub dry_run: bool,
@@ -37,7 +38,7 @@ pub struct JsonTrust {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<JsonPolicyFile>,
     /// The new and changed configs, in key byte order.
-    pub configs: Vec<JsonTrusted>,
+    pub configs: C,
     /// Requesting configs already trusted and unchanged (not listed).
     pub already_trusted: usize,
     pub not_followed: Vec<JsonNotFollowed>,
@@ -146,23 +147,20 @@ pub fn print(
     io: &mut Io<'_>,
 ) -> std::io::Result<()> {
     let plan = &listing.plan;
-    let mut configs: Vec<JsonTrusted> = plan
-        .candidates
-        .iter()
-        .map(|c| {
-            let mut t = trusted(c, &listing.store, env);
-            t.provenance = why
-                .get(c.snapshot.key.as_str())
-                .and_then(|p| serde_json::to_value(provenance::of(p)).ok());
-            t
-        })
-        .collect();
-    if let Some(gate) = gate {
-        judged(&mut configs, gate);
-    }
-    if let Some(outcome) = outcome {
-        recorded(&mut configs, outcome);
-    }
+    let configs = Configs {
+        listing,
+        why,
+        env,
+        judged: gate
+            .map(|g| {
+                g.judged
+                    .iter()
+                    .map(|j| (j.snapshot.key.as_str(), j))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        recorded: outcome.map(|o| (o, o.shown.iter().map(String::as_str).collect())),
+    };
     let doc = JsonTrust {
         schema: Schema::default(),
         store: listing.loc.path.clone(),
@@ -197,7 +195,64 @@ pub fn print(
             .collect(),
         ignored: listing.ignored.iter().map(|c| ignored(c, env)).collect(),
     };
-    io.out.write_all(to_json(&doc)?.as_bytes())
+    // Written as it is serialized, the configs made one at a time: the
+    // bytes `to_json` would make of the whole, never held whole.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, &mut *io.out);
+    serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The listed configs of the document, each made, written and let go of
+/// in turn (20,000 configs are never held as JSON at once), with the
+/// gate's decision and what the store did with it.
+struct Configs<'a> {
+    listing: &'a TrustListing,
+    why: &'a Why,
+    env: &'a Env,
+    /// The gate's judgement of each config, by key.
+    judged: HashMap<&'a str, &'a Judged<'a>>,
+    /// The outcome of the write, and the keys handed to it.
+    recorded: Option<(&'a TrustOutcome, HashSet<&'a str>)>,
+}
+
+impl Serialize for Configs<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let candidates = &self.listing.plan.candidates;
+        serializer.collect_seq(candidates.iter().map(|c| self.config(c)))
+    }
+}
+
+impl Configs<'_> {
+    /// One listed config: `wouldRecord`, unless the gate left it out or
+    /// the store recorded or refused it.
+    fn config(&self, c: &TrustCandidate) -> JsonTrusted {
+        let key = c.snapshot.key.as_str();
+        let mut t = trusted(c, &self.listing.store, self.env);
+        t.provenance = self
+            .why
+            .get(key)
+            .and_then(|p| serde_json::to_value(provenance::of(p)).ok());
+        if let Some(j) = self.judged.get(key) {
+            t.policy = Some(JsonPolicy::from(&j.decision));
+            if let Some(reason) = j.left_out_reason() {
+                t.outcome = "leftOut";
+                t.reason = Some(reason);
+            }
+        }
+        if let Some((outcome, shown)) = &self.recorded
+            && shown.contains(key)
+        {
+            if outcome.refused(key) {
+                t.outcome = "refused";
+                t.reason = Some(CHANGED_SINCE_SHOWN.into());
+            } else {
+                t.outcome = "recorded";
+                t.reason = None;
+            }
+        }
+        t
+    }
 }
 
 /// A listed config, `wouldRecord` until its outcome is known.
@@ -242,47 +297,4 @@ fn ignored(c: &TrustCandidate, env: &Env) -> JsonIgnored {
 /// `new` or `changed`.
 fn change(c: &TrustCandidate) -> &'static str {
     if c.changed { "changed" } else { "new" }
-}
-
-/// Where each config's key is in `configs`: the decisions and records are
-/// matched to their configs through it, not by a search of every config
-/// for each (20,000 configs would make that 200 million comparisons).
-fn places(configs: &[JsonTrusted]) -> HashMap<String, usize> {
-    configs
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.key.clone(), i))
-        .collect()
-}
-
-/// The gate's decision on each config; what it did not allow is `leftOut`.
-fn judged(configs: &mut [JsonTrusted], gate: &Gate<'_>) {
-    let at = places(configs);
-    for j in &gate.judged {
-        let Some(c) = at.get(j.snapshot.key.as_str()).map(|&i| &mut configs[i]) else {
-            continue;
-        };
-        c.policy = Some(JsonPolicy::from(&j.decision));
-        if let Some(reason) = j.left_out_reason() {
-            c.outcome = "leftOut";
-            c.reason = Some(reason);
-        }
-    }
-}
-
-/// What the store did with each config handed to it.
-fn recorded(configs: &mut [JsonTrusted], outcome: &TrustOutcome) {
-    let at = places(configs);
-    for key in &outcome.shown {
-        let Some(c) = at.get(key.as_str()).map(|&i| &mut configs[i]) else {
-            continue;
-        };
-        if outcome.refused(key) {
-            c.outcome = "refused";
-            c.reason = Some(CHANGED_SINCE_SHOWN.into());
-        } else {
-            c.outcome = "recorded";
-            c.reason = None;
-        }
-    }
 }
