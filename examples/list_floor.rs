@@ -2,19 +2,21 @@
 //! named on the lines of FILE_LIST, the system calls `list` cannot do
 //! without and the hashing, on the same thread pool, with no parsing.
 //!
-//! Per file: `read_regular` as every config read does it (`stat`, `open`
-//! with `O_NONBLOCK`, `fstat`, the reads, `close`), then the `lstat` of its
-//! directory and of one name in it (a target resolved next to the config),
-//! and the SHA-256 of its bytes. What `list` adds on top is its CPU work:
-//! reading the store, parsing each config in its format, normalizing and
-//! hashing the block, resolving targets through the memo.
+//! Per file: `read_config_regular` as every config read does it (on Linux
+//! one `openat2` that follows no link, `fstat`, the reads, `close`; where
+//! that open fails, or elsewhere, a `stat` first), then the `lstat` of one
+//! name in its directory (a target resolved next to the config: the
+//! directory itself is known from the open), and the SHA-256 of its bytes.
+//! What `list` adds on top is its CPU work: reading the store, parsing each
+//! config in its format, normalizing and hashing the block, resolving
+//! targets through the memo.
 //!
 //! usage: cargo run --release --example list_floor -- FILE_LIST
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use goccia_trust::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
+use goccia_trust::core::paths::bounded::{CONFIG_MAX_BYTES, read_config_regular};
 
 fn main() {
     let Some(list) = std::env::args().nth(1) else {
@@ -35,9 +37,8 @@ fn main() {
             let dir = std::path::Path::new(path)
                 .parent()
                 .unwrap_or(std::path::Path::new("/"));
-            let _ = std::fs::symlink_metadata(dir);
             let _ = std::fs::symlink_metadata(dir.join("data"));
-            match read_regular(path, CONFIG_MAX_BYTES) {
+            match read_config_regular(path, CONFIG_MAX_BYTES) {
                 Ok(b) => (1, b.len() + usize::from(Sha256::digest(&b)[0] & 1)),
                 Err(_) => (0, 0),
             }

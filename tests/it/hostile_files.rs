@@ -166,3 +166,56 @@ fn a_fifo_lock_file_fails_at_once_and_writes_nothing() {
     );
     assert!(!store.exists());
 }
+
+/// `list` opens a config on a path with no link in one call and takes the
+/// stat-first way otherwise; both answer as before. A config whose
+/// directory became a link is read through it, and its scope, resolved
+/// afresh, is shown moved (the directory was not taken for its own
+/// canonical path); a directory at a key is missing; a FIFO at a key is
+/// missing at once, not waited on.
+#[test]
+fn list_reads_configs_behind_links_and_refuses_what_is_not_a_file_at_once() {
+    let env = TestEnv::new();
+    let scoped = r#"{"permissions": {"allow-read": ["./secret"]}}"#;
+    env.write("p/goccia.json", scoped);
+    env.mkdir("p/secret");
+    env.write("l/sub/goccia.json", scoped);
+    env.mkdir("l/sub/secret");
+    env.mkdir("other");
+    for (dir, host) in [("q", "q.test"), ("d", "d.test"), ("f", "f.test")] {
+        let text = format!(r#"{{"permissions": {{"allow-net": ["{host}"]}}}}"#);
+        env.write(&format!("{dir}/goccia.json"), &text);
+    }
+    let (out, err, code, _) = run_timed(&env, &["trust", "p", "q", "d", "f", "l", "--yes"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let w = |p: &str| env.work.join(p);
+    for dir in ["p", "q"] {
+        std::fs::rename(w(dir), w(&format!("{dir}-real"))).unwrap();
+        env.symlink(&format!("{dir}-real"), dir);
+    }
+    std::fs::rename(w("l/sub"), w("l/sub2")).unwrap();
+    env.symlink("sub2", "l/sub");
+    std::fs::remove_dir(w("l/sub2/secret")).unwrap();
+    env.symlink("../../other", "l/sub2/secret");
+    std::fs::remove_file(w("d/goccia.json")).unwrap();
+    env.mkdir("d/goccia.json");
+    std::fs::remove_file(w("f/goccia.json")).unwrap();
+    mkfifo(&w("f/goccia.json"));
+    let (out, err, code, took) = run_timed(&env, &["list"]);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(
+        (common::redact_timestamps(&out).as_str(), err.as_str(), code),
+        (
+            "Trust store: $ROOT/home/.config/goccia/trust.json\n\
+             $ROOT/work/d/goccia.json  trusted <TS>  allow-net  (missing)\n\
+             $ROOT/work/f/goccia.json  trusted <TS>  allow-net  (missing)\n\
+             $ROOT/work/l/sub/goccia.json  trusted <TS>  allow-read  (changed)\n  \
+             ~ target of $ROOT/work/l/sub/secret: $ROOT/work/l/sub/secret -> $ROOT/work/other\n\
+             $ROOT/work/p/goccia.json  trusted <TS>  allow-read  (changed)\n  \
+             ~ target of $ROOT/work/p/secret: $ROOT/work/p/secret -> $ROOT/work/p-real/secret\n\
+             $ROOT/work/q/goccia.json  trusted <TS>  allow-net\n",
+            "",
+            0
+        )
+    );
+}

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use self::formats::Node;
 use crate::core::error::ConfigError;
-use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_regular};
+use crate::core::paths::bounded::{CONFIG_MAX_BYTES, read_config_regular};
 
 /// What kind of value an entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,7 +62,7 @@ pub const UNSUPPORTED_OBJECT: &str = "object";
 /// BOM is not stripped). Every entry's source is `path` as given.
 pub fn read_entries(path: &str) -> Result<Vec<Entry>, ConfigError> {
     let parse = parser_for(path)?;
-    let bytes = read_regular(path, CONFIG_MAX_BYTES)
+    let bytes = read_config_regular(path, CONFIG_MAX_BYTES)
         .map_err(|e| ConfigError::invalid(format!("{path}: {}", e.describe())))?;
     parse_entries(path, parse, bytes)
 }

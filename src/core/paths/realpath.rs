@@ -74,6 +74,30 @@ fn with_memo<R>(f: impl FnOnce(&mut HashMap<String, Option<String>>) -> R) -> Op
     })
 }
 
+/// Tells the memo (when it is on) that `dir` and each of its ancestors is
+/// a directory that is its own canonical path: a file below `dir` was just
+/// opened by an open that follows no link (`bounded::read_config_regular`),
+/// so every component was walked as a real directory. Only an absolute
+/// `dir` with no empty, `.` or `..` component is taken (`/a/../b` or `/a//b`
+/// is not its own canonical path); any other is ignored. A config's
+/// directory is then not examined again when its scopes are resolved.
+pub fn note_canonical_dir(dir: &str) {
+    let clean = dir
+        .strip_prefix('/')
+        .is_some_and(|rest| rest.split('/').all(|c| !matches!(c, "" | "." | "..")));
+    if !clean {
+        return;
+    }
+    let mut at = dir;
+    // Up to the first ancestor the memo already knows to resolve.
+    while at != "/" && !matches!(cached(at), Some(Some(_))) {
+        if with_memo(|m| m.insert(at.to_string(), Some(ITSELF.to_string()))).is_none() {
+            return;
+        }
+        at = parent(at);
+    }
+}
+
 /// The canonical path of an absolute `path`: every symbolic link resolved,
 /// `.` and `..` applied to the resolved prefix, as `realpath(3)` does. Fails
 /// like it when a component is missing, is not a directory, or links loop.
@@ -322,6 +346,36 @@ mod tests {
             }
         }
         assert_eq!(realpath("/").unwrap(), "/");
+    }
+
+    /// A directory noted as canonical is taken as such by the memo; one
+    /// written with `..`, `.` or an empty component is not noted, so it
+    /// still resolves through the link in it.
+    #[test]
+    fn only_a_clean_directory_is_noted_canonical() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let root = root.to_str().unwrap();
+        let at = |p: &str| format!("{root}/{p}");
+        std::fs::create_dir_all(at("a/real")).unwrap();
+        std::fs::write(at("a/real/x"), "").unwrap();
+        symlink("real", at("a/link")).unwrap();
+        let _guard = enable_cache();
+        for unclean in ["a/../a/link", "a/./link", "a//link"] {
+            // Each on a thread of its own, whose memo starts empty.
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    note_canonical_dir(&at(unclean));
+                    assert_eq!(realpath(&at(unclean)).ok(), Some(at("a/real")), "{unclean}");
+                });
+            });
+        }
+        note_canonical_dir("a/link");
+        // A clean one is believed (here, wrongly: it is a link).
+        note_canonical_dir(&at("a/link"));
+        assert_eq!(realpath(&at("a/link/x")).unwrap(), at("a/link/x"));
+        forget();
+        assert_eq!(realpath(&at("a/link/x")).unwrap(), at("a/real/x"));
     }
 
     /// The longest resolving prefix, found in one forward walk, is the
