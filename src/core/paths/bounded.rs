@@ -149,15 +149,14 @@ pub fn read_regular_keeping(
     Ok((file, bytes))
 }
 
-/// [`read_regular`] of a config file or an `extends` target, whose name the
-/// caller has checked to end in `.json`, `.json5` or `.toml`: the same bytes,
-/// the same refusals with the same messages, in fewer system calls where the
-/// system allows. On Linux the file is first opened by `openat2(2)` with
-/// `RESOLVE_NO_SYMLINKS` and judged on the opened handle alone, with no
-/// `stat` before; any failure of that open (a link on the way, a kernel
-/// older than 5.6, a seccomp filter, a missing file, ...) falls back to
-/// [`read_regular`]'s way. Why opening before judging is safe here only:
-/// docs/src/security.md#links-unreadable-paths-and-hostile-files.
+/// [`read_regular`] of a config file or an `extends` target: the same bytes,
+/// the same refusals with the same messages, in fewer path walks where the
+/// system allows. On Linux a regular file at the path itself (`lstat`) is
+/// opened by `openat2(2)` with `RESOLVE_NO_SYMLINKS` and judged again on
+/// the handle, with no `stat` that follows links; anything else there, and
+/// any failure of that open (a link on the way, a kernel older than 5.6, a
+/// seccomp filter, a missing file, ...), takes [`read_regular`]'s way
+/// (docs/src/security.md#links-unreadable-paths-and-hostile-files).
 pub fn read_config_regular(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>, ReadError> {
     let path = path.as_ref();
     #[cfg(target_os = "linux")]
@@ -241,23 +240,27 @@ fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), ReadErr
     Ok((file, meta.len()))
 }
 
-/// The file at `path` opened by an open that follows no link
-/// (`openat2(2)`, `RESOLVE_NO_SYMLINKS`, `O_NONBLOCK`, `O_NOCTTY`) and
-/// judged on its handle as [`open_regular`] judges it, or `None` when that
-/// open or the handle's `fstat` failed: the caller then takes
-/// [`open_regular`]'s way, whose messages are the ones shown.
-///
-/// With no link on the way, the object opened is the one at `path` itself:
-/// a directory (`EISDIR`, as [`open_regular`] says), a FIFO (opened without
-/// waiting, refused) or a regular file. A link anywhere on the path,
-/// including a link to a device, fails the open with `ELOOP` and is never
-/// followed here. When `path` is absolute and lexically clean, every
+/// The regular file at `path` itself (`lstat`), opened by an open that
+/// follows no link (`openat2(2)`, `RESOLVE_NO_SYMLINKS`, `O_NONBLOCK`,
+/// `O_NOCTTY`) and judged again on its handle as [`open_regular`] judges
+/// it; `None` when anything else is there (a link, a FIFO, a device, a
+/// directory: never opened here) or when that open or the handle's `fstat`
+/// failed: the caller then takes [`open_regular`]'s way, whose messages are
+/// the ones shown. When `path` is absolute and lexically clean, every
 /// directory above the file was just walked as a real directory, so the
 /// realpath memo is told that the file's directory is its own canonical
 /// path ([`super::realpath::note_canonical_dir`]).
 #[cfg(target_os = "linux")]
 fn open_unlinked(path: &Path, limit: u64) -> Option<Result<(std::fs::File, u64), ReadError>> {
-    use rustix::fs::{CWD, Mode, OFlags, ResolveFlags, openat2};
+    use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags, ResolveFlags, openat2, statat};
+    // Judged before it is opened, as every read is: what sits at the path
+    // itself is never opened unless it is a regular file (opening a device
+    // can act: a watchdog starts its timer). Anything else, a link
+    // included, is left to the way that follows links and says why.
+    let seen = statat(CWD, path, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+    if FileType::from_raw_mode(seen.st_mode) != FileType::RegularFile {
+        return None;
+    }
     let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
     let fd = openat2(CWD, path, flags, Mode::empty(), ResolveFlags::NO_SYMLINKS).ok()?;
     let file = std::fs::File::from(fd);
@@ -462,12 +465,12 @@ mod tests {
         assert_eq!(dir.why(), "is not a regular file (a directory)");
     }
 
-    /// A link to a FIFO is refused from what the link leads to, never by
-    /// opening it; a FIFO at the path itself is opened (without waiting)
-    /// and refused from its handle. inotify reports each open of the FIFO.
+    /// A FIFO is refused from what the path leads to, never by opening it,
+    /// behind a link or at the path itself; a regular file is opened once.
+    /// inotify reports each open.
     #[cfg(target_os = "linux")]
     #[test]
-    fn a_link_to_a_fifo_is_refused_without_opening_it() {
+    fn nothing_but_a_regular_file_is_opened_to_be_judged() {
         use rustix::fs::inotify;
         let t = tempfile::tempdir().unwrap();
         let fifo = t.path().join("fifo.json");
@@ -486,7 +489,30 @@ mod tests {
         assert_eq!(opens(), 0, "the FIFO behind the link was opened");
         let e = read_config_regular(&fifo, CONFIG_MAX_BYTES).unwrap_err();
         assert_eq!(e.not_regular(), Some("a FIFO"));
-        assert_eq!(opens(), 1, "the FIFO itself is opened once");
+        assert_eq!(opens(), 0, "the FIFO itself was opened to be judged");
+        // A device node at the path itself (root can unpack one from an
+        // archive): refused from what is there, never opened. Making one
+        // needs privilege; without it there is nothing to try.
+        let device = t.path().join("null.json");
+        let made = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &device,
+            rustix::fs::FileType::CharacterDevice,
+            rustix::fs::Mode::from_raw_mode(0o666),
+            rustix::fs::makedev(1, 3),
+        );
+        if made.is_ok() {
+            inotify::add_watch(&watch, &device, inotify::WatchFlags::OPEN).unwrap();
+            let e = read_config_regular(&device, CONFIG_MAX_BYTES).unwrap_err();
+            assert_eq!(e.not_regular(), Some("a device"));
+            assert_eq!(opens(), 0, "the device was opened to be judged");
+        }
+        // A regular file is opened, once: the watch sees opens.
+        let file = t.path().join("file.json");
+        std::fs::write(&file, "{}").unwrap();
+        inotify::add_watch(&watch, &file, inotify::WatchFlags::OPEN).unwrap();
+        read_config_regular(&file, CONFIG_MAX_BYTES).unwrap();
+        assert_eq!(opens(), 1);
     }
 
     /// Only an open on a lexically clean absolute path tells the realpath
