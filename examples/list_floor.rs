@@ -3,8 +3,9 @@
 //! without and the hashing, on the same thread pool, with no parsing.
 //!
 //! Per file: `read_config_regular` as every config read does it (on Linux
-//! one `openat2` that follows no link, `fstat`, the reads, `close`; where
-//! that open fails, or elsewhere, a `stat` first), then the `lstat` of one
+//! an `lstat`, then, for a regular file, one `openat2` that follows no
+//! link, `fstat`, the reads, `close`; anything else, or elsewhere, a `stat`
+//! that follows links first), then the `lstat` of one
 //! name in its directory (a target resolved next to the config: the
 //! directory itself is known from the open), and the SHA-256 of its bytes.
 //! What `list` adds on top is its CPU work: reading the store, parsing each
