@@ -100,15 +100,20 @@ fn reads_every_file_as_read_store_does() {
     assert_eq!(on_demand, whole);
 }
 
+/// A store of `/a` (digest 1…1) and `/b` (digest 2…2).
+fn a_and_b() -> String {
+    format!(
+        r#"{{"version": 1, "trusted": {{"/a": {}, "/b": {}}}}}"#,
+        entry('1', ""),
+        entry('2', "")
+    )
+}
+
 /// Holds its keys, not its entries: the bytes of a long store are read
 /// back one entry at a time, through the handle it was read from.
 #[test]
 fn a_store_replaced_by_a_rename_is_not_what_is_read_back() {
-    let doc = format!(
-        r#"{{"version": 1, "trusted": {{"/a": {}, "/b": {}}}}}"#,
-        entry('1', ""),
-        entry('2', "")
-    );
+    let doc = a_and_b();
     let (dir, path) = store_file(&doc);
     let store = StoreOnDemand::read(&path).unwrap();
     let before = read_store(&path).unwrap();
@@ -128,11 +133,7 @@ fn a_store_replaced_by_a_rename_is_not_what_is_read_back() {
 /// read as it now is.
 #[test]
 fn an_entry_changed_in_place_is_an_error() {
-    let doc = format!(
-        r#"{{"version": 1, "trusted": {{"/a": {}, "/b": {}}}}}"#,
-        entry('1', ""),
-        entry('2', "")
-    );
+    let doc = a_and_b();
     let (_dir, path) = store_file(&doc);
     let store = StoreOnDemand::read(&path).unwrap();
     // Same length, valid JSON, another digest for /b.
