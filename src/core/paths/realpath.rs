@@ -176,7 +176,9 @@ fn longest_resolved_prefix(path: &str) -> Option<(String, &str)> {
     path.rmatch_indices('/')
         .filter(|&(i, _)| i > 0)
         .find_map(|(i, _)| match cached(&path[..i]) {
-            Some(Some(real)) => Some((real, &path[i + 1..])),
+            // An empty component is no component: the rest is relative
+            // to the prefix even where `//` cut it.
+            Some(Some(real)) => Some((real, path[i + 1..].trim_start_matches('/'))),
             _ => None,
         })
 }
@@ -331,6 +333,11 @@ mod tests {
             "missing",
             "a/./b/./c",
             "rel/up/../a",
+            // Empty components, after a prefix the memo knows.
+            "a//b",
+            "a//b//c",
+            "abs//c",
+            "rel//up//a",
         ];
         for cached in [false, true] {
             let _guard = cached.then(enable_cache);
