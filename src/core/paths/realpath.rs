@@ -81,6 +81,8 @@ fn with_memo<R>(f: impl FnOnce(&mut HashMap<String, Option<String>>) -> R) -> Op
 /// `dir` with no empty, `.` or `..` component is taken (`/a/../b` or `/a//b`
 /// is not its own canonical path); any other is ignored. A config's
 /// directory is then not examined again when its scopes are resolved.
+/// Linux only, as that open is.
+#[cfg(target_os = "linux")]
 pub fn note_canonical_dir(dir: &str) {
     let clean = dir
         .strip_prefix('/')
@@ -358,6 +360,7 @@ mod tests {
     /// A directory noted as canonical is taken as such by the memo; one
     /// written with `..`, `.` or an empty component is not noted, so it
     /// still resolves through the link in it.
+    #[cfg(target_os = "linux")]
     #[test]
     fn only_a_clean_directory_is_noted_canonical() {
         let dir = tempfile::tempdir().unwrap();
