@@ -318,10 +318,16 @@ impl<E> Store<E> {
 
     /// Where the entry whose key folds as `key` does is, if there is one.
     fn find(&self, key: &str) -> Option<usize> {
+        self.find_hashed(self.hash(key), key)
+    }
+
+    /// [`Store::find`] of a key whose hash the caller has (and indexes
+    /// with, when it is not found).
+    fn find_hashed(&self, hash: u64, key: &str) -> Option<usize> {
         let folded = fold(key);
         let entries = &self.entries;
         self.index
-            .find(self.hash(key), |&i| fold(&entries[i as usize].0) == folded)
+            .find(hash, |&i| fold(&entries[i as usize].0) == folded)
             .map(|&i| i as usize)
     }
 
@@ -352,13 +358,7 @@ impl<E> Store<E> {
         let mut kept = 0;
         for i in 0..store.entries.len() {
             let hash = store.hash(&store.entries[i].0);
-            let folded = fold(&store.entries[i].0);
-            let entries = &store.entries;
-            let first = store
-                .index
-                .find(hash, |&j| fold(&entries[j as usize].0) == folded)
-                .map(|&j| j as usize);
-            match first {
+            match store.find_hashed(hash, &store.entries[i].0) {
                 Some(first) => store.entries.swap(first, i),
                 None => {
                     store.entries.swap(kept, i);
@@ -409,13 +409,7 @@ impl Store {
         let key = key.into();
         // One lookup: a store of 10,000 entries is built by `put`.
         let hash = self.hash(&key);
-        let folded = fold(&key);
-        let entries = &self.entries;
-        let found = self
-            .index
-            .find(hash, |&j| fold(&entries[j as usize].0) == folded)
-            .map(|&j| j as usize);
-        match found {
+        match self.find_hashed(hash, &key) {
             Some(i) => {
                 if self.entries[i].0 != key || self.entries[i].1 != entry {
                     self.entries[i] = (key, entry);
