@@ -131,15 +131,7 @@ fn the_demo_starts_in_every_state() {
         .map(|(p, s)| (p.to_string(), s.to_string()))
         .collect();
     assert_eq!(states, want, "{scan:#}");
-    let config = |path: &str| {
-        scan["configs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["path"] == path)
-            .unwrap()
-            .clone()
-    };
+    let config = |path: &str| crate::common::config_at(&scan, path).clone();
     // The error row carries GocciaScript's exact message.
     let error = config("tree/typo/goccia.json");
     assert_eq!(

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::common::config_at as config;
 use crate::common::git::{GIT_ENV, git, perms};
 use crate::common::{Output, TestEnv};
 
@@ -78,16 +79,6 @@ pub(crate) fn outside_code_spans(line: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The config at `path` in a JSON diff.
-fn config<'a>(v: &'a Value, path: &str) -> &'a Value {
-    v["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["path"] == path)
-        .unwrap_or_else(|| panic!("no {path} in {v}"))
 }
 
 /// `(request, change, value, widens)` of every value of a JSON config.

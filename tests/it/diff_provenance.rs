@@ -143,12 +143,7 @@ fn json_gives_each_widening_value_its_origin() {
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["provenance"], Value::Null, "{doc}");
     let values = |path: &str| -> Vec<Value> {
-        let c = doc["configs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["path"] == path)
-            .unwrap();
+        let c = crate::common::config_at(&doc, path);
         c["requests"]
             .as_array()
             .unwrap()

@@ -503,13 +503,7 @@ fn diff_json_carries_the_head_hash_of_this_checkout() {
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
         let scan: Value = serde_json::from_str(&r.t.run(&["scan", "--json"]).stdout).unwrap();
         let of = |doc: &Value, path: &str| -> Value {
-            doc["configs"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["path"] == path)
-                .unwrap_or_else(|| panic!("{path} in {doc}"))["sha256"]
-                .clone()
+            crate::common::config_at(doc, path)["sha256"].clone()
         };
         let hash = of(&v, "goccia.json");
         assert_eq!(hash.as_str().map(str::len), Some(64), "{v}");

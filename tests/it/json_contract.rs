@@ -6,6 +6,7 @@
 //! shape, hostile text kept valid JSON, and `list --exit-code`.
 
 use crate::common;
+use crate::common::config_at as config;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -229,15 +230,6 @@ fn states(env: &TestEnv) {
     env.write("u/goccia.json", r#"{"permissions": "#);
     env.write("e/goccia.json", r#"{"permissions": {"allow-read": [""]}}"#);
     env.write("d/goccia.json", "{}");
-}
-
-fn config<'a>(doc: &'a Value, path: &str) -> &'a Value {
-    doc["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["path"] == path)
-        .unwrap_or_else(|| panic!("no config {path} in {doc}"))
 }
 
 #[test]
@@ -480,15 +472,7 @@ fn trust_and_untrust_json_say_what_was_recorded_refused_and_left_out() {
     assert_eq!(out.code, 4, "needs authorization: {out}");
     let doc = valid("trust", &out.stdout);
     assert_eq!(doc["policy"]["path"], "$ROOT/ci/policy.json");
-    let by_path = |p: &str| {
-        doc["configs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["path"] == p)
-            .unwrap()
-            .clone()
-    };
+    let by_path = |p: &str| config(&doc, p).clone();
     assert_eq!(by_path("c/goccia.json")["outcome"], "recorded");
     let n = by_path("n/goccia.json");
     assert_eq!(n["outcome"], "leftOut");

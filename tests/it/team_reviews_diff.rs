@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::common::TestEnv;
+use crate::common::config_at as config;
 use crate::common::git::git;
 use crate::json_contract::valid;
 use crate::team_reviews::{ALICE, alice_and_mallory};
@@ -106,15 +107,6 @@ fn section<'a>(text: &'a str, head: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {head} in:\n{text}"));
     let rest = &text[start..];
     &rest[..rest.find("\n\n").unwrap_or(rest.len())]
-}
-
-fn config<'a>(doc: &'a Value, path: &str) -> &'a Value {
-    doc["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["path"] == path)
-        .unwrap_or_else(|| panic!("no {path} in {doc}"))
 }
 
 fn statuses(reviews: &Value) -> Vec<&str> {

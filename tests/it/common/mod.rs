@@ -303,3 +303,14 @@ pub const CI_POLICY: &str = r#"{
   }
 }
 "#;
+
+/// The member of a JSON document's `configs` whose `path` is `path`
+/// (`scan --json`, `diff --format json`, `trust --json`).
+pub fn config_at<'a>(doc: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
+    doc["configs"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no configs in {doc}"))
+        .iter()
+        .find(|c| c["path"] == path)
+        .unwrap_or_else(|| panic!("no config {path} in {doc}"))
+}
