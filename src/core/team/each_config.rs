@@ -54,6 +54,27 @@ pub struct ConfigReviews {
     pub signers: Option<String>,
 }
 
+#[cfg(test)]
+impl ConfigReviews {
+    /// The reviews of `a/goccia.json` in `/r` (digest 0…0), with these
+    /// judged records and this count of distinct reviews, no notes, no
+    /// reviewers named and no allowed signers: what a test varies from.
+    pub(crate) fn fixture(checked: Vec<Checked>, count: usize) -> ConfigReviews {
+        ConfigReviews {
+            file: "/r/.goccia/reviews.jsonl".into(),
+            path: "a/goccia.json".into(),
+            root: "/r".into(),
+            digest: format!("sha256:{}", "0".repeat(64)),
+            outside: Vec::new(),
+            notes: Arc::from([]),
+            checked,
+            count,
+            reviewers: Vec::new(),
+            signers: None,
+        }
+    }
+}
+
 /// What a list row says of a config's reviews, beside its summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
@@ -272,28 +293,18 @@ mod tests {
     use super::*;
 
     fn with(statuses: &[Status], count: usize) -> ConfigReviews {
-        ConfigReviews {
-            file: "/r/.goccia/reviews.jsonl".into(),
-            path: "a/goccia.json".into(),
-            root: "/r".into(),
-            digest: format!("sha256:{}", "0".repeat(64)),
-            outside: Vec::new(),
-            notes: Arc::from([]),
-            checked: statuses
-                .iter()
-                .enumerate()
-                .map(|(i, &status)| Checked {
-                    line: i + 1,
-                    record: None,
-                    key_type: None,
-                    status,
-                    text: String::new(),
-                })
-                .collect(),
-            count,
-            reviewers: Vec::new(),
-            signers: None,
-        }
+        let checked = statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &status)| Checked {
+                line: i + 1,
+                record: None,
+                key_type: None,
+                status,
+                text: String::new(),
+            })
+            .collect();
+        ConfigReviews::fixture(checked, count)
     }
 
     #[test]

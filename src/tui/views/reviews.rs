@@ -205,14 +205,8 @@ mod tests {
 
     fn outdated() -> ConfigReviews {
         let digest = format!("sha256:{}", "1".repeat(64));
-        ConfigReviews {
-            file: "/r/.goccia/reviews.jsonl".into(),
-            path: "a/goccia.json".into(),
-            root: "/r".into(),
-            digest: format!("sha256:{}", "0".repeat(64)),
-            outside: Vec::new(),
-            notes: ["line 3: merge conflict marker".to_string()].into(),
-            checked: vec![Checked {
+        let mut reviews = ConfigReviews::fixture(
+            vec![Checked {
                 line: 1,
                 record: Some(Record {
                     digest,
@@ -227,10 +221,10 @@ mod tests {
                 status: Status::EarlierVersion,
                 text: "alice@example.com\u{202e} reviewed an earlier version (sha256:11111111…) 2026-11-20".into(),
             }],
-            count: 0,
-            reviewers: Vec::new(),
-            signers: None,
-        }
+            0,
+        );
+        reviews.notes = ["line 3: merge conflict marker".to_string()].into();
+        reviews
     }
 
     fn text(lines: &[RLine]) -> String {
