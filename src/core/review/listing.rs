@@ -9,6 +9,7 @@ use crate::core::config::load_hashed;
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
+use crate::core::review::batched::for_each_made;
 use crate::core::review::report::{DiffLine, EntryStatus, StoreEntryReport};
 use crate::core::review::status::{diff_lines, entry_matches, moved_targets};
 use crate::core::store::{Store, StoredEntry};
@@ -40,9 +41,6 @@ pub fn list_entries(store: &Store, env: &Env, detail: Detail) -> Vec<StoreEntryR
         .collect()
 }
 
-/// Entries checked per batch by [`for_each_entry_report`].
-const BATCH: usize = 256;
-
 /// Each entry with its report, in the order the store file lists them,
 /// made in parallel a batch at a time and handed to `each`: a caller that
 /// writes each report out and drops it (`list`) holds a few batches of
@@ -55,38 +53,11 @@ pub fn for_each_entry_report<E>(
     mut each: impl FnMut(&str, &StoredEntry, StoreEntryReport) -> Result<(), E>,
 ) -> Result<(), E> {
     let entries: Vec<(&str, &StoredEntry)> = store.iter().collect();
-    let batch = |entries: &[(&str, &StoredEntry)]| -> Vec<StoreEntryReport> {
-        entries
-            .par_iter()
-            .map(|(key, entry)| entry_report(key, entry, env, detail))
-            .collect()
-    };
-    let mut take = |entries: &[(&str, &StoredEntry)], reports: Vec<StoreEntryReport>| {
-        entries
-            .iter()
-            .zip(reports)
-            .try_for_each(|(&(key, entry), report)| each(key, entry, report))
-    };
-    if entries.len() <= BATCH {
-        return take(&entries, batch(&entries));
-    }
-    std::thread::scope(|threads| {
-        // One batch waits while the caller takes another: bounded memory.
-        let (send, batches) = std::sync::mpsc::sync_channel(1);
-        let chunks = entries.chunks(BATCH);
-        threads.spawn(move || {
-            for chunk in chunks {
-                // The caller stopped (an error): nothing more to make.
-                if send.send((chunk, batch(chunk))).is_err() {
-                    return;
-                }
-            }
-        });
-        for (chunk, reports) in batches {
-            take(chunk, reports)?;
-        }
-        Ok(())
-    })
+    for_each_made(
+        &entries,
+        |(key, entry)| entry_report(key, entry, env, detail),
+        |&(key, entry), report| each(key, entry, report),
+    )
 }
 
 pub fn entry_report(key: &str, entry: &StoredEntry, env: &Env, detail: Detail) -> StoreEntryReport {

@@ -4,6 +4,7 @@
 //! the per-config report and where path scopes really lead. Depends on
 //! `config`, `paths` and `store`.
 
+pub mod batched;
 pub mod check;
 pub mod destination;
 pub mod discover;

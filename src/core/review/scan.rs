@@ -9,6 +9,7 @@ use crate::core::config::{ConfigSnapshot, load_config};
 use crate::core::env::Env;
 use crate::core::paths::display::display_path;
 use crate::core::paths::key::TrustKey;
+use crate::core::review::batched::for_each_made;
 use crate::core::review::discover::{DiscoverError, Discovery, WalkProgress, discover_paths};
 use crate::core::review::report::{
     ConfigReport, ConfigState, DiffLine, Loaded, Outcome, StoredInfo,
@@ -67,10 +68,6 @@ pub struct NotReviewed {
     pub line: String,
 }
 
-/// Configs whose reports are made together before any is handed on: all
-/// a caller that takes the reports in order and drops each holds at once.
-const BATCH: usize = 256;
-
 /// The report of each of `keys`, in their order, made in parallel a batch
 /// at a time and handed to `each`: a caller that writes each report out
 /// and drops it (`scan`'s output) never holds more than a few batches,
@@ -82,30 +79,7 @@ pub fn for_each_report<E>(
     store: &(impl StoredEntries + ?Sized),
     mut each: impl FnMut(ConfigReport) -> Result<(), E>,
 ) -> Result<(), E> {
-    let batch = |keys: &[TrustKey]| -> Vec<ConfigReport> {
-        keys.par_iter()
-            .map(|key| report_for(key, env, store))
-            .collect()
-    };
-    if keys.len() <= BATCH {
-        return batch(keys).into_iter().try_for_each(each);
-    }
-    std::thread::scope(|threads| {
-        // One batch waits while the caller takes another: bounded memory.
-        let (send, batches) = std::sync::mpsc::sync_channel::<Vec<ConfigReport>>(1);
-        threads.spawn(move || {
-            for keys in keys.chunks(BATCH) {
-                // The caller stopped (an error): nothing more to make.
-                if send.send(batch(keys)).is_err() {
-                    return;
-                }
-            }
-        });
-        for reports in batches {
-            reports.into_iter().try_for_each(&mut each)?;
-        }
-        Ok(())
-    })
+    for_each_made(keys, |key| report_for(key, env, store), |_, r| each(r))
 }
 
 /// Like [`for_each_report`], but sends progress and each report as soon as it is ready
