@@ -623,6 +623,10 @@ fn completion_completes_option_values_and_paths() {
 /// prefix); `--trust-store PATH` (a space) completes a file as
 /// `--trust-store=` does; `diff` and `--since` complete the repository's
 /// branches, tags and recent commits.
+///
+/// Recent commits are offered too, so the branch's prefix `to` is one no
+/// (hex) abbreviated hash can start with: the expected lists are exact
+/// whatever hash the commit gets.
 #[test]
 fn completion_offers_files_after_path_arguments_and_revisions_after_diff() {
     let env = TestEnv::new();
@@ -642,7 +646,7 @@ fn completion_offers_files_after_path_arguments_and_revisions_after_diff() {
     git(&["init", "-q", "-b", "main"]);
     git(&["add", "."]);
     git(&["commit", "-q", "-m", "one"]);
-    git(&["branch", "feature-x"]);
+    git(&["branch", "topic-x"]);
     git(&["tag", "v1.0"]);
     let head = git(&["log", "-1", "--format=%h"]);
     for shell in shells() {
@@ -661,11 +665,11 @@ fn completion_offers_files_after_path_arguments_and_revisions_after_diff() {
             ["mytheme.toml"],
             "{shell}"
         );
-        assert_eq!(got("goccia-trust diff feat"), ["feature-x"], "{shell}");
+        assert_eq!(got("goccia-trust diff top"), ["topic-x"], "{shell}");
         assert_eq!(got("goccia-trust diff v"), ["v1.0"], "{shell}");
-        assert_eq!(got("goccia-trust diff main fe"), ["feature-x"], "{shell}");
-        assert_eq!(got("goccia-trust --since fe"), ["feature-x"], "{shell}");
-        assert_eq!(got("goccia-trust --since=fe"), ["feature-x"], "{shell}");
+        assert_eq!(got("goccia-trust diff main to"), ["topic-x"], "{shell}");
+        assert_eq!(got("goccia-trust --since to"), ["topic-x"], "{shell}");
+        assert_eq!(got("goccia-trust --since=to"), ["topic-x"], "{shell}");
         assert_eq!(
             got(&format!("goccia-trust diff {}", &head[..4])),
             std::slice::from_ref(&head),
